@@ -1,0 +1,194 @@
+/**
+ * `pnpm bench`: measures the core against JSON.parse and its peers in one run,
+ * prints the table and writes RESULTS.md. Plain ESM so it runs without a build
+ * step of its own; it reads the core's built `dist` (turbo builds it first).
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { EventSchemas } from '@ag-ui/core/schemas';
+import { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';
+import { uiMessageChunkSchema } from 'ai';
+import { measureClientBundle } from './bundle-size.mjs';
+import {
+  agUiTextContentText,
+  agUiToolCallResultText,
+  aiSdkTextDeltaText,
+  deltaEnvelopeText,
+  deltaTurnTexts,
+  toolResultEnvelopeText,
+} from './fixtures.mjs';
+import { median, medianRatio, measure } from './harness.mjs';
+
+const TURN_LENGTH = 10_000;
+const GOALS = { delta: 1.35, toolResult: 2.0, apply: 1.0, gzippedBytes: 12_000 };
+
+// The turn's envelopes are parsed once, outside the timing: the reducer's cost is measured alone.
+const turnEnvelopes = deltaTurnTexts(TURN_LENGTH).map((text) => {
+  const result = parseChatEnvelope(text);
+  if (!result.ok) throw new Error(`turn fixture refused: ${result.code} ${result.message}`);
+  return result.value;
+});
+
+function applyWholeTurn() {
+  let state = createChatState('conv_01HZX3K8M2');
+  for (const envelope of turnEnvelopes) {
+    const result = applyChatEvent(state, envelope);
+    if (!result.ok || result.outcome !== 'applied') return result;
+    state = result.state;
+  }
+  return { ok: state.turns[0]?.lastSeq === TURN_LENGTH };
+}
+
+// The AI SDK validates each chunk as it reads a stream: `safeValidateTypes` takes the
+// lazy schema, calls it, then awaits its `validate` (zod `safeParseAsync`). Same here.
+const aiSdkValidate = (value) => uiMessageChunkSchema().validate(value);
+
+const isOk = (result) => result.ok === true;
+const isSuccess = (result) => result.success === true;
+const isParsed = (value) => typeof value === 'object' && value !== null;
+
+const contenders = [
+  { id: 'delta/json', run: () => JSON.parse(deltaEnvelopeText), check: isParsed },
+  { id: 'delta/core', run: () => parseChatEnvelope(deltaEnvelopeText), check: isOk },
+  { id: 'delta/ag-ui/json', run: () => JSON.parse(agUiTextContentText), check: isParsed },
+  { id: 'delta/ag-ui', run: () => EventSchemas.safeParse(JSON.parse(agUiTextContentText)), check: isSuccess },
+  { id: 'delta/ai-sdk/json', run: () => JSON.parse(aiSdkTextDeltaText), check: isParsed },
+  { id: 'delta/ai-sdk', run: () => aiSdkValidate(JSON.parse(aiSdkTextDeltaText)), check: isSuccess, isAsync: true },
+  { id: 'tool/json', run: () => JSON.parse(toolResultEnvelopeText), check: isParsed },
+  { id: 'tool/core', run: () => parseChatEnvelope(toolResultEnvelopeText), check: isOk },
+  { id: 'tool/ag-ui/json', run: () => JSON.parse(agUiToolCallResultText), check: isParsed },
+  { id: 'tool/ag-ui', run: () => EventSchemas.safeParse(JSON.parse(agUiToolCallResultText)), check: isSuccess },
+  { id: 'apply', run: applyWholeTurn, check: isOk, operationsPerRun: TURN_LENGTH },
+];
+
+const loadAtStart = loadavg()[0];
+const startedAt = performance.now();
+const samples = await measure(contenders);
+const bundle = await measureClientBundle();
+const seconds = (performance.now() - startedAt) / 1000;
+
+const ns = (id) => median(samples.get(id));
+const ratio = (id, floorId) => medianRatio(samples.get(id), samples.get(floorId));
+const times = (value) => `${value.toFixed(2)}×`;
+const nanoseconds = (value) => `${value < 100 ? value.toFixed(1) : Math.round(value)} ns`;
+const verdict = (met) => (met ? 'yes' : '**no**');
+const bytes = (value) => `${value.toLocaleString('en')} B`;
+
+const COLUMNS = {
+  measure: 'measure',
+  contender: 'contender',
+  input: 'input',
+  floor: '× JSON.parse (our envelope)',
+  ownFloor: '× JSON.parse (own string)',
+  core: '× parseChatEnvelope',
+  time: 'median ns/op',
+  goal: 'goal',
+  met: 'met',
+};
+const rows = [];
+
+// `floor` is the column every goal is stated in: time over JSON.parse of our envelope text.
+function parseRows(measure, { coreId, jsonId, text, goal, peers }) {
+  const coreRatio = ratio(coreId, jsonId);
+  const common = { measure, input: bytes(text.length) };
+  rows.push({
+    ...common,
+    contender: 'JSON.parse alone (floor)',
+    floor: '1.00×',
+    ownFloor: '1.00×',
+    core: times(ratio(jsonId, coreId)),
+    time: nanoseconds(ns(jsonId)),
+  });
+  rows.push({
+    ...common,
+    contender: '**parseChatEnvelope**',
+    floor: times(coreRatio),
+    ownFloor: times(coreRatio),
+    core: '1.00×',
+    time: nanoseconds(ns(coreId)),
+    goal: `≤ ${times(goal)}`,
+    met: verdict(coreRatio <= goal),
+  });
+  for (const peer of peers) {
+    const versusCore = ratio(peer.id, coreId);
+    rows.push({
+      measure,
+      contender: peer.name,
+      input: bytes(peer.text.length),
+      floor: times(ratio(peer.id, jsonId)),
+      ownFloor: times(ratio(peer.id, `${peer.id}/json`)),
+      core: times(versusCore),
+      time: nanoseconds(ns(peer.id)),
+      goal: 'slower than ours',
+      met: verdict(versusCore > 1),
+    });
+  }
+}
+parseRows('delta', {
+  coreId: 'delta/core',
+  jsonId: 'delta/json',
+  text: deltaEnvelopeText,
+  goal: GOALS.delta,
+  peers: [
+    { id: 'delta/ag-ui', name: 'AG-UI `EventSchemas` TEXT_MESSAGE_CONTENT', text: agUiTextContentText },
+    { id: 'delta/ai-sdk', name: 'AI SDK `uiMessageChunkSchema` text-delta', text: aiSdkTextDeltaText },
+  ],
+});
+parseRows('tool result', {
+  coreId: 'tool/core',
+  jsonId: 'tool/json',
+  text: toolResultEnvelopeText,
+  goal: GOALS.toolResult,
+  peers: [{ id: 'tool/ag-ui', name: 'AG-UI `EventSchemas` TOOL_CALL_RESULT', text: agUiToolCallResultText }],
+});
+const applyRatio = ratio('apply', 'delta/core');
+rows.push({
+  measure: 'reducer',
+  contender: `**applyChatEvent** per delta, ${TURN_LENGTH.toLocaleString('en')}-event turn`,
+  input: 'parsed envelopes',
+  core: times(applyRatio),
+  time: `${nanoseconds(ns('apply'))}/event`,
+  goal: `≤ ${times(GOALS.apply)}`,
+  met: verdict(applyRatio <= GOALS.apply),
+});
+rows.push({
+  measure: 'client size',
+  contender: '**parseChatEnvelope + applyChatEvent**, esbuild min + gzip -9',
+  input: `${bytes(bundle.gzippedBytes)} gzipped`,
+  goal: `≤ ${bytes(GOALS.gzippedBytes)}`,
+  met: verdict(bundle.gzippedBytes <= GOALS.gzippedBytes),
+});
+
+const keys = Object.keys(COLUMNS);
+const table = [
+  keys.map((key) => COLUMNS[key]),
+  keys.map(() => '---'),
+  ...rows.map((row) => keys.map((key) => row[key] ?? '')),
+]
+  .map((cells) => `| ${cells.join(' | ')} |`)
+  .join('\n');
+
+const cpuList = cpus();
+const cpuModel = cpuList[0]?.model.trim() ?? 'unknown CPU';
+const loadNote = loadAtStart > cpuList.length ? ' (more than the cores: other work shared the CPUs, expect noisier ratios)' : '';
+const zodShare = Math.round((100 * bundle.zodMinifiedBytes) / bundle.minifiedBytes);
+const results = `# Benchmark results
+
+Generated by \`pnpm bench\` on ${new Date().toISOString()}: Node ${process.version}, ${process.platform}/${process.arch},
+${cpuList.length} cores (${cpuModel}); one-minute load average at the start ${loadAtStart.toFixed(2)}${loadNote}.
+${samples.get('delta/core').length} interleaved rounds, medians of per-round ratios; the run took ${seconds.toFixed(1)} s.
+Ratios carry over between machines; the ns/op column is context for this machine only.
+
+${table}
+
+- Every goal is stated against \`JSON.parse\` of our envelope (the floor). Peers are measured as \`JSON.parse\` plus
+  their own validation, on events that carry the same text, id sizes and tool result content, and divided by that same
+  floor. "Own string" divides them by \`JSON.parse\` of their own (shorter, less validated) string instead.
+- The AI SDK validates asynchronously (\`safeParseAsync\` behind its lazy schema), as it does when reading a stream;
+  its time includes one \`await\` per chunk.
+- Client bundle: ${bytes(bundle.minifiedBytes)} minified, ${bytes(bundle.gzippedBytes)} gzipped; zod is
+  ${bytes(bundle.zodMinifiedBytes)} (${zodShare} %) of the minified bytes. KB in the goals is 1,000 bytes.
+`;
+
+writeFileSync(new URL('../RESULTS.md', import.meta.url), results);
+console.log(results);

@@ -1,0 +1,68 @@
+/**
+ * The cross-field rules of v1 cards as plain predicates, shared by the zod
+ * schemas in `cards.ts` and the envelope's hot-path validator, so the two can
+ * never disagree about them. No zod here: browser clients bundle this file.
+ */
+import { isZonedTimestamp } from './primitives.js';
+
+// Orders two zoned timestamps as instants. Date.parse keeps milliseconds only,
+// so the fraction (up to nanoseconds) is compared separately as digits.
+function compareInstants(left: string, right: string): number {
+  const [leftSeconds, leftFraction] = splitInstant(left);
+  const [rightSeconds, rightFraction] = splitInstant(right);
+  if (leftSeconds !== rightSeconds) return leftSeconds < rightSeconds ? -1 : 1;
+  return leftFraction === rightFraction ? 0 : leftFraction < rightFraction ? -1 : 1;
+}
+
+function splitInstant(timestamp: string): readonly [number, string] {
+  // Validated shape: 19 characters of date-time, an optional fraction, the zone.
+  const fractionEnd = timestamp[19] === '.' ? 20 + timestamp.slice(20).search(/[Z+-]/) : 19;
+  const fraction = timestamp.slice(20, fractionEnd);
+  return [Date.parse(timestamp.slice(0, 19) + timestamp.slice(fractionEnd)), fraction.padEnd(9, '0')];
+}
+
+/** `expiresAt`, when present, is a later instant than `createdAt` (field shapes are judged elsewhere). */
+export function expiresAfterCreation(card: { readonly createdAt: unknown; readonly expiresAt?: unknown }): boolean {
+  const { createdAt, expiresAt } = card;
+  if (!isZonedTimestamp(createdAt) || !isZonedTimestamp(expiresAt)) return true; // judged by the field schemas
+  return compareInstants(expiresAt, createdAt) > 0;
+}
+
+/** No two options share an id. */
+export function hasUniqueIds(options: readonly { readonly id: unknown }[]): boolean {
+  return new Set(options.map((option) => option.id)).size === options.length;
+}
+
+/** A text card's `minLength` does not exceed its `maxLength`. */
+export function isTextLengthRangeOrdered(presentation: { readonly minLength?: number | undefined; readonly maxLength?: number | undefined }): boolean {
+  const { minLength, maxLength } = presentation;
+  return minLength === undefined || maxLength === undefined || minLength <= maxLength;
+}
+
+interface CheckboxBounds {
+  readonly options: readonly unknown[];
+  readonly minSelected?: number | undefined;
+  readonly maxSelected?: number | undefined;
+}
+
+/** A checkbox card's `minSelected` fits under `maxSelected` (or the option count). */
+export function isCheckboxMinimumReachable(presentation: CheckboxBounds): boolean {
+  const { minSelected, maxSelected, options } = presentation;
+  return minSelected === undefined || minSelected <= (maxSelected ?? options.length);
+}
+
+/** A checkbox card's `maxSelected` does not exceed the option count. */
+export function isCheckboxMaximumReachable(presentation: CheckboxBounds): boolean {
+  return presentation.maxSelected === undefined || presentation.maxSelected <= presentation.options.length;
+}
+
+/** A date card's `min` is not after its `max` (both `YYYY-MM-DD`, so strings order as dates). */
+export function isDateRangeOrdered(presentation: { readonly min?: string | undefined; readonly max?: string | undefined }): boolean {
+  const { min, max } = presentation;
+  return min === undefined || max === undefined || min <= max;
+}
+
+/** A slider's `min` is below its `max` with a finite span. */
+export function isSliderRangeValid(presentation: { readonly min: number; readonly max: number }): boolean {
+  return presentation.min < presentation.max && Number.isFinite(presentation.max - presentation.min);
+}

@@ -1,0 +1,64 @@
+/**
+ * Building the wire form of a v1 envelope from a host's record. Only the fields
+ * the contract allows for the event type are copied (CHAT_EVENT_FIELDS), then the
+ * copy is validated and serialized, so a field the host forgot to strip never leaks.
+ */
+import type { ChatEventEnvelope } from './envelope.js';
+import { CHAT_EVENT_FIELDS, isChatEventTypeV1 } from './events.js';
+import { parseChatEnvelope, type ParseChatEnvelopeCode } from './parse-chat-envelope.js';
+import { isPlainObject } from './primitives.js';
+import { refuse, type ChatRefusal } from './result.js';
+
+const ENVELOPE_FIELDS = ['conversationId', 'turnId', 'eventId', 'seq', 'occurredAt'] as const;
+
+/** What {@link encodeChatEnvelope} reads: an envelope whose `schemaVersion` may be left out, plus anything else. */
+export interface ChatEnvelopeRecord {
+  readonly schemaVersion?: unknown;
+  readonly conversationId?: unknown;
+  readonly turnId?: unknown;
+  readonly eventId?: unknown;
+  readonly seq?: unknown;
+  readonly occurredAt?: unknown;
+  readonly event?: unknown;
+  readonly [extra: string]: unknown;
+}
+
+/** Refusal codes of {@link encodeChatEnvelope}: the parser's, since the copy is re-parsed. */
+export type EncodeChatEnvelopeCode = ParseChatEnvelopeCode;
+
+/** Result of {@link encodeChatEnvelope}: the JSON text and the envelope it denotes. */
+export type EncodeChatEnvelopeResult =
+  | { readonly ok: true; readonly json: string; readonly envelope: ChatEventEnvelope }
+  | ChatRefusal<EncodeChatEnvelopeCode>;
+
+/**
+ * Copies the allowed fields of `record` into a v1 envelope, validates it with
+ * the strict parser and serializes it in a fixed field order. Extra top-level
+ * fields of the envelope and of the event are dropped; nested values (card,
+ * blocks, JSON payloads) are kept as given and must be valid. A `schemaVersion`
+ * other than 1 is `unsupported-version`. Never throws.
+ */
+export function encodeChatEnvelope(record: ChatEnvelopeRecord): EncodeChatEnvelopeResult {
+  if (!isPlainObject(record)) return refuse('invalid-envelope', 'expected an envelope object');
+  try {
+    if (record.schemaVersion !== undefined && record.schemaVersion !== 1) {
+      return refuse('unsupported-version', 'schemaVersion must be 1');
+    }
+    const envelope: Record<string, unknown> = { schemaVersion: 1 };
+    for (const field of ENVELOPE_FIELDS) envelope[field] = record[field];
+    const event = record.event;
+    if (!isPlainObject(event)) return refuse('invalid-event', 'event: expected an event object');
+    const type = event['type'];
+    if (!isChatEventTypeV1(type)) return refuse('unknown-event', 'event.type: unknown event type');
+    const copy: Record<string, unknown> = {};
+    for (const field of CHAT_EVENT_FIELDS[type] as readonly string[]) {
+      if (event[field] !== undefined) copy[field] = event[field];
+    }
+    envelope['event'] = copy;
+    const json = JSON.stringify(envelope);
+    const parsed = parseChatEnvelope(json);
+    return parsed.ok ? { ok: true, json, envelope: parsed.value } : parsed;
+  } catch {
+    return refuse('invalid-envelope', 'the record cannot be read or serialized');
+  }
+}

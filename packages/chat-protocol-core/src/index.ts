@@ -1,0 +1,164 @@
+/**
+ * @papercusp/chat-protocol-core: the v1 wire and state contract for streaming
+ * agent chats. Every export is listed by name; `index.test.ts` pins the list.
+ */
+export { CHAT_PROTOCOL_VERSION, negotiateChatVersion } from './version.js';
+export type {
+  ChatProtocolVersion,
+  NegotiateChatVersionRefusalCode,
+  NegotiateChatVersionResult,
+} from './version.js';
+
+export {
+  CHAT_CAPABILITY_NAMES,
+  ChatCapabilitiesSchema,
+  LIGHTWEIGHT_CHAT_CAPABILITIES,
+  parseChatCapabilities,
+  requireChatCapabilities,
+} from './capabilities.js';
+export type {
+  ChatCapabilities,
+  ChatCapabilityName,
+  ParseChatCapabilitiesRefusalCode,
+  ParseChatCapabilitiesResult,
+  RequireChatCapabilitiesRefusalCode,
+  RequireChatCapabilitiesResult,
+  UnsupportedCapabilityRefusal,
+} from './capabilities.js';
+
+export { CHAT_LIMITS } from './limits.js';
+export type { ChatLimits } from './limits.js';
+
+export type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
+
+export {
+  CARD_RESOLUTIONS,
+  CHAT_EVENT_FIELDS,
+  CHAT_EVENT_TYPES_V1,
+  CardClosedEventSchema,
+  CardEventSchema,
+  ChatEventV1Schema,
+  ChatResultBlockSchema,
+  ChatSourceSchema,
+  DONE_STATUSES,
+  DeltaEventSchema,
+  DoneEventSchema,
+  ErrorEventSchema,
+  NavigateEventSchema,
+  ProvenanceEventSchema,
+  ReasoningEventSchema,
+  StateEventSchema,
+  TOOL_RESULT_STATUSES,
+  ToolCallEventSchema,
+  ToolResultEventSchema,
+  channelOf,
+  isChatEventTypeV1,
+} from './events.js';
+export type {
+  ChatChannel,
+  ChatEventTypeV1,
+  ChatEventV1,
+  ChatEventV1Of,
+  ChatResultBlock,
+  ChatSource,
+} from './events.js';
+
+export {
+  CARD_KINDS,
+  CARD_LIMITS,
+  CARD_VALUE_SCHEMAS,
+  CardOptionSchema,
+  CardPresentationV1Schema,
+  CardResponseSchema,
+  CardValueSchema,
+  OpenCardSnapshotV1Schema,
+  baseCardCodec,
+  createCardCodec,
+  defineCardKind,
+  parseOpenCardSnapshot,
+  validateCardResponse,
+} from './cards.js';
+export type {
+  CardCodec,
+  CardKind,
+  CardKindDefinition,
+  CardKindDefinitions,
+  CardKindPresentationSchema,
+  CardOption,
+  CardPresentationV1,
+  CardResponse,
+  CardResponseOf,
+  CardResponseRefusalCode,
+  CardValue,
+  CardValueByKind,
+  OpenCardRefusalCode,
+  OpenCardSnapshotOf,
+  OpenCardSnapshotV1,
+  ProductCardPresentation,
+  ProductCardValueByKind,
+} from './cards.js';
+
+export { ChatEventEnvelopeSchema } from './envelope.js';
+export type { ChatEventEnvelope } from './envelope.js';
+export { parseChatEnvelope } from './parse-chat-envelope.js';
+export type { ParseChatEnvelopeCode, ParseChatEnvelopeResult } from './parse-chat-envelope.js';
+export { encodeChatEnvelope } from './encode-chat-envelope.js';
+export type { ChatEnvelopeRecord, EncodeChatEnvelopeCode, EncodeChatEnvelopeResult } from './encode-chat-envelope.js';
+export { chatEventEnvelopeJsonSchema } from './json-schema.js';
+
+export {
+  CHAT_SSE_HEARTBEAT,
+  encodeChatSseFrame,
+  formatChatCursor,
+  parseChatCursor,
+  parseChatSseMessage,
+} from './sse.js';
+export type { ChatCursor, ChatSseMessage, ParseChatSseMessageCode } from './sse.js';
+
+export {
+  CHAT_TURN_STATUSES,
+  ChatCardStateSchema,
+  ChatStateV1Schema,
+  ChatToolCallStateSchema,
+  ChatTurnStateSchema,
+  createChatState,
+  parseChatState,
+} from './state.js';
+export type {
+  ChatCardState,
+  ChatStateV1,
+  ChatToolCallState,
+  ChatTurnState,
+  ChatTurnStatus,
+  ParseChatStateCode,
+} from './state.js';
+export { applyChatEvent } from './apply-chat-event.js';
+export type { ApplyChatEventCode, ApplyChatEventResult, ChatSeqGap } from './apply-chat-event.js';
+
+export {
+  EVENT_CHANNEL_TYPES,
+  STATE_CHANNEL_TYPES,
+  TRANSIENT_CHANNEL_TYPES,
+  isChatEventType,
+  isReplayableEvent,
+  isStateChannelEvent,
+  parseChatEvent,
+} from './legacy.js';
+export type {
+  ChatEvent,
+  ChatEventType,
+  LegacyCardClosedEvent,
+  LegacyCardEvent,
+  LegacyCardSnapshot,
+  LegacyChatEvent,
+  LegacyChatUsage,
+  LegacyDeltaEvent,
+  LegacyDoneEvent,
+  LegacyErrorEvent,
+  LegacyNavigateEvent,
+  LegacyProvenanceEvent,
+  LegacySessionEvent,
+  LegacyStateEvent,
+  LegacyToolCallEvent,
+  LegacyToolResultEvent,
+} from './legacy.js';

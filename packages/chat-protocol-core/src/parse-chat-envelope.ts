@@ -1,0 +1,67 @@
+/**
+ * Reading v1 envelopes from the wire. Strict: unknown properties, unversioned
+ * frames and values past `CHAT_LIMITS` are refused with a typed code. It never
+ * throws and never returns a value the caller shares with anyone else.
+ */
+import type { ChatEventEnvelope } from './envelope.js';
+import { CHAT_LIMITS } from './limits.js';
+import { refuse, type ParseResult } from './result.js';
+import { validateEnvelope } from './validate-envelope.js';
+
+/** Refusal codes of {@link parseChatEnvelope}. */
+export type ParseChatEnvelopeCode =
+  | 'invalid-json'
+  | 'too-large'
+  | 'unsupported-version'
+  | 'invalid-envelope'
+  | 'unknown-event'
+  | 'invalid-event';
+
+/** Result of {@link parseChatEnvelope}. */
+export type ParseChatEnvelopeResult = ParseResult<ChatEventEnvelope, ParseChatEnvelopeCode>;
+
+/**
+ * Parses a v1 envelope from a JSON string or a value.
+ *
+ * A string is read with `JSON.parse`; any other value is read as its JSON form
+ * (`parseChatEnvelope(value)` ≡ `parseChatEnvelope(JSON.stringify(value))`), so
+ * the returned envelope is always a fresh plain object. Never throws.
+ * Codes: `invalid-json` (not JSON, or not serializable), `too-large` (past
+ * `CHAT_LIMITS.maxEnvelopeLength`), `unsupported-version` (unversioned or another
+ * version), `invalid-envelope`, `unknown-event`, `invalid-event`.
+ */
+export function parseChatEnvelope(input: unknown): ParseChatEnvelopeResult {
+  const parsed = readJson(input);
+  if (!parsed.ok) return parsed;
+  const problem = validateEnvelope(parsed.value);
+  if (problem !== null) return refuse(problem.code, describeIssue(problem.issue.path, problem.issue.message), [problem.issue]);
+  return { ok: true, value: parsed.value as ChatEventEnvelope };
+}
+
+/** Reads JSON text (or a value's JSON form) within the size bound. */
+function readJson(input: unknown): ParseResult<unknown, 'invalid-json' | 'too-large'> {
+  let text: string | undefined;
+  if (typeof input === 'string') {
+    text = input;
+  } else {
+    try {
+      text = JSON.stringify(input);
+    } catch {
+      return refuse('invalid-json', 'the value cannot be serialized as JSON');
+    }
+    if (text === undefined) return refuse('invalid-json', 'the value has no JSON form');
+  }
+  if (text.length > CHAT_LIMITS.maxEnvelopeLength) {
+    return refuse('too-large', `longer than ${CHAT_LIMITS.maxEnvelopeLength} characters`);
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return refuse('invalid-json', 'not valid JSON');
+  }
+}
+
+/** Formats an issue as one line: `event.text: expected …`. */
+export function describeIssue(path: readonly (string | number)[], message: string): string {
+  return path.length === 0 ? message : `${path.join('.')}: ${message}`;
+}

@@ -1,0 +1,113 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { timestampArb } from '../test/arbitraries.js';
+import { CHAT_LIMITS } from './limits.js';
+import { isChatId, isCleanText, isSafeHref, isSafeJson, isZonedTimestamp } from './primitives.js';
+
+// A slow, obviously right reading of the timestamp rule, to hold the
+// position scanner in primitives.ts to it.
+function referenceIsZonedTimestamp(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|([+-])(\d{2}):(\d{2}))$/.exec(value);
+  if (match === null) return false;
+  const [, year, month, day, hour, minute, second, , , sign, zoneHours, zoneMinutes] = match.map((part) => part ?? '');
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  const realDay =
+    date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+  const clock = Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59;
+  const zone = sign === '' || (Number(zoneHours) <= 23 && Number(zoneMinutes) <= 59 && !(sign === '-' && zoneHours === '00' && zoneMinutes === '00'));
+  return realDay && clock && zone;
+}
+
+describe('isZonedTimestamp', () => {
+  it.each([
+    ['2026-11-29T12:00:00Z', true],
+    ['2026-11-29T12:00:00.5+01:00', true],
+    ['2024-02-29T00:00:00Z', true],
+    ['2100-02-29T00:00:00Z', false],
+    ['2000-02-29T00:00:00Z', true],
+    ['2026-04-31T00:00:00Z', false],
+    ['2026-11-29T12:00:00', false],
+    ['2026-11-29T12:00:00z', false],
+    ['2026-11-29t12:00:00Z', false],
+    ['2026-11-29T12:00:00.Z', false],
+    ['2026-11-29T12:00:00.1234567890Z', false],
+    ['2026-11-29T12:00:60Z', false],
+    ['2026-11-29T12:60:00Z', false],
+    ['2026-11-29T12:00:00+24:00', false],
+    ['2026-11-29T12:00:00+00:00', true],
+    ['2026-11-29T12:00:00-00:00', false],
+    ['2026-11-29T12:00:00+0100', false],
+    ['+2026-11-29T12:00:00Z', false],
+    ['2026-11-29T12:00:00Z ', false],
+    ['٢٠٢٦-11-29T12:00:00Z', false],
+  ])('%s → %s', (value, expected) => {
+    expect(isZonedTimestamp(value)).toBe(expected);
+  });
+
+  it('agrees with a reference reading on generated and mutated timestamps', () => {
+    const mutated = fc
+      .tuple(timestampArb, fc.nat(), fc.constantFrom('0', '9', ':', '-', 'T', 'Z', '.', '+', 'x', '', '00'))
+      .map(([value, at, insert]) => {
+        const position = at % (value.length + 1);
+        return value.slice(0, position) + insert + value.slice(position + (at % 2));
+      });
+    fc.assert(
+      fc.property(fc.oneof(timestampArb, mutated), (value) => {
+        // Years below 100 are valid RFC 3339 but Date.UTC maps them to 19xx; skip those in the reference.
+        fc.pre(!/^00\d\d/.test(value));
+        expect(isZonedTimestamp(value)).toBe(referenceIsZonedTimestamp(value));
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+});
+
+describe('isChatId, isCleanText, isSafeHref, isSafeJson', () => {
+  it('ids are 1–256 printable ASCII characters without spaces', () => {
+    expect(isChatId('a')).toBe(true);
+    expect(isChatId('~'.repeat(CHAT_LIMITS.maxIdLength))).toBe(true);
+    expect(isChatId('~'.repeat(CHAT_LIMITS.maxIdLength + 1))).toBe(false);
+    expect(isChatId('')).toBe(false);
+    expect(isChatId('a b')).toBe(false);
+    expect(isChatId('a\u007f')).toBe(false);
+    expect(isChatId(1)).toBe(false);
+  });
+
+  it('clean text allows tab, LF, CR and pairs; refuses other C0 controls and lone surrogates', () => {
+    expect(isCleanText('a\tb\nc\r😀')).toBe(true);
+    for (const bad of ['\u0000', '\u0007', '\u000b', '\u001f', '\ud83d', '\ude00', 'a\ude00\ud83d']) {
+      expect(isCleanText(bad)).toBe(false);
+    }
+  });
+
+  it.each([
+    ['/', true],
+    ['/a/b?c=d#e', true],
+    ['https://example.com', true],
+    ['https://a.example:8443/x?y#z', true],
+    ['https://example.com@evil.example', false],
+    ['https://', false],
+    ['https://exa mple.com', false],
+    ['HTTPS://example.com', false],
+    ['//evil.example', false],
+    ['/\\evil.example', false],
+    ['/a\\b', false],
+    ['javascript:alert(1)', false],
+    ['mailto:a@b.c', false],
+    ['', false],
+    [`/${'a'.repeat(CHAT_LIMITS.maxHrefLength)}`, false],
+  ])('href %s → %s', (href, expected) => {
+    expect(isSafeHref(href)).toBe(expected);
+  });
+
+  it('free JSON refuses prototype keys at any depth, non-finite numbers and depth past the bound', () => {
+    expect(isSafeJson({ a: [{ b: 'c' }] })).toBe(true);
+    expect(isSafeJson(JSON.parse('{"a":{"__proto__":1}}'))).toBe(false);
+    expect(isSafeJson({ a: [{ constructor: 1 }] })).toBe(false);
+    expect(isSafeJson({ prototype: 1 })).toBe(false);
+    expect(isSafeJson(Number.NaN)).toBe(false);
+    expect(isSafeJson(undefined)).toBe(false);
+    expect(isSafeJson(new Date())).toBe(false);
+    expect(isSafeJson({ 'a\u0000': 1 })).toBe(false);
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * The scalar rules of v1 — ids, zoned timestamps, clean text, safe hrefs and
+ * bounded free JSON — each as a plain predicate (the hot path) and as a zod/mini
+ * schema built on it (the documented shape and the JSON Schema export).
+ * It owns no envelope or event structure.
+ */
+import * as z from 'zod/mini';
+import { CHAT_LIMITS } from './limits.js';
+
+const ID_PATTERN = /^[\x21-\x7e]+$/;
+// C0 controls other than tab, LF and CR; a high surrogate not followed by a low
+// one; a low surrogate not preceded by a high one.
+const UNCLEAN_TEXT = /[\0-\x08\x0b\x0c\x0e-\x1f]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+// The shape only; the calendar and `-00:00` are checked by isZonedTimestamp.
+const TIMESTAMP_PATTERN =
+  /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+const APP_PATH_PATTERN = /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/;
+const HTTPS_URL_PATTERN =
+  /^https:\/\/[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?(?:[/?#][\x21-\x5b\x5d-\x7e]*)?$/;
+/** Keys free JSON may not carry anywhere: the classic prototype-pollution paths. */
+export const FORBIDDEN_JSON_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['__proto__', 'constructor', 'prototype']);
+
+/** 1–256 printable ASCII characters without spaces. */
+export function isChatId(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= CHAT_LIMITS.maxIdLength && ID_PATTERN.test(value);
+}
+
+/** Well-formed Unicode without C0 control characters other than tab, LF and CR. */
+export function isCleanText(value: string): boolean {
+  return !UNCLEAN_TEXT.test(value);
+}
+
+/** A string that is clean text and at most `max` code units long. */
+export function isBoundedText(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length <= max && !UNCLEAN_TEXT.test(value);
+}
+
+/** A non-empty bounded clean string. */
+export function isName(value: unknown, max: number = CHAT_LIMITS.maxNameLength): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= max && !UNCLEAN_TEXT.test(value);
+}
+
+/** Days in `month` (1–12) of `year` in the proleptic Gregorian calendar. */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** The two ASCII digits at `index` as a number, or -1. Branch-free so it inlines. */
+function twoDigits(text: string, index: number): number {
+  const tens = text.charCodeAt(index) - 48;
+  const ones = text.charCodeAt(index + 1) - 48;
+  return (tens | ones | (9 - tens) | (9 - ones)) < 0 ? -1 : tens * 10 + ones;
+}
+
+/**
+ * RFC 3339 date-time with an explicit zone: `Z` or `±HH:MM` (upper-case `T` and
+ * `Z`; `-00:00`, "offset unknown", is refused), on a real calendar day.
+ * Scanned by position, not with a regex: every envelope carries one, so it sits
+ * on the hot path.
+ */
+export function isZonedTimestamp(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length < 20 || value.length > 35) return false;
+  const century = twoDigits(value, 0);
+  const yearOfCentury = twoDigits(value, 2);
+  const month = twoDigits(value, 5);
+  const day = twoDigits(value, 8);
+  const hour = twoDigits(value, 11);
+  const minute = twoDigits(value, 14);
+  const second = twoDigits(value, 17);
+  if (
+    century < 0 ||
+    yearOfCentury < 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(century * 100 + yearOfCentury, month) ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59 ||
+    value.charCodeAt(4) !== 45 ||
+    value.charCodeAt(7) !== 45 ||
+    value.charCodeAt(10) !== 84 ||
+    value.charCodeAt(13) !== 58 ||
+    value.charCodeAt(16) !== 58
+  ) {
+    return false;
+  }
+  let index = 19;
+  if (value.charCodeAt(index) === 46) {
+    const fractionStart = ++index;
+    while (index < value.length && isDigit(value.charCodeAt(index))) index++;
+    if (index === fractionStart || index - fractionStart > 9) return false;
+  }
+  const zone = value.charCodeAt(index);
+  if (zone === 90) return index + 1 === value.length;
+  if ((zone !== 43 && zone !== 45) || index + 6 !== value.length || value.charCodeAt(index + 3) !== 58) return false;
+  const zoneHours = twoDigits(value, index + 1);
+  const zoneMinutes = twoDigits(value, index + 4);
+  if (zoneHours < 0 || zoneHours > 23 || zoneMinutes < 0 || zoneMinutes > 59) return false;
+  return !(zone === 45 && zoneHours === 0 && zoneMinutes === 0);
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** `YYYY-MM-DD` on a real calendar day. Two such strings order as dates when compared as strings. */
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) {
+    return false;
+  }
+  const century = twoDigits(value, 0);
+  const yearOfCentury = twoDigits(value, 2);
+  const month = twoDigits(value, 5);
+  const day = twoDigits(value, 8);
+  return (
+    century >= 0 &&
+    yearOfCentury >= 0 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(century * 100 + yearOfCentury, month)
+  );
+}
+
+/** An app-relative path (`/…`, never `//…`) or an `https:` URL without credentials. */
+export function isSafeHref(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length <= CHAT_LIMITS.maxHrefLength &&
+    (APP_PATH_PATTERN.test(value) || HTTPS_URL_PATTERN.test(value))
+  );
+}
+
+/** A non-negative safe integer. */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** A positive safe integer. */
+export function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+/** A plain object: created by a literal or `JSON.parse`, not an array, class instance or null. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * JSON data within the v1 bounds: finite numbers, clean strings and keys, no
+ * `__proto__`/`constructor`/`prototype` keys, nesting at most `maxJsonDepth`.
+ */
+export function isSafeJson(value: unknown, depth = 0): boolean {
+  switch (typeof value) {
+    case 'string':
+      return !UNCLEAN_TEXT.test(value);
+    case 'number':
+      return Number.isFinite(value);
+    case 'boolean':
+      return true;
+    case 'object': {
+      if (value === null) return true;
+      if (depth >= CHAT_LIMITS.maxJsonDepth) return false;
+      if (Array.isArray(value)) {
+        for (const item of value) if (!isSafeJson(item, depth + 1)) return false;
+        return true;
+      }
+      if (!isPlainObject(value)) return false;
+      for (const key of Object.keys(value)) {
+        if (FORBIDDEN_JSON_KEYS.has(key) || UNCLEAN_TEXT.test(key) || !isSafeJson(value[key], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** A plain object that is {@link isSafeJson}. */
+export function isSafeJsonObject(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && isSafeJson(value);
+}
+
+// Schemas. Each is the documented form of the predicate above it; the
+// predicates stay the single definition of the rule.
+
+/** Schema of a v1 id. */
+export const ChatIdSchema = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(z.minLength(1), z.maxLength(CHAT_LIMITS.maxIdLength), z.regex(ID_PATTERN)))();
+
+/** Schema of an RFC 3339 timestamp with an explicit zone. */
+export const ZonedTimestampSchema = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(z.regex(TIMESTAMP_PATTERN), z.refine(isZonedTimestamp, 'not a real zoned RFC 3339 date-time')))();
+
+/** Schema of a clean string of at most `max` code units, at least `min`. */
+export function textSchema(max: number, min = 0) {
+  return z
+    .string()
+    .check(z.minLength(min), z.maxLength(max), z.refine(isCleanText, 'control character or lone surrogate'));
+}
+
+/** Schema of a safe href. */
+export const SafeHrefSchema = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(
+      z.maxLength(CHAT_LIMITS.maxHrefLength),
+      z.refine(isSafeHref, 'href must be an app-relative path or an https: URL'),
+    ))();
+
+/** Schema of a positive safe integer. */
+export const SeqSchema = /* @__PURE__ */ (() =>
+  z.int().check(z.positive()))();
+
+/** Schema of a non-negative safe integer. */
+export const CountSchema = /* @__PURE__ */ (() =>
+  z.int().check(z.nonnegative()))();
+
+/** Schema of bounded free JSON. */
+export const SafeJsonSchema = /* @__PURE__ */ (() =>
+  z
+    .unknown()
+    .check(z.refine((value) => value !== undefined && isSafeJson(value), 'not bounded JSON data')))();
+
+/**
+ * Schema of a bounded free JSON object. A custom check on the input, not
+ * `z.record`: a record parse copies keys by assignment, so an own `__proto__`
+ * key would vanish (and set the copy's prototype) before any refinement saw it.
+ */
+export const SafeJsonObjectSchema = /* @__PURE__ */ (() =>
+  z.custom<Record<string, unknown>>(
+    isSafeJsonObject,
+    'not a bounded JSON object',
+  ))();

@@ -1,0 +1,89 @@
+/**
+ * SSE framing of v1 envelopes: one message per envelope whose `id:` is the
+ * replay cursor `<turnId>:<seq>` and whose `event:` is the event type.
+ * Heartbeats are SSE comments, never envelopes. It owns no connection.
+ */
+import type { ChatEventEnvelope } from './envelope.js';
+import { encodeChatEnvelope } from './encode-chat-envelope.js';
+import { describeIssue, parseChatEnvelope, type ParseChatEnvelopeCode } from './parse-chat-envelope.js';
+import { isChatId, isCount } from './primitives.js';
+import { refuse, type ParseResult } from './result.js';
+
+/** A position in a turn's log: replay resumes after `seq` (0 = from the start). */
+export interface ChatCursor {
+  readonly turnId: string;
+  readonly seq: number;
+}
+
+/** The SSE comment a host writes to keep a connection open; clients ignore it and nothing persists it. */
+export const CHAT_SSE_HEARTBEAT = ':\n\n';
+
+const SEQ_TEXT = /^(?:0|[1-9]\d{0,15})$/;
+
+/**
+ * Formats a cursor as `<turnId>:<seq>`, the SSE `id:` and `Last-Event-ID`.
+ * Throws `TypeError` when `turnId` is not an id or `seq` is not a non-negative safe integer.
+ */
+export function formatChatCursor(cursor: ChatCursor): string {
+  if (!isChatId(cursor.turnId) || !isCount(cursor.seq)) {
+    throw new TypeError('formatChatCursor: expected { turnId: id, seq: non-negative safe integer }');
+  }
+  return `${cursor.turnId}:${cursor.seq}`;
+}
+
+/**
+ * Reads a `Last-Event-ID`: split at the last `:` (turn ids may contain colons),
+ * a valid turn id and a canonical non-negative safe integer. `null` when malformed.
+ */
+export function parseChatCursor(lastEventId: unknown): ChatCursor | null {
+  if (typeof lastEventId !== 'string') return null;
+  const colon = lastEventId.lastIndexOf(':');
+  if (colon < 0) return null;
+  const turnId = lastEventId.slice(0, colon);
+  const seqText = lastEventId.slice(colon + 1);
+  if (!isChatId(turnId) || !SEQ_TEXT.test(seqText)) return null;
+  const seq = Number(seqText);
+  return Number.isSafeInteger(seq) ? { turnId, seq } : null;
+}
+
+/**
+ * Writes one SSE message: `id: <turnId>:<seq>`, `event: <type>`, `data: <json>`.
+ * The envelope goes through `encodeChatEnvelope`, so the data line is the
+ * canonical JSON (one line: JSON text never contains a raw newline).
+ * Throws `TypeError` naming the problem when the envelope is invalid.
+ */
+export function encodeChatSseFrame(envelope: ChatEventEnvelope): string {
+  const encoded = encodeChatEnvelope(envelope);
+  if (!encoded.ok) throw new TypeError(`encodeChatSseFrame: ${encoded.code}: ${encoded.message}`);
+  const { turnId, seq, event } = encoded.envelope;
+  return `id: ${turnId}:${seq}\nevent: ${event.type}\ndata: ${encoded.json}\n\n`;
+}
+
+/** One decoded SSE message, as an SSE parser hands it over. */
+export interface ChatSseMessage {
+  readonly event?: string | undefined;
+  readonly data: string;
+  readonly id?: string | undefined;
+}
+
+/** Refusal codes of {@link parseChatSseMessage}. */
+export type ParseChatSseMessageCode = ParseChatEnvelopeCode | 'event-mismatch' | 'id-mismatch';
+
+/**
+ * Validates one decoded SSE message: `data` parses as a v1 envelope, `event`
+ * equals the event type and `id` equals the envelope's cursor. Never throws.
+ */
+export function parseChatSseMessage(message: ChatSseMessage): ParseResult<ChatEventEnvelope, ParseChatSseMessageCode> {
+  if (typeof message.data !== 'string') return refuse('invalid-json', 'data: expected the SSE data text');
+  const parsed = parseChatEnvelope(message.data);
+  if (!parsed.ok) return parsed;
+  const { turnId, seq, event } = parsed.value;
+  if (message.event !== event.type) {
+    return refuse('event-mismatch', describeIssue(['event'], `SSE event is ${String(message.event)}, envelope says ${event.type}`));
+  }
+  const cursor = `${turnId}:${seq}`;
+  if (message.id !== cursor) {
+    return refuse('id-mismatch', describeIssue(['id'], `SSE id is ${String(message.id)}, envelope cursor is ${cursor}`));
+  }
+  return parsed;
+}

@@ -1,0 +1,177 @@
+/**
+ * `ChatStateV1`: what a conversation looks like after its envelopes are applied,
+ * as plain JSON. The idempotency memory (which event id took which seq, and a
+ * digest of its content) is part of it, so a snapshot restored with
+ * `parseChatState` continues exactly like the state that was never serialized.
+ */
+import * as z from 'zod/mini';
+import { OpenCardSnapshotV1Schema } from './cards.js';
+import {
+  CARD_RESOLUTIONS,
+  ChatResultBlockSchema,
+  TOOL_RESULT_STATUSES,
+} from './events.js';
+import { CHAT_LIMITS } from './limits.js';
+import {
+  ChatIdSchema,
+  CountSchema,
+  SafeJsonObjectSchema,
+  SafeJsonSchema,
+  textSchema,
+} from './primitives.js';
+import { refuse, type ChatIssue, type ParseResult } from './result.js';
+
+/** Where a turn is: running, or one of the terminal outcomes of `done` and `error`. */
+export const CHAT_TURN_STATUSES = [
+  'running',
+  'completed',
+  'cancelled',
+  'interrupted',
+  'needs-reconciliation',
+  'failed',
+] as const;
+/** A turn's status. */
+export type ChatTurnStatus = (typeof CHAT_TURN_STATUSES)[number];
+
+const nameSchema = () => textSchema(CHAT_LIMITS.maxNameLength, 1);
+const unboundedText = () => textSchema(Number.MAX_SAFE_INTEGER);
+
+/** One line per applied seq, in order: `<eventId> <16 hex digest>`, joined with `\n`. */
+const EVENT_LOG_LINE = /^([\x21-\x7e]{1,256}) ([0-9a-f]{16})$/;
+
+/** A tool call and, once reported, its result. */
+export const ChatToolCallStateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    callId: ChatIdSchema,
+    name: nameSchema(),
+    input: z.nullable(SafeJsonObjectSchema),
+    result: z.nullable(
+      z.strictObject({
+        status: z.enum(TOOL_RESULT_STATUSES),
+        summary: z.optional(textSchema(CHAT_LIMITS.maxSummaryLength)),
+        blocks: z.optional(z.array(ChatResultBlockSchema).check(z.maxLength(CHAT_LIMITS.maxBlocks))),
+        error: z.optional(textSchema(CHAT_LIMITS.maxSummaryLength)),
+      }),
+    ),
+  }))();
+/** A tool call in a turn. */
+export type ChatToolCallState = z.infer<typeof ChatToolCallStateSchema>;
+
+/** A card asked in a turn and whether (and how) it closed. */
+export const ChatCardStateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    card: OpenCardSnapshotV1Schema,
+    closed: z.boolean(),
+    resolution: z.nullable(z.enum(CARD_RESOLUTIONS)),
+  }))();
+/** A card in a turn. */
+export type ChatCardState = z.infer<typeof ChatCardStateSchema>;
+
+/** One turn. `eventLog` is the idempotency memory: line `n` is the event that took seq `n`. */
+export const ChatTurnStateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    turnId: ChatIdSchema,
+    status: z.enum(CHAT_TURN_STATUSES),
+    lastSeq: z.int().check(z.positive()),
+    text: unboundedText(),
+    reasoning: unboundedText(),
+    toolCalls: z.array(ChatToolCallStateSchema),
+    cards: z.array(ChatCardStateSchema),
+    hostState: z.nullable(z.strictObject({ version: CountSchema, snapshot: SafeJsonSchema })),
+    provenance: z.nullable(
+      z.strictObject({ engine: nameSchema(), model: nameSchema(), accountRoute: z.nullable(nameSchema()) }),
+    ),
+    stopReason: z.nullable(nameSchema()),
+    usage: z.nullable(SafeJsonObjectSchema),
+    error: z.nullable(
+      z.strictObject({
+        code: ChatIdSchema,
+        message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
+        retryable: z.boolean(),
+        retryAfterMs: z.nullable(z.int().check(z.nonnegative(), z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
+      }),
+    ),
+    eventLog: z.string(),
+  }))();
+/** One turn of a conversation. */
+export type ChatTurnState = z.infer<typeof ChatTurnStateSchema>;
+
+/** The state of one conversation. */
+export const ChatStateV1Schema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    schemaVersion: z.literal(1),
+    conversationId: ChatIdSchema,
+    turns: z.array(ChatTurnStateSchema),
+  }))();
+/** The state of one conversation after its envelopes are applied. */
+export type ChatStateV1 = z.infer<typeof ChatStateV1Schema>;
+
+/** An empty conversation. Throws `TypeError` when `conversationId` is not a v1 id. */
+export function createChatState(conversationId: string): ChatStateV1 {
+  if (!ChatIdSchema.safeParse(conversationId).success) {
+    throw new TypeError('createChatState: conversationId must be 1–256 printable ASCII characters without spaces');
+  }
+  return { schemaVersion: 1, conversationId, turns: [] };
+}
+
+/** Refusal codes of {@link parseChatState}. */
+export type ParseChatStateCode = 'invalid-json' | 'unsupported-version' | 'invalid-state';
+
+/**
+ * Strictly reads a serialized `ChatStateV1` (JSON text or a value). Beyond the
+ * shape it checks that every turn's event log has exactly `lastSeq` lines and
+ * that turn ids, event ids and tool call ids are unique. Never throws.
+ */
+export function parseChatState(input: unknown): ParseResult<ChatStateV1, ParseChatStateCode> {
+  // The result is a fresh copy of the input, not the schema's output, so key
+  // order (and with it the JSON text of everything applied later) is preserved.
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof input === 'string' ? input : (JSON.stringify(input) ?? ''));
+  } catch {
+    return refuse('invalid-json', 'not JSON, or not serializable as JSON');
+  }
+  try {
+    if (typeof value !== 'object' || value === null || (value as { schemaVersion?: unknown }).schemaVersion !== 1) {
+      return refuse('unsupported-version', 'expected schemaVersion 1');
+    }
+    const parsed = ChatStateV1Schema.safeParse(value);
+    if (!parsed.success) {
+      const issues: ChatIssue[] = parsed.error.issues.map((issue) => ({
+        path: issue.path.filter((key): key is string | number => typeof key !== 'symbol'),
+        message: issue.message,
+      }));
+      return refuse('invalid-state', 'not a valid ChatStateV1', issues);
+    }
+    const problem = consistencyProblem(parsed.data);
+    return problem === null ? { ok: true, value: value as ChatStateV1 } : refuse('invalid-state', problem.message, [problem]);
+  } catch {
+    return refuse('invalid-state', 'the value cannot be read');
+  }
+}
+
+function consistencyProblem(state: ChatStateV1): ChatIssue | null {
+  const turnIds = new Set<string>();
+  const eventIds = new Set<string>();
+  for (const [turnIndex, turn] of state.turns.entries()) {
+    const path = ['turns', turnIndex];
+    if (turnIds.has(turn.turnId)) return { path: [...path, 'turnId'], message: 'duplicate turn id' };
+    turnIds.add(turn.turnId);
+    const lines = turn.eventLog.split('\n');
+    if (lines.length !== turn.lastSeq) {
+      return { path: [...path, 'eventLog'], message: `expected ${turn.lastSeq} lines, one per seq` };
+    }
+    for (const line of lines) {
+      const match = EVENT_LOG_LINE.exec(line);
+      if (match === null) return { path: [...path, 'eventLog'], message: 'malformed line' };
+      const eventId = match[1] as string;
+      if (eventIds.has(eventId)) return { path: [...path, 'eventLog'], message: `event id ${eventId} used twice` };
+      eventIds.add(eventId);
+    }
+    const callIds = new Set(turn.toolCalls.map((call) => call.callId));
+    if (callIds.size !== turn.toolCalls.length) return { path: [...path, 'toolCalls'], message: 'duplicate call id' };
+    const correlationIds = new Set(turn.cards.map((card) => card.card.correlationId));
+    if (correlationIds.size !== turn.cards.length) return { path: [...path, 'cards'], message: 'duplicate card' };
+  }
+  return null;
+}

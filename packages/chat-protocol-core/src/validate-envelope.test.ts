@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cardArb, envelopeArb, mutate, mutationArb, neighbours } from '../test/arbitraries.js';
+import { ChatEventEnvelopeSchema } from './envelope.js';
+import { CardEventSchema } from './events.js';
+import { validateEnvelope, validateEvent } from './validate-envelope.js';
+
+const RUNS = 10_000;
+
+describe('the hot-path validator accepts and refuses exactly what ChatEventEnvelopeSchema does', () => {
+  it('agrees on generated valid envelopes of every event type', () => {
+    fc.assert(
+      fc.property(envelopeArb, (envelope) => {
+        expect(validateEnvelope(envelope)).toBeNull();
+        expect(ChatEventEnvelopeSchema.safeParse(envelope).success).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('agrees on near-valid envelopes (one key deleted, replaced or added anywhere)', () => {
+    fc.assert(
+      fc.property(envelopeArb, fc.array(mutationArb, { minLength: 1, maxLength: 2 }), (envelope, mutations) => {
+        const candidate = mutations.reduce<unknown>((value, mutation) => mutate(value, mutation), envelope);
+        const fast = validateEnvelope(candidate) === null;
+        const schema = ChatEventEnvelopeSchema.safeParse(candidate).success;
+        expect({ fast, candidate }).toEqual({ fast: schema, candidate });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('agrees on near-valid cards of every kind (one to three changes inside the card)', () => {
+    fc.assert(
+      fc.property(cardArb, fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (card, mutations) => {
+        const event = { type: 'card', card: mutations.reduce<unknown>((value, mutation) => mutate(value, mutation), card) };
+        const fast = validateEvent(event) === null;
+        const schema = CardEventSchema.safeParse(event).success;
+        expect({ fast, event }).toEqual({ fast: schema, event });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  // Exhaustive around each start point (every key × every tricky value), so a
+  // rule that differs at one boundary is found without luck; hence fewer runs.
+  it('agrees on every single-step neighbour of generated envelopes and cards', () => {
+    fc.assert(
+      fc.property(fc.oneof(envelopeArb, fc.tuple(envelopeArb, cardArb).map(([envelope, card]) => ({ ...envelope, event: { type: 'card', card } }))), (envelope) => {
+        for (const candidate of neighbours(envelope)) {
+          const fast = validateEnvelope(candidate) === null;
+          const schema = ChatEventEnvelopeSchema.safeParse(candidate).success;
+          if (fast !== schema) expect({ fast, candidate }).toEqual({ fast: schema, candidate });
+        }
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+
+  it('agrees on arbitrary values', () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        expect(validateEnvelope(value) === null).toBe(ChatEventEnvelopeSchema.safeParse(value).success);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});

@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// `pnpm demo`: replays the golden sessions in fixtures/golden through the
+// built core package and prints what a person would see, then shows how the
+// reducer absorbs an overlapping replay and refuses a gap with the cursor to
+// replay after. No network, no clock, no randomness.
+import { readdirSync, readFileSync } from 'node:fs';
+import {
+  applyChatEvent,
+  createChatState,
+  formatChatCursor,
+  parseChatEnvelope,
+} from '../packages/chat-protocol-core/dist/index.js';
+
+const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
+
+function heading(text, underline = '=') {
+  console.log(`\n${text}\n${underline.repeat(text.length)}`);
+}
+
+function indent(text, prefix = '    ') {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? '' : prefix + line))
+    .join('\n');
+}
+
+/** The envelopes of a golden session, parsed with the strict v1 parser. */
+function readSession(name) {
+  return readFileSync(new URL(`${name}.jsonl`, GOLDEN), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line, index) => {
+      const parsed = parseChatEnvelope(line);
+      if (!parsed.ok) throw new Error(`${name}.jsonl line ${index + 1}: ${parsed.code}: ${parsed.message}`);
+      return parsed.value;
+    });
+}
+
+/** Applies envelopes in order and counts outcomes; stops at the first refusal. */
+function deliver(state, envelopes) {
+  const counts = { applied: 0, duplicate: 0 };
+  for (const envelope of envelopes) {
+    const result = applyChatEvent(state, envelope);
+    if (!result.ok) return { state, counts, refusal: result };
+    counts[result.outcome]++;
+    state = result.state;
+  }
+  return { state, counts, refusal: null };
+}
+
+function describeTurn(turn) {
+  const provenance = turn.provenance === null ? 'unknown model' : `${turn.provenance.model} via ${turn.provenance.engine}`;
+  console.log(`  turn ${turn.turnId}`);
+  console.log(`  produced by ${provenance}`);
+  if (turn.reasoning !== '') console.log(`  reasoning:\n${indent(turn.reasoning)}`);
+  console.log(`  text:\n${indent(turn.text || '(none)')}`);
+
+  console.log(turn.toolCalls.length === 0 ? '  tool calls: none' : '  tool calls:');
+  for (const call of turn.toolCalls) {
+    const { result } = call;
+    if (result === null) {
+      console.log(`    - ${call.name}: no result (still open when the turn ended)`);
+      continue;
+    }
+    const detail = [result.summary, result.error].filter(Boolean).join(': ');
+    console.log(`    - ${call.name}: ${result.status}${detail === '' ? '' : ` (${detail})`}`);
+    for (const block of result.blocks ?? []) {
+      const sources = (block.sources ?? []).map((source) => source.label ?? source.ref);
+      const cited = sources.length === 0 ? '' : `, citing ${sources.join('; ')}`;
+      console.log(`        ${block.kind} block${cited}`);
+    }
+  }
+
+  console.log(turn.cards.length === 0 ? '  cards: none' : '  cards:');
+  for (const { card, closed, resolution } of turn.cards) {
+    const options = 'options' in card.presentation ? ` [${card.presentation.options.map((option) => option.label).join(' / ')}]` : '';
+    const outcome = closed ? `closed, ${resolution ?? 'resolution not reported'}` : 'open';
+    console.log(`    - ${card.presentation.kind} card "${card.prompt}"${options}: ${outcome}`);
+  }
+  if (turn.hostState !== null) console.log(`  host state v${turn.hostState.version}: ${JSON.stringify(turn.hostState.snapshot)}`);
+
+  const ending = turn.error === null ? turn.stopReason ?? 'no stop reason' : `${turn.error.code}: ${turn.error.message}`;
+  console.log(`  final status: ${turn.status} (${ending})`);
+  if (turn.usage !== null) console.log(`  usage: ${JSON.stringify(turn.usage)}`);
+}
+
+// ---------------------------------------------------------------------------
+
+heading('@papercusp/chat-protocol-core demo');
+const names = readdirSync(GOLDEN)
+  .filter((file) => file.endsWith('.jsonl'))
+  .map((file) => file.slice(0, -'.jsonl'.length))
+  .sort();
+
+const clean = new Map();
+for (const name of names) {
+  const envelopes = readSession(name);
+  const { state, counts, refusal } = deliver(createChatState(envelopes[0].conversationId), envelopes);
+  if (refusal !== null) throw new Error(`${name}: ${refusal.code}: ${refusal.message}`);
+  clean.set(name, { envelopes, state });
+  heading(`Session ${name}: ${counts.applied} envelopes applied`, '-');
+  for (const turn of state.turns) describeTurn(turn);
+}
+
+// An overlapping replay: the client saw 1..7, reconnected with the cursor of
+// seq 4, and the host resent everything after it.
+const sample = names.includes('tools-and-sources') ? 'tools-and-sources' : names[0];
+const { envelopes, state: cleanState } = clean.get(sample);
+const turnId = envelopes[0].turnId;
+const seen = 7;
+const resumeAfter = 4;
+
+heading('Overlapping replay: absorbed', '-');
+console.log(`  ${sample}: the client applied seq 1–${seen}, then reconnected with`);
+console.log(`  Last-Event-ID ${formatChatCursor({ turnId, seq: resumeAfter })}; the host resent seq ${resumeAfter + 1}–${envelopes.length}.`);
+const first = deliver(createChatState(envelopes[0].conversationId), envelopes.slice(0, seen));
+const second = deliver(first.state, envelopes.slice(resumeAfter));
+const duplicates = first.counts.duplicate + second.counts.duplicate;
+const appliedCount = first.counts.applied + second.counts.applied;
+console.log(`  delivered ${seen + envelopes.length - resumeAfter} envelopes: ${appliedCount} applied, ${duplicates} duplicates ignored`);
+const sameText = second.state.turns[0].text === cleanState.turns[0].text;
+console.log(`  text unchanged: ${sameText ? 'yes, no repeated words' : 'NO'}`);
+console.log(`  state identical to the clean replay: ${JSON.stringify(second.state) === JSON.stringify(cleanState) ? 'yes' : 'NO'}`);
+
+// A gap: 6 and 7 were lost, 8 arrives.
+heading('Gap: refused, with the cursor to replay after', '-');
+const beforeGap = deliver(createChatState(envelopes[0].conversationId), envelopes.slice(0, 5));
+console.log(`  ${sample}: the client applied seq 1–5, then seq 8 arrives (6 and 7 were lost).`);
+const gap = applyChatEvent(beforeGap.state, envelopes[7]);
+if (gap.ok) throw new Error('expected a refusal');
+console.log(`  refusal: ${gap.code}, expectedSeq ${gap.expectedSeq}`);
+console.log(`  message: ${gap.message}`);
+console.log(`  replay cursor (Last-Event-ID): ${formatChatCursor(gap.replayAfter)}`);
+const healed = deliver(beforeGap.state, envelopes.slice(gap.replayAfter.seq));
+console.log(`  after replaying from the cursor: ${healed.counts.applied} applied, final status ${healed.state.turns[0].status}`);
+console.log(`  state identical to the clean replay: ${JSON.stringify(healed.state) === JSON.stringify(cleanState) ? 'yes' : 'NO'}`);
+console.log('');
