@@ -26,13 +26,14 @@ export type ChatCapabilityName = (typeof CHAT_CAPABILITY_NAMES)[number];
  * boolean, with no other key. Prefer {@link parseChatCapabilities}, which also
  * ignores inherited properties and survives hostile objects.
  */
-export const ChatCapabilitiesSchema = /* @__PURE__ */ z.strictObject({
-  connectionReplay: z.boolean(),
-  persistedHistory: z.boolean(),
-  persistedDecisions: z.boolean(),
-  completedToolCheckpoints: z.boolean(),
-  interruptedTurnRecovery: z.boolean(),
-});
+export const ChatCapabilitiesSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    connectionReplay: z.boolean(),
+    persistedHistory: z.boolean(),
+    persistedDecisions: z.boolean(),
+    completedToolCheckpoints: z.boolean(),
+    interruptedTurnRecovery: z.boolean(),
+  }))();
 
 /** A host's capability declaration: every flag stated, none implied by another. */
 export type ChatCapabilities = z.infer<typeof ChatCapabilitiesSchema>;
@@ -71,7 +72,7 @@ export type RequireChatCapabilitiesResult =
   | UnsupportedCapabilityRefusal
   | ChatRefusal<'invalid-capabilities'>;
 
-const KNOWN_NAMES: ReadonlySet<unknown> = new Set<unknown>(CHAT_CAPABILITY_NAMES);
+const KNOWN_NAMES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(CHAT_CAPABILITY_NAMES);
 const MALFORMED_MESSAGE = 'capability declaration is malformed';
 
 /**

@@ -131,9 +131,9 @@ export const STATE_CHANNEL_TYPES = ['card', 'card_closed', 'state'] as const sat
 /** Transient-channel types: fire-once actions, never replayed (replaying would re-fire them). */
 export const TRANSIENT_CHANNEL_TYPES = ['navigate'] as const satisfies readonly ChatEventType[];
 
-const EVENT_CHANNEL: ReadonlySet<unknown> = new Set<unknown>(EVENT_CHANNEL_TYPES);
-const STATE_CHANNEL: ReadonlySet<unknown> = new Set<unknown>(STATE_CHANNEL_TYPES);
-const ALL_TYPES: ReadonlySet<unknown> = new Set<unknown>([
+const EVENT_CHANNEL: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(EVENT_CHANNEL_TYPES);
+const STATE_CHANNEL: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(STATE_CHANNEL_TYPES);
+const ALL_TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>([
   ...EVENT_CHANNEL_TYPES,
   ...STATE_CHANNEL_TYPES,
   ...TRANSIENT_CHANNEL_TYPES,

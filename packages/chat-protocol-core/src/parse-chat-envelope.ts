@@ -5,7 +5,7 @@
  */
 import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_LIMITS } from './limits.js';
-import { refuse, type ParseResult } from './result.js';
+import { refuse, type ChatRefusal, type ParseResult } from './result.js';
 import { validateEnvelope } from './validate-envelope.js';
 
 /** Refusal codes of {@link parseChatEnvelope}. */
@@ -31,33 +31,35 @@ export type ParseChatEnvelopeResult = ParseResult<ChatEventEnvelope, ParseChatEn
  * version), `invalid-envelope`, `unknown-event`, `invalid-event`.
  */
 export function parseChatEnvelope(input: unknown): ParseChatEnvelopeResult {
-  const parsed = readJson(input);
-  if (!parsed.ok) return parsed;
-  const problem = validateEnvelope(parsed.value);
+  let value: unknown;
+  if (typeof input === 'string') {
+    // The hot path, kept free of intermediate result objects.
+    if (input.length > CHAT_LIMITS.maxEnvelopeLength) return tooLarge();
+    try {
+      value = JSON.parse(input);
+    } catch {
+      return refuse('invalid-json', 'not valid JSON');
+    }
+  } else {
+    const json = jsonFormOf(input);
+    if (json === undefined) return refuse('invalid-json', 'the value has no JSON form');
+    return parseChatEnvelope(json);
+  }
+  const problem = validateEnvelope(value);
   if (problem !== null) return refuse(problem.code, describeIssue(problem.issue.path, problem.issue.message), [problem.issue]);
-  return { ok: true, value: parsed.value as ChatEventEnvelope };
+  return { ok: true, value: value as ChatEventEnvelope };
 }
 
-/** Reads JSON text (or a value's JSON form) within the size bound. */
-function readJson(input: unknown): ParseResult<unknown, 'invalid-json' | 'too-large'> {
-  let text: string | undefined;
-  if (typeof input === 'string') {
-    text = input;
-  } else {
-    try {
-      text = JSON.stringify(input);
-    } catch {
-      return refuse('invalid-json', 'the value cannot be serialized as JSON');
-    }
-    if (text === undefined) return refuse('invalid-json', 'the value has no JSON form');
-  }
-  if (text.length > CHAT_LIMITS.maxEnvelopeLength) {
-    return refuse('too-large', `longer than ${CHAT_LIMITS.maxEnvelopeLength} characters`);
-  }
+function tooLarge(): ChatRefusal<'too-large'> {
+  return refuse('too-large', `longer than ${CHAT_LIMITS.maxEnvelopeLength} characters`);
+}
+
+/** `JSON.stringify(value)`, or undefined when the value has none or cannot be read (cycles, BigInt, throwing getters). */
+function jsonFormOf(value: unknown): string | undefined {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return JSON.stringify(value);
   } catch {
-    return refuse('invalid-json', 'not valid JSON');
+    return undefined;
   }
 }
 

@@ -10,6 +10,7 @@ import { CHAT_LIMITS } from './limits.js';
 const ID_PATTERN = /^[\x21-\x7e]+$/;
 // C0 controls other than tab, LF and CR; a high surrogate not followed by a low
 // one; a low surrogate not preceded by a high one.
+const SUSPECT_TEXT = /[\0-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]/;
 const UNCLEAN_TEXT = /[\0-\x08\x0b\x0c\x0e-\x1f]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
 // The shape only; the calendar and `-00:00` are checked by isZonedTimestamp.
 const TIMESTAMP_PATTERN =
@@ -27,17 +28,20 @@ export function isChatId(value: unknown): value is string {
 
 /** Well-formed Unicode without C0 control characters other than tab, LF and CR. */
 export function isCleanText(value: string): boolean {
-  return !UNCLEAN_TEXT.test(value);
+  // Most text has no surrogate and no control character at all: one scan for a
+  // plain character class settles it, and only text with either pays for the
+  // exact check of pairs.
+  return !SUSPECT_TEXT.test(value) || !UNCLEAN_TEXT.test(value);
 }
 
 /** A string that is clean text and at most `max` code units long. */
 export function isBoundedText(value: unknown, max: number): value is string {
-  return typeof value === 'string' && value.length <= max && !UNCLEAN_TEXT.test(value);
+  return typeof value === 'string' && value.length <= max && isCleanText(value);
 }
 
 /** A non-empty bounded clean string. */
 export function isName(value: unknown, max: number = CHAT_LIMITS.maxNameLength): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= max && !UNCLEAN_TEXT.test(value);
+  return typeof value === 'string' && value.length > 0 && value.length <= max && isCleanText(value);
 }
 
 /** Days in `month` (1–12) of `year` in the proleptic Gregorian calendar. */
@@ -160,7 +164,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function isSafeJson(value: unknown, depth = 0): boolean {
   switch (typeof value) {
     case 'string':
-      return !UNCLEAN_TEXT.test(value);
+      return isCleanText(value);
     case 'number':
       return Number.isFinite(value);
     case 'boolean':
@@ -174,7 +178,7 @@ export function isSafeJson(value: unknown, depth = 0): boolean {
       }
       if (!isPlainObject(value)) return false;
       for (const key of Object.keys(value)) {
-        if (FORBIDDEN_JSON_KEYS.has(key) || UNCLEAN_TEXT.test(key) || !isSafeJson(value[key], depth + 1)) return false;
+        if (FORBIDDEN_JSON_KEYS.has(key) || !isCleanText(key) || !isSafeJson(value[key], depth + 1)) return false;
       }
       return true;
     }

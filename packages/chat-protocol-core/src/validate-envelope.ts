@@ -342,11 +342,25 @@ export function validateEnvelope(value: unknown): EnvelopeProblem | null {
   return validateEnvelopeByRules(value);
 }
 
+// The conversation and turn ids of the last frame that passed: a stream repeats
+// them in every envelope, and comparing with a known-valid string is cheaper
+// than checking it again. Only valid ids are ever stored here.
+let lastConversationId = '';
+let lastTurnId = '';
+
 function isEnvelopeFrame(value: Record<string, unknown>): boolean {
+  const conversationId = value['conversationId'];
+  const turnId = value['turnId'];
+  if (
+    !(conversationId === lastConversationId || isChatId(conversationId)) ||
+    !(turnId === lastTurnId || isChatId(turnId))
+  ) {
+    return false;
+  }
+  lastConversationId = conversationId;
+  lastTurnId = turnId;
   return (
     value['schemaVersion'] === 1 &&
-    isChatId(value['conversationId']) &&
-    isChatId(value['turnId']) &&
     isChatId(value['eventId']) &&
     isSeq(value['seq']) &&
     isZonedTimestamp(value['occurredAt']) &&
