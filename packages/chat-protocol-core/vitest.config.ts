@@ -1,6 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // The examples import the package by name, as a user would; tests run them against the sources.
+    alias: { '@papercusp/chat-protocol-core': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+  },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     typecheck: {

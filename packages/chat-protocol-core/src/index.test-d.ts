@@ -1,0 +1,65 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  ApplyChatEventResult,
+  CardResponse,
+  ChatEventEnvelope,
+  ChatEventV1,
+  ChatEventV1Of,
+  ChatStateV1,
+  OpenCardSnapshotV1,
+  ParseChatEnvelopeResult,
+} from './index.js';
+import { applyChatEvent, channelOf, negotiateChatVersion, parseChatEnvelope, requireChatCapabilities } from './index.js';
+
+describe('public types', () => {
+  it('the envelope carries the whole event union, discriminated on type', () => {
+    expectTypeOf<ChatEventEnvelope['event']>().toEqualTypeOf<ChatEventV1>();
+    expectTypeOf<ChatEventEnvelope['schemaVersion']>().toEqualTypeOf<1>();
+    expectTypeOf<ChatEventV1['type']>().toEqualTypeOf<
+      | 'delta'
+      | 'reasoning'
+      | 'tool_call'
+      | 'tool_result'
+      | 'provenance'
+      | 'card'
+      | 'card_closed'
+      | 'state'
+      | 'navigate'
+      | 'done'
+      | 'error'
+    >();
+    expectTypeOf<ChatEventV1Of<'card'>['card']>().toEqualTypeOf<OpenCardSnapshotV1>();
+  });
+
+  it('results narrow on ok to a value or a typed refusal code', () => {
+    const result = parseChatEnvelope('{}');
+    expectTypeOf(result).toEqualTypeOf<ParseChatEnvelopeResult>();
+    if (result.ok) expectTypeOf(result.value).toEqualTypeOf<ChatEventEnvelope>();
+    else {
+      expectTypeOf(result.code).toEqualTypeOf<
+        'invalid-json' | 'too-large' | 'unsupported-version' | 'invalid-envelope' | 'unknown-event' | 'invalid-event'
+      >();
+    }
+  });
+
+  it('a seq gap carries the cursor to replay after', () => {
+    const result = applyChatEvent({} as ChatStateV1, {} as ChatEventEnvelope);
+    expectTypeOf(result).toEqualTypeOf<ApplyChatEventResult>();
+    if (!result.ok && result.code === 'seq-gap') {
+      expectTypeOf(result.replayAfter).toEqualTypeOf<{ readonly turnId: string; readonly seq: number }>();
+      expectTypeOf(result.expectedSeq).toEqualTypeOf<number>();
+    }
+  });
+
+  it('fixed functions keep their shapes', () => {
+    const negotiated = negotiateChatVersion('1');
+    if (negotiated.ok) expectTypeOf(negotiated.version).toEqualTypeOf<0 | 1>();
+    else expectTypeOf(negotiated.code).toEqualTypeOf<'unsupported-version'>();
+    const required = requireChatCapabilities({}, ['connectionReplay']);
+    if (!required.ok && required.code === 'unsupported-capability') {
+      expectTypeOf(required.missing).toEqualTypeOf<readonly ('connectionReplay' | 'persistedHistory' | 'persistedDecisions' | 'completedToolCheckpoints' | 'interruptedTurnRecovery')[]>();
+    }
+    expectTypeOf(channelOf).parameter(0).toEqualTypeOf<ChatEventV1['type']>();
+    expectTypeOf<CardResponse['action']>().toEqualTypeOf<'submit' | 'decline' | 'cancel'>();
+  });
+});
