@@ -26,6 +26,7 @@ import {
   isTextLengthRangeOrdered,
 } from './card-rules.js';
 import { refuse, type ChatIssue, type ChatRefusal, type ParseResult } from './result.js';
+import { issuesOf, quoteKey } from './zod-issues.js';
 
 // ---------------------------------------------------------------------------
 // Bounds and vocabulary
@@ -66,9 +67,6 @@ export type CardKind = (typeof CARD_KINDS)[number];
 
 const CALENDAR_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const KIND_NAME_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
-// Enough to say what is wrong without echoing an attacker's megabyte of keys back.
-const MAX_ISSUES = 32;
-const MAX_KEY_IN_MESSAGE = 64;
 
 // ---------------------------------------------------------------------------
 // Presentations
@@ -361,57 +359,6 @@ type ResponseRefusal = ChatRefusal<CardResponseRefusalCode>;
 
 function prefixIssues(prefix: readonly (string | number)[], issues: readonly ChatIssue[]): ChatIssue[] {
   return issues.map((issue) => ({ path: [...prefix, ...issue.path], message: issue.message }));
-}
-
-function quoteKey(key: string): string {
-  return JSON.stringify(key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}…` : key);
-}
-
-// zod/mini carries no locale, so its messages are all "Invalid input"; this
-// says what was wrong in the caller's terms.
-function describeIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${issue.expected}`;
-    case 'too_big':
-      return issue.inclusive === false
-        ? `must be less than ${String(issue.maximum)}${unitOf(issue.origin)}`
-        : `must be at most ${String(issue.maximum)}${unitOf(issue.origin)}`;
-    case 'too_small':
-      return issue.inclusive === false
-        ? `must be greater than ${String(issue.minimum)}${unitOf(issue.origin)}`
-        : `must be at least ${String(issue.minimum)}${unitOf(issue.origin)}`;
-    case 'invalid_format':
-      return 'has an invalid format';
-    case 'invalid_union':
-      return issue.discriminator !== undefined && 'options' in issue && issue.options !== undefined
-        ? `unknown ${issue.discriminator}: expected one of ${issue.options.map(String).join(', ')}`
-        : 'matches none of the allowed shapes';
-    case 'invalid_value':
-      return `expected one of ${issue.values.map(String).join(', ')}`;
-    default:
-      return issue.message;
-  }
-}
-
-function unitOf(origin: string): string {
-  if (origin === 'string') return ' characters';
-  if (origin === 'array') return ' items';
-  return '';
-}
-
-function issuesOf(error: z.core.$ZodError): ChatIssue[] {
-  const issues: ChatIssue[] = [];
-  for (const issue of error.issues) {
-    const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol');
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) issues.push({ path: [...path, key], message: `unknown key ${quoteKey(key)}` });
-    } else {
-      issues.push({ path, message: describeIssue(issue) });
-    }
-    if (issues.length >= MAX_ISSUES) break;
-  }
-  return issues.slice(0, MAX_ISSUES);
 }
 
 // Zod reads properties, so a getter would run (and could throw) inside a

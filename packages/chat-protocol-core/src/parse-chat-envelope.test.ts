@@ -214,9 +214,17 @@ describe('parseChatEnvelope never throws (issue 2 properties, 10,000 runs each)'
     fc.string({ unit: fc.constantFrom('\ud800', '\udfff', '\u0000', '{', '[', '"', ':', ',', '}', ']', '\\', 'u') }),
     fc.json(),
     fc.jsonValue().map((value) => JSON.stringify(value).replace('{', '{"__proto__":{"polluted":1},')),
-    fc.nat({ max: 100_000 }).map((depth) => '{"a":'.repeat(depth)),
-    fc.constantFrom('x'.repeat(3_000_000), `"${'\ud800'.repeat(600_000)}"`),
+    fc.nat({ max: 2_000 }).map((depth) => '{"a":'.repeat(depth)),
   );
+
+  it.each([
+    ['3 MB of text', 'x'.repeat(3_000_000), 'too-large'],
+    ['a JSON string of 600,000 lone surrogates', `"${'\ud800'.repeat(600_000)}"`, 'invalid-envelope'],
+    ['100,000 unclosed objects', '{"a":'.repeat(100_000), 'invalid-json'],
+    ['a 1 MB delta text full of lone surrogates', JSON.stringify({ schemaVersion: 1, conversationId: 'c', turnId: 't', eventId: 'e', seq: 1, occurredAt: '2026-11-29T12:00:00Z', event: { type: 'delta', text: '\ud800'.repeat(170_000) } }), 'invalid-event'],
+  ])('refuses %s with a typed code', (_name, text, code) => {
+    expect(codeOf(text)).toBe(code);
+  });
 
   it('for arbitrary strings', () => {
     fc.assert(

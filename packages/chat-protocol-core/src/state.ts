@@ -20,6 +20,7 @@ import {
   textSchema,
 } from './primitives.js';
 import { refuse, type ChatIssue, type ParseResult } from './result.js';
+import { issuesOf } from './zod-issues.js';
 
 /** Where a turn is: running, or one of the terminal outcomes of `done` and `error`. */
 export const CHAT_TURN_STATUSES = [
@@ -137,11 +138,7 @@ export function parseChatState(input: unknown): ParseResult<ChatStateV1, ParseCh
     }
     const parsed = ChatStateV1Schema.safeParse(value);
     if (!parsed.success) {
-      const issues: ChatIssue[] = parsed.error.issues.map((issue) => ({
-        path: issue.path.filter((key): key is string | number => typeof key !== 'symbol'),
-        message: issue.message,
-      }));
-      return refuse('invalid-state', 'not a valid ChatStateV1', issues);
+      return refuse('invalid-state', 'not a valid ChatStateV1', issuesOf(parsed.error));
     }
     const problem = consistencyProblem(parsed.data);
     return problem === null ? { ok: true, value: value as ChatStateV1 } : refuse('invalid-state', problem.message, [problem]);
