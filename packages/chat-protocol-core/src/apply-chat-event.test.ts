@@ -506,6 +506,19 @@ describe('applyChatEvent: purity, branches, restore, determinism', () => {
     expect(applyChatEvent(extended, { ...y, seq: 4 })).toMatchObject({ ok: false, code: 'conflicting-duplicate' });
   });
 
+  it('conversations applied alternately keep separate memories (event ids are unique per conversation)', () => {
+    const other = (envelope: ChatEventEnvelope) => ({ ...envelope, conversationId: 'conv_2' });
+    let first = createChatState(CONVERSATION_ID);
+    let second = createChatState('conv_2');
+    for (const envelope of [HELLO, WORLD, SEARCH]) {
+      first = applied(first, envelope);
+      second = applied(second, other(envelope)); // the same event ids, another conversation
+      expect(applyChatEvent(first, copyOf(envelope))).toStrictEqual({ ok: true, state: first, outcome: 'duplicate' });
+    }
+    expect(applyChatEvent(second, other({ ...HELLO, seq: 4 }))).toMatchObject({ ok: false, code: 'conflicting-duplicate' });
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first).replace(`"conversationId":"${CONVERSATION_ID}"`, '"conversationId":"conv_2"'));
+  });
+
   it('a restored state continues exactly as the uninterrupted one, idempotency memory included', () => {
     const uninterrupted = replay(SAMPLE_SESSION);
     for (let cut = 0; cut <= SAMPLE_SESSION.length; cut++) {

@@ -6,7 +6,7 @@
  * declaration is refused, never read as "everything off".
  */
 import * as z from 'zod/mini';
-import { isPlainObject } from './primitives.js';
+import { hasOwn, isPlainObject } from './primitives.js';
 import { refuse, type ChatIssue, type ChatRefusal, type ParseResult } from './result.js';
 
 /** The capability flags, in their canonical order (the order `missing` is reported in). */
@@ -112,7 +112,7 @@ export function parseChatCapabilities(input: unknown): ParseChatCapabilitiesResu
 function describeIssues(own: Record<string, unknown>): ChatIssue[] {
   const issues: ChatIssue[] = [];
   for (const name of CHAT_CAPABILITY_NAMES) {
-    if (!Object.prototype.hasOwnProperty.call(own, name)) {
+    if (!hasOwn(own, name)) {
       issues.push({ path: [name], message: 'capability flag is missing' });
     } else if (typeof own[name] !== 'boolean') {
       issues.push({ path: [name], message: 'capability flag must be a boolean' });

@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import { CHAT_LIMITS } from './limits.js';
 import {
+  hasOwn,
   ChatIdSchema,
   CountSchema,
   FORBIDDEN_JSON_KEYS,
@@ -742,7 +743,7 @@ function assertKindDefinition(kind: string, definition: unknown): asserts defini
   if (!isZodSchema(presentation) || !isStrictObjectSchema(presentation)) {
     throw new TypeError(`card kind ${quoteKey(kind)}: presentation must be a z.strictObject`);
   }
-  if (Object.hasOwn(presentation.shape, 'kind')) {
+  if (hasOwn(presentation.shape, 'kind')) {
     throw new TypeError(`card kind ${quoteKey(kind)}: presentation must not declare kind; the codec adds it`);
   }
   if (!isZodSchema(value) || (value._zod.def.type === 'object' && !isStrictObjectSchema(value))) {

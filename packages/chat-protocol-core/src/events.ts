@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { OpenCardSnapshotV1Schema } from './cards.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
+  hasOwn,
   ChatIdSchema,
   CountSchema,
   SafeHrefSchema,
@@ -201,5 +202,5 @@ export function channelOf(type: ChatEventTypeV1): ChatChannel {
 
 /** True when `value` is a v1 event type. */
 export function isChatEventTypeV1(value: unknown): value is ChatEventTypeV1 {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(CHAT_EVENT_FIELDS, value);
+  return typeof value === 'string' && hasOwn(CHAT_EVENT_FIELDS, value);
 }

@@ -5,6 +5,7 @@
  * typed legacy event. It refuses to validate more than it always did (that is
  * the v1 parser's job) and to upgrade frames (that is the legacy adapter's).
  */
+import { hasOwn } from './primitives.js';
 
 /** `session`: the host names the session this stream belongs to. */
 export interface LegacySessionEvent {
@@ -174,7 +175,7 @@ function isObjectRecord(value: unknown): value is object {
 
 // Own properties only: a polluted Object.prototype must not supply a field.
 function readOwn(record: object | null, key: string): unknown {
-  if (record === null || !Object.prototype.hasOwnProperty.call(record, key)) return undefined;
+  if (record === null || !hasOwn(record, key)) return undefined;
   return (record as Record<string, unknown>)[key];
 }
 

@@ -150,6 +150,11 @@ export function isSeq(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
+/** `Object.hasOwn` for ES2020 runtimes (Hermes): an own property, never an inherited one. */
+export function hasOwn(object: object, key: PropertyKey): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
 /** A plain object: created by a literal or `JSON.parse`, not an array, class instance or null. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;

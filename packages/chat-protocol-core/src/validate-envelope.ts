@@ -17,6 +17,7 @@ import { CARD_LIMITS } from './cards.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, type ChatEventTypeV1 } from './events.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
+  hasOwn,
   isBoundedText,
   isCalendarDate,
   isChatId,
@@ -146,10 +147,6 @@ function explain(value: Record<string, unknown>, rules: Rules): ChatIssue {
   }
   // Reached only if a key is present through the prototype chain, not as an own property.
   return fail([], 'unexpected inherited property');
-}
-
-function hasOwn(object: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
 }
 
 const strict =
