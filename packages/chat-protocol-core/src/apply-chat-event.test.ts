@@ -373,6 +373,17 @@ describe('applyChatEvent: tool calls, cards, host state, navigate, provenance', 
     });
   });
 
+  it('a result naming another tool than its call is tool-name-mismatch', () => {
+    const state = replay([HELLO, WORLD, SEARCH]);
+    expect(
+      applyChatEvent(state, at(4, { type: 'tool_result', callId: 'call_1', name: 'delete_account', status: 'succeeded' })),
+    ).toStrictEqual({
+      ok: false,
+      code: 'tool-name-mismatch',
+      message: 'tool call call_1 called search, the result names delete_account',
+    });
+  });
+
   const card = at(2, { type: 'card', card: RADIO_CARD });
   const closed = at(3, { type: 'card_closed', correlationId: 'card_1', resolution: 'submitted' });
 
@@ -584,6 +595,7 @@ const APPLY_CODES: readonly ApplyChatEventCode[] = [
   'unknown-tool-call',
   'duplicate-tool-call',
   'duplicate-tool-result',
+  'tool-name-mismatch',
   'unknown-card',
   'duplicate-card',
   'card-closed',

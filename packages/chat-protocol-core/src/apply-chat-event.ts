@@ -20,6 +20,7 @@ export type ApplyChatEventCode =
   | 'unknown-tool-call'
   | 'duplicate-tool-call'
   | 'duplicate-tool-result'
+  | 'tool-name-mismatch'
   | 'unknown-card'
   | 'duplicate-card'
   | 'card-closed'
@@ -200,6 +201,9 @@ function reduceTurn(turn: ChatTurnState, event: ChatEventV1): TurnRefusal | null
       const call = turn.toolCalls[at];
       if (call === undefined) return refuse('unknown-tool-call', `no tool call ${event.callId} in this turn`);
       if (call.result !== null) return refuse('duplicate-tool-result', `tool call ${event.callId} already has a result`);
+      if (call.name !== event.name) {
+        return refuse('tool-name-mismatch', `tool call ${event.callId} called ${call.name}, the result names ${event.name}`);
+      }
       const { type: _type, callId: _callId, name: _name, ...result } = event;
       turn.toolCalls = turn.toolCalls.slice();
       turn.toolCalls[at] = { ...call, result };

@@ -57,6 +57,40 @@ function twoDigits(text: string, index: number): number {
   return (tens | ones | (9 - tens) | (9 - ones)) < 0 ? -1 : tens * 10 + ones;
 }
 
+/** `YYYY-MM-DD` at the start of `value`, on a real day of the proleptic Gregorian calendar. */
+function startsWithDate(value: string): boolean {
+  const century = twoDigits(value, 0);
+  const yearOfCentury = twoDigits(value, 2);
+  const month = twoDigits(value, 5);
+  const day = twoDigits(value, 8);
+  return (
+    century >= 0 &&
+    yearOfCentury >= 0 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(century * 100 + yearOfCentury, month) &&
+    value.charCodeAt(4) === 45 &&
+    value.charCodeAt(7) === 45
+  );
+}
+
+/** The first 17 characters, `YYYY-MM-DDTHH:MM:`, on a real calendar day and clock. */
+function isDateHourMinute(value: string): boolean {
+  const hour = twoDigits(value, 11);
+  const minute = twoDigits(value, 14);
+  return (
+    startsWithDate(value) &&
+    value.charCodeAt(10) === 84 &&
+    hour >= 0 &&
+    hour <= 23 &&
+    value.charCodeAt(13) === 58 &&
+    minute >= 0 &&
+    minute <= 59 &&
+    value.charCodeAt(16) === 58
+  );
+}
+
 /**
  * RFC 3339 date-time with an explicit zone: `Z` or `±HH:MM` (upper-case `T` and
  * `Z`; `-00:00`, "offset unknown", is refused), on a real calendar day.
@@ -65,34 +99,8 @@ function twoDigits(text: string, index: number): number {
  */
 export function isZonedTimestamp(value: unknown): value is string {
   if (typeof value !== 'string' || value.length < 20 || value.length > 35) return false;
-  const century = twoDigits(value, 0);
-  const yearOfCentury = twoDigits(value, 2);
-  const month = twoDigits(value, 5);
-  const day = twoDigits(value, 8);
-  const hour = twoDigits(value, 11);
-  const minute = twoDigits(value, 14);
   const second = twoDigits(value, 17);
-  if (
-    century < 0 ||
-    yearOfCentury < 0 ||
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > daysInMonth(century * 100 + yearOfCentury, month) ||
-    hour < 0 ||
-    hour > 23 ||
-    minute < 0 ||
-    minute > 59 ||
-    second < 0 ||
-    second > 59 ||
-    value.charCodeAt(4) !== 45 ||
-    value.charCodeAt(7) !== 45 ||
-    value.charCodeAt(10) !== 84 ||
-    value.charCodeAt(13) !== 58 ||
-    value.charCodeAt(16) !== 58
-  ) {
-    return false;
-  }
+  if (!isDateHourMinute(value) || second < 0 || second > 59) return false;
   let index = 19;
   if (value.charCodeAt(index) === 46) {
     const fractionStart = ++index;
@@ -114,21 +122,7 @@ function isDigit(code: number): boolean {
 
 /** `YYYY-MM-DD` on a real calendar day. Two such strings order as dates when compared as strings. */
 export function isCalendarDate(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) {
-    return false;
-  }
-  const century = twoDigits(value, 0);
-  const yearOfCentury = twoDigits(value, 2);
-  const month = twoDigits(value, 5);
-  const day = twoDigits(value, 8);
-  return (
-    century >= 0 &&
-    yearOfCentury >= 0 &&
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= daysInMonth(century * 100 + yearOfCentury, month)
-  );
+  return typeof value === 'string' && value.length === 10 && startsWithDate(value);
 }
 
 /** An app-relative path (`/…`, never `//…`) or an `https:` URL without credentials. */

@@ -26,6 +26,14 @@ const RUNNING_STATE = replay(SAMPLE_SESSION.slice(0, 9));
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test surgery on JSON
 const copy = (state: ChatStateV1 = REAL_STATE): Json => JSON.parse(JSON.stringify(state)) as Json;
 
+/** The refusal for a state whose fields disagree with each other. */
+const consistency = (path: (string | number)[], message: string) => ({
+  ok: false,
+  code: 'invalid-state',
+  message,
+  issues: [{ path, message }],
+});
+
 const PARSE_CODES: readonly ParseChatStateCode[] = ['invalid-json', 'unsupported-version', 'invalid-state'];
 
 describe('createChatState', () => {
@@ -160,13 +168,6 @@ describe('parseChatState: refusals', () => {
     });
   });
 
-  const consistency = (path: (string | number)[], message: string) => ({
-    ok: false,
-    code: 'invalid-state',
-    message,
-    issues: [{ path, message }],
-  });
-
   it('invalid-state: an event log with fewer lines than lastSeq', () => {
     const state = copy();
     state['turns'][0].eventLog = state['turns'][0].eventLog.split('\n').slice(0, 13).join('\n');
@@ -223,6 +224,18 @@ describe('parseChatState: refusals', () => {
     const state = copy();
     state['turns'][0].cards.push(state['turns'][0].cards[0]);
     expect(parseChatState(state)).toStrictEqual(consistency(['turns', 0, 'cards'], 'duplicate card'));
+  });
+});
+
+describe('parseChatState: fields the reducer writes together must agree', () => {
+  it.each<[string, Json, (string | number)[], string]>([
+    ['a failed turn without an error', (() => { const state = copy(); state['turns'][1].error = null; return state; })(), ['turns', 1, 'error'], 'a turn has an error exactly when its status is failed'],
+    ['a completed turn with an error', (() => { const state = copy(); state['turns'][0].error = state['turns'][1].error; return state; })(), ['turns', 0, 'error'], 'a turn has an error exactly when its status is failed'],
+    ['a running turn with a stop reason', (() => { const state = copy(RUNNING_STATE); state['turns'][0].stopReason = 'end_turn'; return state; })(), ['turns', 0, 'stopReason'], 'only a turn ended by done has a stop reason'],
+    ['a failed turn with usage', (() => { const state = copy(); state['turns'][1].usage = { inputTokens: 1 }; return state; })(), ['turns', 1, 'usage'], 'only a turn ended by done has usage'],
+    ['an open card with a resolution', (() => { const state = copy(); state['turns'][0].cards[0].closed = false; return state; })(), ['turns', 0, 'cards', 0, 'resolution'], 'an open card has no resolution'],
+  ])('invalid-state: %s', (_name, state, path, message) => {
+    expect(parseChatState(state)).toStrictEqual(consistency(path, message));
   });
 });
 

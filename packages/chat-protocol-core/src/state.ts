@@ -147,6 +147,18 @@ export function parseChatState(input: unknown): ParseResult<ChatStateV1, ParseCh
   }
 }
 
+// What the reducer writes together: `error` exactly when the turn failed;
+// `stopReason` and `usage` only from a `done`.
+function outcomeProblem(turn: ChatTurnState): { readonly field: string; readonly message: string } | null {
+  if ((turn.status === 'failed') !== (turn.error !== null)) {
+    return { field: 'error', message: 'a turn has an error exactly when its status is failed' };
+  }
+  const ended = turn.status !== 'running' && turn.status !== 'failed';
+  if (!ended && turn.stopReason !== null) return { field: 'stopReason', message: 'only a turn ended by done has a stop reason' };
+  if (!ended && turn.usage !== null) return { field: 'usage', message: 'only a turn ended by done has usage' };
+  return null;
+}
+
 function consistencyProblem(state: ChatStateV1): ChatIssue | null {
   const turnIds = new Set<string>();
   const eventIds = new Set<string>();
@@ -165,10 +177,16 @@ function consistencyProblem(state: ChatStateV1): ChatIssue | null {
       if (eventIds.has(eventId)) return { path: [...path, 'eventLog'], message: `event id ${eventId} used twice` };
       eventIds.add(eventId);
     }
+    const outcome = outcomeProblem(turn);
+    if (outcome !== null) return { path: [...path, outcome.field], message: outcome.message };
     const callIds = new Set(turn.toolCalls.map((call) => call.callId));
     if (callIds.size !== turn.toolCalls.length) return { path: [...path, 'toolCalls'], message: 'duplicate call id' };
     const correlationIds = new Set(turn.cards.map((card) => card.card.correlationId));
     if (correlationIds.size !== turn.cards.length) return { path: [...path, 'cards'], message: 'duplicate card' };
+    const openWithResolution = turn.cards.findIndex((entry) => !entry.closed && entry.resolution !== null);
+    if (openWithResolution >= 0) {
+      return { path: [...path, 'cards', openWithResolution, 'resolution'], message: 'an open card has no resolution' };
+    }
   }
   return null;
 }

@@ -23,7 +23,6 @@ import {
   isChatId,
   isCount,
   isName,
-  isPlainObject,
   isSafeHref,
   isSafeJson,
   isSafeJsonObject,
@@ -73,6 +72,15 @@ function rules(byKey: Readonly<Record<string, Rule>>): Rules {
   };
 }
 
+/**
+ * An object as `JSON.parse` makes them: every value this module sees comes
+ * from `JSON.parse` (parseChatEnvelope reads other input as its JSON form), so
+ * checking for arrays is enough; no prototype lookup on the hot path.
+ */
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 const fail = (path: Path, message: string): ChatIssue => ({ path, message });
 const under = (key: string | number, issue: ChatIssue): ChatIssue => ({ path: [key, ...issue.path], message: issue.message });
 const when =
@@ -115,7 +123,7 @@ const arrayOf =
  * which names the problem, runs only when the first found one.
  */
 function checkStrict(value: unknown, rules: Rules): ChatIssue | null {
-  if (!isPlainObject(value)) return fail([], 'expected an object');
+  if (!isJsonObject(value)) return fail([], 'expected an object');
   const { requiredKeys, requiredChecks, optionalKeys, optionalChecks } = rules;
   let expected = requiredKeys.length;
   let valid = true;
@@ -168,7 +176,7 @@ const textBlockRules = rules({
 });
 const dataBlockRules = rules({ kind: required(oneOf(['data'])), data: required(json), sources });
 const block: Check = (value) => {
-  if (!isPlainObject(value)) return fail([], 'expected an object');
+  if (!isJsonObject(value)) return fail([], 'expected an object');
   if (value['kind'] === 'text') return checkStrict(value, textBlockRules);
   if (value['kind'] === 'data') return checkStrict(value, dataBlockRules);
   return fail(['kind'], 'expected one of text, data');
@@ -244,7 +252,7 @@ const PRESENTATION_RULES: Readonly<Record<string, Check>> = {
   ),
 };
 const presentation: Check = (value) => {
-  if (!isPlainObject(value)) return fail([], 'expected an object');
+  if (!isJsonObject(value)) return fail([], 'expected an object');
   const kind = value['kind'];
   const check = typeof kind === 'string' && hasOwn(PRESENTATION_RULES, kind) ? PRESENTATION_RULES[kind] : undefined;
   return check === undefined ? fail(['kind'], `expected one of ${Object.keys(PRESENTATION_RULES).join(', ')}`) : check(value);
@@ -320,16 +328,16 @@ const ENVELOPE_RULES = rules({
 });
 
 /**
- * Validates a parsed JSON value as a v1 envelope; null when it is one.
+ * Validates a value `JSON.parse` returned as a v1 envelope; null when it is one.
  *
  * Most envelopes are text deltas, so those are checked first by straight-line
  * predicate calls that the engine can inline; anything else, and any failure,
  * takes the rule-driven path, which also names the problem.
  */
 export function validateEnvelope(value: unknown): EnvelopeProblem | null {
-  if (isPlainObject(value) && isEnvelopeFrame(value)) {
+  if (isJsonObject(value) && isEnvelopeFrame(value)) {
     const event = value['event'];
-    if (isPlainObject(event)) {
+    if (isJsonObject(event)) {
       const type = event['type'];
       if ((type === 'delta' || type === 'reasoning') && isBoundedText(event['text'], CHAT_LIMITS.maxTextLength) && countKeys(event) === 2) {
         return null;
@@ -361,7 +369,6 @@ function isEnvelopeFrame(value: Record<string, unknown>): boolean {
     isChatId(value['eventId']) &&
     isSeq(value['seq']) &&
     isZonedTimestamp(value['occurredAt']) &&
-    value['event'] !== undefined &&
     countKeys(value) === 7
   );
 }
@@ -373,7 +380,7 @@ function countKeys(value: object): number {
 }
 
 function validateEnvelopeByRules(value: unknown): EnvelopeProblem | null {
-  if (!isPlainObject(value)) return { code: 'invalid-envelope', issue: fail([], 'expected an object') };
+  if (!isJsonObject(value)) return { code: 'invalid-envelope', issue: fail([], 'expected an object') };
   if (value['schemaVersion'] !== 1) {
     return { code: 'unsupported-version', issue: fail(['schemaVersion'], 'expected schemaVersion 1') };
   }
@@ -383,9 +390,9 @@ function validateEnvelopeByRules(value: unknown): EnvelopeProblem | null {
   return eventProblem === null ? null : { code: eventProblem.code, issue: under('event', eventProblem.issue) };
 }
 
-/** Validates a value as a v1 event; null when it is one. Paths are relative to the event. */
+/** Validates a `JSON.parse` value as a v1 event; null when it is one. Paths are relative to the event. */
 export function validateEvent(event: unknown): EnvelopeProblem | null {
-  if (!isPlainObject(event)) return { code: 'invalid-event', issue: fail([], 'expected an event object') };
+  if (!isJsonObject(event)) return { code: 'invalid-event', issue: fail([], 'expected an event object') };
   const type = event['type'];
   const eventRules =
     typeof type === 'string' && hasOwn(EVENT_RULES, type) ? EVENT_RULES[type as ChatEventTypeV1] : undefined;
