@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mutate, mutationArb } from '../test/arbitraries.js';
+import { hostileValueArb, mutate, mutationArb } from '../test/arbitraries.js';
 import { CONVERSATION_ID, SAMPLE_SESSION } from '../test/envelopes.js';
 import { applyChatEvent } from './apply-chat-event.js';
 import type { ChatEventEnvelope } from './envelope.js';
-import { createChatState, parseChatState, type ChatStateV1, type ParseChatStateCode } from './state.js';
+import { createChatState, parseChatState, type ChatStateV1, type ChatTurnState, type ParseChatStateCode } from './state.js';
 
 const RUNS = 10_000;
 const PROPERTY_TIMEOUT = 60_000;
@@ -23,8 +23,20 @@ const REAL_STATE = replay(SAMPLE_SESSION);
 const RUNNING_STATE = replay(SAMPLE_SESSION.slice(0, 9));
 
 /** A mutable deep copy of the real state, in JSON form. */
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test surgery on JSON
-const copy = (state: ChatStateV1 = REAL_STATE): Json => JSON.parse(JSON.stringify(state)) as Json;
+/** A deep copy of a state to operate on. */
+const copy = (state: ChatStateV1 = REAL_STATE): ChatStateV1 => JSON.parse(JSON.stringify(state)) as ChatStateV1;
+/** Turn `index` of `state`, which the test knows exists. */
+const turnAt = (state: ChatStateV1, index: number): ChatTurnState => {
+  const turn = state.turns[index];
+  if (turn === undefined) throw new Error(`no turn ${index}`);
+  return turn;
+};
+/** Element `index` of a list the test knows is long enough. */
+const nth = <Item>(items: readonly Item[] | undefined, index: number): Item => {
+  const item = items?.[index];
+  if (item === undefined) throw new Error(`no item ${index}`);
+  return item;
+};
 
 /** The refusal for a state whose fields disagree with each other. */
 const consistency = (path: (string | number)[], message: string) => ({
@@ -84,7 +96,7 @@ describe('parseChatState: accepts real states', () => {
 });
 
 describe('parseChatState: refusals', () => {
-  const circular: Json = {};
+  const circular: Record<string, unknown> = {};
   circular['self'] = circular;
 
   it.each<[string, unknown]>([
@@ -120,23 +132,26 @@ describe('parseChatState: refusals', () => {
   });
 
   // The path leads to the unknown key at the level that refused it.
-  it.each<[string, (string | number)[], (state: Json) => Json]>([
+  const result = (state: ChatStateV1) => nth(turnAt(state, 0).toolCalls, 0).result ?? {};
+  const block = (state: ChatStateV1) => nth((result(state) as { blocks?: object[] }).blocks, 0);
+  const card = (state: ChatStateV1) => nth(turnAt(state, 0).cards, 0);
+  it.each<[string, (string | number)[], (state: ChatStateV1) => object | null]>([
     ['the state', [], (state) => state],
-    ['a turn', ['turns', 0], (state) => state['turns'][0]],
-    ['a tool call', ['turns', 0, 'toolCalls', 0], (state) => state['turns'][0].toolCalls[0]],
-    ['a tool result', ['turns', 0, 'toolCalls', 0, 'result'], (state) => state['turns'][0].toolCalls[0].result],
-    ['a result block', ['turns', 0, 'toolCalls', 0, 'result', 'blocks', 0], (state) => state['turns'][0].toolCalls[0].result.blocks[0]],
-    ['a source', ['turns', 0, 'toolCalls', 0, 'result', 'blocks', 0, 'sources', 0], (state) => state['turns'][0].toolCalls[0].result.blocks[0].sources[0]],
-    ['a card entry', ['turns', 0, 'cards', 0], (state) => state['turns'][0].cards[0]],
-    ['a card', ['turns', 0, 'cards', 0, 'card'], (state) => state['turns'][0].cards[0].card],
-    ['a card presentation', ['turns', 0, 'cards', 0, 'card', 'presentation'], (state) => state['turns'][0].cards[0].card.presentation],
-    ['a card option', ['turns', 0, 'cards', 0, 'card', 'presentation', 'options', 0], (state) => state['turns'][0].cards[0].card.presentation.options[0]],
-    ['host state', ['turns', 0, 'hostState'], (state) => state['turns'][0].hostState],
-    ['provenance', ['turns', 0, 'provenance'], (state) => state['turns'][0].provenance],
-    ['an error', ['turns', 1, 'error'], (state) => state['turns'][1].error],
+    ['a turn', ['turns', 0], (state) => turnAt(state, 0)],
+    ['a tool call', ['turns', 0, 'toolCalls', 0], (state) => nth(turnAt(state, 0).toolCalls, 0)],
+    ['a tool result', ['turns', 0, 'toolCalls', 0, 'result'], result],
+    ['a result block', ['turns', 0, 'toolCalls', 0, 'result', 'blocks', 0], block],
+    ['a source', ['turns', 0, 'toolCalls', 0, 'result', 'blocks', 0, 'sources', 0], (state) => nth((block(state) as { sources?: object[] }).sources, 0)],
+    ['a card entry', ['turns', 0, 'cards', 0], card],
+    ['a card', ['turns', 0, 'cards', 0, 'card'], (state) => card(state).card],
+    ['a card presentation', ['turns', 0, 'cards', 0, 'card', 'presentation'], (state) => card(state).card.presentation],
+    ['a card option', ['turns', 0, 'cards', 0, 'card', 'presentation', 'options', 0], (state) => nth((card(state).card.presentation as { options?: object[] }).options, 0)],
+    ['host state', ['turns', 0, 'hostState'], (state) => turnAt(state, 0).hostState],
+    ['provenance', ['turns', 0, 'provenance'], (state) => turnAt(state, 0).provenance],
+    ['an error', ['turns', 1, 'error'], (state) => turnAt(state, 1).error],
   ])('invalid-state: an unknown key in %s', (_name, path, target) => {
     const state = copy();
-    target(state)['extra'] = 1;
+    Object.assign(target(state) ?? {}, { extra: 1 });
     expect(parseChatState(state)).toStrictEqual({
       ok: false,
       code: 'invalid-state',
@@ -153,13 +168,13 @@ describe('parseChatState: refusals', () => {
       message: 'not a valid ChatStateV1',
       issues: [{ path: ['__proto__'], message: 'unknown key "__proto__"' }],
     });
-    expect(({} as Json)['polluted']).toBeUndefined();
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
   it('invalid-state: a turn with lastSeq 0 (a turn appears with its seq-1 event)', () => {
     const state = copy();
-    state['turns'][1].lastSeq = 0;
-    state['turns'][1].eventLog = '';
+    turnAt(state, 1).lastSeq = 0;
+    turnAt(state, 1).eventLog = '';
     expect(parseChatState(state)).toStrictEqual({
       ok: false,
       code: 'invalid-state',
@@ -170,13 +185,13 @@ describe('parseChatState: refusals', () => {
 
   it('invalid-state: an event log with fewer lines than lastSeq', () => {
     const state = copy();
-    state['turns'][0].eventLog = state['turns'][0].eventLog.split('\n').slice(0, 13).join('\n');
+    turnAt(state, 0).eventLog = turnAt(state, 0).eventLog.split('\n').slice(0, 13).join('\n');
     expect(parseChatState(state)).toStrictEqual(consistency(['turns', 0, 'eventLog'], 'expected 14 lines, one per seq'));
   });
 
   it('invalid-state: an event log with more lines than lastSeq', () => {
     const state = copy();
-    state['turns'][1].lastSeq = 1;
+    turnAt(state, 1).lastSeq = 1;
     expect(parseChatState(state)).toStrictEqual(consistency(['turns', 1, 'eventLog'], 'expected 1 lines, one per seq'));
   });
 
@@ -190,50 +205,50 @@ describe('parseChatState: refusals', () => {
     ['a 257-character event id', `${'e'.repeat(257)} 4d9b4819396d09f0`],
   ])('invalid-state: a malformed event log line (%s)', (_name, line) => {
     const state = copy();
-    const lines = state['turns'][0].eventLog.split('\n');
+    const lines = turnAt(state, 0).eventLog.split('\n');
     lines[1] = line;
-    state['turns'][0].eventLog = lines.join('\n');
+    turnAt(state, 0).eventLog = lines.join('\n');
     expect(parseChatState(state)).toStrictEqual(consistency(['turns', 0, 'eventLog'], 'malformed line'));
   });
 
   it('invalid-state: the same event id in two turns', () => {
     const state = copy();
-    state['turns'][1].eventLog = state['turns'][1].eventLog.replace('evt_turn_2_1 ', 'evt_turn_1_3 ');
+    turnAt(state, 1).eventLog = turnAt(state, 1).eventLog.replace('evt_turn_2_1 ', 'evt_turn_1_3 ');
     expect(parseChatState(state)).toStrictEqual(consistency(['turns', 1, 'eventLog'], 'event id evt_turn_1_3 used twice'));
   });
 
   it('invalid-state: the same event id twice in one turn', () => {
     const state = copy();
-    state['turns'][0].eventLog = state['turns'][0].eventLog.replace('evt_turn_1_2 ', 'evt_turn_1_1 ');
+    turnAt(state, 0).eventLog = turnAt(state, 0).eventLog.replace('evt_turn_1_2 ', 'evt_turn_1_1 ');
     expect(parseChatState(state)).toStrictEqual(consistency(['turns', 0, 'eventLog'], 'event id evt_turn_1_1 used twice'));
   });
 
   it('invalid-state: the same turn id twice', () => {
     const state = copy();
-    state['turns'][1].turnId = 'turn_1';
+    turnAt(state, 1).turnId = 'turn_1';
     expect(parseChatState(state)).toStrictEqual(consistency(['turns', 1, 'turnId'], 'duplicate turn id'));
   });
 
   it('invalid-state: the same call id twice in a turn', () => {
     const state = copy();
-    state['turns'][0].toolCalls[1].callId = 'call_1';
+    nth(turnAt(state, 0).toolCalls, 1).callId = 'call_1';
     expect(parseChatState(state)).toStrictEqual(consistency(['turns', 0, 'toolCalls'], 'duplicate call id'));
   });
 
   it('invalid-state: the same card twice in a turn', () => {
     const state = copy();
-    state['turns'][0].cards.push(state['turns'][0].cards[0]);
+    turnAt(state, 0).cards.push(nth(turnAt(state, 0).cards, 0));
     expect(parseChatState(state)).toStrictEqual(consistency(['turns', 0, 'cards'], 'duplicate card'));
   });
 });
 
 describe('parseChatState: fields the reducer writes together must agree', () => {
-  it.each<[string, Json, (string | number)[], string]>([
-    ['a failed turn without an error', (() => { const state = copy(); state['turns'][1].error = null; return state; })(), ['turns', 1, 'error'], 'a turn has an error exactly when its status is failed'],
-    ['a completed turn with an error', (() => { const state = copy(); state['turns'][0].error = state['turns'][1].error; return state; })(), ['turns', 0, 'error'], 'a turn has an error exactly when its status is failed'],
-    ['a running turn with a stop reason', (() => { const state = copy(RUNNING_STATE); state['turns'][0].stopReason = 'end_turn'; return state; })(), ['turns', 0, 'stopReason'], 'only a turn ended by done has a stop reason'],
-    ['a failed turn with usage', (() => { const state = copy(); state['turns'][1].usage = { inputTokens: 1 }; return state; })(), ['turns', 1, 'usage'], 'only a turn ended by done has usage'],
-    ['an open card with a resolution', (() => { const state = copy(); state['turns'][0].cards[0].closed = false; return state; })(), ['turns', 0, 'cards', 0, 'resolution'], 'an open card has no resolution'],
+  it.each<[string, ChatStateV1, (string | number)[], string]>([
+    ['a failed turn without an error', (() => { const state = copy(); turnAt(state, 1).error = null; return state; })(), ['turns', 1, 'error'], 'a turn has an error exactly when its status is failed'],
+    ['a completed turn with an error', (() => { const state = copy(); turnAt(state, 0).error = turnAt(state, 1).error; return state; })(), ['turns', 0, 'error'], 'a turn has an error exactly when its status is failed'],
+    ['a running turn with a stop reason', (() => { const state = copy(RUNNING_STATE); turnAt(state, 0).stopReason = 'end_turn'; return state; })(), ['turns', 0, 'stopReason'], 'only a turn ended by done has a stop reason'],
+    ['a failed turn with usage', (() => { const state = copy(); turnAt(state, 1).usage = { inputTokens: 1 }; return state; })(), ['turns', 1, 'usage'], 'only a turn ended by done has usage'],
+    ['an open card with a resolution', (() => { const state = copy(); nth(turnAt(state, 0).cards, 0).closed = false; return state; })(), ['turns', 0, 'cards', 0, 'resolution'], 'an open card has no resolution'],
   ])('invalid-state: %s', (_name, state, path, message) => {
     expect(parseChatState(state)).toStrictEqual(consistency(path, message));
   });
@@ -244,21 +259,7 @@ describe('parseChatState never throws', () => {
     result.ok ? typeof result.value === 'object' : PARSE_CODES.includes(result.code);
 
   it('for arbitrary values and strings', () => {
-    const anythingArb = fc.oneof(
-      fc.anything({
-        withBigInt: true,
-        withBoxedValues: true,
-        withDate: true,
-        withMap: true,
-        withSet: true,
-        withNullPrototype: true,
-        withObjectString: true,
-        withSparseArray: true,
-        withTypedArray: true,
-      }),
-      fc.string(),
-      fc.json(),
-    );
+    const anythingArb = fc.oneof(hostileValueArb, fc.string(), fc.json());
     fc.assert(
       fc.property(anythingArb, (input) => {
         expect(isResult(parseChatState(input))).toBe(true);
@@ -272,7 +273,7 @@ describe('parseChatState never throws', () => {
     expect(parseChatState(deep)).toMatchObject({ ok: false });
     const nested = (depth: number): unknown => JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
     const state = copy();
-    state['turns'][0].hostState.snapshot = nested(1_500);
+    turnAt(state, 0).hostState = { version: 1, snapshot: nested(1_500) };
     expect(parseChatState(state)).toStrictEqual({
       ok: false,
       code: 'invalid-state',
@@ -280,7 +281,7 @@ describe('parseChatState never throws', () => {
       issues: [{ path: ['turns', 0, 'hostState', 'snapshot'], message: 'not bounded JSON data' }],
     });
     // Deeper than JSON.stringify can go: refused as not serializable, not thrown.
-    state['turns'][0].hostState.snapshot = nested(50_000);
+    turnAt(state, 0).hostState = { version: 1, snapshot: nested(50_000) };
     expect(parseChatState(state)).toMatchObject({ ok: false, code: 'invalid-json' });
   });
 

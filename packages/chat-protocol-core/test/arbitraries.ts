@@ -134,6 +134,20 @@ export const envelopeArb: fc.Arbitrary<ChatEventEnvelope> = fc.record({
   event: eventArb,
 });
 
+/** Any JavaScript value a careless or hostile caller could pass: boxed values, Maps, BigInts, sparse arrays, null prototypes. */
+export const hostileValueArb = fc.anything({
+  withBigInt: true,
+  withBoxedValues: true,
+  withDate: true,
+  withMap: true,
+  withSet: true,
+  withNullPrototype: true,
+  withObjectString: true,
+  withSparseArray: true,
+  withTypedArray: true,
+  withUnicodeString: true,
+});
+
 /** Values that sit at or just past a v1 rule. */
 const TRICKY_VALUES: readonly unknown[] = [
     '', ' ', 'x', 'a b', 'x'.repeat(257), 'a\u0000', 'a\u001f', '\ud800', '\udc00x', 'tür',
