@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { envelopeArb, eventArb, idArb, nameArb } from '../test/arbitraries.js';
 import { CONVERSATION_ID, envelopeOf, RADIO_CARD, SAMPLE_SESSION } from '../test/envelopes.js';
-import { applyChatEvent, type ApplyChatEventCode } from './apply-chat-event.js';
+import { applyChatEvent, type ApplyChatEventRefusalCode } from './apply-chat-event.js';
 import { digestEnvelope } from './digest.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { DONE_STATUSES, type ChatEventV1 } from './events.js';
@@ -587,7 +587,7 @@ describe('applyChatEvent: purity, branches, restore, determinism', () => {
 const RUNS = 10_000;
 const PROPERTY_TIMEOUT = 120_000;
 
-const APPLY_CODES: readonly ApplyChatEventCode[] = [
+const APPLY_CODES: readonly ApplyChatEventRefusalCode[] = [
   'foreign-conversation',
   'seq-gap',
   'conflicting-duplicate',

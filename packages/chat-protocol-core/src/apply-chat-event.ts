@@ -12,7 +12,7 @@ import type { ChatCursor } from './sse.js';
 import type { ChatStateV1, ChatTurnState } from './state.js';
 
 /** Refusal codes of {@link applyChatEvent}. */
-export type ApplyChatEventCode =
+export type ApplyChatEventRefusalCode =
   | 'foreign-conversation'
   | 'seq-gap'
   | 'conflicting-duplicate'
@@ -36,7 +36,7 @@ export interface ChatSeqGap extends ChatRefusal<'seq-gap'> {
 export type ApplyChatEventResult =
   | { readonly ok: true; readonly state: ChatStateV1; readonly outcome: 'applied' | 'duplicate' }
   | ChatSeqGap
-  | ChatRefusal<Exclude<ApplyChatEventCode, 'seq-gap'>>;
+  | ChatRefusal<Exclude<ApplyChatEventRefusalCode, 'seq-gap'>>;
 
 // The memory is kept in each turn's `eventLog`; this index over it answers
 // "was this event id seen?" in O(1). An index belongs to the newest state derived
@@ -177,7 +177,7 @@ function advanceTurn(turn: ChatTurnState, lastSeq: number, eventLog: string): Ch
 }
 
 type TurnRefusal = ChatRefusal<
-  Exclude<ApplyChatEventCode, 'seq-gap' | 'foreign-conversation' | 'conflicting-duplicate' | 'turn-terminal'>
+  Exclude<ApplyChatEventRefusalCode, 'seq-gap' | 'foreign-conversation' | 'conflicting-duplicate' | 'turn-terminal'>
 >;
 
 /** Writes the event's effect into `turn`, a copy owned by the caller; a refusal leaves it unused. */

@@ -5,7 +5,7 @@
  */
 import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_EVENT_FIELDS, isChatEventTypeV1 } from './events.js';
-import { parseChatEnvelope, type ParseChatEnvelopeCode } from './parse-chat-envelope.js';
+import { parseChatEnvelope, type ParseChatEnvelopeRefusalCode } from './parse-chat-envelope.js';
 import { isPlainObject } from './primitives.js';
 import { refuse, type ChatRefusal } from './result.js';
 
@@ -24,12 +24,12 @@ export interface ChatEnvelopeRecord {
 }
 
 /** Refusal codes of {@link encodeChatEnvelope}: the parser's, since the copy is re-parsed. */
-export type EncodeChatEnvelopeCode = ParseChatEnvelopeCode;
+export type EncodeChatEnvelopeRefusalCode = ParseChatEnvelopeRefusalCode;
 
 /** Result of {@link encodeChatEnvelope}: the JSON text and the envelope it denotes. */
 export type EncodeChatEnvelopeResult =
   | { readonly ok: true; readonly json: string; readonly envelope: ChatEventEnvelope }
-  | ChatRefusal<EncodeChatEnvelopeCode>;
+  | ChatRefusal<EncodeChatEnvelopeRefusalCode>;
 
 /**
  * Copies the allowed fields of `record` into a v1 envelope, validates it with

@@ -101,9 +101,9 @@ export type {
 export { ChatEventEnvelopeSchema } from './envelope.js';
 export type { ChatEventEnvelope } from './envelope.js';
 export { parseChatEnvelope } from './parse-chat-envelope.js';
-export type { ParseChatEnvelopeCode, ParseChatEnvelopeResult } from './parse-chat-envelope.js';
+export type { ParseChatEnvelopeRefusalCode, ParseChatEnvelopeResult } from './parse-chat-envelope.js';
 export { encodeChatEnvelope } from './encode-chat-envelope.js';
-export type { ChatEnvelopeRecord, EncodeChatEnvelopeCode, EncodeChatEnvelopeResult } from './encode-chat-envelope.js';
+export type { ChatEnvelopeRecord, EncodeChatEnvelopeRefusalCode, EncodeChatEnvelopeResult } from './encode-chat-envelope.js';
 export { chatEventEnvelopeJsonSchema } from './json-schema.js';
 
 export {
@@ -113,7 +113,7 @@ export {
   parseChatCursor,
   parseChatSseMessage,
 } from './sse.js';
-export type { ChatCursor, ChatSseMessage, ParseChatSseMessageCode } from './sse.js';
+export type { ChatCursor, ChatSseMessage, ParseChatSseMessageRefusalCode } from './sse.js';
 
 export {
   CHAT_TURN_STATUSES,
@@ -130,10 +130,10 @@ export type {
   ChatToolCallState,
   ChatTurnState,
   ChatTurnStatus,
-  ParseChatStateCode,
+  ParseChatStateRefusalCode,
 } from './state.js';
 export { applyChatEvent } from './apply-chat-event.js';
-export type { ApplyChatEventCode, ApplyChatEventResult, ChatSeqGap } from './apply-chat-event.js';
+export type { ApplyChatEventRefusalCode, ApplyChatEventResult, ChatSeqGap } from './apply-chat-event.js';
 
 export {
   EVENT_CHANNEL_TYPES,

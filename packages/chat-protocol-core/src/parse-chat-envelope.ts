@@ -9,7 +9,7 @@ import { refuse, type ChatRefusal, type ParseResult } from './result.js';
 import { validateEnvelope } from './validate-envelope.js';
 
 /** Refusal codes of {@link parseChatEnvelope}. */
-export type ParseChatEnvelopeCode =
+export type ParseChatEnvelopeRefusalCode =
   | 'invalid-json'
   | 'too-large'
   | 'unsupported-version'
@@ -18,7 +18,7 @@ export type ParseChatEnvelopeCode =
   | 'invalid-event';
 
 /** Result of {@link parseChatEnvelope}. */
-export type ParseChatEnvelopeResult = ParseResult<ChatEventEnvelope, ParseChatEnvelopeCode>;
+export type ParseChatEnvelopeResult = ParseResult<ChatEventEnvelope, ParseChatEnvelopeRefusalCode>;
 
 /**
  * Parses a v1 envelope from a JSON string or a value.

@@ -5,7 +5,7 @@
  */
 import type { ChatEventEnvelope } from './envelope.js';
 import { encodeChatEnvelope } from './encode-chat-envelope.js';
-import { describeIssue, parseChatEnvelope, type ParseChatEnvelopeCode } from './parse-chat-envelope.js';
+import { describeIssue, parseChatEnvelope, type ParseChatEnvelopeRefusalCode } from './parse-chat-envelope.js';
 import { isChatId, isCount } from './primitives.js';
 import { refuse, type ParseResult } from './result.js';
 
@@ -67,13 +67,13 @@ export interface ChatSseMessage {
 }
 
 /** Refusal codes of {@link parseChatSseMessage}. */
-export type ParseChatSseMessageCode = ParseChatEnvelopeCode | 'event-mismatch' | 'id-mismatch';
+export type ParseChatSseMessageRefusalCode = ParseChatEnvelopeRefusalCode | 'event-mismatch' | 'id-mismatch';
 
 /**
  * Validates one decoded SSE message: `data` parses as a v1 envelope, `event`
  * equals the event type and `id` equals the envelope's cursor. Never throws.
  */
-export function parseChatSseMessage(message: ChatSseMessage): ParseResult<ChatEventEnvelope, ParseChatSseMessageCode> {
+export function parseChatSseMessage(message: ChatSseMessage): ParseResult<ChatEventEnvelope, ParseChatSseMessageRefusalCode> {
   if (typeof message.data !== 'string') return refuse('invalid-json', 'data: expected the SSE data text');
   const parsed = parseChatEnvelope(message.data);
   if (!parsed.ok) return parsed;

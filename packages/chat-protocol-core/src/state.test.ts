@@ -4,7 +4,7 @@ import { hostileValueArb, mutate, mutationArb } from '../test/arbitraries.js';
 import { CONVERSATION_ID, SAMPLE_SESSION } from '../test/envelopes.js';
 import { applyChatEvent } from './apply-chat-event.js';
 import type { ChatEventEnvelope } from './envelope.js';
-import { createChatState, parseChatState, type ChatStateV1, type ChatTurnState, type ParseChatStateCode } from './state.js';
+import { createChatState, parseChatState, type ChatStateV1, type ChatTurnState, type ParseChatStateRefusalCode } from './state.js';
 
 const RUNS = 10_000;
 const PROPERTY_TIMEOUT = 60_000;
@@ -46,7 +46,7 @@ const consistency = (path: (string | number)[], message: string) => ({
   issues: [{ path, message }],
 });
 
-const PARSE_CODES: readonly ParseChatStateCode[] = ['invalid-json', 'unsupported-version', 'invalid-state'];
+const PARSE_CODES: readonly ParseChatStateRefusalCode[] = ['invalid-json', 'unsupported-version', 'invalid-state'];
 
 describe('createChatState', () => {
   it('creates an empty conversation', () => {

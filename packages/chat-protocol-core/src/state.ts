@@ -116,14 +116,14 @@ export function createChatState(conversationId: string): ChatStateV1 {
 }
 
 /** Refusal codes of {@link parseChatState}. */
-export type ParseChatStateCode = 'invalid-json' | 'unsupported-version' | 'invalid-state';
+export type ParseChatStateRefusalCode = 'invalid-json' | 'unsupported-version' | 'invalid-state';
 
 /**
  * Strictly reads a serialized `ChatStateV1` (JSON text or a value). Beyond the
  * shape it checks that every turn's event log has exactly `lastSeq` lines and
  * that turn ids, event ids and tool call ids are unique. Never throws.
  */
-export function parseChatState(input: unknown): ParseResult<ChatStateV1, ParseChatStateCode> {
+export function parseChatState(input: unknown): ParseResult<ChatStateV1, ParseChatStateRefusalCode> {
   // The result is a fresh copy of the input, not the schema's output, so key
   // order (and with it the JSON text of everything applied later) is preserved.
   let value: unknown;
