@@ -1,12 +1,37 @@
 /**
- * Content digests for the reducer's idempotency memory: a canonical text of an
- * envelope's content (event fields in allowlist order, nested keys sorted) and a
- * 64-bit non-cryptographic hash of it. It detects a host resending different
+ * Content digests for the reducer's idempotency memory: a 64-bit
+ * non-cryptographic hash of an envelope's content (its timestamp and its event
+ * fields in allowlist order, nested object keys sorted), so equal content gives
+ * an equal digest whatever the key order. It detects a host resending different
  * content under the same id or seq; it is not a defence against forgery.
  */
 import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_EVENT_FIELDS } from './events.js';
 import { isPlainObject } from './primitives.js';
+
+// Two 32-bit multiply-xorshift lanes mixed at the end (the cyrb53 construction,
+// kept at the full 64 bits). The lanes live here, not in a string being built:
+// the reducer digests every envelope, and the concatenation and JSON text a
+// built-up string needs cost more than the hashing itself.
+let first = 0;
+let second = 0;
+
+function feedCode(code: number): void {
+  first = Math.imul(first ^ code, 2654435761);
+  second = Math.imul(second ^ code, 1597334677);
+}
+
+// Strings are fed with their length first, so no two sequences of fields feed
+// the same codes (`"ab","c"` and `"a","bc"` differ).
+function feedString(text: string): void {
+  feedCode(0x10000 + text.length);
+  for (let index = 0; index < text.length; index++) feedCode(text.charCodeAt(index));
+}
+
+function feedValue(value: unknown): void {
+  if (typeof value === 'string') feedString(value);
+  else feedString(canonicalJson(value));
+}
 
 /** JSON text with object keys sorted at every level: equal data gives equal text. */
 function canonicalJson(value: unknown): string {
@@ -18,49 +43,37 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * The digest of what an envelope says (its timestamp and event), independent of
- * key order: 16 lower-case hex characters.
- */
+/** The digest of what an envelope says (its timestamp and event): 16 lower-case hex characters. */
 export function digestEnvelope(envelope: ChatEventEnvelope): string {
+  first = 0xdeadbeef;
+  second = 0x41c6ce57;
+  feedString(envelope.occurredAt);
   const event = envelope.event as Readonly<Record<string, unknown>>;
-  let text = envelope.occurredAt;
   for (const field of CHAT_EVENT_FIELDS[envelope.event.type] as readonly string[]) {
     const value = event[field];
     if (value !== undefined) {
-      text += `\n${field}=${typeof value === 'object' && value !== null ? canonicalJson(value) : JSON.stringify(value)}`;
+      feedString(field);
+      feedValue(value);
     }
-  }
-  return hash64(text);
-}
-
-// Two 32-bit multiply-xorshift lanes mixed at the end (the cyrb53 construction,
-// kept at the full 64 bits).
-function hash64(text: string): string {
-  let first = 0xdeadbeef;
-  let second = 0x41c6ce57;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    first = Math.imul(first ^ code, 2654435761);
-    second = Math.imul(second ^ code, 1597334677);
   }
   first = Math.imul(first ^ (first >>> 16), 2246822507);
   first ^= Math.imul(second ^ (second >>> 13), 3266489909);
   second = Math.imul(second ^ (second >>> 16), 2246822507);
   second ^= Math.imul(first ^ (first >>> 13), 3266489909);
-  return hex8(first) + hex8(second);
+  return hex16(first, second);
 }
 
-// Byte-to-hex lookup: `toString(16).padStart(…)` costs more than the whole hash.
-const HEX_BYTES: readonly string[] = /* @__PURE__ */ Array.from({ length: 256 }, (_, byte) =>
-  byte.toString(16).padStart(2, '0'),
-);
-
-function hex8(value: number): string {
-  return (
-    (HEX_BYTES[(value >>> 24) & 255] as string) +
-    (HEX_BYTES[(value >>> 16) & 255] as string) +
-    (HEX_BYTES[(value >>> 8) & 255] as string) +
-    (HEX_BYTES[value & 255] as string)
+// One string allocation for the 16 digits.
+function hex16(high: number, low: number): string {
+  return String.fromCharCode(
+    hexDigit(high >>> 28), hexDigit(high >>> 24), hexDigit(high >>> 20), hexDigit(high >>> 16),
+    hexDigit(high >>> 12), hexDigit(high >>> 8), hexDigit(high >>> 4), hexDigit(high),
+    hexDigit(low >>> 28), hexDigit(low >>> 24), hexDigit(low >>> 20), hexDigit(low >>> 16),
+    hexDigit(low >>> 12), hexDigit(low >>> 8), hexDigit(low >>> 4), hexDigit(low),
   );
+}
+
+function hexDigit(nibble: number): number {
+  const value = nibble & 15;
+  return value < 10 ? 48 + value : 87 + value;
 }
