@@ -5,11 +5,11 @@
  * fails closed. It never mutates its input and never reads a clock.
  */
 import { digestEnvelope } from './digest.js';
-import type { ChatEventEnvelope } from './envelope.js';
+import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope.js';
 import type { ChatEventV1 } from './events.js';
 import { refuse, type ChatRefusal } from './result.js';
 import type { ChatCursor } from './sse.js';
-import type { ChatStateV1, ChatTurnState } from './state.js';
+import type { ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
 
 /** Refusal codes of {@link applyChatEvent}. */
 export type ApplyChatEventRefusalCode =
@@ -32,9 +32,9 @@ export interface ChatSeqGap extends ChatRefusal<'seq-gap'> {
   readonly replayAfter: ChatCursor;
 }
 
-/** Result of {@link applyChatEvent}. */
-export type ApplyChatEventResult =
-  | { readonly ok: true; readonly state: ChatStateV1; readonly outcome: 'applied' | 'duplicate' }
+/** Result of {@link applyChatEvent}; `State` is `ChatStateOf<Card>` for a product's card vocabulary. */
+export type ApplyChatEventResult<State = ChatStateV1> =
+  | { readonly ok: true; readonly state: State; readonly outcome: 'applied' | 'duplicate' }
   | ChatSeqGap
   | ChatRefusal<Exclude<ApplyChatEventRefusalCode, 'seq-gap'>>;
 
@@ -83,6 +83,12 @@ function buildIndex(state: ChatStateV1): MemoryIndex {
  * returns `seq-gap` with the cursor to replay after. The result shares unchanged
  * parts with `state` and with the envelope; treat both as immutable.
  */
+export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope): ApplyChatEventResult;
+/** Applies an envelope of a product's card vocabulary (see `createChatCodec`); the rules are the same. */
+export function applyChatEvent<Card extends { readonly correlationId: string }>(
+  state: ChatStateOf<Card>,
+  envelope: ChatEventEnvelopeOf<Card>,
+): ApplyChatEventResult<ChatStateOf<Card>>;
 export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope): ApplyChatEventResult {
   if (envelope.conversationId !== state.conversationId) {
     return refuse('foreign-conversation', `envelope belongs to conversation ${envelope.conversationId}`);

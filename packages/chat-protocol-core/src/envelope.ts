@@ -4,7 +4,7 @@
  * schema and types; `validate-envelope.ts` is the hot-path check proven equal to it.
  */
 import * as z from 'zod/mini';
-import { ChatEventV1Schema } from './events.js';
+import { ChatEventV1Schema, type ChatEventV1 } from './events.js';
 import { ChatIdSchema, SeqSchema, ZonedTimestampSchema } from './primitives.js';
 
 /** Schema of the v1 envelope; strict at every level. */
@@ -21,3 +21,12 @@ export const ChatEventEnvelopeSchema = /* @__PURE__ */ (() =>
 
 /** One v1 event in its envelope. */
 export type ChatEventEnvelope = z.infer<typeof ChatEventEnvelopeSchema>;
+
+/** A v1 event whose `card` events carry `Card`: the event union of a product's card vocabulary. */
+export type ChatEventOf<Card> = Exclude<ChatEventV1, { type: 'card' }> | { type: 'card'; card: Card };
+
+/**
+ * A v1 envelope whose `card` events carry `Card` (see `createChatCodec`).
+ * `ChatEventEnvelopeOf<OpenCardSnapshotV1>` is {@link ChatEventEnvelope}.
+ */
+export type ChatEventEnvelopeOf<Card> = Omit<ChatEventEnvelope, 'event'> & { event: ChatEventOf<Card> };

@@ -9,7 +9,19 @@ import type {
   OpenCardSnapshotV1,
   ParseChatEnvelopeResult,
 } from './index.js';
-import { applyChatEvent, channelOf, negotiateChatVersion, parseChatEnvelope, requireChatCapabilities } from './index.js';
+import * as z from 'zod/mini';
+import {
+  applyChatEvent,
+  channelOf,
+  createCardCodec,
+  createChatCodec,
+  createChatState,
+  defineCardKind,
+  negotiateChatVersion,
+  parseChatEnvelope,
+  requireChatCapabilities,
+  type ChatStateOf,
+} from './index.js';
 
 describe('public types', () => {
   it('the envelope carries the whole event union, discriminated on type', () => {
@@ -61,5 +73,27 @@ describe('public types', () => {
     }
     expectTypeOf(channelOf).parameter(0).toEqualTypeOf<ChatEventV1['type']>();
     expectTypeOf<CardResponse['action']>().toEqualTypeOf<'submit' | 'decline' | 'cancel'>();
+  });
+
+  it('a product card vocabulary is typed from the codec through the envelope to the state', () => {
+    const rating = defineCardKind({
+      presentation: z.strictObject({ maxStars: z.int() }),
+      value: z.strictObject({ stars: z.int() }),
+    });
+    const chat = createChatCodec({ cards: createCardCodec({ kinds: { rating } }) });
+    const parsed = chat.parseChatEnvelope('{}');
+    if (!parsed.ok) return;
+    const { event } = parsed.value;
+    if (event.type !== 'card') return;
+    expectTypeOf(event.card.presentation.kind).toEqualTypeOf<
+      'text' | 'radio' | 'select' | 'checkbox' | 'confirm' | 'date' | 'slider' | 'rating'
+    >();
+    type ProductCard = typeof event.card;
+    const state: ChatStateOf<ProductCard> = createChatState('conv_1');
+    const applied = applyChatEvent(state, parsed.value);
+    if (applied.ok) expectTypeOf(applied.state).toEqualTypeOf<ChatStateOf<ProductCard>>();
+    // The base parser's envelopes keep the base types.
+    const base = parseChatEnvelope('{}');
+    if (base.ok) expectTypeOf(applyChatEvent(createChatState('conv_1'), base.value)).toEqualTypeOf<ApplyChatEventResult>();
   });
 });

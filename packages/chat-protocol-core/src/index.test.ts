@@ -53,6 +53,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'channelOf',
       'chatEventEnvelopeJsonSchema',
       'createCardCodec',
+      'createChatCodec',
       'createChatState',
       'defineCardKind',
       'encodeChatEnvelope',

@@ -99,7 +99,9 @@ export type {
 } from './cards.js';
 
 export { ChatEventEnvelopeSchema } from './envelope.js';
-export type { ChatEventEnvelope } from './envelope.js';
+export type { ChatEventEnvelope, ChatEventEnvelopeOf, ChatEventOf } from './envelope.js';
+export { createChatCodec } from './chat-codec.js';
+export type { ChatCodec } from './chat-codec.js';
 export { parseChatEnvelope } from './parse-chat-envelope.js';
 export type { ParseChatEnvelopeRefusalCode, ParseChatEnvelopeResult } from './parse-chat-envelope.js';
 export { encodeChatEnvelope } from './encode-chat-envelope.js';
@@ -126,9 +128,12 @@ export {
 } from './state.js';
 export type {
   ChatCardState,
+  ChatCardStateOf,
+  ChatStateOf,
   ChatStateV1,
   ChatToolCallState,
   ChatTurnState,
+  ChatTurnStateOf,
   ChatTurnStatus,
   ParseChatStateRefusalCode,
 } from './state.js';

@@ -6,7 +6,7 @@
 import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_LIMITS } from './limits.js';
 import { refuse, type ChatRefusal, type ParseResult } from './result.js';
-import { validateEnvelope } from './validate-envelope.js';
+import { validateEnvelope, type Rules } from './validate-envelope.js';
 
 /** Refusal codes of {@link parseChatEnvelope}. */
 export type ParseChatEnvelopeRefusalCode =
@@ -31,6 +31,17 @@ export type ParseChatEnvelopeResult = ParseResult<ChatEventEnvelope, ParseChatEn
  * version), `invalid-envelope`, `unknown-event`, `invalid-event`.
  */
 export function parseChatEnvelope(input: unknown): ParseChatEnvelopeResult {
+  return parseEnvelopeWith(input, undefined) as ParseChatEnvelopeResult;
+}
+
+/**
+ * {@link parseChatEnvelope} with the `card` event rules of a card vocabulary
+ * (undefined: the base v1 cards). The caller types the result.
+ */
+export function parseEnvelopeWith(
+  input: unknown,
+  cardRules: Rules | undefined,
+): ParseResult<unknown, ParseChatEnvelopeRefusalCode> {
   let value: unknown;
   if (typeof input === 'string') {
     // The hot path, kept free of intermediate result objects.
@@ -43,11 +54,11 @@ export function parseChatEnvelope(input: unknown): ParseChatEnvelopeResult {
   } else {
     const json = jsonFormOf(input);
     if (json === undefined) return refuse('invalid-json', 'the value has no JSON form');
-    return parseChatEnvelope(json);
+    return parseEnvelopeWith(json, cardRules);
   }
-  const problem = validateEnvelope(value);
+  const problem = validateEnvelope(value, cardRules);
   if (problem !== null) return refuse(problem.code, describeIssue(problem.issue.path, problem.issue.message), [problem.issue]);
-  return { ok: true, value: value as ChatEventEnvelope };
+  return { ok: true, value };
 }
 
 function tooLarge(): ChatRefusal<'too-large'> {

@@ -58,26 +58,28 @@ export const ChatToolCallStateSchema = /* @__PURE__ */ (() =>
 /** A tool call in a turn. */
 export type ChatToolCallState = z.infer<typeof ChatToolCallStateSchema>;
 
-/** A card asked in a turn and whether (and how) it closed. */
-export const ChatCardStateSchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    card: OpenCardSnapshotV1Schema,
+function cardStateSchema<Card extends z.ZodMiniType>(card: Card) {
+  return z.strictObject({
+    card,
     closed: z.boolean(),
     resolution: z.nullable(z.enum(CARD_RESOLUTIONS)),
-  }))();
+  });
+}
+
+/** A card asked in a turn and whether (and how) it closed. */
+export const ChatCardStateSchema = /* @__PURE__ */ (() => cardStateSchema(OpenCardSnapshotV1Schema))();
 /** A card in a turn. */
 export type ChatCardState = z.infer<typeof ChatCardStateSchema>;
 
-/** One turn. `eventLog` is the idempotency memory: line `n` is the event that took seq `n`. */
-export const ChatTurnStateSchema = /* @__PURE__ */ (() =>
-  z.strictObject({
+function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) {
+  return z.strictObject({
     turnId: ChatIdSchema,
     status: z.enum(CHAT_TURN_STATUSES),
     lastSeq: z.int().check(z.positive()),
     text: unboundedText(),
     reasoning: unboundedText(),
     toolCalls: z.array(ChatToolCallStateSchema),
-    cards: z.array(ChatCardStateSchema),
+    cards: z.array(cardState),
     hostState: z.nullable(z.strictObject({ version: CountSchema, snapshot: SafeJsonSchema })),
     provenance: z.nullable(
       z.strictObject({ engine: nameSchema(), model: nameSchema(), accountRoute: z.nullable(nameSchema()) }),
@@ -93,19 +95,37 @@ export const ChatTurnStateSchema = /* @__PURE__ */ (() =>
       }),
     ),
     eventLog: z.string(),
-  }))();
+  });
+}
+
+/**
+ * The schema of a conversation's state whose cards follow `card`: the base v1
+ * card schema, or a product vocabulary's (see `createChatCodec`).
+ */
+export function chatStateSchema<Card extends z.ZodMiniType>(card: Card) {
+  return z.strictObject({
+    schemaVersion: z.literal(1),
+    conversationId: ChatIdSchema,
+    turns: z.array(turnStateSchema(cardStateSchema(card))),
+  });
+}
+
+/** One turn. `eventLog` is the idempotency memory: line `n` is the event that took seq `n`. */
+export const ChatTurnStateSchema = /* @__PURE__ */ (() => turnStateSchema(ChatCardStateSchema))();
 /** One turn of a conversation. */
 export type ChatTurnState = z.infer<typeof ChatTurnStateSchema>;
 
 /** The state of one conversation. */
-export const ChatStateV1Schema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    schemaVersion: z.literal(1),
-    conversationId: ChatIdSchema,
-    turns: z.array(ChatTurnStateSchema),
-  }))();
+export const ChatStateV1Schema = /* @__PURE__ */ (() => chatStateSchema(OpenCardSnapshotV1Schema))();
 /** The state of one conversation after its envelopes are applied. */
 export type ChatStateV1 = z.infer<typeof ChatStateV1Schema>;
+
+/** A card of vocabulary `Card` in a turn. `ChatCardStateOf<OpenCardSnapshotV1>` is {@link ChatCardState}. */
+export type ChatCardStateOf<Card> = Omit<ChatCardState, 'card'> & { card: Card };
+/** A turn whose cards carry `Card`. */
+export type ChatTurnStateOf<Card> = Omit<ChatTurnState, 'cards'> & { cards: ChatCardStateOf<Card>[] };
+/** A conversation's state whose cards carry `Card` (see `createChatCodec`). */
+export type ChatStateOf<Card> = Omit<ChatStateV1, 'turns'> & { turns: ChatTurnStateOf<Card>[] };
 
 /** An empty conversation. Throws `TypeError` when `conversationId` is not a v1 id. */
 export function createChatState(conversationId: string): ChatStateV1 {
@@ -124,6 +144,14 @@ export type ParseChatStateRefusalCode = 'invalid-json' | 'unsupported-version' |
  * that turn ids, event ids and tool call ids are unique. Never throws.
  */
 export function parseChatState(input: unknown): ParseResult<ChatStateV1, ParseChatStateRefusalCode> {
+  return parseStateWith(input, ChatStateV1Schema) as ParseResult<ChatStateV1, ParseChatStateRefusalCode>;
+}
+
+/** {@link parseChatState} against the state schema of a card vocabulary. The caller types the result. */
+export function parseStateWith(
+  input: unknown,
+  schema: z.ZodMiniType,
+): ParseResult<unknown, ParseChatStateRefusalCode> {
   // The result is a fresh copy of the input, not the schema's output, so key
   // order (and with it the JSON text of everything applied later) is preserved.
   let value: unknown;
@@ -136,12 +164,12 @@ export function parseChatState(input: unknown): ParseResult<ChatStateV1, ParseCh
     if (typeof value !== 'object' || value === null || (value as { schemaVersion?: unknown }).schemaVersion !== 1) {
       return refuse('unsupported-version', 'expected schemaVersion 1');
     }
-    const parsed = ChatStateV1Schema.safeParse(value);
+    const parsed = schema.safeParse(value);
     if (!parsed.success) {
       return refuse('invalid-state', 'not a valid ChatStateV1', issuesOf(parsed.error));
     }
-    const problem = consistencyProblem(parsed.data);
-    return problem === null ? { ok: true, value: value as ChatStateV1 } : refuse('invalid-state', problem.message, [problem]);
+    const problem = consistencyProblem(value as ChatStateV1);
+    return problem === null ? { ok: true, value } : refuse('invalid-state', problem.message, [problem]);
   } catch {
     return refuse('invalid-state', 'the value cannot be read');
   }

@@ -51,7 +51,7 @@ interface Rule {
  * Field rules of one strict object, also split once into parallel arrays of
  * required and optional keys and checks: the fast pass walks those by index.
  */
-interface Rules {
+export interface Rules {
   readonly byKey: Readonly<Record<string, Rule>>;
   readonly requiredKeys: readonly string[];
   readonly requiredChecks: readonly Check[];
@@ -328,13 +328,23 @@ const ENVELOPE_RULES = rules({
 });
 
 /**
+ * The rules of a `card` event whose card is checked by `checkCard` instead of
+ * the base v1 rules: how a product's card vocabulary (a card codec) reaches the
+ * envelope. Build it once per vocabulary.
+ */
+export function cardEventRules(checkCard: (card: unknown) => ChatIssue | null): Rules {
+  return rules({ type: dispatched, card: required(checkCard) });
+}
+
+/**
  * Validates a value `JSON.parse` returned as a v1 envelope; null when it is one.
+ * `cardRules` replaces the rules of `card` events (see {@link cardEventRules}).
  *
  * Most envelopes are text deltas, so those are checked first by straight-line
  * predicate calls that the engine can inline; anything else, and any failure,
  * takes the rule-driven path, which also names the problem.
  */
-export function validateEnvelope(value: unknown): EnvelopeProblem | null {
+export function validateEnvelope(value: unknown, cardRules: Rules = EVENT_RULES.card): EnvelopeProblem | null {
   if (isJsonObject(value) && isEnvelopeFrame(value)) {
     const event = value['event'];
     if (isJsonObject(event)) {
@@ -344,7 +354,7 @@ export function validateEnvelope(value: unknown): EnvelopeProblem | null {
       }
     }
   }
-  return validateEnvelopeByRules(value);
+  return validateEnvelopeByRules(value, cardRules);
 }
 
 // The conversation and turn ids of the last frame that passed: a stream repeats
@@ -379,23 +389,27 @@ function countKeys(value: object): number {
   return keys;
 }
 
-function validateEnvelopeByRules(value: unknown): EnvelopeProblem | null {
+function validateEnvelopeByRules(value: unknown, cardRules: Rules): EnvelopeProblem | null {
   if (!isJsonObject(value)) return { code: 'invalid-envelope', issue: fail([], 'expected an object') };
   if (value['schemaVersion'] !== 1) {
     return { code: 'unsupported-version', issue: fail(['schemaVersion'], 'expected schemaVersion 1') };
   }
   const envelopeIssue = checkStrict(value, ENVELOPE_RULES);
   if (envelopeIssue !== null) return { code: 'invalid-envelope', issue: envelopeIssue };
-  const eventProblem = validateEvent(value['event']);
+  const eventProblem = validateEvent(value['event'], cardRules);
   return eventProblem === null ? null : { code: eventProblem.code, issue: under('event', eventProblem.issue) };
 }
 
 /** Validates a `JSON.parse` value as a v1 event; null when it is one. Paths are relative to the event. */
-export function validateEvent(event: unknown): EnvelopeProblem | null {
+export function validateEvent(event: unknown, cardRules: Rules = EVENT_RULES.card): EnvelopeProblem | null {
   if (!isJsonObject(event)) return { code: 'invalid-event', issue: fail([], 'expected an event object') };
   const type = event['type'];
   const eventRules =
-    typeof type === 'string' && hasOwn(EVENT_RULES, type) ? EVENT_RULES[type as ChatEventTypeV1] : undefined;
+    type === 'card'
+      ? cardRules
+      : typeof type === 'string' && hasOwn(EVENT_RULES, type)
+        ? EVENT_RULES[type as ChatEventTypeV1]
+        : undefined;
   if (eventRules === undefined) return { code: 'unknown-event', issue: fail(['type'], 'unknown event type') };
   const issue = checkStrict(event, eventRules);
   if (issue !== null) return { code: 'invalid-event', issue };
