@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { EventSchemas } from '@ag-ui/core/schemas';
-import { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';
+import { applyChatEvent, ChatEventEnvelopeSchema, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';
 import { uiMessageChunkSchema } from 'ai';
 import { measureClientBundle } from './bundle-size.mjs';
 import {
@@ -50,12 +50,15 @@ const isParsed = (value) => typeof value === 'object' && value !== null;
 const contenders = [
   { id: 'delta/json', run: () => JSON.parse(deltaEnvelopeText), check: isParsed },
   { id: 'delta/core', run: () => parseChatEnvelope(deltaEnvelopeText), check: isOk },
+  // The same contract checked by its zod/mini schema: what the hand-written hot path replaces.
+  { id: 'delta/zod', run: () => ChatEventEnvelopeSchema.safeParse(JSON.parse(deltaEnvelopeText)), check: isSuccess },
   { id: 'delta/ag-ui/json', run: () => JSON.parse(agUiTextContentText), check: isParsed },
   { id: 'delta/ag-ui', run: () => EventSchemas.safeParse(JSON.parse(agUiTextContentText)), check: isSuccess },
   { id: 'delta/ai-sdk/json', run: () => JSON.parse(aiSdkTextDeltaText), check: isParsed },
   { id: 'delta/ai-sdk', run: () => aiSdkValidate(JSON.parse(aiSdkTextDeltaText)), check: isSuccess, isAsync: true },
   { id: 'tool/json', run: () => JSON.parse(toolResultEnvelopeText), check: isParsed },
   { id: 'tool/core', run: () => parseChatEnvelope(toolResultEnvelopeText), check: isOk },
+  { id: 'tool/zod', run: () => ChatEventEnvelopeSchema.safeParse(JSON.parse(toolResultEnvelopeText)), check: isSuccess },
   { id: 'tool/ag-ui/json', run: () => JSON.parse(agUiToolCallResultText), check: isParsed },
   { id: 'tool/ag-ui', run: () => EventSchemas.safeParse(JSON.parse(agUiToolCallResultText)), check: isSuccess },
   { id: 'apply', run: applyWholeTurn, check: isOk, operationsPerRun: TURN_LENGTH },
@@ -88,7 +91,7 @@ const COLUMNS = {
 const rows = [];
 
 // `floor` is the column every goal is stated in: time over JSON.parse of our envelope text.
-function parseRows(measure, { coreId, jsonId, text, goal, peers }) {
+function parseRows(measure, { coreId, jsonId, zodId, text, goal, peers }) {
   const coreRatio = ratio(coreId, jsonId);
   const common = { measure, input: bytes(text.length) };
   rows.push({
@@ -109,6 +112,14 @@ function parseRows(measure, { coreId, jsonId, text, goal, peers }) {
     goal: `≤ ${times(goal)}`,
     met: verdict(coreRatio <= goal),
   });
+  rows.push({
+    ...common,
+    contender: 'the same contract as its zod/mini schema (`ChatEventEnvelopeSchema.safeParse`)',
+    floor: times(ratio(zodId, jsonId)),
+    ownFloor: times(ratio(zodId, jsonId)),
+    core: times(ratio(zodId, coreId)),
+    time: nanoseconds(ns(zodId)),
+  });
   for (const peer of peers) {
     const versusCore = ratio(peer.id, coreId);
     rows.push({
@@ -127,6 +138,7 @@ function parseRows(measure, { coreId, jsonId, text, goal, peers }) {
 parseRows('delta', {
   coreId: 'delta/core',
   jsonId: 'delta/json',
+  zodId: 'delta/zod',
   text: deltaEnvelopeText,
   goal: GOALS.delta,
   peers: [
@@ -137,6 +149,7 @@ parseRows('delta', {
 parseRows('tool result', {
   coreId: 'tool/core',
   jsonId: 'tool/json',
+  zodId: 'tool/zod',
   text: toolResultEnvelopeText,
   goal: GOALS.toolResult,
   peers: [{ id: 'tool/ag-ui', name: 'AG-UI `EventSchemas` TOOL_CALL_RESULT', text: agUiToolCallResultText }],
