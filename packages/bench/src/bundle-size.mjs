@@ -1,6 +1,7 @@
 /**
  * Size of the smallest real browser client: an ESM bundle that imports
- * `parseChatEnvelope` and `applyChatEvent` from the built core, zod bundled in,
+ * `parseChatEnvelope`, `applyChatEvent` and `createChatState` from the built core
+ * (zod would be bundled in if they reached it),
  * minified by esbuild and gzipped at level 9 the way a CDN would serve it.
  */
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,7 @@ export async function measureClientBundle() {
   const result = await build({
     stdin: {
       contents:
-        "export { applyChatEvent, parseChatEnvelope } from '@papercusp/chat-protocol-core';",
+        "export { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';",
       resolveDir: fileURLToPath(new URL('..', import.meta.url)),
       loader: 'js',
     },

@@ -81,7 +81,7 @@ describe('parseChatSseMessage', () => {
     expect(parseChatSseMessage({ event: 'message', data, id: 'turn:7:3' })).toEqual({
       ok: false,
       code: 'event-mismatch',
-      message: 'event: SSE event is message, envelope says delta',
+      message: 'event: SSE event is "message", envelope says delta',
     });
   });
 
@@ -89,7 +89,7 @@ describe('parseChatSseMessage', () => {
     expect(parseChatSseMessage({ event: 'delta', data, id: 'turn:7:4' })).toEqual({
       ok: false,
       code: 'id-mismatch',
-      message: 'id: SSE id is turn:7:4, envelope cursor is turn:7:3',
+      message: 'id: SSE id is "turn:7:4", envelope cursor is turn:7:3',
     });
     expect(parseChatSseMessage({ event: 'delta', data })).toMatchObject({ ok: false, code: 'id-mismatch' });
   });
@@ -98,6 +98,19 @@ describe('parseChatSseMessage', () => {
     expect(parseChatSseMessage({ event: 'delta', data: '{"type":"delta"}', id: 'x:1' })).toMatchObject({
       ok: false,
       code: 'unsupported-version',
+    });
+  });
+
+  it('never throws on a message whose properties throw', () => {
+    const hostile = { get data(): string { throw new Error('boom'); } };
+    expect(parseChatSseMessage(hostile)).toEqual({ ok: false, code: 'invalid-json', message: 'the message cannot be read' });
+  });
+
+  it('names a missing SSE event by its type', () => {
+    expect(parseChatSseMessage({ data, id: 'turn:7:3' })).toEqual({
+      ok: false,
+      code: 'event-mismatch',
+      message: 'event: SSE event is undefined, envelope says delta',
     });
   });
 

@@ -74,16 +74,29 @@ export type ParseChatSseMessageRefusalCode = ParseChatEnvelopeRefusalCode | 'eve
  * equals the event type and `id` equals the envelope's cursor. Never throws.
  */
 export function parseChatSseMessage(message: ChatSseMessage): ParseResult<ChatEventEnvelope, ParseChatSseMessageRefusalCode> {
-  if (typeof message.data !== 'string') return refuse('invalid-json', 'data: expected the SSE data text');
-  const parsed = parseChatEnvelope(message.data);
+  let data: unknown;
+  let eventName: unknown;
+  let id: unknown;
+  try {
+    ({ data, event: eventName, id } = message);
+  } catch {
+    return refuse('invalid-json', 'the message cannot be read');
+  }
+  if (typeof data !== 'string') return refuse('invalid-json', 'data: expected the SSE data text');
+  const parsed = parseChatEnvelope(data);
   if (!parsed.ok) return parsed;
   const { turnId, seq, event } = parsed.value;
-  if (message.event !== event.type) {
-    return refuse('event-mismatch', describeIssue(['event'], `SSE event is ${String(message.event)}, envelope says ${event.type}`));
+  if (eventName !== event.type) {
+    return refuse('event-mismatch', describeIssue(['event'], `SSE event is ${describeValue(eventName)}, envelope says ${event.type}`));
   }
   const cursor = `${turnId}:${seq}`;
-  if (message.id !== cursor) {
-    return refuse('id-mismatch', describeIssue(['id'], `SSE id is ${String(message.id)}, envelope cursor is ${cursor}`));
+  if (id !== cursor) {
+    return refuse('id-mismatch', describeIssue(['id'], `SSE id is ${describeValue(id)}, envelope cursor is ${cursor}`));
   }
   return parsed;
+}
+
+// A received value in a message: strings as they are (cut short), anything else by its type.
+function describeValue(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value) : typeof value;
 }

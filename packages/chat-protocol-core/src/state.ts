@@ -15,6 +15,7 @@ import { CHAT_LIMITS } from './limits.js';
 import {
   ChatIdSchema,
   CountSchema,
+  isChatId,
   SafeJsonObjectSchema,
   SafeJsonSchema,
   textSchema,
@@ -129,7 +130,7 @@ export type ChatStateOf<Card> = Omit<ChatStateV1, 'turns'> & { turns: ChatTurnSt
 
 /** An empty conversation. Throws `TypeError` when `conversationId` is not a v1 id. */
 export function createChatState(conversationId: string): ChatStateV1 {
-  if (!ChatIdSchema.safeParse(conversationId).success) {
+  if (!isChatId(conversationId)) {
     throw new TypeError('createChatState: conversationId must be 1–256 printable ASCII characters without spaces');
   }
   return { schemaVersion: 1, conversationId, turns: [] };
