@@ -61,6 +61,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'formatChatCursor',
       'isChatEventType',
       'isChatEventTypeV1',
+      'isCleanText',
       'isReplayableEvent',
       'isStateChannelEvent',
       'negotiateChatVersion',

@@ -27,6 +27,7 @@ export type {
 } from './capabilities.js';
 
 export { CHAT_LIMITS } from './limits.js';
+export { isCleanText } from './primitives.js';
 export type { ChatLimits } from './limits.js';
 
 export type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
