@@ -33,24 +33,25 @@ import { issuesOf, quoteKey } from './zod-issues.js';
 // Bounds and vocabulary
 
 /** Bounds of v1 cards and their responses, on top of {@link CHAT_LIMITS}. Frozen; sizes are UTF-16 code units. */
-export const CARD_LIMITS = /* @__PURE__ */ Object.freeze({
-  /** `prompt` (at least one character), `details` and `fallbackText`. */
-  maxPromptLength: CHAT_LIMITS.maxSummaryLength,
-  /** Options of a `radio`, `select` or `checkbox` card. */
-  maxOptions: 64,
-  /** Option labels, placeholders, confirm labels. */
-  maxLabelLength: CHAT_LIMITS.maxNameLength,
-  /** Option descriptions. */
-  maxDescriptionLength: 1_024,
-  /** Slider units (`km`, `%`). */
-  maxUnitLength: 32,
-  /** Text a person submits to a `text` card; also the largest `minLength`/`maxLength` a card may ask for. */
-  maxTextAnswerLength: CHAT_LIMITS.maxTextLength,
-  /** `timeoutMs`: seven days. */
-  maxTimeoutMs: 604_800_000,
-  /** Names of product kinds given to `createCardCodec`. */
-  maxKindLength: 64,
-});
+export const CARD_LIMITS = /* @__PURE__ */ (() =>
+  Object.freeze({
+    /** `prompt` (at least one character), `details` and `fallbackText`. */
+    maxPromptLength: CHAT_LIMITS.maxSummaryLength,
+    /** Options of a `radio`, `select` or `checkbox` card. */
+    maxOptions: 64,
+    /** Option labels, placeholders, confirm labels. */
+    maxLabelLength: CHAT_LIMITS.maxNameLength,
+    /** Option descriptions. */
+    maxDescriptionLength: 1_024,
+    /** Slider units (`km`, `%`). */
+    maxUnitLength: 32,
+    /** Text a person submits to a `text` card; also the largest `minLength`/`maxLength` a card may ask for. */
+    maxTextAnswerLength: CHAT_LIMITS.maxTextLength,
+    /** `timeoutMs`: seven days. */
+    maxTimeoutMs: 604_800_000,
+    /** Names of product kinds given to `createCardCodec`. */
+    maxKindLength: 64,
+  }))();
 
 /** The presentation kinds every v1 reader understands. Product kinds come through {@link createCardCodec}. */
 export const CARD_KINDS = /* @__PURE__ */ Object.freeze([

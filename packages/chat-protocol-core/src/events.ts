@@ -177,7 +177,8 @@ export const CHAT_EVENT_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly (
   });
 
 /** Every v1 event type, in the order of the contract's table. */
-export const CHAT_EVENT_TYPES_V1 = /* @__PURE__ */ Object.freeze(Object.keys(CHAT_EVENT_FIELDS)) as readonly ChatEventTypeV1[];
+export const CHAT_EVENT_TYPES_V1 = /* @__PURE__ */ (() =>
+  Object.freeze(Object.keys(CHAT_EVENT_FIELDS)) as readonly ChatEventTypeV1[])();
 
 /** How a UI treats an event type on replay. */
 export type ChatChannel = 'event' | 'state' | 'transient';

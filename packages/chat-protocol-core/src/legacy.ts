@@ -134,11 +134,12 @@ export const TRANSIENT_CHANNEL_TYPES = ['navigate'] as const satisfies readonly 
 
 const EVENT_CHANNEL: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(EVENT_CHANNEL_TYPES);
 const STATE_CHANNEL: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(STATE_CHANNEL_TYPES);
-const ALL_TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>([
-  ...EVENT_CHANNEL_TYPES,
-  ...STATE_CHANNEL_TYPES,
-  ...TRANSIENT_CHANNEL_TYPES,
-]);
+const ALL_TYPES: ReadonlySet<unknown> = /* @__PURE__ */ (() =>
+  new Set<unknown>([
+    ...EVENT_CHANNEL_TYPES,
+    ...STATE_CHANNEL_TYPES,
+    ...TRANSIENT_CHANNEL_TYPES,
+  ]))();
 
 /**
  * True when `type` is on the last-write-wins state channel (`card`,

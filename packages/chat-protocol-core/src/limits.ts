@@ -5,7 +5,7 @@
  */
 
 /** Bounds enforced by the v1 parsers and the reducer. Frozen; sizes are UTF-16 code units. */
-export const CHAT_LIMITS = Object.freeze({
+export const CHAT_LIMITS = /* @__PURE__ */ Object.freeze({
   /** Longest JSON text `parseChatEnvelope` reads, checked before `JSON.parse`. */
   maxEnvelopeLength: 1_048_576,
   /** Host-allocated ids (conversation, turn, event, tool call, card correlation). */

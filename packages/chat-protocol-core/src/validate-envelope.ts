@@ -89,33 +89,6 @@ const when =
     predicate(value) ? null : fail([], message);
 const required = (check: Check): Rule => ({ check, optional: false });
 const optional = (check: Check): Rule => ({ check, optional: true });
-/** A required key whose value the caller already dispatched on or checks itself (`type`, `kind`, `event`). */
-const dispatched = required(() => null);
-const oneOf = (values: readonly string[]): Check =>
-  when((value) => typeof value === 'string' && values.includes(value), `expected one of ${values.join(', ')}`);
-
-const id = when(isChatId, 'expected an id: 1–256 printable ASCII characters without spaces');
-const name = when(isName, 'expected non-empty clean text of at most 256 characters');
-const text = (max: number, min = 0): Check =>
-  when(
-    (value) => isBoundedText(value, max) && value.length >= min,
-    `expected clean text of ${min}–${max} characters`,
-  );
-const json = when((value) => value !== undefined && isSafeJson(value), 'expected bounded JSON data');
-const jsonObject = when(isSafeJsonObject, 'expected a bounded JSON object');
-const boolean = when((value) => typeof value === 'boolean', 'expected a boolean');
-const nullableName: Check = (value) => (value === null ? null : name(value));
-const arrayOf =
-  (max: number, item: Check): Check =>
-  (value) => {
-    if (!Array.isArray(value)) return fail([], 'expected an array');
-    if (value.length > max) return fail([], `expected at most ${max} items`);
-    for (let index = 0; index < value.length; index++) {
-      const problem = item(value[index]);
-      if (problem !== null) return under(index, problem);
-    }
-    return null;
-  };
 
 /**
  * Checks a plain object against `rules`: no unknown keys, every required key
@@ -157,175 +130,212 @@ function explain(value: Record<string, unknown>, rules: Rules): ChatIssue {
   return fail([], 'unexpected inherited property');
 }
 
-const strict =
-  (fields: Readonly<Record<string, Rule>>): Check => {
-    const compiled = rules(fields);
-    return (value) => checkStrict(value, compiled);
+// The rule tables are built in one function called once at load and marked
+// pure, so a bundle that never validates an envelope (a client importing only
+// isCleanText, say) drops them entirely.
+function buildRuleTables() {
+  /** A required key whose value the caller already dispatched on or checks itself (`type`, `kind`, `event`). */
+  const dispatched = required(() => null);
+  const oneOf = (values: readonly string[]): Check =>
+    when((value) => typeof value === 'string' && values.includes(value), `expected one of ${values.join(', ')}`);
+
+  const id = when(isChatId, 'expected an id: 1–256 printable ASCII characters without spaces');
+  const name = when(isName, 'expected non-empty clean text of at most 256 characters');
+  const text = (max: number, min = 0): Check =>
+    when(
+      (value) => isBoundedText(value, max) && value.length >= min,
+      `expected clean text of ${min}–${max} characters`,
+    );
+  const json = when((value) => value !== undefined && isSafeJson(value), 'expected bounded JSON data');
+  const jsonObject = when(isSafeJsonObject, 'expected a bounded JSON object');
+  const boolean = when((value) => typeof value === 'boolean', 'expected a boolean');
+  const nullableName: Check = (value) => (value === null ? null : name(value));
+  const arrayOf =
+    (max: number, item: Check): Check =>
+    (value) => {
+      if (!Array.isArray(value)) return fail([], 'expected an array');
+      if (value.length > max) return fail([], `expected at most ${max} items`);
+      for (let index = 0; index < value.length; index++) {
+        const problem = item(value[index]);
+        if (problem !== null) return under(index, problem);
+      }
+      return null;
+    };
+
+  const strict =
+    (fields: Readonly<Record<string, Rule>>): Check => {
+      const compiled = rules(fields);
+      return (value) => checkStrict(value, compiled);
+    };
+
+  const sources = optional(
+    arrayOf(
+      CHAT_LIMITS.maxSources,
+      strict({ ref: required(text(CHAT_LIMITS.maxRefLength, 1)), label: optional(name) }),
+    ),
+  );
+  const textBlockRules = rules({
+    kind: required(oneOf(['text'])),
+    text: required(text(CHAT_LIMITS.maxTextLength)),
+    sources,
+  });
+  const dataBlockRules = rules({ kind: required(oneOf(['data'])), data: required(json), sources });
+  const block: Check = (value) => {
+    if (!isJsonObject(value)) return fail([], 'expected an object');
+    if (value['kind'] === 'text') return checkStrict(value, textBlockRules);
+    if (value['kind'] === 'data') return checkStrict(value, dataBlockRules);
+    return fail(['kind'], 'expected one of text, data');
   };
 
-const sources = optional(
-  arrayOf(
-    CHAT_LIMITS.maxSources,
-    strict({ ref: required(text(CHAT_LIMITS.maxRefLength, 1)), label: optional(name) }),
-  ),
-);
-const textBlockRules = rules({
-  kind: required(oneOf(['text'])),
-  text: required(text(CHAT_LIMITS.maxTextLength)),
-  sources,
-});
-const dataBlockRules = rules({ kind: required(oneOf(['data'])), data: required(json), sources });
-const block: Check = (value) => {
-  if (!isJsonObject(value)) return fail([], 'expected an object');
-  if (value['kind'] === 'text') return checkStrict(value, textBlockRules);
-  if (value['kind'] === 'data') return checkStrict(value, dataBlockRules);
-  return fail(['kind'], 'expected one of text, data');
-};
-
-// Cards, rule for rule as OpenCardSnapshotV1Schema states them; the cross-field
-// rules are the same functions the schema refines with.
-const refined =
-  <Shape>(check: Check, holds: (value: Shape) => boolean, path: string, message: string): Check =>
-  (value) =>
-    check(value) ?? (holds(value as Shape) ? null : fail([path], message));
-const finiteNumber = when((value) => typeof value === 'number' && Number.isFinite(value), 'expected a finite number');
-const integerUpTo = (min: number, max: number): Check =>
-  when((value) => isCount(value) && value >= min && value <= max, `expected an integer of ${min}–${max}`);
-const label = text(CARD_LIMITS.maxLabelLength, 1);
-const calendarDate = when(isCalendarDate, 'expected a YYYY-MM-DD calendar date');
-const options: Check = (value) =>
-  arrayOf(CARD_LIMITS.maxOptions, strict({ id: required(id), label: required(label), description: optional(text(CARD_LIMITS.maxDescriptionLength)) }))(value) ??
-  (Array.isArray(value) && value.length === 0
-    ? fail([], 'expected at least 1 item')
-    : hasUniqueIds(value as { id: unknown }[])
-      ? null
-      : fail([], 'option ids must be unique'));
-const PRESENTATION_RULES: Readonly<Record<string, Check>> = {
-  text: refined(
-    strict({
-      kind: dispatched,
-      placeholder: optional(text(CARD_LIMITS.maxLabelLength)),
-      multiline: optional(boolean),
-      minLength: optional(integerUpTo(0, CARD_LIMITS.maxTextAnswerLength)),
-      maxLength: optional(integerUpTo(1, CARD_LIMITS.maxTextAnswerLength)),
-    }),
-    isTextLengthRangeOrdered,
-    'minLength',
-    'minLength must not exceed maxLength',
-  ),
-  radio: strict({ kind: dispatched, options: required(options) }),
-  select: strict({ kind: dispatched, options: required(options) }),
-  checkbox: refined(
-    refined(
+  // Cards, rule for rule as OpenCardSnapshotV1Schema states them; the cross-field
+  // rules are the same functions the schema refines with.
+  const refined =
+    <Shape>(check: Check, holds: (value: Shape) => boolean, path: string, message: string): Check =>
+    (value) =>
+      check(value) ?? (holds(value as Shape) ? null : fail([path], message));
+  const finiteNumber = when((value) => typeof value === 'number' && Number.isFinite(value), 'expected a finite number');
+  const integerUpTo = (min: number, max: number): Check =>
+    when((value) => isCount(value) && value >= min && value <= max, `expected an integer of ${min}–${max}`);
+  const label = text(CARD_LIMITS.maxLabelLength, 1);
+  const calendarDate = when(isCalendarDate, 'expected a YYYY-MM-DD calendar date');
+  const options: Check = (value) =>
+    arrayOf(CARD_LIMITS.maxOptions, strict({ id: required(id), label: required(label), description: optional(text(CARD_LIMITS.maxDescriptionLength)) }))(value) ??
+    (Array.isArray(value) && value.length === 0
+      ? fail([], 'expected at least 1 item')
+      : hasUniqueIds(value as { id: unknown }[])
+        ? null
+        : fail([], 'option ids must be unique'));
+  const PRESENTATION_RULES: Readonly<Record<string, Check>> = {
+    text: refined(
       strict({
         kind: dispatched,
-        options: required(options),
-        minSelected: optional(when(isCount, 'expected a non-negative integer')),
-        maxSelected: optional(when(isCount, 'expected a non-negative integer')),
+        placeholder: optional(text(CARD_LIMITS.maxLabelLength)),
+        multiline: optional(boolean),
+        minLength: optional(integerUpTo(0, CARD_LIMITS.maxTextAnswerLength)),
+        maxLength: optional(integerUpTo(1, CARD_LIMITS.maxTextAnswerLength)),
       }),
-      isCheckboxMinimumReachable,
-      'minSelected',
-      'minSelected must not exceed maxSelected or the number of options',
+      isTextLengthRangeOrdered,
+      'minLength',
+      'minLength must not exceed maxLength',
     ),
-    isCheckboxMaximumReachable,
-    'maxSelected',
-    'maxSelected must not exceed the number of options',
-  ),
-  confirm: strict({ kind: dispatched, confirmLabel: optional(label), rejectLabel: optional(label) }),
-  date: refined(
-    strict({ kind: dispatched, min: optional(calendarDate), max: optional(calendarDate) }),
-    isDateRangeOrdered,
-    'min',
-    'min must not be after max',
-  ),
-  slider: refined(
+    radio: strict({ kind: dispatched, options: required(options) }),
+    select: strict({ kind: dispatched, options: required(options) }),
+    checkbox: refined(
+      refined(
+        strict({
+          kind: dispatched,
+          options: required(options),
+          minSelected: optional(when(isCount, 'expected a non-negative integer')),
+          maxSelected: optional(when(isCount, 'expected a non-negative integer')),
+        }),
+        isCheckboxMinimumReachable,
+        'minSelected',
+        'minSelected must not exceed maxSelected or the number of options',
+      ),
+      isCheckboxMaximumReachable,
+      'maxSelected',
+      'maxSelected must not exceed the number of options',
+    ),
+    confirm: strict({ kind: dispatched, confirmLabel: optional(label), rejectLabel: optional(label) }),
+    date: refined(
+      strict({ kind: dispatched, min: optional(calendarDate), max: optional(calendarDate) }),
+      isDateRangeOrdered,
+      'min',
+      'min must not be after max',
+    ),
+    slider: refined(
+      strict({
+        kind: dispatched,
+        min: required(finiteNumber),
+        max: required(finiteNumber),
+        step: optional(when((value) => typeof value === 'number' && value > 0 && Number.isFinite(value), 'expected a positive number')),
+        unit: optional(text(CARD_LIMITS.maxUnitLength, 1)),
+      }),
+      isSliderRangeValid,
+      'max',
+      'min must be below max, with a finite span',
+    ),
+  };
+  const presentation: Check = (value) => {
+    if (!isJsonObject(value)) return fail([], 'expected an object');
+    const kind = value['kind'];
+    const check = typeof kind === 'string' && hasOwn(PRESENTATION_RULES, kind) ? PRESENTATION_RULES[kind] : undefined;
+    return check === undefined ? fail(['kind'], `expected one of ${Object.keys(PRESENTATION_RULES).join(', ')}`) : check(value);
+  };
+  const timestamp = when(isZonedTimestamp, 'expected an RFC 3339 date-time with Z or ±HH:MM');
+  const card = refined(
     strict({
-      kind: dispatched,
-      min: required(finiteNumber),
-      max: required(finiteNumber),
-      step: optional(when((value) => typeof value === 'number' && value > 0 && Number.isFinite(value), 'expected a positive number')),
-      unit: optional(text(CARD_LIMITS.maxUnitLength, 1)),
+      correlationId: required(id),
+      createdAt: required(timestamp),
+      expiresAt: optional(timestamp),
+      schema: optional(strict({ id: required(id), revision: required(when(isCount, 'expected a non-negative integer')) })),
+      prompt: required(text(CARD_LIMITS.maxPromptLength, 1)),
+      presentation: required(presentation),
+      fallbackText: optional(text(CARD_LIMITS.maxPromptLength)),
+      details: optional(text(CARD_LIMITS.maxPromptLength)),
+      allowDecline: optional(boolean),
+      timeoutMs: optional(integerUpTo(1, CARD_LIMITS.maxTimeoutMs)),
     }),
-    isSliderRangeValid,
-    'max',
-    'min must be below max, with a finite span',
-  ),
-};
-const presentation: Check = (value) => {
-  if (!isJsonObject(value)) return fail([], 'expected an object');
-  const kind = value['kind'];
-  const check = typeof kind === 'string' && hasOwn(PRESENTATION_RULES, kind) ? PRESENTATION_RULES[kind] : undefined;
-  return check === undefined ? fail(['kind'], `expected one of ${Object.keys(PRESENTATION_RULES).join(', ')}`) : check(value);
-};
-const timestamp = when(isZonedTimestamp, 'expected an RFC 3339 date-time with Z or ±HH:MM');
-const card = refined(
-  strict({
-    correlationId: required(id),
-    createdAt: required(timestamp),
-    expiresAt: optional(timestamp),
-    schema: optional(strict({ id: required(id), revision: required(when(isCount, 'expected a non-negative integer')) })),
-    prompt: required(text(CARD_LIMITS.maxPromptLength, 1)),
-    presentation: required(presentation),
-    fallbackText: optional(text(CARD_LIMITS.maxPromptLength)),
-    details: optional(text(CARD_LIMITS.maxPromptLength)),
-    allowDecline: optional(boolean),
-    timeoutMs: optional(integerUpTo(1, CARD_LIMITS.maxTimeoutMs)),
-  }),
-  expiresAfterCreation,
-  'expiresAt',
-  'expiresAt must be after createdAt',
-);
+    expiresAfterCreation,
+    'expiresAt',
+    'expiresAt must be after createdAt',
+  );
 
-const retryAfterMs = when(
-  (value) => isCount(value) && value <= CHAT_LIMITS.maxRetryAfterMs,
-  `expected an integer of 0–${CHAT_LIMITS.maxRetryAfterMs}`,
-);
+  const retryAfterMs = when(
+    (value) => isCount(value) && value <= CHAT_LIMITS.maxRetryAfterMs,
+    `expected an integer of 0–${CHAT_LIMITS.maxRetryAfterMs}`,
+  );
 
-const EVENT_RULES: { readonly [Type in ChatEventTypeV1]: Rules } = {
-  delta: rules({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
-  reasoning: rules({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
-  tool_call: rules({ type: dispatched, callId: required(id), name: required(name), input: optional(jsonObject) }),
-  tool_result: rules({
-    type: dispatched,
-    callId: required(id),
-    name: required(name),
-    status: required(oneOf(TOOL_RESULT_STATUSES)),
-    summary: optional(text(CHAT_LIMITS.maxSummaryLength)),
-    blocks: optional(arrayOf(CHAT_LIMITS.maxBlocks, block)),
-    error: optional(text(CHAT_LIMITS.maxSummaryLength)),
-  }),
-  provenance: rules({ type: dispatched, engine: required(name), model: required(name), accountRoute: optional(nullableName) }),
-  card: rules({ type: dispatched, card: required(card) }),
-  card_closed: rules({ type: dispatched, correlationId: required(id), resolution: optional(oneOf(CARD_RESOLUTIONS)) }),
-  state: rules({ type: dispatched, version: required(when(isCount, 'expected a non-negative integer')), snapshot: required(json) }),
-  navigate: rules({
-    type: dispatched,
-    href: required(when(isSafeHref, 'expected an app-relative path or an https: URL')),
-  }),
-  done: rules({
-    type: dispatched,
-    status: required(oneOf(DONE_STATUSES)),
-    stopReason: optional(name),
-    usage: optional(jsonObject),
-  }),
-  error: rules({
-    type: dispatched,
-    code: required(id),
-    message: required(text(CHAT_LIMITS.maxSummaryLength, 1)),
-    retryable: required(boolean),
-    retryAfterMs: optional(retryAfterMs),
-  }),
-};
+  const EVENT_RULES: { readonly [Type in ChatEventTypeV1]: Rules } = {
+    delta: rules({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
+    reasoning: rules({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
+    tool_call: rules({ type: dispatched, callId: required(id), name: required(name), input: optional(jsonObject) }),
+    tool_result: rules({
+      type: dispatched,
+      callId: required(id),
+      name: required(name),
+      status: required(oneOf(TOOL_RESULT_STATUSES)),
+      summary: optional(text(CHAT_LIMITS.maxSummaryLength)),
+      blocks: optional(arrayOf(CHAT_LIMITS.maxBlocks, block)),
+      error: optional(text(CHAT_LIMITS.maxSummaryLength)),
+    }),
+    provenance: rules({ type: dispatched, engine: required(name), model: required(name), accountRoute: optional(nullableName) }),
+    card: rules({ type: dispatched, card: required(card) }),
+    card_closed: rules({ type: dispatched, correlationId: required(id), resolution: optional(oneOf(CARD_RESOLUTIONS)) }),
+    state: rules({ type: dispatched, version: required(when(isCount, 'expected a non-negative integer')), snapshot: required(json) }),
+    navigate: rules({
+      type: dispatched,
+      href: required(when(isSafeHref, 'expected an app-relative path or an https: URL')),
+    }),
+    done: rules({
+      type: dispatched,
+      status: required(oneOf(DONE_STATUSES)),
+      stopReason: optional(name),
+      usage: optional(jsonObject),
+    }),
+    error: rules({
+      type: dispatched,
+      code: required(id),
+      message: required(text(CHAT_LIMITS.maxSummaryLength, 1)),
+      retryable: required(boolean),
+      retryAfterMs: optional(retryAfterMs),
+    }),
+  };
 
-const ENVELOPE_RULES = rules({
-  schemaVersion: dispatched,
-  conversationId: required(id),
-  turnId: required(id),
-  eventId: required(id),
-  seq: required(when(isSeq, 'expected a positive safe integer')),
-  occurredAt: required(timestamp),
-  event: dispatched,
-});
+  const ENVELOPE_RULES = rules({
+    schemaVersion: dispatched,
+    conversationId: required(id),
+    turnId: required(id),
+    eventId: required(id),
+    seq: required(when(isSeq, 'expected a positive safe integer')),
+    occurredAt: required(timestamp),
+    event: dispatched,
+  });
+
+  return { dispatched, EVENT_RULES, ENVELOPE_RULES };
+}
+
+const RULES = /* @__PURE__ */ buildRuleTables();
 
 /**
  * The rules of a `card` event whose card is checked by `checkCard` instead of
@@ -333,7 +343,7 @@ const ENVELOPE_RULES = rules({
  * envelope. Build it once per vocabulary.
  */
 export function cardEventRules(checkCard: (card: unknown) => ChatIssue | null): Rules {
-  return rules({ type: dispatched, card: required(checkCard) });
+  return rules({ type: RULES.dispatched, card: required(checkCard) });
 }
 
 /**
@@ -344,7 +354,7 @@ export function cardEventRules(checkCard: (card: unknown) => ChatIssue | null): 
  * predicate calls that the engine can inline; anything else, and any failure,
  * takes the rule-driven path, which also names the problem.
  */
-export function validateEnvelope(value: unknown, cardRules: Rules = EVENT_RULES.card): EnvelopeProblem | null {
+export function validateEnvelope(value: unknown, cardRules: Rules = RULES.EVENT_RULES.card): EnvelopeProblem | null {
   if (isJsonObject(value) && isEnvelopeFrame(value)) {
     const event = value['event'];
     if (isJsonObject(event)) {
@@ -394,21 +404,21 @@ function validateEnvelopeByRules(value: unknown, cardRules: Rules): EnvelopeProb
   if (value['schemaVersion'] !== 1) {
     return { code: 'unsupported-version', issue: fail(['schemaVersion'], 'expected schemaVersion 1') };
   }
-  const envelopeIssue = checkStrict(value, ENVELOPE_RULES);
+  const envelopeIssue = checkStrict(value, RULES.ENVELOPE_RULES);
   if (envelopeIssue !== null) return { code: 'invalid-envelope', issue: envelopeIssue };
   const eventProblem = validateEvent(value['event'], cardRules);
   return eventProblem === null ? null : { code: eventProblem.code, issue: under('event', eventProblem.issue) };
 }
 
 /** Validates a `JSON.parse` value as a v1 event; null when it is one. Paths are relative to the event. */
-export function validateEvent(event: unknown, cardRules: Rules = EVENT_RULES.card): EnvelopeProblem | null {
+export function validateEvent(event: unknown, cardRules: Rules = RULES.EVENT_RULES.card): EnvelopeProblem | null {
   if (!isJsonObject(event)) return { code: 'invalid-event', issue: fail([], 'expected an event object') };
   const type = event['type'];
   const eventRules =
     type === 'card'
       ? cardRules
-      : typeof type === 'string' && hasOwn(EVENT_RULES, type)
-        ? EVENT_RULES[type as ChatEventTypeV1]
+      : typeof type === 'string' && hasOwn(RULES.EVENT_RULES, type)
+        ? RULES.EVENT_RULES[type as ChatEventTypeV1]
         : undefined;
   if (eventRules === undefined) return { code: 'unknown-event', issue: fail(['type'], 'unknown event type') };
   const issue = checkStrict(event, eventRules);
