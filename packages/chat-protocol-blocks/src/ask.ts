@@ -1,0 +1,137 @@
+/**
+ * `<ask>` blocks: a durable question an agent puts to the owner, with optional
+ * choices and references. This module owns the normalized shape (schema and
+ * type) and the tolerant parser that reads a model's JSON into it. It owns no
+ * tag syntax (tags.ts), no answer handling and no authority: an option id is
+ * what the owner answers with, never a permission.
+ */
+import * as z from 'zod/mini';
+import { blockTextSchema, normalizeBlockText } from './block-text.js';
+import { asRecord, readList, readOwnValue } from './defensive-read.js';
+import { BLOCK_LIMITS } from './limits.js';
+
+const AskOptionSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    id: blockTextSchema(BLOCK_LIMITS.maxTokenLength),
+    label: blockTextSchema(BLOCK_LIMITS.maxTextLength),
+    description: z.exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
+  }))();
+
+/**
+ * Schema of a normalized ask block: strict at every level; every string
+ * trimmed, non-blank, clean and within {@link BLOCK_LIMITS}; `options` and
+ * `refs` non-empty when present; option ids unique; refs unique; an optional
+ * key is absent, never `undefined`. Exactly the values {@link parseAskBlock}
+ * returns unchanged.
+ */
+export const AskBlockSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    question: blockTextSchema(BLOCK_LIMITS.maxTextLength),
+    options: z.exactOptional(
+      z.array(AskOptionSchema).check(
+        z.minLength(1),
+        z.maxLength(BLOCK_LIMITS.maxOptions),
+        z.superRefine((options: ReadonlyArray<{ readonly id: unknown }>, context) => {
+          const seen = new Set<unknown>();
+          options.forEach((option, index) => {
+            if (seen.has(option.id)) {
+              context.addIssue({ code: 'custom', message: 'duplicate option id', path: [index, 'id'], input: option.id });
+            }
+            seen.add(option.id);
+          });
+        }),
+      ),
+    ),
+    refs: z.exactOptional(
+      z.array(blockTextSchema(BLOCK_LIMITS.maxTextLength)).check(
+        z.minLength(1),
+        z.maxLength(BLOCK_LIMITS.maxRefs),
+        z.superRefine((refs: readonly unknown[], context) => {
+          const seen = new Set<unknown>();
+          refs.forEach((ref, index) => {
+            if (seen.has(ref)) context.addIssue({ code: 'custom', message: 'duplicate ref', path: [index], input: ref });
+            seen.add(ref);
+          });
+        }),
+      ),
+    ),
+  }))();
+
+/** A normalized `<ask>` block. */
+export type AskBlock = z.infer<typeof AskBlockSchema>;
+
+/** One choice of an {@link AskBlock}. */
+export type AskOption = NonNullable<AskBlock['options']>[number];
+
+function readText(source: object, key: string, max: number): string | undefined {
+  return normalizeBlockText(readOwnValue(source, key), max);
+}
+
+function readOption(entry: unknown): AskOption | undefined {
+  const source = asRecord(entry);
+  if (source === undefined) return undefined;
+  // The owner answers with the id, so an option without one cannot be chosen: it is dropped.
+  const id = readText(source, 'id', BLOCK_LIMITS.maxTokenLength);
+  if (id === undefined) return undefined;
+  const label = readText(source, 'label', BLOCK_LIMITS.maxTextLength) ?? id;
+  const description = readText(source, 'description', BLOCK_LIMITS.maxTextLength);
+  return { id, label, ...(description === undefined ? {} : { description }) };
+}
+
+function readRef(entry: unknown): string | undefined {
+  return normalizeBlockText(entry, BLOCK_LIMITS.maxTextLength);
+}
+
+/** `list` without its later repeats of a key, in order. */
+function keepFirst<T>(list: readonly T[], keyOf: (entry: T) => string): T[] {
+  const seen = new Set<string>();
+  return list.filter((entry) => {
+    const key = keyOf(entry);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Reads the parsed JSON of an `<ask>` body into a normalized {@link AskBlock},
+ * or `null` when there is no usable question.
+ *
+ * Guarantees: never throws (getters, Proxies and cycles included) and never
+ * mutates or retains `input`; reads only own data properties (a getter never
+ * runs; `__proto__`, `constructor` and `prototype` keys are never read) and
+ * builds the result from fresh literals, so no prototype is ever polluted.
+ * Strings are trimmed; a string that is blank, not clean text, or past its
+ * bound in {@link BLOCK_LIMITS} is absent (dropped, never truncated); a
+ * non-string (a number included) where a string belongs is absent, and so is
+ * an array where an object belongs or an object where an array belongs. An
+ * option's label falls back to its id; an option without a usable id is dropped
+ * (the id is what the owner answers with); of options sharing an id the first
+ * is kept. Refs keep only strings, trimmed, without blanks and repeats. Only the
+ * first `maxOptions` options and `maxRefs` refs are read. Empty arrays are
+ * omitted and no key holds `undefined`; keys come in the schema's order. A
+ * string input is not JSON-parsed (it gives `null`): the tag readers parse the
+ * tag body. The result satisfies {@link AskBlockSchema}, and parsing it again
+ * returns an equal block.
+ */
+export function parseAskBlock(input: unknown): AskBlock | null {
+  try {
+    const source = asRecord(input);
+    if (source === undefined) return null;
+    const question = readText(source, 'question', BLOCK_LIMITS.maxTextLength);
+    if (question === undefined) return null;
+    const options = keepFirst(
+      readList(readOwnValue(source, 'options'), BLOCK_LIMITS.maxOptions, readOption),
+      (option) => option.id,
+    );
+    const refs = keepFirst(readList(readOwnValue(source, 'refs'), BLOCK_LIMITS.maxRefs, readRef), (ref) => ref);
+    return {
+      question,
+      ...(options.length === 0 ? {} : { options }),
+      ...(refs.length === 0 ? {} : { refs }),
+    };
+  } catch {
+    // Every read above already contains its own failures; this is the last guard of the contract.
+    return null;
+  }
+}

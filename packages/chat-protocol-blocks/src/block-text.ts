@@ -1,0 +1,42 @@
+/**
+ * The one rule every string in a block follows: trimmed, not blank, bounded,
+ * well-formed Unicode without C0 controls other than tab, LF and CR. The
+ * parsers normalize to it (a string that cannot meet it is absent); the schemas
+ * check it. It owns no structure.
+ */
+import { isCleanText } from '@papercusp/chat-protocol-core';
+import * as z from 'zod/mini';
+
+/**
+ * `value` trimmed when it is a string that, trimmed, is non-empty, at most `max`
+ * code units and clean text; `undefined` for anything else. Numbers, boxed
+ * strings and other non-strings are never coerced.
+ */
+export function normalizeBlockText(value: unknown, max: number): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  // trim() scans only the edges, so a huge string costs little before the bound refuses it.
+  const trimmed = value.trim();
+  if (trimmed.length === 0 || trimmed.length > max || !isCleanText(trimmed)) return undefined;
+  return trimmed;
+}
+
+/**
+ * Schema of a block string of at most `max` code units: exactly the strings
+ * {@link normalizeBlockText} returns unchanged.
+ */
+export function blockTextSchema(max: number) {
+  return z.string().check(
+    z.superRefine((value: string, context) => {
+      const trimmed = value.trim();
+      if (trimmed.length === 0) {
+        context.addIssue({ code: 'custom', message: 'must not be blank', input: value });
+      } else if (trimmed !== value) {
+        context.addIssue({ code: 'custom', message: 'must not start or end with whitespace', input: value });
+      }
+      if (!isCleanText(value)) {
+        context.addIssue({ code: 'custom', message: 'must not contain control characters or lone surrogates', input: value });
+      }
+    }),
+    z.maxLength(max),
+  );
+}

@@ -1,0 +1,14 @@
+/**
+ * @papercusp/chat-protocol-blocks: `<report>` and `<ask>` blocks embedded in
+ * agent turn text. Every export is listed by name; `index.test.ts` pins the list.
+ */
+export { BLOCK_LIMITS } from './limits.js';
+export type { BlockLimits } from './limits.js';
+export { REPORT_STATUS_TOKENS, ReportBlockSchema, parseReportBlock } from './report.js';
+export type { ReportBlock, ReportItem, ReportPlan, ReportStatusToken } from './report.js';
+export { AskBlockSchema, parseAskBlock } from './ask.js';
+export type { AskBlock, AskOption } from './ask.js';
+export { serializeAskTag, serializeReportTag } from './serialize.js';
+export { parseAskTag, parseReportTag } from './tags.js';
+export { createTurnTextSplitter, splitTurnText, stripBlockTags } from './split.js';
+export type { BlockTagName, SplitTurnTextOptions, TurnTextSegment, TurnTextSplitter } from './split.js';
