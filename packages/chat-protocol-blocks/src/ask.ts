@@ -6,7 +6,7 @@
  * what the owner answers with, never a permission.
  */
 import * as z from 'zod/mini';
-import { blockTextSchema, normalizeBlockText } from './block-text.js';
+import { blockTextSchema, normalizeBlockText, readBlockText } from './block-text.js';
 import { asRecord, readList, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
 
@@ -63,18 +63,14 @@ export type AskBlock = z.infer<typeof AskBlockSchema>;
 /** One choice of an {@link AskBlock}. */
 export type AskOption = NonNullable<AskBlock['options']>[number];
 
-function readText(source: object, key: string, max: number): string | undefined {
-  return normalizeBlockText(readOwnValue(source, key), max);
-}
-
 function readOption(entry: unknown): AskOption | undefined {
   const source = asRecord(entry);
   if (source === undefined) return undefined;
   // The owner answers with the id, so an option without one cannot be chosen: it is dropped.
-  const id = readText(source, 'id', BLOCK_LIMITS.maxTokenLength);
+  const id = readBlockText(source, 'id', BLOCK_LIMITS.maxTokenLength);
   if (id === undefined) return undefined;
-  const label = readText(source, 'label', BLOCK_LIMITS.maxTextLength) ?? id;
-  const description = readText(source, 'description', BLOCK_LIMITS.maxTextLength);
+  const label = readBlockText(source, 'label', BLOCK_LIMITS.maxTextLength) ?? id;
+  const description = readBlockText(source, 'description', BLOCK_LIMITS.maxTextLength);
   return { id, label, ...(description === undefined ? {} : { description }) };
 }
 
@@ -118,7 +114,7 @@ export function parseAskBlock(input: unknown): AskBlock | null {
   try {
     const source = asRecord(input);
     if (source === undefined) return null;
-    const question = readText(source, 'question', BLOCK_LIMITS.maxTextLength);
+    const question = readBlockText(source, 'question', BLOCK_LIMITS.maxTextLength);
     if (question === undefined) return null;
     const options = keepFirst(
       readList(readOwnValue(source, 'options'), BLOCK_LIMITS.maxOptions, readOption),

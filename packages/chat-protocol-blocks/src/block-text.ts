@@ -6,6 +6,7 @@
  */
 import { isCleanText } from '@papercusp/chat-protocol-core';
 import * as z from 'zod/mini';
+import { readOwnValue } from './defensive-read.js';
 
 /**
  * `value` trimmed when it is a string that, trimmed, is non-empty, at most `max`
@@ -18,6 +19,11 @@ export function normalizeBlockText(value: unknown, max: number): string | undefi
   const trimmed = value.trim();
   if (trimmed.length === 0 || trimmed.length > max || !isCleanText(trimmed)) return undefined;
   return trimmed;
+}
+
+/** The own property `key` of `source` as block text ({@link normalizeBlockText}), or `undefined`. */
+export function readBlockText(source: object, key: string, max: number): string | undefined {
+  return normalizeBlockText(readOwnValue(source, key), max);
 }
 
 /**

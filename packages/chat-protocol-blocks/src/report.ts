@@ -5,7 +5,7 @@
  * JSON into that shape. It owns no tag syntax (tags.ts) and no rendering.
  */
 import * as z from 'zod/mini';
-import { blockTextSchema, normalizeBlockText } from './block-text.js';
+import { blockTextSchema, readBlockText } from './block-text.js';
 import { asRecord, readList, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
 
@@ -67,18 +67,14 @@ export type ReportPlan = ReportBlock['plans'][number];
 /** One item of a {@link ReportPlan}. */
 export type ReportItem = NonNullable<ReportPlan['items']>[number];
 
-function readText(source: object, key: string, max: number): string | undefined {
-  return normalizeBlockText(readOwnValue(source, key), max);
-}
-
 function readItem(entry: unknown): ReportItem | undefined {
   const source = asRecord(entry);
   if (source === undefined) return undefined;
-  const id = readText(source, 'id', BLOCK_LIMITS.maxTokenLength);
-  const text = readText(source, 'text', BLOCK_LIMITS.maxTextLength) ?? id;
+  const id = readBlockText(source, 'id', BLOCK_LIMITS.maxTokenLength);
+  const text = readBlockText(source, 'text', BLOCK_LIMITS.maxTextLength) ?? id;
   if (text === undefined) return undefined;
-  const status = readText(source, 'status', BLOCK_LIMITS.maxTokenLength);
-  const ref = readText(source, 'ref', BLOCK_LIMITS.maxTextLength);
+  const status = readBlockText(source, 'status', BLOCK_LIMITS.maxTokenLength);
+  const ref = readBlockText(source, 'ref', BLOCK_LIMITS.maxTextLength);
   return {
     ...(id === undefined ? {} : { id }),
     text,
@@ -90,11 +86,11 @@ function readItem(entry: unknown): ReportItem | undefined {
 function readPlan(entry: unknown): ReportPlan | undefined {
   const source = asRecord(entry);
   if (source === undefined) return undefined;
-  const slug = readText(source, 'slug', BLOCK_LIMITS.maxTokenLength);
-  const title = readText(source, 'title', BLOCK_LIMITS.maxTextLength) ?? slug;
+  const slug = readBlockText(source, 'slug', BLOCK_LIMITS.maxTokenLength);
+  const title = readBlockText(source, 'title', BLOCK_LIMITS.maxTextLength) ?? slug;
   if (title === undefined) return undefined;
-  const status = readText(source, 'status', BLOCK_LIMITS.maxTokenLength);
-  const summary = readText(source, 'summary', BLOCK_LIMITS.maxTextLength);
+  const status = readBlockText(source, 'status', BLOCK_LIMITS.maxTokenLength);
+  const summary = readBlockText(source, 'summary', BLOCK_LIMITS.maxTextLength);
   const items = readList(readOwnValue(source, 'items'), BLOCK_LIMITS.maxItemsPerPlan, readItem);
   return {
     ...(slug === undefined ? {} : { slug }),
@@ -130,7 +126,7 @@ export function parseReportBlock(input: unknown): ReportBlock | null {
     if (source === undefined) return null;
     const plans = readList(readOwnValue(source, 'plans'), BLOCK_LIMITS.maxPlans, readPlan);
     if (plans.length === 0) return null;
-    const title = readText(source, 'title', BLOCK_LIMITS.maxTextLength);
+    const title = readBlockText(source, 'title', BLOCK_LIMITS.maxTextLength);
     return { ...(title === undefined ? {} : { title }), plans };
   } catch {
     // Every read above already contains its own failures; this is the last guard of the contract.
