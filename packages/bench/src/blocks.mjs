@@ -6,10 +6,8 @@
  * harness and the rows run.mjs prints; it times nothing itself.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { createTurnTextSplitter, splitTurnText } from '@papercusp/chat-protocol-blocks';
-import { build } from 'esbuild';
+import { measureBundle } from './bundle-size.mjs';
 
 /** Size of the turn text in UTF-16 code units (1 MiB), and how many blocks it carries. */
 const BLOCKS_TEXT_LENGTH = 1_048_576;
@@ -148,29 +146,9 @@ export const naiveContenders = NAIVE_PREFIXES.map((prefix, index) => ({
  * readers) with zod bundled in if it reached it.
  */
 export async function measureBlocksBundles() {
-  const measureEntry = async (contents, external) => {
-    const result = await build({
-      stdin: { contents, resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      external,
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
-    const code = result.outputFiles[0].contents;
-    const [output] = Object.values(result.metafile.outputs);
-    let zodMinifiedBytes = 0;
-    for (const [path, input] of Object.entries(output.inputs)) {
-      if (/node_modules[\\/]zod[\\/]/.test(path)) zodMinifiedBytes += input.bytesInOutput;
-    }
-    return { minifiedBytes: code.byteLength, gzippedBytes: gzipSync(code, { level: 9 }).byteLength, zodMinifiedBytes };
-  };
   return {
-    entry: await measureEntry("export * from '@papercusp/chat-protocol-blocks';", ['zod', 'zod/*']),
-    reader: await measureEntry(
+    entry: await measureBundle("export * from '@papercusp/chat-protocol-blocks';", ['zod', 'zod/*']),
+    reader: await measureBundle(
       "export { createTurnTextSplitter, parseAskTag, parseReportTag, splitTurnText, stripBlockTags } from '@papercusp/chat-protocol-blocks';",
       [],
     ),

@@ -1,26 +1,24 @@
 /**
- * Size of the smallest real browser client: an ESM bundle that imports
- * `parseChatEnvelope`, `applyChatEvent` and `createChatState` from the built core
- * (zod would be bundled in if they reached it),
- * minified by esbuild and gzipped at level 9 the way a CDN would serve it.
+ * Bundle sizes as a browser would download them: an ESM bundle of some
+ * imports from the built packages, minified by esbuild and gzipped at level 9
+ * the way a CDN would serve it, with the share zod takes when it is bundled in.
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-/** Returns `{ minifiedBytes, gzippedBytes, zodMinifiedBytes }` of the client bundle. */
-export async function measureClientBundle() {
+/**
+ * Returns `{ minifiedBytes, gzippedBytes, zodMinifiedBytes }` of a bundle whose
+ * entry is `contents` (module source), leaving the `external` imports out.
+ */
+export async function measureBundle(contents, external = []) {
   const result = await build({
-    stdin: {
-      contents:
-        "export { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';",
-      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-      loader: 'js',
-    },
+    stdin: { contents, resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
     bundle: true,
     minify: true,
     format: 'esm',
     platform: 'browser',
+    external,
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -31,9 +29,15 @@ export async function measureClientBundle() {
   for (const [path, input] of Object.entries(output.inputs)) {
     if (/node_modules[\\/]zod[\\/]/.test(path)) zodMinifiedBytes += input.bytesInOutput;
   }
-  return {
-    minifiedBytes: code.byteLength,
-    gzippedBytes: gzipSync(code, { level: 9 }).byteLength,
-    zodMinifiedBytes,
-  };
+  return { minifiedBytes: code.byteLength, gzippedBytes: gzipSync(code, { level: 9 }).byteLength, zodMinifiedBytes };
+}
+
+/**
+ * The smallest real browser client of the core: `parseChatEnvelope`,
+ * `applyChatEvent` and `createChatState`, zod bundled in if they reach it.
+ */
+export function measureClientBundle() {
+  return measureBundle(
+    "export { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';",
+  );
 }

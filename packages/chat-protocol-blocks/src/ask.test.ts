@@ -1,17 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { anythingArb, messyAskArb, validAskArb } from '../test/block-arbitraries.js';
+import { messyAskArb, validAskArb } from '../test/block-arbitraries.js';
+import { describeParserProperties, everyObjectIsPlain } from '../test/parser-properties.js';
 import { AskBlockSchema, parseAskBlock } from './ask.js';
 import { BLOCK_LIMITS } from './limits.js';
-
-const RUNS = 10_000;
-
-/** Every object in `value` was built fresh by the parser: plain, with Object.prototype. */
-function everyObjectIsPlain(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype && value.every(everyObjectIsPlain);
-  return Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every(everyObjectIsPlain);
-}
 
 afterAll(() => {
   expect(({} as Record<string, unknown>)['polluted']).toBe(undefined);
@@ -163,40 +155,9 @@ describe('parseAskBlock: hostile input is normal input (DESIGN §2.7)', () => {
   });
 });
 
-describe('parseAskBlock: properties', () => {
-  it('never throws, on anything; a result always satisfies the schema', () => {
-    fc.assert(
-      fc.property(fc.oneof(anythingArb, messyAskArb), (value) => {
-        const block = parseAskBlock(value);
-        if (block !== null) expect(AskBlockSchema.safeParse(block).success).toBe(true);
-      }),
-      { numRuns: RUNS },
-    );
-  });
+describeParserProperties('parseAskBlock', { parse: parseAskBlock, schema: AskBlockSchema, messyArb: messyAskArb, validArb: validAskArb });
 
-  it('normalization is a fixed point: parsing a result again gives an equal block, with no undefined key', () => {
-    fc.assert(
-      fc.property(fc.oneof(messyAskArb, anythingArb), (value) => {
-        const block = parseAskBlock(value);
-        if (block === null) return;
-        expect(parseAskBlock(block)).toStrictEqual(block);
-        expect(JSON.parse(JSON.stringify(block))).toStrictEqual(block);
-        expect(everyObjectIsPlain(block)).toBe(true);
-      }),
-      { numRuns: RUNS },
-    );
-  });
-
-  it('a valid block is returned as it is (the schema and the parser agree)', () => {
-    fc.assert(
-      fc.property(validAskArb, (block) => {
-        expect(AskBlockSchema.safeParse(block).success).toBe(true);
-        expect(parseAskBlock(block)).toStrictEqual(block);
-      }),
-      { numRuns: 1_000 },
-    );
-  });
-
+describe('parseAskBlock: the generator', () => {
   it('messy input often survives, with repeats to deduplicate: the generator is not all junk', () => {
     const samples = fc.sample(messyAskArb, { numRuns: 1_000, seed: 1 });
     expect(samples.filter((value) => parseAskBlock(value) !== null).length).toBeGreaterThan(300);

@@ -1,17 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { anythingArb, messyReportArb, validReportArb } from '../test/block-arbitraries.js';
+import { messyReportArb, validReportArb } from '../test/block-arbitraries.js';
+import { describeParserProperties, everyObjectIsPlain } from '../test/parser-properties.js';
 import { BLOCK_LIMITS } from './limits.js';
 import { REPORT_STATUS_TOKENS, ReportBlockSchema, parseReportBlock } from './report.js';
-
-const RUNS = 10_000;
-
-/** Every object in `value` was built fresh by the parser: plain, with Object.prototype. */
-function everyObjectIsPlain(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype && value.every(everyObjectIsPlain);
-  return Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every(everyObjectIsPlain);
-}
 
 afterAll(() => {
   expect(({} as Record<string, unknown>)['polluted']).toBe(undefined);
@@ -246,40 +238,9 @@ describe('parseReportBlock: hostile input is normal input (DESIGN §2.7)', () =>
   });
 });
 
-describe('parseReportBlock: properties', () => {
-  it('never throws, on anything; a result always satisfies the schema', () => {
-    fc.assert(
-      fc.property(fc.oneof(anythingArb, messyReportArb), (value) => {
-        const block = parseReportBlock(value);
-        if (block !== null) expect(ReportBlockSchema.safeParse(block).success).toBe(true);
-      }),
-      { numRuns: RUNS },
-    );
-  });
+describeParserProperties('parseReportBlock', { parse: parseReportBlock, schema: ReportBlockSchema, messyArb: messyReportArb, validArb: validReportArb });
 
-  it('normalization is a fixed point: parsing a result again gives an equal block, with no undefined key', () => {
-    fc.assert(
-      fc.property(fc.oneof(messyReportArb, anythingArb), (value) => {
-        const block = parseReportBlock(value);
-        if (block === null) return;
-        expect(parseReportBlock(block)).toStrictEqual(block);
-        expect(JSON.parse(JSON.stringify(block))).toStrictEqual(block);
-        expect(everyObjectIsPlain(block)).toBe(true);
-      }),
-      { numRuns: RUNS },
-    );
-  });
-
-  it('a valid block is returned as it is (the schema and the parser agree)', () => {
-    fc.assert(
-      fc.property(validReportArb, (block) => {
-        expect(ReportBlockSchema.safeParse(block).success).toBe(true);
-        expect(parseReportBlock(block)).toStrictEqual(block);
-      }),
-      { numRuns: 1_000 },
-    );
-  });
-
+describe('parseReportBlock: the generator', () => {
   it('messy input often survives: the generator is not all junk', () => {
     const kept = fc.sample(messyReportArb, { numRuns: 1_000, seed: 1 }).filter((value) => parseReportBlock(value) !== null);
     expect(kept.length).toBeGreaterThan(250);
