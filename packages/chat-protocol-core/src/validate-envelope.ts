@@ -363,6 +363,8 @@ export function validateEnvelope(value: unknown, cardRules: Rules = RULES.EVENT_
         return null;
       }
     }
+    // The frame passed: only the event is left to check.
+    return eventProblemAt(event, cardRules);
   }
   return validateEnvelopeByRules(value, cardRules);
 }
@@ -406,8 +408,13 @@ function validateEnvelopeByRules(value: unknown, cardRules: Rules): EnvelopeProb
   }
   const envelopeIssue = checkStrict(value, RULES.ENVELOPE_RULES);
   if (envelopeIssue !== null) return { code: 'invalid-envelope', issue: envelopeIssue };
-  const eventProblem = validateEvent(value['event'], cardRules);
-  return eventProblem === null ? null : { code: eventProblem.code, issue: under('event', eventProblem.issue) };
+  return eventProblemAt(value['event'], cardRules);
+}
+
+/** The event's problem, with its path under `event`. */
+function eventProblemAt(event: unknown, cardRules: Rules): EnvelopeProblem | null {
+  const problem = validateEvent(event, cardRules);
+  return problem === null ? null : { code: problem.code, issue: under('event', problem.issue) };
 }
 
 /** Validates a `JSON.parse` value as a v1 event; null when it is one. Paths are relative to the event. */
