@@ -63,6 +63,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'isChatEventTypeV1',
       'isCleanText',
       'isReplayableEvent',
+      'isSafeJson',
       'isStateChannelEvent',
       'negotiateChatVersion',
       'parseChatCapabilities',
@@ -72,6 +73,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'parseChatSseMessage',
       'parseChatState',
       'parseOpenCardSnapshot',
+      'refuse',
       'requireChatCapabilities',
       'validateCardResponse',
     ]);

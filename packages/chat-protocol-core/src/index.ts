@@ -27,9 +27,10 @@ export type {
 } from './capabilities.js';
 
 export { CHAT_LIMITS } from './limits.js';
-export { isCleanText } from './primitives.js';
+export { isCleanText, isSafeJson } from './primitives.js';
 export type { ChatLimits } from './limits.js';
 
+export { refuse } from './result.js';
 export type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
 
 export {

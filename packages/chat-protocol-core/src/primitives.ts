@@ -158,9 +158,14 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /**
  * JSON data within the v1 bounds: finite numbers, clean strings and keys, no
- * `__proto__`/`constructor`/`prototype` keys, nesting at most `maxJsonDepth`.
+ * `__proto__`/`constructor`/`prototype` keys, nesting at most `maxJsonDepth`,
+ * plain objects and arrays only. Never throws on values `JSON.parse` returns.
  */
-export function isSafeJson(value: unknown, depth = 0): boolean {
+export function isSafeJson(value: unknown): boolean {
+  return isSafeJsonAt(value, 0);
+}
+
+function isSafeJsonAt(value: unknown, depth: number): boolean {
   switch (typeof value) {
     case 'string':
       return isCleanText(value);
@@ -172,12 +177,12 @@ export function isSafeJson(value: unknown, depth = 0): boolean {
       if (value === null) return true;
       if (depth >= CHAT_LIMITS.maxJsonDepth) return false;
       if (Array.isArray(value)) {
-        for (const item of value) if (!isSafeJson(item, depth + 1)) return false;
+        for (const item of value) if (!isSafeJsonAt(item, depth + 1)) return false;
         return true;
       }
       if (!isPlainObject(value)) return false;
       for (const key of Object.keys(value)) {
-        if (FORBIDDEN_JSON_KEYS.has(key) || !isCleanText(key) || !isSafeJson(value[key], depth + 1)) return false;
+        if (FORBIDDEN_JSON_KEYS.has(key) || !isCleanText(key) || !isSafeJsonAt(value[key], depth + 1)) return false;
       }
       return true;
     }

@@ -23,7 +23,10 @@ export type ParseResult<T, Code extends string = string> =
   | { readonly ok: true; readonly value: T }
   | ChatRefusal<Code>;
 
-/** Builds a refusal; `issues` is omitted rather than set to `undefined`. */
+/**
+ * Builds a refusal; `issues` is omitted rather than set to `undefined`. Packages
+ * built on core refuse through it, so every refusal has the same shape.
+ */
 export function refuse<Code extends string>(
   code: Code,
   message: string,

@@ -8,7 +8,7 @@ export const idArb = fc
   .map((chars) => chars.join(''));
 
 /** Well-formed Unicode with tabs and newlines, emoji, quotes and tag-like text. */
-const textArb = fc.oneof(
+export const textArb = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.constantFrom('', 'a\nb\tc\r', '</ask> <report> &amp; "quoted" \\ \u2028', '😀👍🏽', '\u00e9\u0301'),
 );
@@ -32,12 +32,12 @@ export const timestampArb = fc
 
 const jsonLeafArb = fc.oneof(fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), textArb);
 const jsonKeyArb = textArb.filter((key) => !['__proto__', 'constructor', 'prototype'].includes(key));
-const jsonArb: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+export const jsonArb: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, jsonLeafArb, tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 4 }),
   object: fc.dictionary(jsonKeyArb, tie('value'), { maxKeys: 4 }),
 })).value.map((value) => JSON.parse(JSON.stringify(value)) as unknown);
-const jsonObjectArb = fc
+export const jsonObjectArb = fc
   .dictionary(jsonKeyArb, jsonArb, { maxKeys: 4 })
   .map((value) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
 
@@ -47,7 +47,7 @@ const compact = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 
 const sourceArb = fc.record({ ref: nameArb, label: optional(nameArb) }).map(compact);
-const blockArb = fc.oneof(
+export const blockArb = fc.oneof(
   fc.record({ kind: fc.constant('text' as const), text: textArb, sources: optional(fc.array(sourceArb, { maxLength: 3 })) }).map(compact),
   fc.record({ kind: fc.constant('data' as const), data: jsonArb, sources: optional(fc.array(sourceArb, { maxLength: 3 })) }).map(compact),
 );
