@@ -1,0 +1,152 @@
+import fc from 'fast-check';
+import { CHAT_LIMITS, parseChatEvent } from '@papercusp/chat-protocol-core';
+import { describe, expect, it } from 'vitest';
+import { dotted } from '../test/dotted-dialect.js';
+import { anyFrameArb } from '../test/legacy-arbitraries.js';
+import { decodeLegacyChatFrame, papercup, scout, type DecodeLegacyChatFrameRefusalCode, type LegacyDialect } from './index.js';
+
+const json = (value: unknown) => JSON.stringify(value);
+
+describe('decodeLegacyChatFrame reads each dialect into its typed events', () => {
+  it.each([
+    ['papercup delta', papercup, { event: 'delta', data: json({ text: '' }) }, { type: 'delta', text: '' }],
+    [
+      'papercup tool_call keeps input whatever it is, and callId only as a string',
+      papercup,
+      { event: 'tool_call', data: json({ name: 'search', input: 'free text', callId: 7 }) },
+      { type: 'tool_call', name: 'search', input: 'free text' },
+    ],
+    [
+      'papercup tool_result keeps ok only as a boolean',
+      papercup,
+      { event: 'tool_result', data: json({ name: 'search', ok: 'yes', summary: 'done' }) },
+      { type: 'tool_result', name: 'search', summary: 'done' },
+    ],
+    ['papercup error without a message', papercup, { event: 'error', data: '{}' }, { type: 'error', message: 'stream error' }],
+    [
+      'papercup error with the v1 extras',
+      papercup,
+      { event: 'error', data: json({ message: 'busy', code: 'rate-limited', retryable: true, retryAfterMs: 500 }) },
+      { type: 'error', message: 'busy', code: 'rate-limited', retryable: true, retryAfterMs: 500 },
+    ],
+    ['papercup state without a numeric version', papercup, { event: 'state', data: json({ version: '3' }) }, { type: 'state', version: 0 }],
+    ['papercup data that repeats its type', papercup, { event: 'delta', data: json({ type: 'delta', text: 'a' }) }, { type: 'delta', text: 'a' }],
+    ['papercup data that is not an object reads as {}', papercup, { event: 'done', data: '[1,2]' }, { type: 'done' }],
+    ['papercup heartbeat, data never read', papercup, { event: 'heartbeat', data: 'not json' }, { type: 'heartbeat' }],
+    ['papercup session', papercup, { event: 'session', data: json({ sessionId: 's1' }) }, { type: 'session', sessionId: 's1' }],
+    ['scout token', scout, { data: json({ type: 'token', content: 'Hi' }) }, { type: 'token', content: 'Hi' }],
+    ['scout with SSE event message', scout, { event: 'message', data: json({ type: 'done' }) }, { type: 'done' }],
+    ['scout with SSE event equal to the type', scout, { event: 'tool_start', data: json({ type: 'tool_start', tool: 'cart' }) }, { type: 'tool_start', tool: 'cart' }],
+    ['dotted ping named by the SSE event, empty data', dotted, { event: 'ping', data: '' }, { type: 'ping' }],
+    ['dotted ping named by the data', dotted, { data: json({ kind: 'ping' }) }, { type: 'ping' }],
+  ] as const)('%s', (_, dialect: LegacyDialect, frame, expected) => {
+    expect(decodeLegacyChatFrame(frame, { dialect })).toEqual({ ok: true, value: expected });
+  });
+
+  it('passes a card through as the producer sent it, checking correlationId and prompt', () => {
+    const card = { correlationId: 'c1', prompt: 'Sure?', createdAt: 1, presentation: { kind: 'confirm' }, extra: [1] };
+    expect(decodeLegacyChatFrame({ event: 'card', data: json({ card }) }, { dialect: papercup })).toEqual({ ok: true, value: { type: 'card', card } });
+  });
+});
+
+describe('decodeLegacyChatFrame refusals', () => {
+  const cases: readonly (readonly [string, LegacyDialect, unknown, DecodeLegacyChatFrameRefusalCode, string])[] = [
+    ['no frame', papercup, 'delta', 'invalid-frame', 'expected a frame { event?, data, id? }'],
+    ['data not text', papercup, { event: 'delta', data: { text: 'a' } }, 'invalid-frame', 'data: expected the SSE data text'],
+    ['event not a string', papercup, { event: 1, data: '{}' }, 'invalid-frame', 'event: expected a string when present'],
+    ['id not a string', papercup, { event: 'delta', data: '{}', id: 1 }, 'invalid-frame', 'id: expected a string when present'],
+    [
+      'a frame whose getter throws',
+      papercup,
+      Object.defineProperty({}, 'data', { get: () => { throw new Error('boom'); }, enumerable: true }),
+      'invalid-frame',
+      'the frame cannot be read',
+    ],
+    ['data past the bound', papercup, { event: 'delta', data: `"${'a'.repeat(CHAT_LIMITS.maxEnvelopeLength)}"` }, 'too-large', `data longer than ${CHAT_LIMITS.maxEnvelopeLength} characters`],
+    ['data not JSON', papercup, { event: 'delta', data: '{text:' }, 'invalid-json', 'data: not valid JSON'],
+    ['data nested past maxJsonDepth', papercup, { event: 'tool_call', data: json({ name: 't', input: JSON.parse('['.repeat(40) + ']'.repeat(40)) }) }, 'unsafe-json', 'data: JSON past the v1 bounds (forbidden keys, depth, control characters or overflowing numbers)'],
+    ['a __proto__ key', papercup, { event: 'tool_call', data: '{"name":"t","input":{"__proto__":{"admin":true}}}' }, 'unsafe-json', 'data: JSON past the v1 bounds (forbidden keys, depth, control characters or overflowing numbers)'],
+    ['a control character', scout, { data: json({ type: 'token', content: 'a\u0000' }) }, 'unsafe-json', 'data: JSON past the v1 bounds (forbidden keys, depth, control characters or overflowing numbers)'],
+    ['an overflowing number', papercup, { event: 'state', data: '{"version":1e999}' }, 'unsafe-json', 'data: JSON past the v1 bounds (forbidden keys, depth, control characters or overflowing numbers)'],
+    ['a retired papercup name', papercup, { event: 'token', data: json({ content: 'a' }) }, 'unsupported-event', '"token" is not an event of this dialect'],
+    ['a papercup message without a type', papercup, { data: json({ text: 'a' }) }, 'unsupported-event', '"message" is not an event of this dialect'],
+    ['a scout product event', scout, { data: json({ type: 'products', items: [] }) }, 'unsupported-event', '"products" is not an event of this dialect'],
+    ['scout navigate, a product event', scout, { data: json({ type: 'navigate', href: '/cart' }) }, 'unsupported-event', '"navigate" is not an event of this dialect'],
+    ['a prototype name as type', scout, { data: json({ type: 'toString' }) }, 'unsupported-event', '"toString" is not an event of this dialect'],
+    ['papercup delta without text', papercup, { event: 'delta', data: json({ text: 1 }) }, 'invalid-event', 'data.text: expected a string'],
+    ['papercup tool_call with an empty name', papercup, { event: 'tool_call', data: json({ name: '' }) }, 'invalid-event', 'data.name: expected a non-empty string'],
+    ['papercup card without a prompt', papercup, { event: 'card', data: json({ card: { correlationId: 'c' } }) }, 'invalid-event', 'data.card: expected a card with string correlationId and prompt'],
+    ['papercup data contradicting its event', papercup, { event: 'delta', data: json({ type: 'done', text: 'a' }) }, 'invalid-event', 'data.type: "done" contradicts SSE event "delta"'],
+    ['scout data without a type', scout, { data: json({ content: 'a' }) }, 'invalid-event', 'data.type: expected the event type'],
+    ['scout data that is not an object', scout, { data: '"token"' }, 'invalid-event', 'data.type: expected the event type'],
+    ['scout SSE event contradicting the type', scout, { event: 'done', data: json({ type: 'token', content: 'a' }) }, 'invalid-event', 'event: SSE event "done" contradicts type "token"'],
+    ['scout token without content', scout, { data: json({ type: 'token', text: 'a' }) }, 'invalid-event', 'data.content: expected a string'],
+  ];
+
+  it.each(cases)('%s', (_, dialect, frame, code, message) => {
+    const result = decodeLegacyChatFrame(frame, { dialect });
+    expect(result).toMatchObject({ ok: false, code, message });
+  });
+
+  it('names the field of an invalid event in its issues', () => {
+    expect(decodeLegacyChatFrame({ data: json({ type: 'tool_start' }) }, { dialect: scout })).toEqual({
+      ok: false,
+      code: 'invalid-event',
+      message: 'data.tool: expected a non-empty string',
+      issues: [{ path: ['data', 'tool'], message: 'expected a non-empty string' }],
+    });
+  });
+
+  it('never reads a field from a polluted Object.prototype', () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype['text'] = 'injected';
+    try {
+      expect(decodeLegacyChatFrame({ event: 'delta', data: '{}' }, { dialect: papercup })).toMatchObject({ ok: false, code: 'invalid-event' });
+    } finally {
+      delete prototype['text'];
+    }
+  });
+
+  it('throws TypeError for a dialect defineLegacyDialect did not make', () => {
+    const forged = { name: 'forged', definition: papercup.definition } as unknown as LegacyDialect;
+    expect(() => decodeLegacyChatFrame({ event: 'delta', data: '{}' }, { dialect: forged })).toThrow(
+      new TypeError('expected a dialect made by defineLegacyDialect'),
+    );
+  });
+});
+
+describe('the papercup dialect reads exactly what core’s legacy parseChatEvent reads', () => {
+  const nameArb = fc.constantFrom('session', 'delta', 'tool_call', 'tool_result', 'provenance', 'card', 'card_closed', 'state', 'done', 'error', 'navigate', 'token', 'message');
+  it('same verdict and same fields on every safe JSON frame (extras aside)', () => {
+    fc.assert(
+      fc.property(nameArb, fc.jsonValue(), fc.dictionary(fc.constantFrom('type', 'text', 'name', 'callId', 'ok', 'summary', 'input', 'engine', 'model', 'accountRoute', 'card', 'correlationId', 'version', 'snapshot', 'stopReason', 'usage', 'message', 'href', 'sessionId'), fc.oneof(fc.jsonValue(), fc.constantFrom(...['delta', 'x', '', null, true, { correlationId: 'c', prompt: 'p' }]))), (name, raw, fields) => {
+        for (const data of [raw, fields]) {
+          const text = JSON.stringify(data);
+          const decoded = decodeLegacyChatFrame({ event: name, data: text }, { dialect: papercup });
+          if (!decoded.ok && decoded.code === 'unsafe-json') continue;
+          const legacy = parseChatEvent(name, JSON.parse(text));
+          if (legacy === null) {
+            expect(decoded.ok).toBe(false);
+            continue;
+          }
+          if (!decoded.ok) throw new Error(`${name} ${text}: ${decoded.message}`);
+          const picked = Object.fromEntries(Object.keys(legacy).map((key) => [key, (decoded.value as Record<string, unknown>)[key]]));
+          expect(picked).toEqual(legacy);
+        }
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+});
+
+describe('decodeLegacyChatFrame never throws', () => {
+  it.each(([papercup, scout, dotted] as LegacyDialect[]).map((dialect) => ({ dialect })))('on arbitrary frames, in $dialect.name', ({ dialect }) => {
+    fc.assert(
+      fc.property(anyFrameArb, (frame) => {
+        const result = decodeLegacyChatFrame(frame, { dialect });
+        expect(typeof result.ok).toBe('boolean');
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+});

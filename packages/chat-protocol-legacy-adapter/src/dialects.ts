@@ -1,0 +1,74 @@
+/**
+ * The two dialects on the wire today, declared with the same public
+ * `defineLegacyDialect` a host uses for its own. Each keeps its vocabulary;
+ * fields v1 has and the old vocabulary lacks travel as extra fields old
+ * readers ignore (they read only the fields they know), so nothing is lost.
+ */
+import { defineLegacyDialect } from './dialect.js';
+
+// An error's v1 code and retry permission: a frame without them is a stream
+// error that may not be retried (retry permission is never implied).
+const ERROR_FIELDS = {
+  message: 'message',
+  code: { kind: 'string?', default: 'stream-error' },
+  retryable: { kind: 'boolean?', default: false },
+  retryAfterMs: 'number?',
+} as const;
+
+/**
+ * `papercup`: the SSE event name is the type and `data` is JSON, exactly the
+ * vocabulary core's legacy `parseChatEvent` reads (a test holds the two to the
+ * same reading). `heartbeat` frames carry no event. Beyond it, `tool_result`
+ * may carry v1 `blocks` and `error`, `card_closed` a `resolution`, `error` a
+ * `code`, `retryable` and `retryAfterMs`.
+ */
+export const papercup = /* @__PURE__ */ defineLegacyDialect({
+  name: 'papercup',
+  typeFrom: 'event',
+  types: {
+    session: { transport: 'session', fields: { sessionId: 'text' } },
+    heartbeat: { transport: 'heartbeat' },
+    delta: { v1: 'delta', fields: { text: 'text' } },
+    tool_call: { v1: 'tool_call', fields: { name: 'name', input: 'json?', callId: 'call-id' } },
+    tool_result: {
+      v1: 'tool_result',
+      fields: {
+        name: 'name',
+        callId: 'call-id',
+        ok: { kind: 'outcome', v1: 'status' },
+        summary: 'string?',
+        blocks: 'json?',
+        error: 'string?',
+      },
+    },
+    provenance: { v1: 'provenance', fields: { engine: 'text', model: 'text', accountRoute: 'nullable-string?' } },
+    card: { v1: 'card', fields: { card: 'card' } },
+    card_closed: { v1: 'card_closed', fields: { correlationId: 'text', resolution: 'string?' } },
+    state: { v1: 'state', fields: { version: 'version', snapshot: 'json?' } },
+    done: { v1: 'done', fields: { stopReason: 'string?', usage: 'object?' }, fixed: { status: 'completed' } },
+    error: { v1: 'error', fields: ERROR_FIELDS },
+    navigate: { v1: 'navigate', fields: { href: 'text' } },
+  },
+});
+
+/**
+ * `scout`: the type is the `type` field of the JSON data (the SSE event name
+ * is absent or `message`). `token {content}` is `delta {text}` and
+ * `tool_start {tool}` is `tool_call {name}` (with an optional `callId` and
+ * `input`). Scout has no tool results, provenance, state or navigation: its
+ * `navigate`, `products`, `broaden`, `cart_mutate`… are product events, and
+ * decode as `unsupported-event`.
+ */
+export const scout = /* @__PURE__ */ defineLegacyDialect({
+  name: 'scout',
+  typeFrom: { field: 'type' },
+  types: {
+    session: { transport: 'session', fields: { sessionId: 'text' } },
+    token: { v1: 'delta', fields: { content: { kind: 'text', v1: 'text' } } },
+    tool_start: { v1: 'tool_call', fields: { tool: { kind: 'name', v1: 'name' }, callId: 'call-id', input: 'json?' } },
+    card: { v1: 'card', fields: { card: 'card' } },
+    card_closed: { v1: 'card_closed', fields: { correlationId: 'text', resolution: 'string?' } },
+    error: { v1: 'error', fields: ERROR_FIELDS },
+    done: { v1: 'done', fields: { stopReason: 'string?', usage: 'object?' }, fixed: { status: 'completed' } },
+  },
+});

@@ -1,0 +1,79 @@
+/**
+ * Projecting a v1 envelope down to a legacy frame for readers not yet
+ * migrated. Nothing is dropped silently: an event, or a value in it, that the
+ * dialect cannot carry is `unsupported-event`, and the host picks a deliberate
+ * fallback. It owns no transport; the result is the frame and its SSE text.
+ */
+import {
+  parseChatEnvelope,
+  refuse,
+  type ChatRefusal,
+  type ChatSseMessage,
+  type ParseChatEnvelopeRefusalCode,
+} from '@papercusp/chat-protocol-core';
+import { compiledOf, type LegacyDialect } from './dialect.js';
+import { encodeField, isNoLegacyForm } from './fields.js';
+
+/** A legacy frame as it goes on the wire. `id` is the v1 cursor, so a reconnecting reader resumes. */
+export interface LegacyChatFrame extends ChatSseMessage {
+  readonly id: string;
+}
+
+/** Refusal codes of {@link encodeLegacyChatFrame}: the strict parser's, and `unsupported-event`. */
+export type EncodeLegacyChatFrameRefusalCode = ParseChatEnvelopeRefusalCode | 'unsupported-event';
+
+/** Result of {@link encodeLegacyChatFrame}: the frame and the SSE message text that carries it. */
+export type EncodeLegacyChatFrameResult =
+  | { readonly ok: true; readonly frame: LegacyChatFrame; readonly sse: string }
+  | ChatRefusal<EncodeLegacyChatFrameRefusalCode>;
+
+/**
+ * Projects a v1 envelope onto the dialect's legacy frame. The envelope is
+ * checked by the strict v1 parser first (its refusal codes pass through).
+ * Never throws on any `envelope`.
+ *
+ * `unsupported-event` when the dialect has no type for the event (`reasoning`
+ * in every built-in dialect; `tool_result`, `provenance`, `state` and
+ * `navigate` in `scout`), when a field has no place in the legacy type, when a
+ * value differs from the one the legacy type stands for (a `done` that is not
+ * `completed`), or when a value has no legacy form (a tool status other than
+ * `succeeded`/`failed`, a card time finer than a millisecond).
+ *
+ * Fields equal to their declared default are left out, so a frame upgraded and
+ * encoded again is the frame it was.
+ */
+export function encodeLegacyChatFrame(envelope: unknown, options: { readonly dialect: LegacyDialect }): EncodeLegacyChatFrameResult {
+  const dialect = compiledOf(options.dialect);
+  const parsed = parseChatEnvelope(envelope);
+  if (!parsed.ok) return parsed;
+  const { turnId, seq, event } = parsed.value;
+  const type = dialect.byV1Type.get(event.type);
+  if (type === undefined) return unsupported(`${options.dialect.name} has no legacy form of ${event.type}`);
+  const values = event as unknown as Readonly<Record<string, unknown>>;
+  for (const field of Object.keys(values)) {
+    const placed = field === 'type' || type.fields.some((mapped) => mapped.v1 === field) || Object.prototype.hasOwnProperty.call(type.fixed, field);
+    if (!placed) return unsupported(`${event.type}.${field} has no place in ${options.dialect.name} ${type.legacy}`);
+  }
+  for (const [field, value] of Object.entries(type.fixed)) {
+    if (values[field] !== value) {
+      return unsupported(`${options.dialect.name} ${type.legacy} stands for ${event.type}.${field} ${JSON.stringify(value)}`);
+    }
+  }
+  const data: Record<string, unknown> = dialect.typeField === undefined ? {} : { [dialect.typeField]: type.legacy };
+  for (const field of type.fields) {
+    const value = values[field.v1];
+    if (value === undefined || value === field.default) continue;
+    const legacy = encodeField(field.kind, value);
+    if (isNoLegacyForm(legacy)) return unsupported(`${options.dialect.name} ${type.legacy}: ${legacy.noLegacyForm}`);
+    data[field.legacy] = legacy;
+  }
+  const id = `${turnId}:${seq}`;
+  const json = JSON.stringify(data);
+  const frame: LegacyChatFrame = dialect.typeField === undefined ? { event: type.legacy, data: json, id } : { data: json, id };
+  const eventLine = frame.event === undefined ? '' : `event: ${frame.event}\n`;
+  return { ok: true, frame, sse: `id: ${id}\n${eventLine}data: ${json}\n\n` };
+}
+
+function unsupported(message: string): ChatRefusal<'unsupported-event'> {
+  return refuse('unsupported-event', message);
+}

@@ -1,0 +1,145 @@
+import fc from 'fast-check';
+import { encodeChatSseFrame, parseChatEnvelope, type ChatEventEnvelope, type ChatEventV1 } from '@papercusp/chat-protocol-core';
+import { describe, expect, it, vi } from 'vitest';
+import { anyFrameArb, papercupFrameArb } from '../test/legacy-arbitraries.js';
+import { readSse } from '../test/sse.js';
+import { createChatFrameDecoder, papercup, scout, type ChatFrameDecoderContext } from './index.js';
+
+const json = (value: unknown) => JSON.stringify(value);
+const context: ChatFrameDecoderContext = {
+  conversationId: 'conv_1',
+  turnId: 'turn_1',
+  identify: ({ seq }) => ({ eventId: `legacy_${seq}`, occurredAt: '2026-11-30T09:00:00Z' }),
+};
+const v1Message = (seq: number, event: ChatEventV1, overrides: Partial<ChatEventEnvelope> = {}) =>
+  readSse(
+    encodeChatSseFrame({
+      schemaVersion: 1,
+      conversationId: 'conv_1',
+      turnId: 'turn_1',
+      eventId: `v1_${seq}`,
+      seq,
+      occurredAt: '2026-11-30T08:59:00Z',
+      event,
+      ...overrides,
+    }),
+  )[0];
+
+describe('createChatFrameDecoder reads v1 envelopes and legacy frames on one connection (DESIGN §5)', () => {
+  it('passes v1 envelopes through and numbers legacy frames after the last seq of the turn', () => {
+    const decoder = createChatFrameDecoder({ dialect: papercup, context });
+    expect(decoder.decode(v1Message(1, { type: 'delta', text: 'Hello' }))).toMatchObject({ ok: true, kind: 'envelope', source: 'v1', envelope: { seq: 1, eventId: 'v1_1' } });
+    expect(decoder.decode(v1Message(2, { type: 'delta', text: ' there' }))).toMatchObject({ source: 'v1', envelope: { seq: 2 } });
+    expect(decoder.decode({ event: 'delta', data: json({ text: '!' }) })).toEqual({
+      ok: true,
+      kind: 'envelope',
+      source: 'legacy',
+      envelope: {
+        schemaVersion: 1,
+        conversationId: 'conv_1',
+        turnId: 'turn_1',
+        eventId: 'legacy_3',
+        seq: 3,
+        occurredAt: '2026-11-30T09:00:00Z',
+        event: { type: 'delta', text: '!' },
+      },
+    });
+    expect(decoder.decode({ event: 'heartbeat', data: '' })).toEqual({ ok: true, kind: 'transport', transport: 'heartbeat', event: { type: 'heartbeat' } });
+    expect(decoder.decode({ event: 'done', data: '{}' })).toMatchObject({ source: 'legacy', envelope: { seq: 4, event: { type: 'done', status: 'completed' } } });
+    expect(decoder.counts()).toEqual({ v1: 2, legacy: 2, transport: 1, unsupported: 0, refusals: {} });
+  });
+
+  it('does not let a v1 envelope of another turn move the legacy numbering', () => {
+    const decoder = createChatFrameDecoder({ dialect: papercup, context });
+    expect(decoder.decode(v1Message(9, { type: 'delta', text: 'a' }, { turnId: 'turn_0' }))).toMatchObject({ source: 'v1' });
+    expect(decoder.decode({ event: 'delta', data: json({ text: 'b' }) })).toMatchObject({ envelope: { turnId: 'turn_1', seq: 1 } });
+  });
+
+  it('hands the host the seq and the frame’s SSE id, and a refused frame never uses up a seq', () => {
+    const identify = vi.fn(context.identify);
+    const decoder = createChatFrameDecoder({ dialect: scout, context: { ...context, identify } });
+    expect(decoder.decode({ data: json({ type: 'tool_start', tool: 'search' }), id: 'sc-1' })).toMatchObject({ code: 'missing-call-identity' });
+    expect(identify).toHaveBeenLastCalledWith({ seq: 1, id: 'sc-1' });
+    expect(decoder.decode({ data: json({ type: 'token', content: 'a' }), id: 'sc-2' })).toMatchObject({ envelope: { seq: 1, eventId: 'legacy_1' } });
+    expect(identify).toHaveBeenLastCalledWith({ seq: 1, id: 'sc-2' });
+  });
+
+  it('uses the host’s call-id mapping for tool frames without one', () => {
+    const decoder = createChatFrameDecoder({ dialect: scout, context: { ...context, callId: ({ name, seq }) => `${name}#${seq}` } });
+    expect(decoder.decode({ data: json({ type: 'tool_start', tool: 'search' }) })).toMatchObject({ envelope: { event: { type: 'tool_call', callId: 'search#1', name: 'search' } } });
+  });
+
+  it('counts every malformed frame of either kind as unsupported, by code, and yields nothing from it', () => {
+    const decoder = createChatFrameDecoder({ dialect: papercup, context });
+    const refused = [
+      [null, 'invalid-frame'],
+      [{ event: 'delta', data: 1 }, 'invalid-frame'],
+      [{ event: 'delta', data: '{' }, 'invalid-json'],
+      [{ event: 'delta', data: '{"text":"\\u0000"}' }, 'unsafe-json'],
+      [{ event: 'delta', data: '{}' }, 'invalid-event'],
+      [{ event: 'token', data: '{}' }, 'unsupported-event'],
+      [{ event: 'tool_result', data: json({ name: 't', callId: 'c1' }) }, 'unknown-status'],
+      [{ event: 'tool_call', data: json({ name: 't' }) }, 'missing-call-identity'],
+      [{ event: 'tool_call', data: json({ name: 't', callId: 'c 1' }) }, 'invalid-envelope'],
+      [{ ...v1Message(1, { type: 'delta', text: 'a' }), event: 'done' }, 'event-mismatch'],
+      [{ ...v1Message(1, { type: 'delta', text: 'a' }), id: 'turn_1:2' }, 'id-mismatch'],
+      [{ event: 'delta', data: json({ schemaVersion: 2, text: 'a' }) }, 'unsupported-version'],
+      [{ event: 'delta', data: json({ schemaVersion: 1, text: 'a' }) }, 'invalid-envelope'],
+      [v1Message(1, { type: 'delta', text: 'a' }, { conversationId: 'conv_2' }), 'foreign-conversation'],
+    ] as const;
+    for (const [message, code] of refused) {
+      const result = decoder.decode(message);
+      expect(result).toMatchObject({ ok: false, code });
+      expect(result).not.toHaveProperty('envelope');
+    }
+    expect(decoder.counts()).toEqual({
+      v1: 0,
+      legacy: 0,
+      transport: 0,
+      unsupported: refused.length,
+      refusals: {
+        'invalid-frame': 2,
+        'invalid-json': 1,
+        'unsafe-json': 1,
+        'invalid-event': 1,
+        'unsupported-event': 1,
+        'unknown-status': 1,
+        'missing-call-identity': 1,
+        'invalid-envelope': 2,
+        'event-mismatch': 1,
+        'id-mismatch': 1,
+        'unsupported-version': 1,
+        'foreign-conversation': 1,
+      },
+    });
+    // After all that, the next good frame is still seq 1.
+    expect(decoder.decode({ event: 'delta', data: json({ text: 'ok' }) })).toMatchObject({ envelope: { seq: 1 } });
+  });
+
+  it('gives a snapshot of the counts that later frames do not change', () => {
+    const decoder = createChatFrameDecoder({ dialect: papercup, context });
+    const before = decoder.counts();
+    decoder.decode({ event: 'token', data: '{}' });
+    expect(before).toEqual({ v1: 0, legacy: 0, transport: 0, unsupported: 0, refusals: {} });
+  });
+
+  it('never throws; every message lands in exactly one count; legacy seqs run 1, 2, 3… and every envelope is strict v1', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(anyFrameArb, papercupFrameArb), { maxLength: 8 }), (messages) => {
+        const decoder = createChatFrameDecoder({ dialect: papercup, context: { ...context, callId: ({ seq }) => `call_${seq}` } });
+        const legacySeqs: number[] = [];
+        for (const message of messages) {
+          const result = decoder.decode(message);
+          if (!result.ok || result.kind !== 'envelope') continue;
+          expect(parseChatEnvelope(JSON.stringify(result.envelope))).toEqual({ ok: true, value: result.envelope });
+          if (result.source === 'legacy') legacySeqs.push(result.envelope.seq);
+        }
+        const { v1, legacy, transport, unsupported, refusals } = decoder.counts();
+        expect(v1 + legacy + transport + unsupported).toBe(messages.length);
+        expect(Object.values(refusals).reduce((sum, count) => sum + count, 0)).toBe(unsupported);
+        expect(legacySeqs).toEqual(legacySeqs.map((_, index) => index + 1));
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * One reader for a connection that carries v1 envelopes and legacy frames
+ * side by side while a host migrates. v1 messages go through core's strict SSE
+ * check; legacy frames are upgraded with the host's identities and numbered
+ * after the last seq the connection showed for the turn. It counts what it
+ * decoded and what it refused, and never yields part of a malformed frame.
+ */
+import {
+  parseChatSseMessage,
+  refuse,
+  type ChatEventEnvelope,
+  type ChatRefusal,
+  type ParseChatSseMessageRefusalCode,
+} from '@papercusp/chat-protocol-core';
+import { decodeData, heartbeatByName, parseData, readFrame } from './decode.js';
+import { compiledOf, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
+import { ownField } from './fields.js';
+import {
+  liftEvent,
+  transportOf,
+  type LegacyCallIdMapping,
+  type LegacyTransportFrame,
+  type UpgradeLegacyChatFrameRefusalCode,
+} from './upgrade.js';
+
+/** What the host tells the decoder about the connection. */
+export interface ChatFrameDecoderContext {
+  /** The conversation this connection streams; a v1 envelope of another one is refused. */
+  readonly conversationId: string;
+  /** The turn legacy frames belong to (they do not say). */
+  readonly turnId: string;
+  /**
+   * The host's event id and time for the legacy frame about to become the
+   * envelope at `seq` (`id` is the frame's SSE id, if it had one). Called for
+   * each legacy event frame that decoded; the seq advances only when the
+   * envelope is produced, so a refused frame never uses one up.
+   */
+  readonly identify: (frame: { readonly seq: number; readonly id: string | undefined }) => {
+    readonly eventId: string;
+    readonly occurredAt: string;
+  };
+  /** The stable call-id mapping for tool frames without a call id. */
+  readonly callId?: LegacyCallIdMapping | undefined;
+}
+
+/** Refusal codes of a frame decoder: either path's, and `foreign-conversation`. */
+export type ChatFrameDecoderRefusalCode = UpgradeLegacyChatFrameRefusalCode | ParseChatSseMessageRefusalCode | 'foreign-conversation';
+
+/** What one message decoded to. */
+export type ChatFrameDecoderResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> =
+  | { readonly ok: true; readonly kind: 'envelope'; readonly source: 'v1' | 'legacy'; readonly envelope: ChatEventEnvelope }
+  | LegacyTransportFrame<LegacyEventOf<Definition>>
+  | ChatRefusal<ChatFrameDecoderRefusalCode>;
+
+/** Running counts of a frame decoder. Every message lands in exactly one of the four totals. */
+export interface ChatFrameDecoderCounts {
+  /** v1 envelopes passed through. */
+  readonly v1: number;
+  /** Legacy frames upgraded to envelopes. */
+  readonly legacy: number;
+  /** Session and heartbeat frames: no envelope. */
+  readonly transport: number;
+  /** Messages refused, of either kind. */
+  readonly unsupported: number;
+  /** The refused messages by refusal code. */
+  readonly refusals: Readonly<Partial<Record<ChatFrameDecoderRefusalCode, number>>>;
+}
+
+/** A stateful reader for one connection: see {@link createChatFrameDecoder}. */
+export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> {
+  /** Decodes one SSE message (`{ event?, data, id? }`). Never throws on any input. */
+  decode(message: unknown): ChatFrameDecoderResult<Definition>;
+  /** A snapshot of the counts so far. */
+  counts(): ChatFrameDecoderCounts;
+}
+
+/**
+ * Creates the reader for one connection that may carry both v1 envelopes and
+ * the dialect's legacy frames. A message whose data is a JSON object with a
+ * `schemaVersion` is v1 and must pass `parseChatSseMessage` (SSE `event` and
+ * `id` agree with the envelope) and belong to the context's conversation;
+ * anything else is read as a legacy frame and upgraded. Legacy envelopes take
+ * the seq after the highest the connection has shown for the context's turn,
+ * v1 envelopes of that turn included. A refused message of either kind is
+ * counted as unsupported and yields nothing.
+ *
+ * ```ts
+ * let seq = 0;
+ * const decoder = createChatFrameDecoder({
+ *   dialect: scout,
+ *   context: { conversationId, turnId, identify: ({ seq }) => ({ eventId: `${turnId}.${seq}`, occurredAt: clock() }) },
+ * });
+ * for (const message of messages) {
+ *   const result = decoder.decode(message);
+ *   if (result.ok && result.kind === 'envelope') state = applyChatEvent(state, result.envelope);
+ * }
+ * ```
+ */
+export function createChatFrameDecoder<Definition extends LegacyDialectDefinition>(options: {
+  readonly dialect: LegacyDialect<Definition>;
+  readonly context: ChatFrameDecoderContext;
+}): ChatFrameDecoder<Definition> {
+  const dialect = compiledOf(options.dialect);
+  const { context } = options;
+  const totals = { v1: 0, legacy: 0, transport: 0, unsupported: 0 };
+  const refusals: Partial<Record<ChatFrameDecoderRefusalCode, number>> = {};
+  let lastSeq = 0;
+
+  const refused = (refusal: ChatRefusal<ChatFrameDecoderRefusalCode>): ChatRefusal<ChatFrameDecoderRefusalCode> => {
+    totals.unsupported++;
+    refusals[refusal.code] = (refusals[refusal.code] ?? 0) + 1;
+    return refusal;
+  };
+
+  const decodeV1 = (message: { readonly event?: string | undefined; readonly data: string; readonly id?: string | undefined }) => {
+    const parsed = parseChatSseMessage(message);
+    if (!parsed.ok) return refused(parsed);
+    const envelope = parsed.value;
+    if (envelope.conversationId !== context.conversationId) {
+      return refused(refuse('foreign-conversation', `conversationId: ${envelope.conversationId} is not this connection's conversation`));
+    }
+    if (envelope.turnId === context.turnId && envelope.seq > lastSeq) lastSeq = envelope.seq;
+    totals.v1++;
+    return { ok: true, kind: 'envelope', source: 'v1', envelope } as const;
+  };
+
+  const decode = (input: unknown): ChatFrameDecoderResult<Definition> => {
+    const message = readFrame(input);
+    if (!message.ok) return refused(message);
+    let decoded = heartbeatByName(dialect, message.value);
+    if (decoded === undefined) {
+      const data = parseData(message.value.data);
+      if (!data.ok) return refused(data);
+      const value = data.value;
+      if (typeof value === 'object' && value !== null && !Array.isArray(value) && ownField(value as Record<string, unknown>, 'schemaVersion') !== undefined) {
+        return decodeV1(message.value);
+      }
+      const read = decodeData(dialect, message.value, value);
+      if (!read.ok) return refused(read);
+      decoded = read.value;
+    }
+    if (decoded.type.v1 === undefined) {
+      totals.transport++;
+      return transportOf(decoded) as LegacyTransportFrame<LegacyEventOf<Definition>>;
+    }
+    const seq = lastSeq + 1;
+    const { eventId, occurredAt } = context.identify({ seq, id: message.value.id });
+    const lifted = liftEvent(decoded, { conversationId: context.conversationId, turnId: context.turnId, eventId, seq, occurredAt }, context.callId);
+    if (!lifted.ok) return refused(lifted);
+    lastSeq = seq;
+    totals.legacy++;
+    return { ok: true, kind: 'envelope', source: 'legacy', envelope: lifted.envelope };
+  };
+
+  return {
+    decode,
+    counts: () => ({ ...totals, refusals: { ...refusals } }),
+  };
+}

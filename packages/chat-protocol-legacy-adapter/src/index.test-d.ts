@@ -1,0 +1,87 @@
+import type { ChatEventEnvelope, LegacyChatEvent, LegacyToolCallEvent } from '@papercusp/chat-protocol-core';
+import { describe, expectTypeOf, it } from 'vitest';
+import { dotted } from '../test/dotted-dialect.js';
+import {
+  createChatFrameDecoder,
+  decodeLegacyChatFrame,
+  defineLegacyDialect,
+  encodeLegacyChatFrame,
+  papercup,
+  scout,
+  upgradeLegacyChatFrame,
+  type ChatFrameDecoderRefusalCode,
+  type DecodeLegacyChatFrameRefusalCode,
+  type EncodeLegacyChatFrameRefusalCode,
+  type LegacyEventOf,
+  type UpgradeLegacyChatFrameRefusalCode,
+} from './index.js';
+
+type PapercupEvent = LegacyEventOf<typeof papercup.definition>;
+type ScoutEvent = LegacyEventOf<typeof scout.definition>;
+type DottedEvent = LegacyEventOf<typeof dotted.definition>;
+
+describe('dialect events are typed from their definition', () => {
+  it('types papercup as core’s legacy union (plus its heartbeat)', () => {
+    expectTypeOf<Exclude<PapercupEvent, { type: 'heartbeat' }>>().toExtend<LegacyChatEvent>();
+    expectTypeOf<Extract<PapercupEvent, { type: 'tool_call' }>>().toEqualTypeOf<{
+      readonly type: 'tool_call';
+      readonly name: string;
+      readonly input?: unknown;
+      readonly callId?: string;
+    }>();
+    expectTypeOf<Extract<PapercupEvent, { type: 'tool_call' }>>().toExtend<LegacyToolCallEvent>();
+  });
+
+  it('types scout’s own vocabulary', () => {
+    expectTypeOf<ScoutEvent['type']>().toEqualTypeOf<'session' | 'token' | 'tool_start' | 'card' | 'card_closed' | 'error' | 'done'>();
+    expectTypeOf<Extract<ScoutEvent, { type: 'token' }>>().toEqualTypeOf<{ readonly type: 'token'; readonly content: string }>();
+  });
+
+  it('types a host’s dialect the same way', () => {
+    expectTypeOf<Extract<DottedEvent, { type: 'tool.result' }>>().toEqualTypeOf<{
+      readonly type: 'tool.result';
+      readonly toolCallId?: string;
+      readonly toolName: string;
+      readonly success?: boolean;
+    }>();
+    expectTypeOf<Extract<DottedEvent, { type: 'run.finished' }>>().toEqualTypeOf<{ readonly type: 'run.finished' }>();
+  });
+
+  it('narrows a decoded frame by its type', () => {
+    const result = decodeLegacyChatFrame({ data: '{}' }, { dialect: scout });
+    if (result.ok && result.value.type === 'tool_start') {
+      expectTypeOf(result.value.tool).toEqualTypeOf<string>();
+      expectTypeOf(result.value.callId).toEqualTypeOf<string | undefined>();
+    }
+    if (!result.ok) expectTypeOf(result.code).toEqualTypeOf<DecodeLegacyChatFrameRefusalCode>();
+  });
+
+  it('keeps a definition’s literal types', () => {
+    const mine = defineLegacyDialect({ name: 'mine', typeFrom: 'event', types: { say: { v1: 'delta', fields: { words: { kind: 'text', v1: 'text' } } } } });
+    expectTypeOf<LegacyEventOf<typeof mine.definition>>().toEqualTypeOf<{ readonly type: 'say'; readonly words: string }>();
+  });
+});
+
+describe('results', () => {
+  it('gives an envelope, a transport frame or a typed refusal on upgrade', () => {
+    const result = upgradeLegacyChatFrame(
+      { data: '{}' },
+      { dialect: scout, conversationId: 'c', turnId: 't', eventId: 'e', seq: 1, occurredAt: '2026-11-30T09:00:00Z' },
+    );
+    if (result.ok && result.kind === 'envelope') expectTypeOf(result.envelope).toEqualTypeOf<ChatEventEnvelope>();
+    if (result.ok && result.kind === 'transport') expectTypeOf(result.transport).toEqualTypeOf<'session' | 'heartbeat'>();
+    if (!result.ok) expectTypeOf(result.code).toEqualTypeOf<UpgradeLegacyChatFrameRefusalCode>();
+  });
+
+  it('types the encoder’s and the frame decoder’s refusals', () => {
+    const encoded = encodeLegacyChatFrame({}, { dialect: papercup });
+    if (!encoded.ok) expectTypeOf(encoded.code).toEqualTypeOf<EncodeLegacyChatFrameRefusalCode>();
+    const decoder = createChatFrameDecoder({
+      dialect: papercup,
+      context: { conversationId: 'c', turnId: 't', identify: () => ({ eventId: 'e', occurredAt: '2026-11-30T09:00:00Z' }) },
+    });
+    const decoded = decoder.decode({ data: '' });
+    if (!decoded.ok) expectTypeOf(decoded.code).toEqualTypeOf<ChatFrameDecoderRefusalCode>();
+    if (decoded.ok && decoded.kind === 'envelope') expectTypeOf(decoded.source).toEqualTypeOf<'v1' | 'legacy'>();
+  });
+});

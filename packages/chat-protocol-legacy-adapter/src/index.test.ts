@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import * as adapter from './index.js';
+
+// Every runtime export is a semver promise: adding or removing one must be a
+// deliberate change to this list (and a changeset).
+describe('the public surface of @papercusp/chat-protocol-legacy-adapter', () => {
+  it('exports exactly these runtime names', () => {
+    expect(Object.keys(adapter).sort()).toEqual([
+      'createChatFrameDecoder',
+      'decodeLegacyChatFrame',
+      'defineLegacyDialect',
+      'encodeLegacyChatFrame',
+      'papercup',
+      'scout',
+      'upgradeLegacyChatFrame',
+    ]);
+  });
+
+  it('keeps the names other teams already call (DESIGN §5, fixed)', () => {
+    for (const name of ['decodeLegacyChatFrame', 'upgradeLegacyChatFrame', 'encodeLegacyChatFrame'] as const) {
+      expect(typeof adapter[name]).toBe('function');
+    }
+  });
+});

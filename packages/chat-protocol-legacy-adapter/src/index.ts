@@ -1,0 +1,45 @@
+/**
+ * @papercusp/chat-protocol-legacy-adapter: decode, upgrade and encode the
+ * unversioned (legacy0) chat frames still on the wire. Every export is listed
+ * by name; `index.test.ts` pins the list.
+ */
+export { defineLegacyDialect } from './dialect.js';
+export type {
+  LegacyDialect,
+  LegacyDialectDefinition,
+  LegacyEventOf,
+  LegacyEventType,
+  LegacyFieldKind,
+  LegacyFieldKindTypes,
+  LegacyFieldMap,
+  LegacyFieldSpec,
+  LegacyFieldsOf,
+  LegacyPrimitive,
+  LegacyTransportType,
+  LegacyTypeSource,
+  RequiredLegacyFieldKind,
+} from './dialect.js';
+export { papercup, scout } from './dialects.js';
+export { decodeLegacyChatFrame } from './decode.js';
+export type { DecodeLegacyChatFrameRefusalCode, DecodeLegacyChatFrameResult } from './decode.js';
+export { upgradeLegacyChatFrame } from './upgrade.js';
+export type {
+  LegacyCallIdMapping,
+  LegacyCallIdRequest,
+  LegacyEnvelopeIdentity,
+  LegacyTransportFrame,
+  LegacyUpgradeContext,
+  LegacyUpgradedEnvelope,
+  UpgradeLegacyChatFrameRefusalCode,
+  UpgradeLegacyChatFrameResult,
+} from './upgrade.js';
+export { encodeLegacyChatFrame } from './encode.js';
+export type { EncodeLegacyChatFrameRefusalCode, EncodeLegacyChatFrameResult, LegacyChatFrame } from './encode.js';
+export { createChatFrameDecoder } from './frame-decoder.js';
+export type {
+  ChatFrameDecoder,
+  ChatFrameDecoderContext,
+  ChatFrameDecoderCounts,
+  ChatFrameDecoderRefusalCode,
+  ChatFrameDecoderResult,
+} from './frame-decoder.js';

@@ -1,0 +1,159 @@
+import fc from 'fast-check';
+import { parseChatEnvelope } from '@papercusp/chat-protocol-core';
+import { describe, expect, it, vi } from 'vitest';
+import { dotted } from '../test/dotted-dialect.js';
+import { anyFrameArb } from '../test/legacy-arbitraries.js';
+import { papercup, scout, upgradeLegacyChatFrame, type LegacyCallIdMapping, type LegacyDialect } from './index.js';
+
+const json = (value: unknown) => JSON.stringify(value);
+const IDENTITY = {
+  conversationId: 'conv_1',
+  turnId: 'turn_1',
+  eventId: 'evt_7',
+  seq: 7,
+  occurredAt: '2026-11-30T09:00:00+01:00',
+} as const;
+const envelopeOf = (event: unknown) => ({ schemaVersion: 1, ...IDENTITY, event });
+const upgrade = (dialect: LegacyDialect, frame: unknown, callId?: LegacyCallIdMapping) =>
+  upgradeLegacyChatFrame(frame, { ...IDENTITY, dialect, callId });
+
+describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the host’s identities (DESIGN §5)', () => {
+  it('takes conversation, turn, event id, seq and time from the context', () => {
+    expect(upgrade(papercup, { event: 'delta', data: json({ text: 'Hi' }) })).toEqual({
+      ok: true,
+      kind: 'envelope',
+      envelope: envelopeOf({ type: 'delta', text: 'Hi' }),
+      event: { type: 'delta', text: 'Hi' },
+    });
+  });
+
+  it('maps scout token/content to delta/text and tool_start/tool to tool_call/name', () => {
+    expect(upgrade(scout, { data: json({ type: 'token', content: 'Hi' }) })).toMatchObject({ envelope: envelopeOf({ type: 'delta', text: 'Hi' }) });
+    expect(upgrade(scout, { data: json({ type: 'tool_start', tool: 'cart', callId: 'c1' }) })).toMatchObject({
+      envelope: envelopeOf({ type: 'tool_call', callId: 'c1', name: 'cart' }),
+    });
+  });
+
+  it('reads a tool result outcome: ok true is succeeded, ok false is failed', () => {
+    for (const [ok, status] of [[true, 'succeeded'], [false, 'failed']] as const) {
+      expect(upgrade(papercup, { event: 'tool_result', data: json({ name: 't', callId: 'c1', ok }) })).toMatchObject({
+        envelope: envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status }),
+      });
+    }
+  });
+
+  it('refuses a tool result whose outcome is absent or not a boolean: unknown-status, never a fabricated success', () => {
+    for (const data of [{ name: 't', callId: 'c1' }, { name: 't', callId: 'c1', ok: 'true' }, { name: 't', callId: 'c1', ok: null }]) {
+      expect(upgrade(papercup, { event: 'tool_result', data: json(data) })).toEqual({
+        ok: false,
+        code: 'unknown-status',
+        message: 'ok: the outcome is not reported, and v1 never assumes one',
+      });
+    }
+    expect(upgrade(dotted, { data: json({ kind: 'tool.result', toolCallId: 'c1', toolName: 't' }) })).toMatchObject({ code: 'unknown-status' });
+  });
+
+  it('refuses a tool event without a call id when the host gave no mapping: missing-call-identity', () => {
+    expect(upgrade(scout, { data: json({ type: 'tool_start', tool: 'search' }) })).toEqual({
+      ok: false,
+      code: 'missing-call-identity',
+      message: 'callId: the frame has no call id and the host mapped none',
+    });
+    expect(upgrade(papercup, { event: 'tool_result', data: json({ name: 't', ok: true }) }, () => undefined)).toMatchObject({
+      code: 'missing-call-identity',
+    });
+  });
+
+  it('asks the host mapping for the call id only when the frame has none', () => {
+    const mapping = vi.fn<LegacyCallIdMapping>(() => 'call_from_host');
+    expect(upgrade(scout, { data: json({ type: 'tool_start', tool: 'search' }) }, mapping)).toMatchObject({
+      envelope: envelopeOf({ type: 'tool_call', callId: 'call_from_host', name: 'search' }),
+    });
+    expect(mapping).toHaveBeenCalledExactlyOnceWith({ type: 'tool_call', name: 'search', seq: 7 });
+    mapping.mockClear();
+    expect(upgrade(papercup, { event: 'tool_result', data: json({ name: 't', callId: 'own', ok: false }) }, mapping)).toMatchObject({
+      envelope: envelopeOf({ type: 'tool_result', callId: 'own', name: 't', status: 'failed' }),
+    });
+    expect(mapping).not.toHaveBeenCalled();
+  });
+
+  it('yields no envelope for session and heartbeat frames: transport only, never persisted', () => {
+    expect(upgrade(papercup, { event: 'session', data: json({ sessionId: 's1' }) })).toEqual({
+      ok: true,
+      kind: 'transport',
+      transport: 'session',
+      event: { type: 'session', sessionId: 's1' },
+    });
+    expect(upgrade(papercup, { event: 'heartbeat', data: '' })).toEqual({ ok: true, kind: 'transport', transport: 'heartbeat', event: { type: 'heartbeat' } });
+    expect(upgrade(scout, { data: json({ type: 'session', sessionId: 's1' }) })).toMatchObject({ kind: 'transport', transport: 'session' });
+    expect(upgrade(dotted, { event: 'ping', data: '' })).toMatchObject({ kind: 'transport', transport: 'heartbeat' });
+  });
+
+  it('fills the values a legacy type stands for: done is completed, an error without code or retry permission is a non-retryable stream-error', () => {
+    expect(upgrade(scout, { data: json({ type: 'done' }) })).toMatchObject({ envelope: envelopeOf({ type: 'done', status: 'completed' }) });
+    expect(upgrade(papercup, { event: 'error', data: json({ message: 'Upstream timed out' }) })).toMatchObject({
+      envelope: envelopeOf({ type: 'error', code: 'stream-error', message: 'Upstream timed out', retryable: false }),
+    });
+    // An error is never lost: without a usable message it is still a (non-retryable) error.
+    for (const data of [{ type: 'error' }, { type: 'error', message: '' }, { type: 'error', message: 42 }]) {
+      expect(upgrade(scout, { data: json(data) })).toMatchObject({
+        envelope: envelopeOf({ type: 'error', code: 'stream-error', message: 'stream error', retryable: false }),
+      });
+    }
+  });
+
+  it('converts a legacy card’s epoch-millisecond times to RFC 3339 in UTC', () => {
+    const card = { correlationId: 'c1', createdAt: 1_796_029_200_123, expiresAt: 1_796_031_060_000, prompt: 'OK?', presentation: { kind: 'confirm' } };
+    expect(upgrade(papercup, { event: 'card', data: json({ card }) })).toMatchObject({
+      envelope: envelopeOf({ type: 'card', card: { ...card, createdAt: '2026-11-30T09:00:00.123Z', expiresAt: '2026-11-30T09:31:00Z' } }),
+    });
+  });
+
+  it('refuses with invalid-envelope, naming the field, what the strict v1 encoder refuses', () => {
+    // A card time out of the RFC 3339 range stays a number, which v1 refuses.
+    const card = { correlationId: 'c1', createdAt: 8.64e15, prompt: 'OK?', presentation: { kind: 'confirm' } };
+    expect(upgrade(papercup, { event: 'card', data: json({ card }) })).toMatchObject({
+      ok: false,
+      code: 'invalid-envelope',
+      issues: [{ path: ['event', 'card', 'createdAt'] }],
+    });
+    expect(upgrade(papercup, { event: 'card', data: json({ card: { correlationId: 'c1', prompt: 'OK?', createdAt: 0 } }) })).toMatchObject({
+      code: 'invalid-envelope',
+      issues: [{ path: ['event', 'card', 'presentation'] }],
+    });
+    expect(upgrade(papercup, { event: 'tool_call', data: json({ name: 't', callId: 'c 1' }) })).toMatchObject({
+      code: 'invalid-envelope',
+      issues: [{ path: ['event', 'callId'] }],
+    });
+    expect(upgrade(papercup, { event: 'error', data: json({ message: 'x'.repeat(4097) }) })).toMatchObject({
+      code: 'invalid-envelope',
+      issues: [{ path: ['event', 'message'] }],
+    });
+    expect(upgradeLegacyChatFrame({ event: 'delta', data: json({ text: 'a' }) }, { ...IDENTITY, seq: 0, dialect: papercup })).toMatchObject({
+      code: 'invalid-envelope',
+      issues: [{ path: ['seq'] }],
+    });
+    expect(upgradeLegacyChatFrame({ event: 'delta', data: json({ text: 'a' }) }, { ...IDENTITY, occurredAt: '2026-11-30T09:00:00', dialect: papercup })).toMatchObject({
+      code: 'invalid-envelope',
+      issues: [{ path: ['occurredAt'] }],
+    });
+  });
+
+  it('passes decode refusals through', () => {
+    expect(upgrade(scout, { data: json({ type: 'cart_mutate', sku: 'X' }) })).toMatchObject({ code: 'unsupported-event' });
+    expect(upgrade(papercup, { event: 'delta', data: 'nope' })).toMatchObject({ code: 'invalid-json' });
+  });
+
+  it.each(([papercup, scout, dotted] as LegacyDialect[]).map((dialect) => ({ dialect })))(
+    'never throws, and every envelope it returns passes the strict v1 parser, in $dialect.name',
+    ({ dialect }) => {
+      fc.assert(
+        fc.property(anyFrameArb, (frame) => {
+          const result = upgrade(dialect, frame, ({ seq }) => `call_${seq}`);
+          if (result.ok && result.kind === 'envelope') expect(parseChatEnvelope(JSON.stringify(result.envelope))).toEqual({ ok: true, value: result.envelope });
+        }),
+        { numRuns: 10_000 },
+      );
+    },
+  );
+});

@@ -1,0 +1,141 @@
+/**
+ * Lifting a legacy frame into a v1 envelope. The frame supplies the event; the
+ * host's context supplies every identity the frame lacks (conversation, turn,
+ * event id, seq, time, call ids), and the result passes the strict v1 encoder.
+ * Transport frames (session, heartbeat) yield no envelope and are never stored.
+ */
+import {
+  encodeChatEnvelope,
+  refuse,
+  type ChatEventEnvelope,
+  type ChatRefusal,
+} from '@papercusp/chat-protocol-core';
+import { decodeFrame, type DecodedFrame, type DecodeLegacyChatFrameRefusalCode } from './decode.js';
+import { compiledOf, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
+import { upgradeField } from './fields.js';
+
+/** What a call-id mapping is asked: the tool event that arrived without a call id. */
+export interface LegacyCallIdRequest {
+  readonly type: 'tool_call' | 'tool_result';
+  /** The tool's name, as the frame gave it. */
+  readonly name: string;
+  /** The seq the envelope will have. */
+  readonly seq: number;
+}
+
+/**
+ * The host's stable call-id mapping: the v1 `callId` of a tool event whose
+ * frame carries none (the same call must always get the same id, and a result
+ * the id of its call), or `undefined` when the host cannot say.
+ */
+export type LegacyCallIdMapping = (request: LegacyCallIdRequest) => string | undefined;
+
+/** The identity of one envelope, which the host allocates: parsers never do. */
+export interface LegacyEnvelopeIdentity {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly eventId: string;
+  readonly seq: number;
+  /** RFC 3339 with an offset: the time the host records for the frame. */
+  readonly occurredAt: string;
+}
+
+/** What {@link upgradeLegacyChatFrame} needs besides the frame. */
+export interface LegacyUpgradeContext<Definition extends LegacyDialectDefinition = LegacyDialectDefinition>
+  extends LegacyEnvelopeIdentity {
+  readonly dialect: LegacyDialect<Definition>;
+  /** Consulted only for a tool frame without its own call id. */
+  readonly callId?: LegacyCallIdMapping | undefined;
+}
+
+/** Refusal codes of {@link upgradeLegacyChatFrame}. */
+export type UpgradeLegacyChatFrameRefusalCode =
+  | DecodeLegacyChatFrameRefusalCode
+  | 'missing-call-identity'
+  | 'unknown-status'
+  | 'invalid-envelope';
+
+/** A frame that lifted to a v1 envelope. */
+export interface LegacyUpgradedEnvelope<Event> {
+  readonly ok: true;
+  readonly kind: 'envelope';
+  readonly envelope: ChatEventEnvelope;
+  /** The decoded legacy event it came from. */
+  readonly event: Event;
+}
+
+/** A session or heartbeat frame: transport only, no envelope, nothing to persist. */
+export interface LegacyTransportFrame<Event> {
+  readonly ok: true;
+  readonly kind: 'transport';
+  readonly transport: 'session' | 'heartbeat';
+  readonly event: Event;
+}
+
+/** Result of {@link upgradeLegacyChatFrame}. */
+export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> =
+  | LegacyUpgradedEnvelope<LegacyEventOf<Definition>>
+  | LegacyTransportFrame<LegacyEventOf<Definition>>
+  | ChatRefusal<UpgradeLegacyChatFrameRefusalCode>;
+
+/**
+ * Decodes a legacy frame and lifts it into a v1 envelope with the host's
+ * identities. Never throws on any `frame` (a `callId` mapping that throws is
+ * the host's exception, passed on).
+ *
+ * Besides the decode refusals:
+ * - `missing-call-identity`: a tool frame without a call id, and the context
+ *   has no mapping or the mapping returned `undefined`;
+ * - `unknown-status`: a tool result whose outcome (`ok`) is absent or not a
+ *   boolean; it is never read as a success;
+ * - `invalid-envelope`: the lifted envelope fails the strict v1 encoder (the
+ *   issues name the field: an id or time from the context, or a frame value v1
+ *   does not accept, such as a legacy card without `presentation`).
+ *
+ * The envelope comes from `encodeChatEnvelope`: fields in the contract's order,
+ * a fresh object sharing nothing with the frame.
+ */
+export function upgradeLegacyChatFrame<Definition extends LegacyDialectDefinition>(
+  frame: unknown,
+  context: LegacyUpgradeContext<Definition>,
+): UpgradeLegacyChatFrameResult<Definition> {
+  const decoded = decodeFrame(compiledOf(context.dialect), frame);
+  if (!decoded.ok) return decoded;
+  const lifted = decoded.value.type.v1 === undefined ? transportOf(decoded.value) : liftEvent(decoded.value, context, context.callId);
+  return lifted as UpgradeLegacyChatFrameResult<Definition>;
+}
+
+/** The result for a decoded session or heartbeat frame. */
+export function transportOf(decoded: DecodedFrame): LegacyTransportFrame<Readonly<Record<string, unknown>>> {
+  return { ok: true, kind: 'transport', transport: decoded.type.transport ?? 'heartbeat', event: decoded.event };
+}
+
+/** Lifts a decoded event frame: the step {@link upgradeLegacyChatFrame} and the frame decoder share. */
+export function liftEvent(
+  decoded: DecodedFrame,
+  identity: LegacyEnvelopeIdentity,
+  callIdMapping: LegacyCallIdMapping | undefined,
+): LegacyUpgradedEnvelope<Readonly<Record<string, unknown>>> | ChatRefusal<UpgradeLegacyChatFrameRefusalCode> {
+  const { type, event } = decoded;
+  const v1: Record<string, unknown> = { type: type.v1 };
+  let callIdField: string | undefined;
+  for (const field of type.fields) {
+    const value = event[field.legacy];
+    if (value !== undefined) v1[field.v1] = upgradeField(field.kind, value);
+    else if (field.kind === 'outcome') return refuse('unknown-status', `${field.legacy}: the outcome is not reported, and v1 never assumes one`);
+    else if (field.kind === 'call-id') callIdField = field.legacy;
+    else if (field.default !== undefined) v1[field.v1] = field.default;
+  }
+  Object.assign(v1, type.fixed);
+  if (callIdField !== undefined) {
+    const mapped = callIdMapping?.({ type: type.v1 as LegacyCallIdRequest['type'], name: String(v1['name']), seq: identity.seq });
+    if (mapped === undefined) {
+      return refuse('missing-call-identity', `${callIdField}: the frame has no call id and the host mapped none`);
+    }
+    v1['callId'] = mapped;
+  }
+  const { conversationId, turnId, eventId, seq, occurredAt } = identity;
+  const encoded = encodeChatEnvelope({ conversationId, turnId, eventId, seq, occurredAt, event: v1 });
+  if (!encoded.ok) return refuse('invalid-envelope', encoded.message, encoded.issues);
+  return { ok: true, kind: 'envelope', envelope: encoded.envelope, event };
+}
