@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // `pnpm demo`: replays the golden sessions in fixtures/golden through the
-// built core package and prints what a person would see, then shows how the
+// built core package and prints what a person would see, shows how the
 // reducer absorbs an overlapping replay and refuses a gap with the cursor to
-// replay after. No network, no clock, no randomness.
+// replay after, then upgrades the captured legacy sessions in fixtures/legacy
+// to v1. No network, no clock, no randomness.
 import { readdirSync, readFileSync } from 'node:fs';
+import { createParser } from 'eventsource-parser';
 import {
   applyChatEvent,
   createChatState,
   formatChatCursor,
   parseChatEnvelope,
 } from '../packages/chat-protocol-core/dist/index.js';
+import { createChatFrameDecoder, papercup, scout } from '../packages/chat-protocol-legacy-adapter/dist/index.js';
 
 const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
 
@@ -134,4 +137,40 @@ console.log(`  replay cursor (Last-Event-ID): ${formatChatCursor(gap.replayAfter
 const healed = deliver(beforeGap.state, envelopes.slice(gap.replayAfter.seq));
 console.log(`  after replaying from the cursor: ${healed.counts.applied} applied, final status ${healed.state.turns[0].status}`);
 console.log(`  state identical to the clean replay: ${JSON.stringify(healed.state) === JSON.stringify(cleanState) ? 'yes' : 'NO'}`);
-console.log('');
+
+// Legacy captures: what an old backend wrote, read as v1 by one decoder per connection.
+heading('Legacy sessions: upgraded to v1', '-');
+const LEGACY = new URL('../fixtures/legacy/', import.meta.url);
+for (const [dialect, capture] of [
+  [papercup, 'papercup/refund-lookup'],
+  [scout, 'scout/product-search'],
+]) {
+  const messages = [];
+  createParser({ onEvent: (message) => messages.push(message) }).feed(readFileSync(new URL(`${capture}.sse`, LEGACY), 'utf8'));
+  const legacyTurnId = `turn_${capture.replace('/', '_')}`;
+  const decoder = createChatFrameDecoder({
+    dialect,
+    context: {
+      conversationId: 'conv_legacy_1',
+      turnId: legacyTurnId,
+      // The host's identities: event ids from the turn and seq, times from its clock (fixed here).
+      identify: ({ seq }) => ({ eventId: `${legacyTurnId}.evt_${seq}`, occurredAt: `2026-11-30T09:00:${String(seq).padStart(2, '0')}Z` }),
+      callId: ({ name, seq }) => `call_${name}_${seq}`,
+    },
+  });
+  const refused = [];
+  const upgraded = [];
+  for (const message of messages) {
+    const result = decoder.decode(message);
+    if (!result.ok) refused.push(`${result.code} (${result.message})`);
+    else if (result.kind === 'envelope') upgraded.push(result.envelope);
+  }
+  const counts = decoder.counts();
+  console.log(`  ${capture}.sse, ${dialect.name} dialect: ${messages.length} SSE messages`);
+  console.log(`  ${counts.legacy} upgraded to v1, ${counts.transport} transport only (session, heartbeat), ${counts.unsupported} refused`);
+  for (const refusal of refused) console.log(`    refused: ${refusal}`);
+  const { state, refusal } = deliver(createChatState('conv_legacy_1'), upgraded);
+  if (refusal !== null) throw new Error(`${capture}: ${refusal.code}: ${refusal.message}`);
+  for (const turn of state.turns) describeTurn(turn);
+  console.log('');
+}

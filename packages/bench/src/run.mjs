@@ -10,6 +10,7 @@ import { applyChatEvent, ChatEventEnvelopeSchema, createChatState, parseChatEnve
 import { uiMessageChunkSchema } from 'ai';
 import { blockContenders, blockRows, measureBlocksBundles, naiveContenders } from './blocks.mjs';
 import { measureClientBundle } from './bundle-size.mjs';
+import { legacyContenders, legacyRows } from './legacy.mjs';
 import {
   agUiTextContentText,
   agUiToolCallResultText,
@@ -64,6 +65,7 @@ const contenders = [
   { id: 'tool/ag-ui', run: () => EventSchemas.safeParse(JSON.parse(agUiToolCallResultText)), check: isSuccess },
   { id: 'apply', run: applyWholeTurn, check: isOk, operationsPerRun: TURN_LENGTH },
   ...blockContenders,
+  ...legacyContenders,
 ];
 
 const loadAtStart = loadavg()[0];
@@ -208,6 +210,16 @@ const blocksTable = [
   .map((cells) => `| ${cells.join(' | ')} |`)
   .join('\n');
 
+const LEGACY_COLUMNS = { contender: 'contender', input: 'input', core: '× parseChatEnvelope (v1 delta text)', time: 'median ns/op' };
+const legacyKeys = Object.keys(LEGACY_COLUMNS);
+const legacyTable = [
+  legacyKeys.map((key) => LEGACY_COLUMNS[key]),
+  legacyKeys.map(() => '---'),
+  ...legacyRows({ samples, median, medianRatio }).map((row) => legacyKeys.map((key) => row[key] ?? '')),
+]
+  .map((cells) => `| ${cells.join(' | ')} |`)
+  .join('\n');
+
 const cpuList = cpus();
 const cpuModel = cpuList[0]?.model.trim() ?? 'unknown CPU';
 const loadNote = loadAtStart > cpuList.length ? ' (more than the cores: other work shared the CPUs, expect noisier ratios)' : '';
@@ -248,6 +260,14 @@ ${blocksTable}
   ${bytes(blocksBundles.entry.gzippedBytes)} gzipped with zod left external (its schemas use \`zod/mini\`, which an app bundles once
   for everything). The streaming reader alone is ${bytes(blocksBundles.reader.minifiedBytes)} minified,
   ${bytes(blocksBundles.reader.gzippedBytes)} gzipped, zod ${bytes(blocksBundles.reader.zodMinifiedBytes)} of it.
+
+## Legacy adapter: the cost of a migration (issue #4)
+
+${legacyTable}
+
+- The same \`delta\` event, as a papercup frame for the adapter and as v1 text for \`parseChatEnvelope\`. No goal: the
+  adapter runs only while a host migrates, and it buys its guarantee (every upgraded envelope passes core's strict
+  encoder, field allowlist included) with a serialize-and-parse round trip per frame.
 `;
 
 writeFileSync(new URL('../RESULTS.md', import.meta.url), results);
