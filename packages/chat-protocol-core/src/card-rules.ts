@@ -5,8 +5,17 @@
  */
 import { isZonedTimestamp } from './primitives.js';
 
-// Orders two zoned timestamps as instants. Date.parse keeps milliseconds only,
-// so the fraction (up to nanoseconds) is compared separately as digits.
+/**
+ * Orders two v1 timestamps (`isZonedTimestamp`) as instants, whatever their
+ * offsets: negative when `left` is earlier, 0 when they name the same instant,
+ * positive when later. Exact to the nanosecond (`Date.parse` keeps
+ * milliseconds only, so the fraction is compared separately as digits).
+ * Returns `NaN` when either is not a v1 timestamp; never throws.
+ */
+export function compareChatTimestamps(left: string, right: string): number {
+  return isZonedTimestamp(left) && isZonedTimestamp(right) ? compareInstants(left, right) : Number.NaN;
+}
+
 function compareInstants(left: string, right: string): number {
   const [leftSeconds, leftFraction] = splitInstant(left);
   const [rightSeconds, rightFraction] = splitInstant(right);

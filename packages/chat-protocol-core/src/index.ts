@@ -27,7 +27,8 @@ export type {
 } from './capabilities.js';
 
 export { CHAT_LIMITS } from './limits.js';
-export { isCleanText, isSafeJson } from './primitives.js';
+export { isChatId, isCleanText, isSafeJson, isZonedTimestamp } from './primitives.js';
+export { compareChatTimestamps } from './card-rules.js';
 export type { ChatLimits } from './limits.js';
 
 export { refuse } from './result.js';
