@@ -1,0 +1,584 @@
+/**
+ * `InteractionResolver`: opening a card and taking its one answer safely. The
+ * answer may come late, twice, from the wrong person, against a schema that
+ * changed, or while the card is being cancelled; exactly one terminal outcome
+ * is ever stored, every decision is taken inside the host store's fence with
+ * the caller's current authority, and nothing a client sends grants any.
+ */
+import {
+  baseCardCodec,
+  compareChatTimestamps,
+  isChatId,
+  isSafeJson,
+  isZonedTimestamp,
+  refuse,
+  type CardResponseRefusalCode,
+  type ChatIssue,
+  type ChatRefusal,
+  type OpenCardSnapshotV1,
+  type ParseResult,
+} from '@papercusp/chat-protocol-core';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import {
+  isInteractionSchemaRef,
+  isInteractionScope,
+  parseInteractionRecord,
+  type InteractionRecordV1,
+  type InteractionSchemaRef,
+  type InteractionScope,
+  type InteractionTerminalStatus,
+  type PendingInteractionV1,
+  type TerminalInteractionV1,
+} from './records.js';
+import type { InteractionAuthority, InteractionDecision, InteractionSnapshot, InteractionStore, InteractionStoreRequest } from './store.js';
+import type { InteractionValidator } from './validator.js';
+
+/** What the resolver needs to know of a card. */
+export interface InteractionCard {
+  readonly correlationId: string;
+  readonly allowDecline?: boolean | undefined;
+  readonly schema?: InteractionSchemaRef | undefined;
+}
+
+/** The part of a card codec the resolver uses; core's `baseCardCodec` and `createCardCodec(...)` fit. */
+export interface InteractionCardVocabulary<Card> {
+  parseCard(input: unknown): ParseResult<Card, string>;
+  validateResponse(card: Card, response: unknown): ParseResult<unknown, CardResponseRefusalCode>;
+}
+
+/** How an {@link InteractionResolver} reaches the host. */
+export interface InteractionResolverOptions<Card, Caller> {
+  readonly store: InteractionStore<Card, Caller>;
+  /** Validates a submission against the record's schema; see `standardSchemaValidator`. */
+  readonly validate: InteractionValidator<Card>;
+  /** The card vocabulary: core's base v1 cards when absent, or a product codec from `createCardCodec`. */
+  readonly cards?: InteractionCardVocabulary<Card>;
+  /** The injected clock (RFC 3339), used when a request carries no `at`. The package never reads the system time. */
+  readonly clock?: () => string;
+}
+
+/** Which card, who asks, and when (`at`, else the injected clock). */
+export interface InteractionRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly correlationId: string;
+  readonly at?: string;
+}
+
+/** Opening a card: the backend binds its schema, expiry and scope. */
+export interface OpenInteractionRequest<Caller> {
+  readonly caller: Caller;
+  readonly card: unknown;
+  readonly schema: InteractionSchemaRef;
+  readonly expiresAt: string;
+  readonly scope: InteractionScope;
+  readonly at?: string;
+}
+
+/** Submitting a value for a card. */
+export interface SubmitInteractionRequest<Caller> extends InteractionRequest<Caller> {
+  readonly value: unknown;
+}
+
+/** A client's `CardResponse` as it arrived, for {@link InteractionResolver.respond}. */
+export interface RespondInteractionRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly response: unknown;
+  readonly at?: string;
+}
+
+/**
+ * A card opened, or found opened with the same binding by an earlier attempt
+ * (`replayed`; its record may since have been answered).
+ */
+export interface InteractionOpened<Card> {
+  readonly ok: true;
+  readonly outcome: 'opened';
+  readonly record: InteractionRecordV1<Card>;
+  readonly replayed: boolean;
+}
+
+/** A card closed with this outcome; `replayed` when an earlier attempt of the same answer stored it. */
+export interface InteractionClosed<Card> {
+  readonly ok: true;
+  readonly outcome: InteractionTerminalStatus;
+  readonly record: TerminalInteractionV1<Card>;
+  readonly replayed: boolean;
+}
+
+/** The current record, read without any write. */
+export interface InteractionRead<Card> {
+  readonly ok: true;
+  readonly outcome: 'read';
+  readonly record: InteractionRecordV1<Card>;
+  /** True when answers are late: the card expired, or its expiry has passed. */
+  readonly expired: boolean;
+}
+
+/** Why a write's outcome is unknown after its acknowledgement was lost. */
+export type InteractionReconciliationReason = 'write-not-visible' | 'read-failed';
+
+/**
+ * The store took the write but its acknowledgement was lost, and the one read
+ * that followed could not show it: the host reconciles (the write may still
+ * land). The resolver never retries the write.
+ */
+export interface InteractionNeedsReconciliation {
+  readonly ok: true;
+  readonly outcome: 'needs-reconciliation';
+  readonly reason: InteractionReconciliationReason;
+  readonly message: string;
+}
+
+/** A late answer: the card already has its one outcome. */
+export interface InteractionAlreadyClosed extends ChatRefusal<'already-closed'> {
+  readonly status: Exclude<InteractionTerminalStatus, 'expired'>;
+}
+
+/** Refusals every operation may give. */
+export type InteractionRefusalCode = 'invalid-request' | 'not-found' | 'invalid-record' | 'store-unavailable';
+
+/** Refusal codes of {@link InteractionResolver.open}. */
+export type OpenInteractionRefusalCode = InteractionRefusalCode | 'invalid-card' | 'forbidden' | 'already-exists';
+
+/** Refusal codes of decline and cancel (submit adds its own). */
+export type CloseInteractionRefusalCode = InteractionRefusalCode | CardResponseRefusalCode | 'expired' | 'already-closed';
+
+/** Refusal codes of {@link InteractionResolver.submit}. */
+export type SubmitInteractionRefusalCode =
+  | CloseInteractionRefusalCode
+  | 'unknown-schema'
+  | 'validation-failed'
+  | 'stale-revision'
+  | 'schema-changed';
+
+/** Refusal codes of {@link InteractionResolver.expire}. */
+export type ExpireInteractionRefusalCode = InteractionRefusalCode | 'not-expired' | 'already-closed';
+
+/** A refusal; `already-closed` carries the stored status. */
+export type InteractionRefusal<Code extends string> = ChatRefusal<Exclude<Code, 'already-closed'>> | (Code extends 'already-closed' ? InteractionAlreadyClosed : never);
+
+/** Result of {@link InteractionResolver.open}. */
+export type OpenInteractionResult<Card> = InteractionOpened<Card> | InteractionNeedsReconciliation | InteractionRefusal<OpenInteractionRefusalCode>;
+/** Result of {@link InteractionResolver.submit}. */
+export type SubmitInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<SubmitInteractionRefusalCode>;
+/** Result of decline and cancel. */
+export type CloseInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<CloseInteractionRefusalCode>;
+/** Result of {@link InteractionResolver.expire}. */
+export type ExpireInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<ExpireInteractionRefusalCode>;
+/** Result of {@link InteractionResolver.read}. */
+export type ReadInteractionResult<Card> = InteractionRead<Card> | ChatRefusal<InteractionRefusalCode>;
+
+type Action = 'submit' | 'decline' | 'cancel' | 'expire';
+const STATUS_OF: Readonly<Record<Action, InteractionTerminalStatus>> = {
+  submit: 'submitted',
+  decline: 'declined',
+  cancel: 'cancelled',
+  expire: 'expired',
+};
+
+// Identical whatever the reason, so a refusal never tells whether the card exists.
+const NOT_FOUND = 'no such interaction for this caller';
+
+/** A record as the caller may see it, with the authority it was read under. */
+interface View<Card> {
+  readonly record: InteractionRecordV1<Card> | null;
+  readonly authority: InteractionAuthority;
+}
+
+/** What a closing write is checked against inside the fence. */
+interface CloseAttempt {
+  readonly action: Action;
+  readonly at: string;
+  /** The submit's validated value and the record revision and schema it was validated against. */
+  readonly submission?: { readonly value: unknown; readonly revision: number; readonly schema: InteractionSchemaRef };
+}
+
+/**
+ * Opens cards and resolves their answers through the host's
+ * {@link InteractionStore}. Every method returns a typed result and never
+ * throws for a request it can read; the only exceptions are those the host's
+ * own callbacks throw outside a store call.
+ */
+export class InteractionResolver<Caller = unknown, Card extends InteractionCard = OpenCardSnapshotV1> {
+  readonly #store: InteractionStore<Card, Caller>;
+  readonly #validate: InteractionValidator<Card>;
+  readonly #cards: InteractionCardVocabulary<Card>;
+  readonly #clock: (() => string) | undefined;
+
+  /** Holds the host's store, validator, card vocabulary and clock; does no I/O. */
+  constructor(options: InteractionResolverOptions<Card, Caller>) {
+    this.#store = options.store;
+    this.#validate = options.validate;
+    this.#cards = options.cards ?? (baseCardCodec as unknown as InteractionCardVocabulary<Card>);
+    this.#clock = options.clock;
+  }
+
+  /**
+   * Stores a pending record for a card the agent asked: its server-owned
+   * schema, expiry and scope are the backend's, checked against the caller's
+   * current authority inside the fence (`forbidden`). Opening the same card
+   * again with the same binding is `replayed`; a different one under the same
+   * correlation id is `already-exists`.
+   */
+  async open(request: OpenInteractionRequest<Caller>): Promise<OpenInteractionResult<Card>> {
+    const at = this.#timeOf(request.at);
+    if (typeof at !== 'string') return at;
+    const { schema, expiresAt, scope } = request;
+    if (!isInteractionSchemaRef(schema)) return invalidRequest('schema: expected { id, revision }');
+    if (!isInteractionScope(scope)) return invalidRequest('scope: expected ids for conversation, principal and tenant, an id or null for customer and public owner');
+    if (!isZonedTimestamp(expiresAt) || compareChatTimestamps(expiresAt, at) <= 0) {
+      return invalidRequest('expiresAt: expected an RFC 3339 timestamp after the opening time');
+    }
+    const parsed = this.#cards.parseCard(request.card);
+    if (!parsed.ok) return refuse('invalid-card', parsed.message, parsed.issues);
+    const card = parsed.value;
+    if (card.schema !== undefined && (card.schema.id !== schema.id || card.schema.revision !== schema.revision)) {
+      return invalidRequest('card.schema: differs from the schema the backend binds');
+    }
+    const pending: PendingInteractionV1<Card> = {
+      recordVersion: 1,
+      status: 'pending',
+      correlationId: card.correlationId,
+      card,
+      schema: { id: schema.id, revision: schema.revision },
+      expiresAt,
+      scope: { ...scope },
+      revision: 1,
+      openedAt: at,
+    };
+    const key = { conversationId: scope.conversationId, correlationId: card.correlationId, caller: request.caller };
+    // Whatever its status since: an answer may already have closed the card our earlier attempt opened.
+    const sameBinding = (record: InteractionRecordV1<Card>) => canonicalJson(bindingOf(record)) === canonicalJson(bindingOf(pending));
+
+    const decide = (snapshot: InteractionSnapshot): InteractionDecision<Card, OpenInteractionResult<Card>> => {
+      if (snapshot.authority === null || !authorityFits(snapshot.authority, scope)) {
+        return { result: refuse('forbidden', 'the caller may not open a card for this scope') };
+      }
+      if (snapshot.record !== null) {
+        const existing = this.#parse(snapshot.record);
+        if (!existing.ok) return { result: existing };
+        return { result: sameBinding(existing.value) ? opened(existing.value, true) : alreadyExists() };
+      }
+      const transition = { type: 'interaction-opened', conversationId: scope.conversationId, correlationId: card.correlationId, status: 'pending', revision: 1, at } as const;
+      return { result: opened(pending, false), next: pending, transition };
+    };
+    try {
+      return await this.#store.transact(key, decide);
+    } catch {
+      const recovered = await this.#readOnce(key);
+      if (!recovered.ok) return recovered.code === 'read-failed' ? needsReconciliation('read-failed') : recovered;
+      const { record } = recovered.value;
+      if (record === null) return needsReconciliation('write-not-visible');
+      return sameBinding(record) ? opened(record, true) : alreadyExists();
+    }
+  }
+
+  /**
+   * Submits a value. Checks, in order: the card is here for this caller
+   * (`not-found` otherwise, the same whether it is missing or someone
+   * else's), it is not late (`expired`, `already-closed`), the value fits the
+   * card (core's `validateCardResponse` codes) and the record's schema (the
+   * host's validator, awaited outside the transaction: `invalid-value` with
+   * its issues, `unknown-schema`, `validation-failed`). The final transaction
+   * rechecks everything with current authority, and that the record still has
+   * the revision and schema the value was validated against (`schema-changed`,
+   * `stale-revision`). The same submission retried is `replayed` with the
+   * stored outcome.
+   */
+  async submit(request: SubmitInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
+    return this.#close(request, 'submit', request.value) as Promise<SubmitInteractionResult<Card>>;
+  }
+
+  /** Declines a card that allows it (`decline-not-allowed` otherwise); the same rules of scope and lateness as submit. */
+  async decline(request: InteractionRequest<Caller>): Promise<CloseInteractionResult<Card>> {
+    return this.#close(request, 'decline', undefined) as Promise<CloseInteractionResult<Card>>;
+  }
+
+  /** Cancels a pending card (the person dismissed it, or its turn was cancelled); always allowed while pending and not expired. */
+  async cancel(request: InteractionRequest<Caller>): Promise<CloseInteractionResult<Card>> {
+    return this.#close(request, 'cancel', undefined) as Promise<CloseInteractionResult<Card>>;
+  }
+
+  /** Closes a pending card as `expired` once `at` (or the clock) has reached its expiry (`not-expired` before). */
+  async expire(request: InteractionRequest<Caller>): Promise<ExpireInteractionResult<Card>> {
+    return this.#close(request, 'expire', undefined) as Promise<ExpireInteractionResult<Card>>;
+  }
+
+  /**
+   * Takes a client's `CardResponse` as it arrived (`{ action, correlationId,
+   * value? }`) to submit, decline or cancel. Anything else is `invalid-request`.
+   */
+  async respond(request: RespondInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
+    const response = request.response;
+    if (typeof response !== 'object' || response === null) return invalidRequest('response: expected a CardResponse');
+    const { action, correlationId, value } = response as { readonly action?: unknown; readonly correlationId?: unknown; readonly value?: unknown };
+    if (typeof correlationId !== 'string') return invalidRequest('response.correlationId: expected an id');
+    const base = { caller: request.caller, conversationId: request.conversationId, correlationId, ...(request.at === undefined ? {} : { at: request.at }) };
+    switch (action) {
+      case 'submit':
+        return this.submit({ ...base, value });
+      case 'decline':
+        return this.decline(base);
+      case 'cancel':
+        return this.cancel(base);
+      default:
+        return invalidRequest('response.action: expected submit, decline or cancel');
+    }
+  }
+
+  /**
+   * Reads the current record without any write, rechecking the caller's
+   * current authority (`not-found` otherwise). `expired` tells whether answers
+   * are late at `at` (or the clock).
+   */
+  async read(request: InteractionRequest<Caller>): Promise<ReadInteractionResult<Card>> {
+    const at = this.#timeOf(request.at);
+    if (typeof at !== 'string') return at;
+    const key = keyOf(request);
+    if (typeof key === 'string') return invalidRequest(key);
+    const read = await this.#readOnce(key);
+    if (!read.ok) return read.code === 'read-failed' ? storeUnavailable() : read;
+    const { record } = read.value;
+    if (record === null) return notFound();
+    const expired = record.status === 'expired' || (record.status === 'pending' && compareChatTimestamps(at, record.expiresAt) >= 0);
+    return { ok: true, outcome: 'read', record, expired };
+  }
+
+  async #close(request: InteractionRequest<Caller>, action: Action, value: unknown): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
+    const at = this.#timeOf(request.at);
+    if (typeof at !== 'string') return at;
+    const key = keyOf(request);
+    if (typeof key === 'string') return invalidRequest(key);
+    const before = await this.#readOnce(key);
+    if (!before.ok) return before.code === 'read-failed' ? storeUnavailable() : before;
+    const { record, authority } = before.value;
+    if (record === null) return notFound();
+    let attempt: CloseAttempt = { action, at };
+    if (record.status === 'pending') {
+      const early = lateness(record, attempt);
+      if (early !== null) return early;
+    } else if (action !== 'submit' || record.status !== 'submitted' || record.closedBy !== authority.principalId) {
+      // A terminal record never changes again: anything but our own submission retried is settled now.
+      return settled(record, attempt, authority);
+    }
+    if (action !== 'expire') {
+      // On a closed card (our own earlier submission), a value that no longer validates is simply not the same answer.
+      const late = record.status === 'pending' ? null : settled(record, attempt, authority);
+      const response = this.#cards.validateResponse(record.card, { action, correlationId: key.correlationId, ...(action === 'submit' ? { value } : {}) });
+      if (!response.ok) return late ?? response;
+      if (action === 'submit') {
+        const validated = await this.#validateValue(record, (response.value as { readonly value: unknown }).value);
+        if (!validated.ok) return late ?? validated;
+        attempt = { action, at, submission: { value: validated.value, revision: record.revision, schema: record.schema } };
+      }
+    }
+    const closing = attempt;
+    const decide = (snapshot: InteractionSnapshot): InteractionDecision<Card, SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> => {
+      const current = this.#view(snapshot, key.conversationId);
+      if (!current.ok) return { result: current };
+      const { record: stored, authority } = current.value;
+      if (stored === null) return { result: notFound() };
+      if (stored.status !== 'pending') return { result: settled(stored, closing, authority) };
+      const refusal = lateness(stored, closing) ?? staleness(stored, closing);
+      if (refusal !== null) return { result: refusal };
+      const next = closeRecord(stored, closing, authority);
+      const transition = { type: 'interaction-closed', conversationId: key.conversationId, correlationId: key.correlationId, status: next.status, revision: next.revision, at } as const;
+      return { result: closed(next, false), next, transition };
+    };
+    try {
+      return await this.#store.transact(key, decide);
+    } catch {
+      // The acknowledgement was lost: one read tells whether our write landed. Never a second write.
+      const after = await this.#readOnce(key);
+      if (!after.ok) return after.code === 'read-failed' ? needsReconciliation('read-failed') : after;
+      const { record: stored, authority } = after.value;
+      if (stored === null || stored.status === 'pending') return needsReconciliation('write-not-visible');
+      return settled(stored, closing, authority);
+    }
+  }
+
+  async #validateValue(
+    record: InteractionRecordV1<Card>,
+    value: unknown,
+  ): Promise<ParseResult<unknown, 'unknown-schema' | 'validation-failed' | 'invalid-value'>> {
+    let result: StandardSchemaV1.Result<unknown> | undefined;
+    try {
+      result = await this.#validate({ schema: record.schema, card: record.card, value });
+    } catch {
+      return refuse('validation-failed', 'the host validator threw; nothing was stored');
+    }
+    if (result === undefined) return refuse('unknown-schema', `no schema ${record.schema.id} revision ${record.schema.revision}`);
+    if (result.issues !== undefined) {
+      const issues = result.issues.map(toChatIssue);
+      return refuse('invalid-value', issues[0] === undefined ? 'the value does not fit the schema' : describe(issues[0]), issues);
+    }
+    if (!isSafeJson(result.value)) return refuse('invalid-value', 'the schema’s output is not bounded JSON data, so it cannot be stored');
+    return { ok: true, value: result.value };
+  }
+
+  /** One read: the record (strictly parsed) and authority; `not-found` when the caller may not see it. */
+  async #readOnce(
+    key: InteractionStoreRequest<Caller>,
+  ): Promise<{ readonly ok: true; readonly value: View<Card> } | ChatRefusal<'not-found'> | ChatRefusal<'invalid-record'> | ChatRefusal<'read-failed'>> {
+    let snapshot: InteractionSnapshot;
+    try {
+      snapshot = await this.#store.read(key);
+    } catch {
+      return refuse('read-failed', 'the store could not be read');
+    }
+    return this.#view(snapshot, key.conversationId);
+  }
+
+  /** Authority first, so nothing about a record reaches a caller who may not see it. */
+  #view(snapshot: InteractionSnapshot, conversationId: string): ParseResult<View<Card>, 'not-found' | 'invalid-record'> {
+    const { record, authority } = snapshot;
+    if (authority === null) return notFound();
+    if (record === null) return { ok: true, value: { record: null, authority } };
+    const scope = typeof record === 'object' ? (record as { readonly scope?: unknown }).scope : undefined;
+    if (!isInteractionScope(scope) || scope.conversationId !== conversationId || !authorityFits(authority, scope)) return notFound();
+    const parsed = this.#parse(record);
+    return parsed.ok ? { ok: true, value: { record: parsed.value, authority } } : parsed;
+  }
+
+  #parse(record: unknown): ParseResult<InteractionRecordV1<Card>, 'invalid-record'> {
+    return parseInteractionRecord(record, (card) => this.#cards.parseCard(card));
+  }
+
+  #timeOf(at: string | undefined): string | ChatRefusal<'invalid-request'> {
+    let time: unknown = at;
+    if (time === undefined && this.#clock !== undefined) {
+      try {
+        time = this.#clock();
+      } catch {
+        return invalidRequest('at: the clock threw');
+      }
+    }
+    return isZonedTimestamp(time) ? time : invalidRequest('at: expected an RFC 3339 timestamp with an offset, or a clock');
+  }
+}
+
+function keyOf<Caller>(request: InteractionRequest<Caller>): InteractionStoreRequest<Caller> | string {
+  if (!isChatId(request.conversationId)) return 'conversationId: expected an id';
+  if (!isChatId(request.correlationId)) return 'correlationId: expected an id';
+  return { conversationId: request.conversationId, correlationId: request.correlationId, caller: request.caller };
+}
+
+function authorityFits(authority: InteractionAuthority, scope: InteractionScope): boolean {
+  return (
+    authority.principalId === scope.principalId &&
+    authority.tenantId === scope.tenantId &&
+    authority.customerId === scope.customerId &&
+    authority.publicOwnerId === scope.publicOwnerId
+  );
+}
+
+/** A pending record judged at the attempt's time: late answers, or an expiry asked for too early. */
+function lateness<Card>(record: PendingInteractionV1<Card>, attempt: CloseAttempt): ChatRefusal<'expired' | 'not-expired'> | null {
+  const due = compareChatTimestamps(attempt.at, record.expiresAt) >= 0;
+  if (attempt.action === 'expire') return due ? null : refuse('not-expired', `the card expires at ${record.expiresAt}`);
+  return due ? refuse('expired', `the card expired at ${record.expiresAt}`) : null;
+}
+
+/** A submission validated against another revision or schema than the record has now. */
+function staleness<Card>(record: PendingInteractionV1<Card>, attempt: CloseAttempt): ChatRefusal<'schema-changed' | 'stale-revision'> | null {
+  const submission = attempt.submission;
+  if (submission === undefined) return null;
+  if (record.schema.id !== submission.schema.id || record.schema.revision !== submission.schema.revision) {
+    return refuse('schema-changed', `the card now uses schema ${record.schema.id} revision ${record.schema.revision}; validate again`);
+  }
+  return record.revision === submission.revision
+    ? null
+    : refuse('stale-revision', `the card changed (revision ${record.revision}, validated against ${submission.revision}); read it again`);
+}
+
+function closeRecord<Card>(record: PendingInteractionV1<Card>, attempt: CloseAttempt, authority: InteractionAuthority): TerminalInteractionV1<Card> {
+  const status = STATUS_OF[attempt.action];
+  return {
+    ...record,
+    status,
+    revision: record.revision + 1,
+    closedAt: attempt.at,
+    closedBy: attempt.action === 'expire' ? null : authority.principalId,
+    ...(attempt.submission === undefined ? {} : { value: attempt.submission.value }),
+  };
+}
+
+/** A terminal record met by a closing attempt: the same answer replayed, or a late one refused. */
+function settled<Card>(
+  record: TerminalInteractionV1<Card>,
+  attempt: CloseAttempt,
+  authority: InteractionAuthority,
+): InteractionClosed<Card> | InteractionAlreadyClosed | ChatRefusal<'expired'> {
+  const same =
+    record.status === STATUS_OF[attempt.action] &&
+    record.closedBy === (attempt.action === 'expire' ? null : authority.principalId) &&
+    (attempt.action !== 'submit' || (attempt.submission !== undefined && canonicalJson(record.value) === canonicalJson(attempt.submission.value)));
+  if (same) return closed(record, true);
+  if (record.status === 'expired') return refuse('expired', `the card expired at ${record.expiresAt}`);
+  return { ...refuse('already-closed', `the card was already ${record.status}`), status: record.status };
+}
+
+function bindingOf<Card>(record: InteractionRecordV1<Card>): unknown {
+  const { card, schema, expiresAt, scope } = record;
+  return { card, schema, expiresAt, scope };
+}
+
+/** JSON with object keys sorted: two values are the same answer when these agree. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Readonly<Record<string, unknown>>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+function toChatIssue(issue: StandardSchemaV1.Issue): ChatIssue {
+  const path = (issue.path ?? []).map((segment) => {
+    const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
+    return typeof key === 'number' ? key : String(key);
+  });
+  return { path: ['value', ...path], message: issue.message };
+}
+
+function describe(issue: ChatIssue): string {
+  return `${issue.path.join('.')}: ${issue.message}`;
+}
+
+function opened<Card>(record: InteractionRecordV1<Card>, replayed: boolean): InteractionOpened<Card> {
+  return { ok: true, outcome: 'opened', record, replayed };
+}
+
+function closed<Card>(record: TerminalInteractionV1<Card>, replayed: boolean): InteractionClosed<Card> {
+  return { ok: true, outcome: record.status, record, replayed };
+}
+
+const RECONCILIATION_MESSAGES: Readonly<Record<InteractionReconciliationReason, string>> = {
+  'write-not-visible': 'the write’s acknowledgement was lost and the read after it does not show it; it may still land',
+  'read-failed': 'the write’s acknowledgement was lost and the read after it failed',
+};
+
+function needsReconciliation(reason: InteractionReconciliationReason): InteractionNeedsReconciliation {
+  return { ok: true, outcome: 'needs-reconciliation', reason, message: RECONCILIATION_MESSAGES[reason] };
+}
+
+function storeUnavailable(): ChatRefusal<'store-unavailable'> {
+  return refuse('store-unavailable', 'the store could not be read; nothing was written');
+}
+
+function notFound(): ChatRefusal<'not-found'> {
+  return refuse('not-found', NOT_FOUND);
+}
+
+function alreadyExists(): ChatRefusal<'already-exists'> {
+  return refuse('already-exists', 'another card is open under this correlation id');
+}
+
+function invalidRequest(message: string): ChatRefusal<'invalid-request'> {
+  return refuse('invalid-request', message);
+}
