@@ -67,8 +67,8 @@ export interface TurnStore<Result, Caller> {
   read(turnId: string): Promise<StoredTurn<Result> | null>;
   /**
    * Atomically replaces the record if its revision equals `expectedRevision`
-   * (0 creates it if absent). Answers with what is stored after the call; a
-   * mismatch is not an error. Throws only when the outcome is unknown or the
+   * (0 creates it if absent). Answers with what is stored after the call —
+   * the record and the admissions as of the commit; a mismatch is not an error. Throws only when the outcome is unknown or the
    * write failed (the caller reads back). Under the turn's fence.
    */
   compareAndSwap(request: CompareAndSwapRequest<Result>): Promise<CompareAndSwapResult<Result>>;

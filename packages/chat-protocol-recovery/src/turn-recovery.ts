@@ -232,11 +232,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const { conversationId, turnId, effectId } = request;
     if (!isTurnRequestShape(request) || !isChatIdentifier(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
     if (!(await this.authorized(request.caller, 'claim', conversationId, turnId))) return refuse('forbidden', 'the caller may not claim effects of this turn');
-    const start = await this.snapshot(gate, turnId);
-    if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-    if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
     type Verdict = ClaimEffectResult<Result>;
-    const written = await this.write<Verdict>(gate, turnId, start, (turn): Step<Result, Verdict> => {
+    const decide = (turn: StoredTurn<Result>): Step<Result, Verdict> => {
       if (turn.record.conversationId !== conversationId) return { stop: refuse('unknown-turn', 'no such turn in this conversation') };
       const effect = findEffect(turn.record, effectId);
       if (effect === undefined) return { stop: refuse('unknown-effect', 'the turn did not authorize this effect') };
@@ -245,11 +242,30 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       if (turn.record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled') };
       if (isAdmitted(turn, effectId)) return { stop: refuse('already-admitted', 'the effect was admitted; its result is pending or needs reconciliation') };
       return { write: withEffect(turn.record, { effectId, claim: effect.claim + 1, status: 'open' }) };
-    });
+    };
+    const cached = this.cache.get(turnId);
+    let written: Written<Result, Verdict> | undefined;
+    if (cached !== undefined) {
+      written = await this.write(gate, turnId, cached, decide);
+      // Only a stored result is final: an admission or a mark may have been
+      // settled since the snapshot, so any other verdict from it is read again.
+      const final = written.type !== 'stopped' || (written.value.ok && written.value.outcome === 'completed');
+      if (!final) written = undefined;
+    }
+    if (written === undefined) {
+      const start = await this.read(gate, turnId);
+      if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
+      if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+      written = await this.write(gate, turnId, start, decide);
+    }
     switch (written.type) {
       case 'stopped':
         return written.value;
       case 'written': {
+        // Admissions do not move the revision, so a claim written from an older
+        // snapshot can land after one; the store's answer shows it, and the
+        // claim it wrote can never be admitted.
+        if (isAdmitted(written.turn, effectId)) return refuse('already-admitted', 'the effect was admitted; its result is pending or needs reconciliation');
         const effect = findEffect(written.turn.record, effectId);
         return { ok: true, outcome: 'claimed', claim: { conversationId, turnId, effectId, claim: effect?.claim ?? 0 } };
       }
