@@ -448,6 +448,67 @@ describe('TurnRecovery: dispatch through the admission seam (DESIGN §6.2–6.7)
   });
 });
 
+describe('TurnRecovery: writes of one worker to one turn go out together (group commit)', () => {
+  it('concurrent claims of different effects share compare-and-swaps instead of retrying one by one', async () => {
+    const { stub, recovery } = await startedTurn(['a', 'b', 'c', 'd']);
+    stub.log.length = 0;
+    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((effectId) => recovery.claimEffect({ caller: 'owner', ...TURN, effectId })));
+    expect(claims.map((claimed) => claimed.ok && claimed.outcome === 'claimed' && claimed.claim.claim)).toEqual([1, 1, 1, 1]);
+    expect(stub.log).toEqual(['cas:running', 'cas:running']);
+    expect(stub.turns.get('turn_1')?.record).toMatchObject({ revision: 3, effects: [{ claim: 1 }, { claim: 1 }, { claim: 1 }, { claim: 1 }] });
+  });
+
+  it('two concurrent claims of one effect get successive numbers: only the newer can be admitted', async () => {
+    const { stub, recovery } = await startedTurn();
+    const [older, newer] = await Promise.all([claimOf(recovery), claimOf(recovery)]);
+    expect([older.claim, newer.claim]).toEqual([1, 2]);
+    expect(await recovery.dispatchEffect({ caller: 'owner', claim: older, execute: () => 'x' })).toMatchObject({ ok: false, code: 'stale-claim' });
+    expect(await recovery.dispatchEffect({ caller: 'owner', claim: newer, execute: () => 'paid' })).toMatchObject({ ok: true, outcome: 'completed' });
+    expect(stub.launches).toEqual(['pay']);
+  });
+
+  it('a lost acknowledgement reaches every write of the batch', async () => {
+    const { stub } = await startedTurn();
+    let writes = 0;
+    const recovery = recoveryOver({
+      ...stub.store,
+      compareAndSwap: async (request) => {
+        writes += 1;
+        const answer = await stub.store.compareAndSwap(request);
+        if (writes === 2) throw new Error('acknowledgement lost');
+        return answer;
+      },
+    });
+    const claims = await Promise.all(['pay', 'mail', 'pay'].map((effectId) => recovery.claimEffect({ caller: 'owner', ...TURN, effectId })));
+    expect(claims.map((claimed) => claimed.ok && claimed.outcome)).toEqual(['claimed', 'needs-reconciliation', 'needs-reconciliation']);
+  });
+});
+
+describe('TurnRecovery: a claim from an old snapshot', () => {
+  it('answers already-admitted when the store shows an admission that did not move the revision', async () => {
+    const { stub, recovery } = await startedTurn();
+    const held = await claimOf(recovery);
+    const stale = recoveryOver(stub.store);
+    await stale.claimEffect({ caller: 'owner', ...TURN, effectId: 'mail' });
+    void recovery.dispatchEffect({ caller: 'owner', claim: held, execute: () => new Promise<string>(() => undefined) });
+    await Promise.resolve();
+    stub.log.length = 0;
+    // `stale` holds the newest revision but not the admission: its claim is written, and refused.
+    expect(await stale.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({ ok: false, code: 'already-admitted' });
+    expect(stub.log).toEqual(['cas:running']);
+    expect(stub.launches).toEqual(['pay']);
+  });
+
+  it('reads again before answering from a snapshot anything but a stored result', async () => {
+    const { stub, recovery } = await startedTurn();
+    await claimOf(recovery);
+    await recoveryOver(stub.store).reconcileEffect({ caller: 'owner', ...TURN, effectId: 'pay', result: 'verified' });
+    await recoveryOver(stub.store).cancelTurn({ caller: 'owner', ...TURN });
+    // `recovery`'s snapshot says running and open; the store says completed.
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'completed', reused: true, result: 'verified' });
+  });
+});
+
 describe('TurnRecovery: cancellation (DESIGN §6.5, §6.8)', () => {
   it('commits first, then calls the abort hook for the in-flight effects; the late result is stored without reopening', async () => {
     const stub = stubStore();

@@ -95,6 +95,12 @@ type Settled<Result> = { readonly ok: true; readonly result: Result } | { readon
 
 type Step<Result, Value> = { readonly write: TurnRecord<Result> } | { readonly stop: Value };
 
+interface QueuedWrite<Result> {
+  readonly start: StoredTurn<Result>;
+  readonly step: (turn: StoredTurn<Result>) => Step<Result, unknown>;
+  readonly resolve: (written: Written<Result, unknown>) => void;
+}
+
 type Written<Result, Value> =
   | { readonly type: 'stopped'; readonly value: Value }
   | { readonly type: 'written'; readonly turn: StoredTurn<Result> }
@@ -160,6 +166,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   private readonly maxWriteAttempts: number;
   private readonly cacheSize: number;
   private readonly cache = new Map<string, StoredTurn<Result>>();
+  private readonly queues = new Map<string, QueuedWrite<Result>[]>();
 
   /** Holds the adapter; reads nothing until an operation runs. */
   constructor(adapter: TurnRecoveryAdapter<Result, Caller>, options: TurnRecoveryOptions = {}) {
@@ -233,6 +240,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (!isTurnRequestShape(request) || !isChatIdentifier(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
     if (!(await this.authorized(request.caller, 'claim', conversationId, turnId))) return refuse('forbidden', 'the caller may not claim effects of this turn');
     type Verdict = ClaimEffectResult<Result>;
+    // The claim number this call writes: set by the last decision, which is the one written.
+    let claimNumber = 0;
     const decide = (turn: StoredTurn<Result>): Step<Result, Verdict> => {
       if (turn.record.conversationId !== conversationId) return { stop: refuse('unknown-turn', 'no such turn in this conversation') };
       const effect = findEffect(turn.record, effectId);
@@ -241,7 +250,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       if (settled !== null) return { stop: settled };
       if (turn.record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled') };
       if (isAdmitted(turn, effectId)) return { stop: refuse('already-admitted', 'the effect was admitted; its result is pending or needs reconciliation') };
-      return { write: withEffect(turn.record, { effectId, claim: effect.claim + 1, status: 'open' }) };
+      claimNumber = effect.claim + 1;
+      return { write: withEffect(turn.record, { effectId, claim: claimNumber, status: 'open' }) };
     };
     const cached = this.cache.get(turnId);
     let written: Written<Result, Verdict> | undefined;
@@ -266,8 +276,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
         // snapshot can land after one; the store's answer shows it, and the
         // claim it wrote can never be admitted.
         if (isAdmitted(written.turn, effectId)) return refuse('already-admitted', 'the effect was admitted; its result is pending or needs reconciliation');
-        const effect = findEffect(written.turn.record, effectId);
-        return { ok: true, outcome: 'claimed', claim: { conversationId, turnId, effectId, claim: effect?.claim ?? 0 } };
+        return { ok: true, outcome: 'claimed', claim: { conversationId, turnId, effectId, claim: claimNumber } };
       }
       case 'unacknowledged':
         return needsReconciliation('claim-unacknowledged');
@@ -516,37 +525,84 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     this.cache.delete(turnId);
   }
 
-  // The compare-and-swap loop: `step` decides from the current turn; a revision
-  // conflict hands back what is stored and the loop decides again.
-  private async write<Value>(
+  // Writes go through one queue per turn: while a compare-and-swap is out, the
+  // writes that arrive meanwhile wait and then go together in the next one
+  // (group commit). Concurrent effects of one turn then cost a few round trips
+  // instead of a retry each time another effect wins the revision.
+  private write<Value>(
     store: TurnStore<Result, Caller>,
     turnId: string,
     start: StoredTurn<Result>,
     step: (turn: StoredTurn<Result>) => Step<Result, Value>,
   ): Promise<Written<Result, Value>> {
-    let current = start;
-    for (let attempt = 0; attempt < this.maxWriteAttempts; attempt += 1) {
-      const decision = step(current);
-      if ('stop' in decision) return { type: 'stopped', value: decision.stop };
-      let answer: Awaited<ReturnType<TurnStore<Result, Caller>['compareAndSwap']>>;
-      try {
-        answer = await store.compareAndSwap({ turnId, expectedRevision: current.record.revision, next: decision.write });
-      } catch {
-        this.forget(turnId);
-        return { type: 'unacknowledged' };
+    return new Promise((resolve) => {
+      const entry: QueuedWrite<Result> = {
+        start,
+        // Each entry keeps its own value type; the queue only sees the shape.
+        step: step as (turn: StoredTurn<Result>) => Step<Result, unknown>,
+        resolve: resolve as (written: Written<Result, unknown>) => void,
+      };
+      const queue = this.queues.get(turnId);
+      if (queue !== undefined) {
+        queue.push(entry);
+        return;
       }
-      if (answer.swapped) {
-        this.remember(answer.turn);
-        return { type: 'written', turn: answer.turn };
+      this.queues.set(turnId, [entry]);
+      void this.flush(store, turnId);
+    });
+  }
+
+  private async flush(store: TurnStore<Result, Caller>, turnId: string): Promise<void> {
+    for (;;) {
+      const queue = this.queues.get(turnId) ?? [];
+      const batch = queue.splice(0);
+      if (batch.length === 0) {
+        this.queues.delete(turnId);
+        return;
       }
-      if (answer.current === null) {
-        this.forget(turnId);
-        return { type: 'missing' };
+      let current = batch.reduce((newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest), this.cache.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start);
+      let pending = batch;
+      for (let attempt = 0; pending.length > 0; attempt += 1) {
+        if (attempt >= this.maxWriteAttempts) {
+          for (const entry of pending) entry.resolve({ type: 'exhausted' });
+          break;
+        }
+        // Each write decides on the record as the writes before it in the batch left it.
+        const base = current.record.revision;
+        let record = current.record;
+        const writers: QueuedWrite<Result>[] = [];
+        for (const entry of pending) {
+          const decision = entry.step({ record, admissions: current.admissions });
+          if ('stop' in decision) entry.resolve({ type: 'stopped', value: decision.stop });
+          else {
+            record = { ...decision.write, revision: base };
+            writers.push(entry);
+          }
+        }
+        pending = writers;
+        if (writers.length === 0) break;
+        let answer: Awaited<ReturnType<TurnStore<Result, Caller>['compareAndSwap']>>;
+        try {
+          answer = await store.compareAndSwap({ turnId, expectedRevision: base, next: { ...record, revision: base + 1 } });
+        } catch {
+          this.forget(turnId);
+          for (const entry of writers) entry.resolve({ type: 'unacknowledged' });
+          break;
+        }
+        if (answer.swapped) {
+          this.remember(answer.turn);
+          for (const entry of writers) entry.resolve({ type: 'written', turn: answer.turn });
+          break;
+        }
+        if (answer.current === null) {
+          this.forget(turnId);
+          for (const entry of writers) entry.resolve({ type: 'missing' });
+          break;
+        }
+        current = answer.current;
+        this.remember(current);
       }
-      current = answer.current;
-      this.remember(current);
     }
-    return { type: 'exhausted' };
   }
 
   // Stores an effect's result unless one is stored; after a lost acknowledgement,

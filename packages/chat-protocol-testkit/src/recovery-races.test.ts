@@ -63,6 +63,26 @@ describe('races between workers sharing one store (issue 5)', () => {
     );
   });
 
+  it('one worker dispatching three effects at once (its writes batched) while another dispatches and cancels', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), async (scheduler) => {
+        const cluster = await createRaceCluster(scheduler, ['pay', 'mail', 'ship']);
+        const [busy, other] = [cluster.worker(), cluster.worker()];
+        await scheduler.waitFor(
+          Promise.all([
+            cluster.claimAndDispatch(busy, 'pay'),
+            cluster.claimAndDispatch(busy, 'mail'),
+            cluster.claimAndDispatch(busy, 'ship'),
+            cluster.claimAndDispatch(other, 'pay'),
+            cluster.cancel(other),
+          ]),
+        );
+        expect(brokenInvariants(cluster)).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+
   it('a lost acknowledgement or a failed write at any store call, and a restart at any point, never breaks an invariant', async () => {
     const operations = ['read', 'compareAndSwap', 'admitDispatch', 'authorize', 'abort'] as const;
     await fc.assert(
