@@ -12,7 +12,7 @@
 import { TurnRecovery } from '@papercusp/chat-protocol-recovery';
 import { createFakeDatabase, createFakeTurnStore } from '@papercusp/chat-protocol-testkit';
 
-export const CONCURRENCY = [1, 8, 64];
+const CONCURRENCY = [1, 8, 64];
 const LATENCY = { transitMilliseconds: 1, executionMilliseconds: 5, rounds: 5 };
 const GOALS = { roundTrips: 3 };
 
