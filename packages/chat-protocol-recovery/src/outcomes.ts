@@ -48,7 +48,6 @@ export type StartTurnRefusalCode =
   | 'invalid-request'
   | 'forbidden'
   | 'turn-conflict'
-  | 'store-unavailable'
   | 'checkpoint-failed';
 
 /** The result of `startTurn`: `started` wrote the record, `existing` found the same turn already started. */

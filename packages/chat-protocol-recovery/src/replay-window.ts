@@ -102,6 +102,7 @@ export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindo
     return refusal('invalid-window', 'the window must state 0 ≤ lowerBound ≤ latestSeq as safe integers', ['lowerBound']);
   }
   if (!Array.isArray(frames)) return refusal('invalid-window', 'the window must list its frames', ['frames']);
+  const frameList: readonly unknown[] = frames;
   const cursor = readReplayCursor(expected.after, expected.turnId);
   if ('ok' in cursor) return { ...cursor, issues: [{ path: ['after'], message: cursor.message }] };
   if (cursor.seq < lowerBound) {
@@ -112,8 +113,8 @@ export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindo
   }
 
   const envelopes: ChatEventEnvelope[] = [];
-  for (let index = 0; index < frames.length; index += 1) {
-    const parsed = parseChatEnvelope(frames[index] as unknown);
+  for (let index = 0; index < frameList.length; index += 1) {
+    const parsed = parseChatEnvelope(frameList[index]);
     if (!parsed.ok) return refusal('invalid-frame', `frames[${index}]: ${parsed.code}: ${parsed.message}`, ['frames', index]);
     envelopes.push(parsed.value);
   }

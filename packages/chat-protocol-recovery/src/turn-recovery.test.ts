@@ -323,6 +323,17 @@ describe('TurnRecovery: dispatch through the admission seam (DESIGN §6.2–6.7)
     expect(stub.launches).toEqual([]);
   });
 
+  it('an effect settled since the claim whose record cannot be read back is store-unavailable', async () => {
+    const { stub, recovery } = await startedTurn();
+    const claim = await claimOf(recovery);
+    const blind = recoveryOver({
+      ...stub.store,
+      read: () => Promise.reject(new Error('down')),
+      admitDispatch: () => Promise.resolve({ admitted: false, code: 'effect-settled' }),
+    });
+    expect(await blind.dispatchEffect({ caller: 'owner', claim, execute: () => 'x' })).toMatchObject({ ok: false, code: 'store-unavailable' });
+  });
+
   it('an uncertain admission acknowledgement without a launch is needs-reconciliation (admission-unacknowledged)', async () => {
     const { stub, recovery } = await startedTurn();
     const claim = await claimOf(recovery);
