@@ -7,13 +7,16 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-/** The vitest config of the package named `name` whose root is `packageRoot`. */
-export function packageTestConfig(name: string, packageRoot: URL) {
+/**
+ * The vitest config of the package named `name` whose root is `packageRoot`;
+ * `testTimeout` for suites whose properties run longer (the testkit's races).
+ */
+export function packageTestConfig(name: string, packageRoot: URL, options: { readonly testTimeout?: number } = {}) {
   return defineConfig({
     resolve: { alias: { [name]: fileURLToPath(new URL('src/index.ts', packageRoot)) } },
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      testTimeout: 120_000,
+      testTimeout: options.testTimeout ?? 120_000,
       typecheck: {
         enabled: true,
         include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'],

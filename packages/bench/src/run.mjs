@@ -11,6 +11,7 @@ import { uiMessageChunkSchema } from 'ai';
 import { blockContenders, blockRows, measureBlocksBundles, naiveContenders } from './blocks.mjs';
 import { measureClientBundle } from './bundle-size.mjs';
 import { legacyContenders, legacyRows } from './legacy.mjs';
+import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
 import {
   agUiTextContentText,
   agUiToolCallResultText,
@@ -66,6 +67,7 @@ const contenders = [
   { id: 'apply', run: applyWholeTurn, check: isOk, operationsPerRun: TURN_LENGTH },
   ...blockContenders,
   ...legacyContenders,
+  ...recoveryContenders,
 ];
 
 const loadAtStart = loadavg()[0];
@@ -79,6 +81,8 @@ const naiveSamples = await measure(
 );
 const bundle = await measureClientBundle();
 const blocksBundles = await measureBlocksBundles();
+const roundTrips = await countRoundTrips();
+const latencyRates = await measureRecoveryLatency(median);
 const seconds = (performance.now() - startedAt) / 1000;
 
 const ns = (id) => median(samples.get(id));
@@ -220,6 +224,24 @@ const legacyTable = [
   .map((cells) => `| ${cells.join(' | ')} |`)
   .join('\n');
 
+const recovery = recoveryRows({ samples, median, medianRatio, latencyRates, roundTrips });
+const RECOVERY_COLUMNS = {
+  contender: 'contender',
+  zeroLatency: 'zero latency',
+  latency: `simulated network (${recovery.latency.transitMilliseconds} ms each way, ${recovery.latency.executionMilliseconds} ms execution)`,
+  roundTrips: 'store round trips per effect',
+  goal: 'goal',
+  met: 'met',
+};
+const recoveryKeys = Object.keys(RECOVERY_COLUMNS);
+const recoveryTable = [
+  recoveryKeys.map((key) => RECOVERY_COLUMNS[key]),
+  recoveryKeys.map(() => '---'),
+  ...recovery.rows.map((row) => recoveryKeys.map((key) => row[key] ?? '')),
+]
+  .map((cells) => `| ${cells.join(' | ')} |`)
+  .join('\n');
+
 const cpuList = cpus();
 const cpuModel = cpuList[0]?.model.trim() ?? 'unknown CPU';
 const loadNote = loadAtStart > cpuList.length ? ' (more than the cores: other work shared the CPUs, expect noisier ratios)' : '';
@@ -268,6 +290,23 @@ ${legacyTable}
 - The same \`delta\` event, as a papercup frame for the adapter and as v1 text for \`parseChatEnvelope\`. No goal: the
   adapter runs only while a host migrates, and it buys its guarantee (every upgraded envelope passes core's strict
   encoder, field allowlist included) with a serialize-and-parse round trip per frame.
+
+## Recovery: effects through TurnRecovery on the fake store (issue #5)
+
+${recoveryTable}
+
+- One turn with 1, 8 or 64 effects, started by the worker that then claims and dispatches every effect at once
+  (\`Promise.all\`), on \`@papercusp/chat-protocol-testkit\`'s fake store; each run builds its own database. Round trips
+  are the store calls (\`read\`, \`compareAndSwap\`, \`admitDispatch\`) per effect from the database's counters; every
+  effect also makes one \`authorize\` call (the claim's). With one effect the happy path is claim, admit, complete.
+- Zero latency: the component's own cost, ${samples.get('recovery/1').length} interleaved rounds with the rest of the
+  harness; each run also builds its database and starts its turn, a cost shared by its effects. Concurrent effects
+  of one turn share one versioned record: a worker's writes to it that arrive while a compare-and-swap is out go
+  together in the next one (group commit), so the compare-and-swaps per effect fall as concurrency grows.
+- Simulated network: every store call waits ${recovery.latency.transitMilliseconds} ms before and after, every execution
+  ${recovery.latency.executionMilliseconds} ms; median of ${recovery.latency.rounds} turns. Admission is a per-effect record,
+  so the effects of one turn are admitted and run concurrently; what stays serial is one compare-and-swap at a time
+  per turn record.
 `;
 
 writeFileSync(new URL('../RESULTS.md', import.meta.url), results);

@@ -1,0 +1,131 @@
+/**
+ * The host adapter `TurnRecovery` runs on: current caller authorization, the
+ * session store (a compare-and-swap on the versioned turn record and the
+ * admission seam, both under one per-turn fence), the replay window, and the
+ * abort hook for host-owned executions. Interfaces only: the host owns the
+ * database, the executions and who may do what.
+ */
+import type { ChatCapabilities, ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import type { StoredTurn, TurnRecord } from './turn-record.js';
+
+/** What a caller asks to do; `authorize` answers for the caller's current authority. */
+export type TurnAction = 'start' | 'claim' | 'cancel' | 'reconcile' | 'replay';
+
+/** One authorization question. */
+export interface AuthorizationRequest<Caller> {
+  readonly caller: Caller;
+  readonly action: TurnAction;
+  readonly conversationId: string;
+  readonly turnId: string;
+}
+
+/** The store's answer to a compare-and-swap. */
+export type CompareAndSwapResult<Result> =
+  | { readonly swapped: true; readonly turn: StoredTurn<Result> }
+  /** The revision did not match: `current` is what is stored now (`null`: no such turn). */
+  | { readonly swapped: false; readonly current: StoredTurn<Result> | null };
+
+/** One compare-and-swap: write `next` only if the stored revision is `expectedRevision` (0: create). */
+export interface CompareAndSwapRequest<Result> {
+  readonly turnId: string;
+  readonly expectedRevision: number;
+  /** The whole next record; its `revision` is `expectedRevision + 1`. */
+  readonly next: TurnRecord<Result>;
+}
+
+/** One admission request: the claim the dispatcher holds and the caller it acts for. */
+export interface AdmitDispatchRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly effectId: string;
+  readonly claim: number;
+}
+
+/** Why the store refused an admission (checked under the fence, in this order). */
+export type AdmitDispatchRefusalCode =
+  | 'forbidden'
+  | 'unknown-turn'
+  | 'turn-not-running'
+  | 'unknown-effect'
+  | 'effect-settled'
+  | 'already-admitted'
+  | 'stale-claim';
+
+/** The store's answer to `admitDispatch`. */
+export type AdmitDispatchResult =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly code: AdmitDispatchRefusalCode };
+
+/**
+ * The session store. `compareAndSwap` and `admitDispatch` take the same per-turn
+ * fence (a row lock, a serializable transaction): no admission can interleave
+ * with a cancellation or any other write to the turn.
+ */
+export interface TurnStore<Result, Caller> {
+  /** The turn record and its admissions, or `null` when no such turn exists. One round trip. */
+  read(turnId: string): Promise<StoredTurn<Result> | null>;
+  /**
+   * Atomically replaces the record if its revision equals `expectedRevision`
+   * (0 creates it if absent). Answers with what is stored after the call —
+   * the record and the admissions as of the commit; a mismatch is not an error. Throws only when the outcome is unknown or the
+   * write failed (the caller reads back). Under the turn's fence.
+   */
+  compareAndSwap(request: CompareAndSwapRequest<Result>): Promise<CompareAndSwapResult<Result>>;
+  /**
+   * The admission seam. Under the turn's fence, in one transaction: revalidate
+   * the caller's current authority, that the turn exists and is running, that
+   * the effect exists, is open, has no admission and still carries `claim`;
+   * durably record the admission; then call `launch` exactly once, before the
+   * fence is released. Never calls `launch` when it refuses or cannot confirm
+   * the commit. A store without this method cannot dispatch.
+   */
+  admitDispatch?(request: AdmitDispatchRequest<Caller>, launch: () => void): Promise<AdmitDispatchResult>;
+}
+
+/** What the host's log holds for a turn after a cursor. */
+export interface ReplayWindow {
+  /** The lowest seq a cursor may name: every frame after it is retained (0: nothing dropped). */
+  readonly lowerBound: number;
+  /** The seq of the turn's latest frame (0: none yet). Reported even when `frames` is empty. */
+  readonly latestSeq: number;
+  /** The retained frames after the requested cursor, in seq order. */
+  readonly frames: readonly ChatEventEnvelope[];
+}
+
+/** One replay-window request. */
+export interface ReplayWindowRequest {
+  readonly conversationId: string;
+  readonly turnId: string;
+  /** Frames after this seq. */
+  readonly after: number;
+}
+
+/** The abort hook's request: the effects admitted and still open when cancellation committed. */
+export interface AbortRequest {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly effectIds: readonly string[];
+}
+
+/**
+ * Everything `TurnRecovery` needs from its host. Only `capabilities` and
+ * `authorize` are required: without `store` the effect operations refuse,
+ * without `replayWindow` replay refuses, whatever is declared.
+ */
+export interface TurnRecoveryAdapter<Result, Caller> {
+  /** The host's declaration (core's `ChatCapabilities`); checked on every operation. */
+  readonly capabilities: ChatCapabilities;
+  /** The caller's current authority for one action on one turn. A throw is read as "no". */
+  authorize(request: AuthorizationRequest<Caller>): boolean | Promise<boolean>;
+  /** The session store; needed for restart recovery (`interruptedTurnRecovery`). */
+  readonly store?: TurnStore<Result, Caller>;
+  /** The replay window: the frames after `after`, the retained lower bound and the latest seq. */
+  replayWindow?(request: ReplayWindowRequest): Promise<ReplayWindow>;
+  /**
+   * The abort hook, called after a cancellation committed, with the effects
+   * still in flight. It reaches the host's own executions (the dispatch signal
+   * belongs to them). It cannot launch anything: it is given no claim.
+   */
+  abort?(request: AbortRequest): void | Promise<void>;
+}

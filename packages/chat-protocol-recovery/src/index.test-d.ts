@@ -1,0 +1,82 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  TurnRecovery,
+  validateReplayWindow,
+  type CancelTurnResult,
+  type ClaimEffectResult,
+  type DeliveryState,
+  type DispatchEffectResult,
+  type EffectClaim,
+  type NeedsReconciliationReason,
+  type ReconcileEffectResult,
+  type ReplayTurnResult,
+  type StartTurnResult,
+  type TurnRecord,
+  type TurnStatusResponse,
+  type ValidateReplayWindowResult,
+} from './index.js';
+
+interface Receipt {
+  readonly receiptId: string;
+}
+
+declare const recovery: TurnRecovery<Receipt, { userId: string }>;
+declare const claim: EffectClaim;
+
+describe('public types', () => {
+  it('operations are typed by the result the host stores and the caller it authorizes', () => {
+    expectTypeOf(recovery.dispatchEffect).parameter(0).toHaveProperty('caller').toEqualTypeOf<{ userId: string }>();
+    expectTypeOf(recovery.dispatchEffect({ caller: { userId: 'u' }, claim, execute: () => ({ receiptId: 'r' }) })).resolves.toEqualTypeOf<DispatchEffectResult<Receipt>>();
+    expectTypeOf(recovery.claimEffect).returns.resolves.toEqualTypeOf<ClaimEffectResult<Receipt>>();
+    expectTypeOf(recovery.startTurn).returns.resolves.toEqualTypeOf<StartTurnResult<Receipt>>();
+    expectTypeOf(recovery.cancelTurn).returns.resolves.toEqualTypeOf<CancelTurnResult>();
+    expectTypeOf(recovery.reconcileEffect).returns.resolves.toEqualTypeOf<ReconcileEffectResult<Receipt>>();
+    expectTypeOf(recovery.replayTurn).returns.resolves.toEqualTypeOf<ReplayTurnResult>();
+  });
+
+  it('a dispatch outcome narrows to completed, needs-reconciliation or a refusal code', () => {
+    const result = {} as DispatchEffectResult<Receipt>;
+    if (result.ok && result.outcome === 'completed') {
+      expectTypeOf(result.result).toEqualTypeOf<Receipt>();
+      expectTypeOf(result.reused).toEqualTypeOf<boolean>();
+    }
+    if (result.ok && result.outcome === 'needs-reconciliation') expectTypeOf(result.reason).toEqualTypeOf<NeedsReconciliationReason>();
+    if (!result.ok) {
+      expectTypeOf(result.code).toEqualTypeOf<
+        | 'unsupported-capability'
+        | 'invalid-capabilities'
+        | 'no-admission-seam'
+        | 'invalid-request'
+        | 'forbidden'
+        | 'unknown-turn'
+        | 'turn-not-running'
+        | 'unknown-effect'
+        | 'already-admitted'
+        | 'stale-claim'
+        | 'store-unavailable'
+        | 'checkpoint-failed'
+      >();
+      if (result.code === 'checkpoint-failed') expectTypeOf(result.result).toEqualTypeOf<Receipt>();
+      if (result.code === 'unsupported-capability') expectTypeOf(result.missing).toEqualTypeOf<readonly ('connectionReplay' | 'persistedHistory' | 'persistedDecisions' | 'completedToolCheckpoints' | 'interruptedTurnRecovery')[]>();
+    }
+  });
+
+  it('a claim carries the claim number admission checks', () => {
+    const result = {} as ClaimEffectResult<Receipt>;
+    if (result.ok && result.outcome === 'claimed') expectTypeOf(result.claim.claim).toEqualTypeOf<number>();
+  });
+
+  it('turn records keep their result type and are read-only', () => {
+    expectTypeOf<TurnRecord<Receipt>['status']>().toEqualTypeOf<'running' | 'cancelled'>();
+    expectTypeOf<Extract<TurnRecord<Receipt>['effects'][number], { status: 'completed' }>['result']>().toEqualTypeOf<Receipt>();
+  });
+
+  it('replay validation and the client types', () => {
+    expectTypeOf(validateReplayWindow).returns.toEqualTypeOf<ValidateReplayWindowResult>();
+    expectTypeOf<DeliveryState>().toEqualTypeOf<'waiting' | 'sending' | 'sent' | 'still-working' | 'not-sent' | 'check'>();
+    expectTypeOf<TurnStatusResponse['status']>().toEqualTypeOf<
+      'running' | 'completed' | 'cancelled' | 'interrupted' | 'needs-reconciliation' | 'failed' | 'not-found'
+    >();
+    expectTypeOf<TurnStatusResponse['lastSeq']>().toEqualTypeOf<number | undefined>();
+  });
+});

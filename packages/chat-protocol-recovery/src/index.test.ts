@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import * as recovery from './index.js';
+
+// Every runtime export is a semver promise: changing this list is deliberate.
+describe('the public surface of @papercusp/chat-protocol-recovery', () => {
+  it('exports exactly these runtime names', () => {
+    expect(Object.keys(recovery).sort()).toEqual([
+      'DELIVERY_STATES',
+      'IDEMPOTENCY_KEY_HEADER',
+      'NEEDS_RECONCILIATION_REASONS',
+      'TURN_ID_FIELD',
+      'TURN_STATUS_VALUES',
+      'TurnRecovery',
+      'TurnStatusResponseSchema',
+      'createTurnId',
+      'deliveryStateFromResend',
+      'deliveryStateFromStatus',
+      'isTurnId',
+      'parseTurnStatusResponse',
+      'validateReplayWindow',
+    ]);
+  });
+
+  it('keeps the fixed name TurnRecovery as a class (DESIGN §6, fixed)', () => {
+    expect(typeof recovery.TurnRecovery).toBe('function');
+    expect(recovery.NEEDS_RECONCILIATION_REASONS).toEqual(['claim-unacknowledged', 'admission-unacknowledged', 'dispatch-failed']);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * @papercusp/chat-protocol-recovery: `TurnRecovery` and its host adapter,
+ * replay-window validation, and client turn delivery. Every export is listed
+ * by name; `index.test.ts` pins the list.
+ */
+export { TurnRecovery } from './turn-recovery.js';
+export type {
+  DispatchEffectRequest,
+  EffectExecution,
+  EffectRequest,
+  ReconcileEffectRequest,
+  ReplayTurnRequest,
+  StartTurnRequest,
+  TurnRecoveryOptions,
+  TurnRequest,
+} from './turn-recovery.js';
+export type {
+  AbortDelivery,
+  CancelTurnRefusalCode,
+  CancelTurnResult,
+  CapabilityRefusal,
+  CheckpointFailedRefusal,
+  ClaimEffectRefusalCode,
+  ClaimEffectResult,
+  CompletedOutcome,
+  DispatchEffectRefusalCode,
+  DispatchEffectResult,
+  EffectClaim,
+  NeedsReconciliationOutcome,
+  ReconcileEffectRefusalCode,
+  ReconcileEffectResult,
+  ReplayTurnRefusalCode,
+  ReplayTurnResult,
+  StartTurnRefusalCode,
+  StartTurnResult,
+} from './outcomes.js';
+export type {
+  AbortRequest,
+  AdmitDispatchRefusalCode,
+  AdmitDispatchRequest,
+  AdmitDispatchResult,
+  AuthorizationRequest,
+  CompareAndSwapRequest,
+  CompareAndSwapResult,
+  ReplayWindow,
+  ReplayWindowRequest,
+  TurnAction,
+  TurnRecoveryAdapter,
+  TurnStore,
+} from './adapter.js';
+export { NEEDS_RECONCILIATION_REASONS } from './turn-record.js';
+export type {
+  EffectAdmission,
+  EffectRecord,
+  NeedsReconciliationReason,
+  RecoverableTurnStatus,
+  StoredTurn,
+  TurnRecord,
+} from './turn-record.js';
+export { validateReplayWindow } from './replay-window.js';
+export type {
+  ReplayWindowExpectation,
+  ValidatedReplayWindow,
+  ValidateReplayWindowRefusalCode,
+  ValidateReplayWindowResult,
+} from './replay-window.js';
+export { IDEMPOTENCY_KEY_HEADER, TURN_ID_FIELD, createTurnId, isTurnId } from './turn-id.js';
+export type { CreateTurnIdOptions, RandomSource } from './turn-id.js';
+export { TURN_STATUS_VALUES, TurnStatusResponseSchema, parseTurnStatusResponse } from './turn-status.js';
+export type { ParseTurnStatusResponseRefusalCode, TurnStatusResponse } from './turn-status.js';
+export { DELIVERY_STATES, deliveryStateFromResend, deliveryStateFromStatus } from './delivery.js';
+export type { DeliveryState, ResendAnswer, StatusAnswer } from './delivery.js';

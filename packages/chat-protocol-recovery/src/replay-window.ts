@@ -1,0 +1,149 @@
+/**
+ * Replay-window validation: a pure check of what a host's log returned for
+ * "the frames after this cursor". It owns the verdicts on cursors (stale,
+ * beyond the latest) and on frames (foreign, duplicated, reordered, missing);
+ * it does not read any log and never repairs one: a window with a hole is
+ * refused, because a client folding it would render a turn with text missing.
+ */
+import { parseChatCursor, parseChatEnvelope, type ChatCursor, type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import type { ReplayWindow } from './adapter.js';
+
+/** Refusal codes of {@link validateReplayWindow}. */
+export type ValidateReplayWindowRefusalCode =
+  | 'invalid-window'
+  | 'invalid-cursor'
+  | 'stale-cursor'
+  | 'cursor-beyond-latest'
+  | 'invalid-frame'
+  | 'foreign-conversation'
+  | 'foreign-turn'
+  | 'duplicate-frame'
+  | 'out-of-order-frame'
+  | 'frame-gap';
+
+/** A checked window: the complete suffix after the cursor, seq `after.seq + 1` through `latestSeq`. */
+export interface ValidatedReplayWindow {
+  readonly after: ChatCursor;
+  readonly lowerBound: number;
+  readonly latestSeq: number;
+  readonly frames: readonly ChatEventEnvelope[];
+}
+
+/** The result of {@link validateReplayWindow}. */
+export type ValidateReplayWindowResult =
+  | { readonly ok: true; readonly value: ValidatedReplayWindow }
+  | ChatRefusal<ValidateReplayWindowRefusalCode>;
+
+/** Which turn the window must belong to, and the cursor it answers (a `Last-Event-ID` string or a cursor). */
+export interface ReplayWindowExpectation {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly after: string | ChatCursor;
+}
+
+function refusal(code: ValidateReplayWindowRefusalCode, message: string, path: readonly (string | number)[] = []): ChatRefusal<ValidateReplayWindowRefusalCode> {
+  return { ok: false, code, message, issues: [{ path, message }] };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * Reads a cursor for `turnId`: a `Last-Event-ID` string (core's
+ * `parseChatCursor`) or a `{ turnId, seq }` object. `invalid-cursor` when
+ * malformed, `foreign-turn` when it names another turn.
+ */
+export function readReplayCursor(after: unknown, turnId: string): ChatCursor | ChatRefusal<'invalid-cursor' | 'foreign-turn'> {
+  let cursor: ChatCursor | null = null;
+  try {
+    if (typeof after === 'string') cursor = parseChatCursor(after);
+    else if (typeof after === 'object' && after !== null) {
+      const { turnId: cursorTurnId, seq } = after as { turnId?: unknown; seq?: unknown };
+      if (typeof cursorTurnId === 'string' && isCount(seq)) cursor = { turnId: cursorTurnId, seq };
+    }
+  } catch {
+    cursor = null;
+  }
+  if (cursor === null) return { ok: false, code: 'invalid-cursor', message: 'after: expected "<turnId>:<seq>" or { turnId, seq } with a non-negative safe integer seq' };
+  if (cursor.turnId !== turnId) {
+    return { ok: false, code: 'foreign-turn', message: `after: the cursor names turn ${JSON.stringify(cursor.turnId)}, not ${JSON.stringify(turnId)}` };
+  }
+  return cursor;
+}
+
+/**
+ * Checks a host's replay window against the cursor it answers.
+ *
+ * Guarantees, in this order: the window states `lowerBound ≤ latestSeq`, both
+ * non-negative safe integers, and a frame list (`invalid-window`); the cursor
+ * parses (`invalid-cursor`) and names this turn (`foreign-turn`); it is not
+ * below the retained lower bound (`stale-cursor`) nor past the latest seq
+ * (`cursor-beyond-latest`). Then each frame, in order: it is a v1 envelope
+ * (`invalid-frame`, checked by core's strict parser), of this conversation
+ * (`foreign-conversation`) and turn (`foreign-turn`), not a seq or event id seen
+ * before (`duplicate-frame`), not past the latest seq (`invalid-window`), not
+ * behind the seq it should be or ahead of one that comes later
+ * (`out-of-order-frame`), not skipping one (`frame-gap`); and the frames reach
+ * `latestSeq` (`frame-gap`). On success the value is the complete suffix
+ * `after.seq + 1 … latestSeq` as fresh objects, and `lowerBound`/`latestSeq`
+ * are reported even when it is empty. Pure: never throws, never mutates.
+ */
+export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindowExpectation): ValidateReplayWindowResult {
+  let lowerBound: unknown;
+  let latestSeq: unknown;
+  let frames: unknown;
+  try {
+    ({ lowerBound, latestSeq, frames } = window);
+  } catch {
+    return refusal('invalid-window', 'the window cannot be read');
+  }
+  if (!isCount(lowerBound) || !isCount(latestSeq) || lowerBound > latestSeq) {
+    return refusal('invalid-window', 'the window must state 0 ≤ lowerBound ≤ latestSeq as safe integers', ['lowerBound']);
+  }
+  if (!Array.isArray(frames)) return refusal('invalid-window', 'the window must list its frames', ['frames']);
+  const frameList: readonly unknown[] = frames;
+  const cursor = readReplayCursor(expected.after, expected.turnId);
+  if ('ok' in cursor) return { ...cursor, issues: [{ path: ['after'], message: cursor.message }] };
+  if (cursor.seq < lowerBound) {
+    return refusal('stale-cursor', `the cursor seq ${cursor.seq} is below the retained lower bound ${lowerBound}: frames after it are gone`, ['after']);
+  }
+  if (cursor.seq > latestSeq) {
+    return refusal('cursor-beyond-latest', `the cursor seq ${cursor.seq} is beyond the latest seq ${latestSeq}`, ['after']);
+  }
+
+  const envelopes: ChatEventEnvelope[] = [];
+  for (let index = 0; index < frameList.length; index += 1) {
+    const parsed = parseChatEnvelope(frameList[index]);
+    if (!parsed.ok) return refusal('invalid-frame', `frames[${index}]: ${parsed.code}: ${parsed.message}`, ['frames', index]);
+    envelopes.push(parsed.value);
+  }
+  const seenSeqs = new Set<number>();
+  const seenEventIds = new Set<string>();
+  let nextSeq = cursor.seq + 1;
+  for (let index = 0; index < envelopes.length; index += 1) {
+    const envelope = envelopes[index] as ChatEventEnvelope;
+    const path = ['frames', index];
+    if (envelope.conversationId !== expected.conversationId) {
+      return refusal('foreign-conversation', `frames[${index}] belongs to conversation ${JSON.stringify(envelope.conversationId)}`, path);
+    }
+    if (envelope.turnId !== expected.turnId) return refusal('foreign-turn', `frames[${index}] belongs to turn ${JSON.stringify(envelope.turnId)}`, path);
+    if (seenSeqs.has(envelope.seq) || seenEventIds.has(envelope.eventId)) {
+      return refusal('duplicate-frame', `frames[${index}] repeats seq ${envelope.seq} or event id ${JSON.stringify(envelope.eventId)}`, path);
+    }
+    seenSeqs.add(envelope.seq);
+    seenEventIds.add(envelope.eventId);
+    if (envelope.seq > latestSeq) return refusal('invalid-window', `frames[${index}] has seq ${envelope.seq}, beyond the stated latest seq ${latestSeq}`, path);
+    if (envelope.seq < nextSeq) return refusal('out-of-order-frame', `frames[${index}] has seq ${envelope.seq} where seq ${nextSeq} was due`, path);
+    if (envelope.seq > nextSeq) {
+      const due = nextSeq;
+      const comesLater = envelopes.slice(index + 1).some((later) => later.seq >= due && later.seq < envelope.seq);
+      return comesLater
+        ? refusal('out-of-order-frame', `frames[${index}] has seq ${envelope.seq} before seq ${due}`, path)
+        : refusal('frame-gap', `frames[${index}] has seq ${envelope.seq}: seq ${due} is missing`, path);
+    }
+    nextSeq += 1;
+  }
+  if (nextSeq <= latestSeq) return refusal('frame-gap', `the frames stop at seq ${nextSeq - 1}; the latest seq is ${latestSeq}`, ['frames']);
+  return { ok: true, value: { after: { turnId: cursor.turnId, seq: cursor.seq }, lowerBound, latestSeq, frames: envelopes } };
+}

@@ -1,0 +1,92 @@
+/**
+ * The durable shape of a recoverable turn: one versioned turn record (status,
+ * revision, the host-authorized effects with their claims and results) and the
+ * per-effect admission records kept beside it. It owns the data and the pure
+ * edits `TurnRecovery` writes through the store's compare-and-swap; it owns no
+ * storage and no clock.
+ */
+
+/** Status of a recoverable turn. A cancelled turn is never reopened. */
+export type RecoverableTurnStatus = 'running' | 'cancelled';
+
+/** Why an effect's outcome is not known: the host must verify it and call `reconcileEffect`. */
+export type NeedsReconciliationReason =
+  /** The claim write was sent but its acknowledgement never came back. */
+  | 'claim-unacknowledged'
+  /** The admission was sent but its acknowledgement never came back: it may be admitted, and nothing was launched here. */
+  | 'admission-unacknowledged'
+  /** The host execution threw or was aborted: the external effect may or may not have happened. */
+  | 'dispatch-failed';
+
+/** The reasons, in a stable order. */
+export const NEEDS_RECONCILIATION_REASONS: readonly NeedsReconciliationReason[] = /* @__PURE__ */ Object.freeze([
+  'claim-unacknowledged',
+  'admission-unacknowledged',
+  'dispatch-failed',
+]);
+
+/**
+ * One host-authorized effect (a tool call with an external effect) in the turn
+ * record. `claim` counts claims (0: never claimed); admission checks it, so the
+ * newest claim is the only one that can launch.
+ */
+export type EffectRecord<Result> =
+  | { readonly effectId: string; readonly claim: number; readonly status: 'open' }
+  | {
+      readonly effectId: string;
+      readonly claim: number;
+      readonly status: 'completed';
+      readonly result: Result;
+      /** `dispatch`: the admitted execution's own result; `reconcile`: a host-verified result. */
+      readonly source: 'dispatch' | 'reconcile';
+    }
+  | {
+      readonly effectId: string;
+      readonly claim: number;
+      readonly status: 'needs-reconciliation';
+      readonly reason: NeedsReconciliationReason;
+    };
+
+/**
+ * The versioned turn record the store compares and swaps. Every write sets
+ * `revision` to the previous revision plus one; revision 1 is the created turn.
+ */
+export interface TurnRecord<Result> {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly status: RecoverableTurnStatus;
+  readonly revision: number;
+  /** The effects the host authorized when the turn started, in that order; ids are unique. */
+  readonly effects: readonly EffectRecord<Result>[];
+}
+
+/** A durable admission: the effect was admitted under its claim, and its launch callback ran (or the acknowledgement was lost). */
+export interface EffectAdmission {
+  readonly effectId: string;
+  readonly claim: number;
+}
+
+/** What the store returns for a turn: the record and the admissions committed beside it. */
+export interface StoredTurn<Result> {
+  readonly record: TurnRecord<Result>;
+  readonly admissions: readonly EffectAdmission[];
+}
+
+/** The effect with this id, or `undefined`. */
+export function findEffect<Result>(record: TurnRecord<Result>, effectId: string): EffectRecord<Result> | undefined {
+  return record.effects.find((effect) => effect.effectId === effectId);
+}
+
+/** Whether an admission for this effect is committed. */
+export function isAdmitted(turn: StoredTurn<unknown>, effectId: string): boolean {
+  return turn.admissions.some((admission) => admission.effectId === effectId);
+}
+
+/** The next revision of `record` with one effect replaced; the input is not touched. */
+export function withEffect<Result>(record: TurnRecord<Result>, next: EffectRecord<Result>): TurnRecord<Result> {
+  return {
+    ...record,
+    revision: record.revision + 1,
+    effects: record.effects.map((effect) => (effect.effectId === next.effectId ? next : effect)),
+  };
+}

@@ -1,0 +1,666 @@
+/**
+ * `TurnRecovery` (fixed name): the protocol that keeps a tool with an external
+ * effect from being launched twice, launched after a cancellation committed, or
+ * silently lost, on top of a host adapter. It owns the order of the writes and
+ * the verdicts; the host owns storage, authority and the executions. Its only
+ * in-memory state is a cache of turn snapshots used as compare-and-swap
+ * expectations: a stale snapshot costs a retry and can never authorize a launch.
+ */
+import { requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
+import { isChatIdentifier } from './ids.js';
+import type {
+  AbortDelivery,
+  CancelTurnResult,
+  CapabilityRefusal,
+  CheckpointFailedRefusal,
+  ClaimEffectResult,
+  CompletedOutcome,
+  DispatchEffectResult,
+  EffectClaim,
+  NeedsReconciliationOutcome,
+  ReconcileEffectResult,
+  ReplayTurnResult,
+  StartTurnResult,
+} from './outcomes.js';
+import { readReplayCursor, validateReplayWindow } from './replay-window.js';
+import {
+  findEffect,
+  isAdmitted,
+  withEffect,
+  type EffectRecord,
+  type NeedsReconciliationReason,
+  type StoredTurn,
+  type TurnRecord,
+} from './turn-record.js';
+
+/** Tuning for one `TurnRecovery` instance. */
+export interface TurnRecoveryOptions {
+  /** Compare-and-swap attempts per write before `checkpoint-failed` (conflicts come from other effects). Default 1,000. */
+  readonly maxWriteAttempts?: number;
+  /** Turn snapshots kept as write expectations; 0 turns the cache off. Default 256. */
+  readonly cacheSize?: number;
+}
+
+/** The request of `startTurn`: the effect identities the host authorized for this turn. */
+export interface StartTurnRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly effectIds: readonly string[];
+}
+
+/** The request of `claimEffect`, `cancelTurn` and the target of `reconcileEffect`. */
+export interface EffectRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly effectId: string;
+}
+
+/** The request of `cancelTurn`. */
+export interface TurnRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly turnId: string;
+}
+
+/** What the host's execution receives: the admitted claim. It owns its own AbortController, reached by the abort hook. */
+export type EffectExecution = EffectClaim;
+
+/** The request of `dispatchEffect`. */
+export interface DispatchEffectRequest<Result, Caller> {
+  readonly caller: Caller;
+  readonly claim: EffectClaim;
+  /**
+   * Starts the host execution. Called at most once, synchronously inside the
+   * store's fence: register the execution (and its AbortController) before the
+   * first `await`, so a cancellation that commits next can reach it.
+   */
+  readonly execute: (execution: EffectExecution) => Result | Promise<Result>;
+}
+
+/** The request of `reconcileEffect`: a result the host verified through its own effect or idempotency lookup. */
+export interface ReconcileEffectRequest<Result, Caller> extends EffectRequest<Caller> {
+  readonly result: Result;
+}
+
+/** The request of `replayTurn`. */
+export interface ReplayTurnRequest<Caller> extends TurnRequest<Caller> {
+  /** The client's `Last-Event-ID` or a cursor. */
+  readonly after: string | ChatCursor;
+}
+
+type Settled<Result> = { readonly ok: true; readonly result: Result } | { readonly ok: false };
+
+type Step<Result, Value> = { readonly write: TurnRecord<Result> } | { readonly stop: Value };
+
+interface QueuedWrite<Result> {
+  readonly start: StoredTurn<Result>;
+  readonly step: (turn: StoredTurn<Result>) => Step<Result, unknown>;
+  readonly resolve: (written: Written<Result, unknown>) => void;
+}
+
+type Written<Result, Value> =
+  | { readonly type: 'stopped'; readonly value: Value }
+  | { readonly type: 'written'; readonly turn: StoredTurn<Result> }
+  | { readonly type: 'unacknowledged' }
+  | { readonly type: 'missing' }
+  | { readonly type: 'exhausted' };
+
+function refuse<Code extends string>(code: Code, message: string): ChatRefusal<Code> {
+  return { ok: false, code, message };
+}
+
+function completed<Result>(result: Result, reused: boolean): CompletedOutcome<Result> {
+  return { ok: true, outcome: 'completed', reused, result };
+}
+
+const RECONCILIATION_MESSAGES: Record<NeedsReconciliationReason, string> = {
+  'claim-unacknowledged': 'the claim write was not acknowledged; verify the effect, then claim again or reconcile',
+  'admission-unacknowledged': 'the admission was not acknowledged and nothing was launched here; verify the effect and reconcile',
+  'dispatch-failed': 'the execution failed or was aborted; its external outcome is unknown until the host verifies it',
+};
+
+function needsReconciliation(reason: NeedsReconciliationReason): NeedsReconciliationOutcome {
+  return { ok: true, outcome: 'needs-reconciliation', reason, message: RECONCILIATION_MESSAGES[reason] };
+}
+
+// A settled effect's verdict for a claim or dispatch that finds it.
+function settledOutcome<Result>(effect: EffectRecord<Result>): CompletedOutcome<Result> | NeedsReconciliationOutcome | null {
+  if (effect.status === 'completed') return completed(effect.result, true);
+  if (effect.status === 'needs-reconciliation') return needsReconciliation(effect.reason);
+  return null;
+}
+
+function isTurnRequestShape(request: { conversationId: unknown; turnId: unknown }): boolean {
+  return isChatIdentifier(request.conversationId) && isChatIdentifier(request.turnId);
+}
+
+// Runs the host's execution: a synchronous throw becomes a failed settlement, never an exception here.
+function startExecution<Result>(execute: (execution: EffectExecution) => Result | Promise<Result>, execution: EffectExecution): Promise<Settled<Result>> {
+  try {
+    return Promise.resolve(execute(execution)).then(
+      (result): Settled<Result> => ({ ok: true, result }),
+      (): Settled<Result> => ({ ok: false }),
+    );
+  } catch {
+    return Promise.resolve({ ok: false });
+  }
+}
+
+/**
+ * Recovers agent turns whose tools have external effects, over a host adapter.
+ * One instance per worker; any number of instances may share one store.
+ *
+ * Guarantees (given a store that keeps its contract): an effect's launch
+ * callback runs at most once, never after its turn's cancellation committed,
+ * and only for the newest claim; a stored result is never re-run or
+ * overwritten; every result an execution produces is stored, or returned as
+ * `checkpoint-failed` carrying it; nothing is reported `completed` that the
+ * store does not hold. Every operation answers with a typed result and never
+ * throws, whatever the adapter does.
+ */
+export class TurnRecovery<Result = unknown, Caller = unknown> {
+  private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
+  private readonly maxWriteAttempts: number;
+  private readonly cacheSize: number;
+  private readonly cache = new Map<string, StoredTurn<Result>>();
+  private readonly queues = new Map<string, QueuedWrite<Result>[]>();
+
+  /** Holds the adapter; reads nothing until an operation runs. */
+  constructor(adapter: TurnRecoveryAdapter<Result, Caller>, options: TurnRecoveryOptions = {}) {
+    this.adapter = adapter;
+    this.maxWriteAttempts = Math.max(1, Math.floor(options.maxWriteAttempts ?? 1000));
+    this.cacheSize = Math.max(0, Math.floor(options.cacheSize ?? 256));
+  }
+
+  /**
+   * Starts a turn with the effect identities the host authorized (its tool
+   * calls with external effects). Idempotent: the same turn started again is
+   * `existing`; the same turn id with another conversation or effect list is
+   * `turn-conflict`. A lost acknowledgement is read back.
+   */
+  async startTurn(request: StartTurnRequest<Caller>): Promise<StartTurnResult<Result>> {
+    const gate = this.requireStore();
+    if ('ok' in gate) return gate;
+    const { conversationId, turnId, effectIds } = request;
+    if (!isTurnRequestShape(request) || !Array.isArray(effectIds) || !effectIds.every(isChatIdentifier) || new Set(effectIds).size !== effectIds.length) {
+      return refuse('invalid-request', 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids');
+    }
+    if (!(await this.authorized(request.caller, 'start', conversationId, turnId))) return refuse('forbidden', 'the caller may not start this turn');
+    const record: TurnRecord<Result> = {
+      conversationId,
+      turnId,
+      status: 'running',
+      revision: 1,
+      effects: effectIds.map((effectId): EffectRecord<Result> => ({ effectId, claim: 0, status: 'open' })),
+    };
+    const sameTurn = (found: TurnRecord<Result>): boolean =>
+      found.conversationId === conversationId &&
+      found.effects.length === effectIds.length &&
+      found.effects.every((effect, index) => effect.effectId === effectIds[index]);
+    let current: StoredTurn<Result> | null;
+    try {
+      const answer = await gate.compareAndSwap({ turnId, expectedRevision: 0, next: record });
+      if (answer.swapped) {
+        this.remember(answer.turn);
+        return { ok: true, outcome: 'started', turn: answer.turn.record };
+      }
+      current = answer.current;
+    } catch {
+      // The create may have committed: read it back before answering.
+      const readBack = await this.read(gate, turnId);
+      if (readBack === 'unavailable' || readBack === null) return refuse('checkpoint-failed', 'the turn could not be created or confirmed');
+      this.remember(readBack);
+      return sameTurn(readBack.record)
+        ? { ok: true, outcome: 'started', turn: readBack.record }
+        : refuse('turn-conflict', 'another turn with this id exists');
+    }
+    if (current === null) return refuse('checkpoint-failed', 'the store refused the create but holds no such turn');
+    this.remember(current);
+    return sameTurn(current.record)
+      ? { ok: true, outcome: 'existing', turn: current.record }
+      : refuse('turn-conflict', 'another turn with this id exists');
+  }
+
+  /**
+   * Claims an effect before dispatch. A completed effect returns its stored
+   * result (`completed`, `reused: true`) and is never re-run; an effect marked
+   * for reconciliation says so. Otherwise the claim number goes up by one: the
+   * newest claim is the only one admission accepts, so a worker that died after
+   * claiming is taken over by the next claim. An admitted effect is
+   * `already-admitted` (a model retry of the same call never redispatches). A
+   * lost acknowledgement is `needs-reconciliation` (`claim-unacknowledged`).
+   */
+  async claimEffect(request: EffectRequest<Caller>): Promise<ClaimEffectResult<Result>> {
+    const gate = this.requireStore();
+    if ('ok' in gate) return gate;
+    const { conversationId, turnId, effectId } = request;
+    if (!isTurnRequestShape(request) || !isChatIdentifier(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
+    if (!(await this.authorized(request.caller, 'claim', conversationId, turnId))) return refuse('forbidden', 'the caller may not claim effects of this turn');
+    type Verdict = ClaimEffectResult<Result>;
+    // The claim number this call writes: set by the last decision, which is the one written.
+    let claimNumber = 0;
+    const decide = (turn: StoredTurn<Result>): Step<Result, Verdict> => {
+      if (turn.record.conversationId !== conversationId) return { stop: refuse('unknown-turn', 'no such turn in this conversation') };
+      const effect = findEffect(turn.record, effectId);
+      if (effect === undefined) return { stop: refuse('unknown-effect', 'the turn did not authorize this effect') };
+      const settled = settledOutcome(effect);
+      if (settled !== null) return { stop: settled };
+      if (turn.record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled') };
+      if (isAdmitted(turn, effectId)) return { stop: refuse('already-admitted', 'the effect was admitted; its result is pending or needs reconciliation') };
+      claimNumber = effect.claim + 1;
+      return { write: withEffect(turn.record, { effectId, claim: claimNumber, status: 'open' }) };
+    };
+    const cached = this.cache.get(turnId);
+    let written: Written<Result, Verdict> | undefined;
+    if (cached !== undefined) {
+      written = await this.write(gate, turnId, cached, decide);
+      // Only a stored result is final: an admission or a mark may have been
+      // settled since the snapshot, so any other verdict from it is read again.
+      const final = written.type !== 'stopped' || (written.value.ok && written.value.outcome === 'completed');
+      if (!final) written = undefined;
+    }
+    if (written === undefined) {
+      const start = await this.read(gate, turnId);
+      if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
+      if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+      written = await this.write(gate, turnId, start, decide);
+    }
+    switch (written.type) {
+      case 'stopped':
+        return written.value;
+      case 'written': {
+        // Admissions do not move the revision, so a claim written from an older
+        // snapshot can land after one; the store's answer shows it, and the
+        // claim it wrote can never be admitted.
+        if (isAdmitted(written.turn, effectId)) return refuse('already-admitted', 'the effect was admitted; its result is pending or needs reconciliation');
+        return { ok: true, outcome: 'claimed', claim: { conversationId, turnId, effectId, claim: claimNumber } };
+      }
+      case 'unacknowledged':
+        return needsReconciliation('claim-unacknowledged');
+      case 'missing':
+        return refuse('unknown-turn', 'the turn is gone');
+      case 'exhausted':
+        return refuse('checkpoint-failed', 'the claim kept conflicting with other writes');
+    }
+  }
+
+  /**
+   * Dispatches a claimed effect through the store's admission seam. The store
+   * revalidates the caller's authority, the running turn and the claim under
+   * the same fence as cancellation, records the admission, and calls the launch
+   * callback once before releasing the fence; the result is awaited outside it
+   * and stored through compare-and-swap (retrying on conflicts, never
+   * re-launching). A lost completion acknowledgement is read back; a result the
+   * store never confirmed is `checkpoint-failed` carrying it. A failed or
+   * aborted execution, or a lost admission acknowledgement, is
+   * `needs-reconciliation`. A store without `admitDispatch` is `no-admission-seam`.
+   */
+  async dispatchEffect(request: DispatchEffectRequest<Result, Caller>): Promise<DispatchEffectResult<Result>> {
+    const gate = this.requireStore();
+    if ('ok' in gate) return gate;
+    const admitDispatch = gate.admitDispatch;
+    if (typeof admitDispatch !== 'function') return refuse('no-admission-seam', 'the store has no admitDispatch: dispatch cannot be fenced against cancellation');
+    const { claim, execute } = request;
+    if (
+      typeof claim !== 'object' ||
+      claim === null ||
+      !isTurnRequestShape(claim) ||
+      !isChatIdentifier(claim.effectId) ||
+      !(Number.isSafeInteger(claim.claim) && claim.claim > 0) ||
+      typeof execute !== 'function'
+    ) {
+      return refuse('invalid-request', 'expected a claim from claimEffect and an execute function');
+    }
+    const execution: EffectExecution = { conversationId: claim.conversationId, turnId: claim.turnId, effectId: claim.effectId, claim: claim.claim };
+    let settled: Promise<Settled<Result>> | undefined;
+    const launch = (): void => {
+      if (settled === undefined) settled = startExecution(execute, execution);
+    };
+    let admission: Awaited<ReturnType<typeof admitDispatch>> | undefined;
+    try {
+      admission = await admitDispatch.call(gate, { caller: request.caller, ...execution }, launch);
+    } catch {
+      admission = undefined;
+    }
+    // A launch is the store's word that the admission is durable: from here on
+    // the execution's result must be stored, whatever the store answered.
+    if (settled !== undefined) return this.finish(gate, execution, await settled);
+    if (admission === undefined || admission.admitted) return needsReconciliation('admission-unacknowledged');
+    switch (admission.code) {
+      case 'effect-settled': {
+        const turn = await this.read(gate, claim.turnId);
+        const effect = turn === 'unavailable' || turn === null ? undefined : findEffect(turn.record, claim.effectId);
+        const outcome = effect === undefined ? null : settledOutcome(effect);
+        return outcome ?? refuse('store-unavailable', 'the effect is settled but its record could not be read');
+      }
+      case 'forbidden':
+        return refuse('forbidden', 'the caller may no longer dispatch in this turn');
+      case 'unknown-turn':
+        return refuse('unknown-turn', 'no such turn');
+      case 'turn-not-running':
+        return refuse('turn-not-running', 'the turn is cancelled: nothing was launched');
+      case 'unknown-effect':
+        return refuse('unknown-effect', 'the turn did not authorize this effect');
+      case 'already-admitted':
+        return refuse('already-admitted', 'the effect was already admitted: it is not launched again');
+      case 'stale-claim':
+        return refuse('stale-claim', 'a newer claim exists for this effect: nothing was launched');
+      default:
+        return refuse('store-unavailable', 'the store answered the admission with an unknown code');
+    }
+  }
+
+  /**
+   * Cancels a turn: the cancellation commits first (under the fence admission
+   * takes, so nothing is launched after it), then the abort hook runs for the
+   * effects admitted and still open. An in-flight effect's later result is
+   * still stored; the turn is never reopened. Cancelling a cancelled turn is
+   * `committed: false` and runs the abort hook again. A throwing abort hook is
+   * reported (`abort: 'failed'`) and changes nothing that committed.
+   */
+  async cancelTurn(request: TurnRequest<Caller>): Promise<CancelTurnResult> {
+    const gate = this.requireStore();
+    if ('ok' in gate) return gate;
+    const { conversationId, turnId } = request;
+    if (!isTurnRequestShape(request)) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
+    if (!(await this.authorized(request.caller, 'cancel', conversationId, turnId))) return refuse('forbidden', 'the caller may not cancel this turn');
+    // A fresh read: the in-flight list must come from what is stored, not from a snapshot.
+    const start = await this.read(gate, turnId);
+    if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
+    if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+    const written = await this.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
+      if (turn.record.conversationId !== conversationId) return { stop: null };
+      if (turn.record.status !== 'running') return { stop: turn };
+      return { write: { ...turn.record, status: 'cancelled', revision: turn.record.revision + 1 } };
+    });
+    let committed: boolean;
+    let cancelledTurn: StoredTurn<Result>;
+    switch (written.type) {
+      case 'stopped':
+        if (written.value === null) return refuse('unknown-turn', 'no such turn in this conversation');
+        committed = false;
+        cancelledTurn = written.value;
+        break;
+      case 'written':
+        committed = true;
+        cancelledTurn = written.turn;
+        break;
+      case 'unacknowledged': {
+        const readBack = await this.read(gate, turnId);
+        if (readBack === 'unavailable' || readBack === null || readBack.record.status !== 'cancelled') {
+          return refuse('checkpoint-failed', 'the cancellation could not be confirmed; nothing was aborted');
+        }
+        committed = true;
+        cancelledTurn = readBack;
+        break;
+      }
+      case 'missing':
+        return refuse('unknown-turn', 'the turn is gone');
+      case 'exhausted':
+        return refuse('checkpoint-failed', 'the cancellation kept conflicting with other writes');
+    }
+    const inFlight = cancelledTurn.record.effects
+      .filter((effect) => effect.status === 'open' && isAdmitted(cancelledTurn, effect.effectId))
+      .map((effect) => effect.effectId);
+    let abort: AbortDelivery;
+    if (inFlight.length === 0) abort = 'not-needed';
+    else if (typeof this.adapter.abort !== 'function') abort = 'no-hook';
+    else {
+      try {
+        await this.adapter.abort({ conversationId, turnId, effectIds: inFlight });
+        abort = 'requested';
+      } catch {
+        abort = 'failed';
+      }
+    }
+    return { ok: true, outcome: 'cancelled', committed, inFlight, abort };
+  }
+
+  /**
+   * Persists a result the host verified through its own effect or idempotency
+   * lookup, through the same compare-and-swap. A result already stored wins and
+   * is returned (`reused: true`); the turn's status is never changed, so a
+   * cancelled turn stays cancelled. A lost acknowledgement is read back.
+   */
+  async reconcileEffect(request: ReconcileEffectRequest<Result, Caller>): Promise<ReconcileEffectResult<Result>> {
+    const gate = this.requireStore();
+    if ('ok' in gate) return gate;
+    const { conversationId, turnId, effectId, result } = request;
+    if (!isTurnRequestShape(request) || !isChatIdentifier(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
+    if (!(await this.authorized(request.caller, 'reconcile', conversationId, turnId))) return refuse('forbidden', 'the caller may not reconcile effects of this turn');
+    const start = await this.snapshot(gate, turnId);
+    if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
+    if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+    const outcome = await this.storeResult(gate, turnId, start, effectId, result, 'reconcile');
+    if (outcome === 'unknown-effect') return refuse('unknown-effect', 'the turn did not authorize this effect');
+    return outcome;
+  }
+
+  /**
+   * Replays a turn after the client's cursor: asks the host's replay window and
+   * validates it with `validateReplayWindow` (stale and future cursors, gaps,
+   * reordered, duplicated and foreign frames are refused; the value is the
+   * complete suffix). Needs `connectionReplay` only: a lightweight host that
+   * refuses restart recovery still replays.
+   */
+  async replayTurn(request: ReplayTurnRequest<Caller>): Promise<ReplayTurnResult> {
+    const capability = this.requireCapability('connectionReplay');
+    if (capability !== null) return capability;
+    const replayWindow = this.adapter.replayWindow;
+    if (typeof replayWindow !== 'function') return this.missingPart('connectionReplay', 'the adapter has no replay window');
+    const { conversationId, turnId, after } = request;
+    if (!isTurnRequestShape(request)) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
+    const cursor = readReplayCursor(after, turnId);
+    if ('ok' in cursor) return cursor;
+    if (!(await this.authorized(request.caller, 'replay', conversationId, turnId))) return refuse('forbidden', 'the caller may not replay this turn');
+    let window: Awaited<ReturnType<typeof replayWindow>>;
+    try {
+      window = await replayWindow.call(this.adapter, { conversationId, turnId, after: cursor.seq });
+    } catch {
+      return refuse('replay-unavailable', 'the replay window could not be read');
+    }
+    return validateReplayWindow(window, { conversationId, turnId, after: cursor });
+  }
+
+  // --- internals -------------------------------------------------------------
+
+  private requireCapability(name: ChatCapabilityName): CapabilityRefusal | null {
+    const check = requireChatCapabilities(this.adapter.capabilities, [name]);
+    return check.ok ? null : check;
+  }
+
+  private missingPart(name: ChatCapabilityName, message: string): CapabilityRefusal {
+    return { ok: false, code: 'unsupported-capability', message: `${message}: missing capabilities: ${name}`, missing: [name] };
+  }
+
+  // Restart recovery needs the declaration and a store behind it.
+  private requireStore(): TurnStore<Result, Caller> | CapabilityRefusal {
+    const capability = this.requireCapability('interruptedTurnRecovery');
+    if (capability !== null) return capability;
+    const store = this.adapter.store;
+    return store === undefined ? this.missingPart('interruptedTurnRecovery', 'the adapter has no store') : store;
+  }
+
+  private async authorized(caller: Caller, action: TurnAction, conversationId: string, turnId: string): Promise<boolean> {
+    try {
+      return (await this.adapter.authorize({ caller, action, conversationId, turnId })) === true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async read(store: TurnStore<Result, Caller>, turnId: string): Promise<StoredTurn<Result> | null | 'unavailable'> {
+    try {
+      const turn = await store.read(turnId);
+      if (turn !== null) this.remember(turn);
+      return turn;
+    } catch {
+      return 'unavailable';
+    }
+  }
+
+  // The newest snapshot this instance saw, else a read. Only a write expectation:
+  // every fact it can answer from (completed, admitted, cancelled) never reverts.
+  private async snapshot(store: TurnStore<Result, Caller>, turnId: string): Promise<StoredTurn<Result> | null | 'unavailable'> {
+    return this.cache.get(turnId) ?? this.read(store, turnId);
+  }
+
+  private remember(turn: StoredTurn<Result>): void {
+    if (this.cacheSize === 0) return;
+    const turnId = turn.record.turnId;
+    const known = this.cache.get(turnId);
+    if (known !== undefined && known.record.revision > turn.record.revision) return;
+    this.cache.delete(turnId);
+    this.cache.set(turnId, turn);
+    if (this.cache.size > this.cacheSize) {
+      const oldest = this.cache.keys().next();
+      if (oldest.done !== true) this.cache.delete(oldest.value);
+    }
+  }
+
+  private forget(turnId: string): void {
+    this.cache.delete(turnId);
+  }
+
+  // Writes go through one queue per turn: while a compare-and-swap is out, the
+  // writes that arrive meanwhile wait and then go together in the next one
+  // (group commit). Concurrent effects of one turn then cost a few round trips
+  // instead of a retry each time another effect wins the revision.
+  private write<Value>(
+    store: TurnStore<Result, Caller>,
+    turnId: string,
+    start: StoredTurn<Result>,
+    step: (turn: StoredTurn<Result>) => Step<Result, Value>,
+  ): Promise<Written<Result, Value>> {
+    return new Promise((resolve) => {
+      const entry: QueuedWrite<Result> = {
+        start,
+        // Each entry keeps its own value type; the queue only sees the shape.
+        step: step as (turn: StoredTurn<Result>) => Step<Result, unknown>,
+        resolve: resolve as (written: Written<Result, unknown>) => void,
+      };
+      const queue = this.queues.get(turnId);
+      if (queue !== undefined) {
+        queue.push(entry);
+        return;
+      }
+      this.queues.set(turnId, [entry]);
+      void this.flush(store, turnId);
+    });
+  }
+
+  private async flush(store: TurnStore<Result, Caller>, turnId: string): Promise<void> {
+    for (;;) {
+      const queue = this.queues.get(turnId) ?? [];
+      const batch = queue.splice(0);
+      if (batch.length === 0) {
+        this.queues.delete(turnId);
+        return;
+      }
+      let current = batch.reduce((newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest), this.cache.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start);
+      let pending = batch;
+      for (let attempt = 0; pending.length > 0; attempt += 1) {
+        if (attempt >= this.maxWriteAttempts) {
+          for (const entry of pending) entry.resolve({ type: 'exhausted' });
+          break;
+        }
+        // Each write decides on the record as the writes before it in the batch left it.
+        const base = current.record.revision;
+        let record = current.record;
+        const writers: QueuedWrite<Result>[] = [];
+        for (const entry of pending) {
+          const decision = entry.step({ record, admissions: current.admissions });
+          if ('stop' in decision) entry.resolve({ type: 'stopped', value: decision.stop });
+          else {
+            record = { ...decision.write, revision: base };
+            writers.push(entry);
+          }
+        }
+        pending = writers;
+        if (writers.length === 0) break;
+        let answer: Awaited<ReturnType<TurnStore<Result, Caller>['compareAndSwap']>>;
+        try {
+          answer = await store.compareAndSwap({ turnId, expectedRevision: base, next: { ...record, revision: base + 1 } });
+        } catch {
+          this.forget(turnId);
+          for (const entry of writers) entry.resolve({ type: 'unacknowledged' });
+          break;
+        }
+        if (answer.swapped) {
+          this.remember(answer.turn);
+          for (const entry of writers) entry.resolve({ type: 'written', turn: answer.turn });
+          break;
+        }
+        if (answer.current === null) {
+          this.forget(turnId);
+          for (const entry of writers) entry.resolve({ type: 'missing' });
+          break;
+        }
+        current = answer.current;
+        this.remember(current);
+      }
+    }
+  }
+
+  // Stores an effect's result unless one is stored; after a lost acknowledgement,
+  // reads back before answering.
+  private async storeResult(
+    store: TurnStore<Result, Caller>,
+    turnId: string,
+    start: StoredTurn<Result>,
+    effectId: string,
+    result: Result,
+    source: 'dispatch' | 'reconcile',
+  ): Promise<CompletedOutcome<Result> | CheckpointFailedRefusal<Result> | 'unknown-effect'> {
+    const checkpointFailed = (message: string): CheckpointFailedRefusal<Result> => ({ ok: false, code: 'checkpoint-failed', message, result });
+    const written = await this.write<CompletedOutcome<Result> | 'unknown-effect'>(store, turnId, start, (turn) => {
+      const effect = findEffect(turn.record, effectId);
+      if (effect === undefined) return { stop: 'unknown-effect' };
+      if (effect.status === 'completed') return { stop: completed(effect.result, true) };
+      return { write: withEffect(turn.record, { effectId, claim: effect.claim, status: 'completed', result, source }) };
+    });
+    switch (written.type) {
+      case 'stopped':
+        return written.value;
+      case 'written':
+        return completed(result, false);
+      case 'unacknowledged': {
+        const readBack = await this.read(store, turnId);
+        const effect = readBack === 'unavailable' || readBack === null ? undefined : findEffect(readBack.record, effectId);
+        if (effect?.status === 'completed') return completed(effect.result, effect.source !== source);
+        return checkpointFailed('the result was not confirmed by the store; it is returned here, and the effect needs reconciliation');
+      }
+      case 'missing':
+        return checkpointFailed('the turn is gone; the result is returned here');
+      case 'exhausted':
+        return checkpointFailed('the result kept conflicting with other writes; it is returned here');
+    }
+  }
+
+  // After the execution settled: store its result, or mark the effect for reconciliation.
+  private async finish(store: TurnStore<Result, Caller>, execution: EffectExecution, settled: Settled<Result>): Promise<DispatchEffectResult<Result>> {
+    const start = await this.snapshot(store, execution.turnId);
+    if (settled.ok) {
+      if (start === 'unavailable' || start === null) {
+        return { ok: false, code: 'checkpoint-failed', message: 'the turn could not be read to store the result; it is returned here', result: settled.result };
+      }
+      const outcome = await this.storeResult(store, execution.turnId, start, execution.effectId, settled.result, 'dispatch');
+      return outcome === 'unknown-effect'
+        ? { ok: false, code: 'checkpoint-failed', message: 'the effect vanished from its turn; the result is returned here', result: settled.result }
+        : outcome;
+    }
+    if (start === 'unavailable' || start === null) return needsReconciliation('dispatch-failed');
+    // Best effort: mark the effect so a later claim says why. If a verified
+    // result was stored meanwhile, that result is the answer.
+    const marked = await this.write<CompletedOutcome<Result> | null>(store, execution.turnId, start, (turn) => {
+      const effect = findEffect(turn.record, execution.effectId);
+      if (effect === undefined || effect.status === 'needs-reconciliation') return { stop: null };
+      if (effect.status === 'completed') return { stop: completed(effect.result, true) };
+      return { write: withEffect(turn.record, { effectId: effect.effectId, claim: effect.claim, status: 'needs-reconciliation', reason: 'dispatch-failed' }) };
+    });
+    return marked.type === 'stopped' && marked.value !== null ? marked.value : needsReconciliation('dispatch-failed');
+  }
+}

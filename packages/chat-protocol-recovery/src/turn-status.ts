@@ -1,0 +1,52 @@
+/**
+ * The turn-status response: what a host answers when a client asks "did my
+ * turn arrive, and where is it?" with the turn id it minted. It owns the schema
+ * and a reader that never throws; the delivery state a person sees is derived
+ * from it in `delivery.ts`.
+ */
+import { CHAT_TURN_STATUSES, type ChatIssue, type ParseResult } from '@papercusp/chat-protocol-core';
+import * as z from 'zod/mini';
+import { isChatIdentifier } from './ids.js';
+
+/** Statuses a turn-status response may carry: core's turn statuses, and `not-found` (the host never stored the turn). */
+export const TURN_STATUS_VALUES = /* @__PURE__ */ Object.freeze([...CHAT_TURN_STATUSES, 'not-found'] as const);
+
+/** Schema of a turn-status response: strict, `lastSeq` is the seq of the turn's latest frame when the host has one. */
+export const TurnStatusResponseSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    turnId: z.string().check(z.refine(isChatIdentifier, 'not a v1 id')),
+    status: z.enum(TURN_STATUS_VALUES),
+    lastSeq: z.optional(z.int().check(z.nonnegative())),
+  }))();
+
+/** A turn-status response. */
+export type TurnStatusResponse = z.infer<typeof TurnStatusResponseSchema>;
+
+/** Refusal codes of {@link parseTurnStatusResponse}. */
+export type ParseTurnStatusResponseRefusalCode = 'invalid-json' | 'invalid-turn-status';
+
+/**
+ * Reads a turn-status response from parsed JSON or its JSON text. Strict:
+ * unknown keys are refused. Never throws; the value is a fresh object.
+ */
+export function parseTurnStatusResponse(input: unknown): ParseResult<TurnStatusResponse, ParseTurnStatusResponseRefusalCode> {
+  let value: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      return { ok: false, code: 'invalid-json', message: 'the response is not JSON' };
+    }
+  }
+  try {
+    const parsed = TurnStatusResponseSchema.safeParse(value);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    const issues: ChatIssue[] = parsed.error.issues.map((issue) => ({
+      path: issue.path.filter((key): key is string | number => typeof key !== 'symbol'),
+      message: issue.message,
+    }));
+    return { ok: false, code: 'invalid-turn-status', message: 'not a turn-status response', issues };
+  } catch {
+    return { ok: false, code: 'invalid-turn-status', message: 'the response cannot be read' };
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * The fake database every testkit store is built on: named tables that survive
+ * a restart, per-key fences that serialize transactions, a logical clock and an
+ * append-only history of what committed, round-trip counters, and fault
+ * injection per operation. It knows no turn or card: a store module defines its
+ * operations on top of `transact`, so later stores (interactions' card records)
+ * share the same fences, faults and restarts without forking this one.
+ * Deterministic: no clock, no Math.random; random fault plans come from the seed.
+ */
+
+/** Faults a test can inject into one call of an operation. */
+export type FakeFaultKind =
+  /** The call fails before anything commits. */
+  | 'fail-before-commit'
+  /** The call commits, then its acknowledgement is lost: the caller sees a throw. */
+  | 'lose-acknowledgement'
+  /** The call waits `turns` microtask turns before it asks for its fence. */
+  | 'delay';
+
+/** The kinds, in a stable order. */
+export const FAKE_FAULT_KINDS: readonly FakeFaultKind[] = /* @__PURE__ */ Object.freeze(['fail-before-commit', 'lose-acknowledgement', 'delay']);
+
+/** One call as a fault rule sees it. */
+export interface FakeCall {
+  readonly operation: string;
+  /** The fence key (a turn id for the turn store). */
+  readonly key: string;
+  /** 1 for the first call of this operation since the database was created. */
+  readonly index: number;
+}
+
+/** A fault to inject: the next `times` calls of `operation` that `when` accepts get `kind`. */
+export interface FakeFaultRule {
+  readonly operation: string;
+  readonly kind: FakeFaultKind;
+  /** How many matching calls it hits (default 1). */
+  readonly times?: number;
+  /** Microtask turns to wait, for `delay` (default 1). */
+  readonly turns?: number;
+  readonly when?: (call: FakeCall) => boolean;
+}
+
+/** A seeded random fault plan: each call of the listed operations gets a fault with probability `rate`. */
+export interface FakeRandomFaults {
+  readonly rate: number;
+  readonly operations: readonly string[];
+  readonly kinds?: readonly FakeFaultKind[];
+}
+
+/** One entry of the history: what committed (or was observed) at logical time `at`. */
+export interface FakeHistoryEntry {
+  readonly at: number;
+  readonly type: string;
+  readonly key: string;
+  readonly detail: Readonly<Record<string, unknown>>;
+}
+
+/** The error a faulted or restarted call throws. `fault` says which. */
+export class FakeDatabaseError extends Error {
+  /** `fail-before-commit`, `lose-acknowledgement`, or `restarted` (the connection died with a restart). */
+  readonly fault: 'fail-before-commit' | 'lose-acknowledgement' | 'restarted';
+
+  constructor(fault: FakeDatabaseError['fault'], operation: string) {
+    super(`${operation}: ${fault}`);
+    this.name = 'FakeDatabaseError';
+    this.fault = fault;
+  }
+}
+
+/** What a transaction body can do while it holds its fence. */
+export interface FakeTransaction {
+  /** A point inside the fence where the test's `pause` hook may let other work run. Throws if a restart happened meanwhile. */
+  pause(phase: string): Promise<void>;
+  /** Appends to the history at the next logical time. */
+  record(type: string, detail?: Readonly<Record<string, unknown>>): void;
+}
+
+/** Options of {@link createFakeDatabase}. */
+export interface FakeDatabaseOptions {
+  /** Seed of the random fault plans (default 1). */
+  readonly seed?: number;
+  /**
+   * Called at every pause point inside a fence (after the fence is taken, and
+   * between a transaction's check and its write). Race tests return a promise
+   * their scheduler resolves; by default nothing waits.
+   */
+  readonly pause?: (point: { readonly operation: string; readonly key: string; readonly phase: string }) => Promise<void> | void;
+}
+
+/** A transaction's body and what runs after its commit while the fence is still held (only if acknowledged). */
+export interface FakeTransactionSpec<Value> {
+  readonly operation: string;
+  readonly key: string;
+  readonly body: (transaction: FakeTransaction) => Promise<Value> | Value;
+  readonly beforeRelease?: (value: Value) => void;
+}
+
+/** The shared fake database. */
+export interface FakeDatabase {
+  readonly seed: number;
+  /** The next number of the seeded generator, in [0, 1). */
+  random(): number;
+  /** A table by name: a Map whose rows survive restarts. Store modules own their tables' row shapes. */
+  table<Row>(name: string): Map<string, Row>;
+  /** Runs one transaction under the fence of `key`, with the faults injected for its operation. */
+  transact<Value>(spec: FakeTransactionSpec<Value>): Promise<Value>;
+  /** Runs a call that takes no fence (an authorization check, a hook) with its faults; `body` runs unless it fails before. */
+  call<Value>(operation: string, key: string, body: () => Promise<Value> | Value): Promise<Value>;
+  /** Queues a fault. */
+  inject(rule: FakeFaultRule): void;
+  /** Turns on a seeded random fault plan (replacing the previous one). */
+  injectRandomFaults(plan: FakeRandomFaults | null): void;
+  /** Drops every queued fault and the random plan. */
+  clearFaults(): void;
+  /** Restart: every fence and every connection made before is dropped; committed rows stay. */
+  restart(): void;
+  /** Increases with every restart; connections remember the epoch they were made in. */
+  readonly epoch: number;
+  /** Throws `FakeDatabaseError('restarted')` when `epoch` is not the current one. */
+  assertEpoch(epoch: number, operation: string): void;
+  /** What committed, in order. */
+  readonly history: readonly FakeHistoryEntry[];
+  /** Appends to the history outside a transaction (an observation, such as a launch). */
+  record(type: string, key: string, detail?: Readonly<Record<string, unknown>>): void;
+  /** Calls per operation since the last {@link FakeDatabase.resetCounts}: the store round trips. */
+  counts(): Readonly<Record<string, number>>;
+  resetCounts(): void;
+}
+
+// mulberry32: a small, well-mixed 32-bit generator; enough for fault plans.
+function seededGenerator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function yieldTurns(turns: number): Promise<void> {
+  for (let turn = 0; turn < turns; turn += 1) await Promise.resolve();
+}
+
+interface QueuedFault {
+  rule: FakeFaultRule;
+  remaining: number;
+}
+
+/**
+ * Creates an empty fake database.
+ *
+ * Guarantees: transactions on one key run one at a time, in the order they
+ * asked for the fence; a transaction's writes happen inside its body, so a
+ * fault before the body commits nothing and `lose-acknowledgement` throws after
+ * the body committed and skips `beforeRelease`. `restart()` makes every call
+ * still waiting or paused throw `restarted` without committing, and new calls
+ * take fresh fences. The same seed, faults and call order give the same history.
+ */
+export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatabase {
+  const seed = options.seed ?? 1;
+  const random = seededGenerator(seed);
+  const pauseHook = options.pause;
+  const tables = new Map<string, Map<string, unknown>>();
+  const history: FakeHistoryEntry[] = [];
+  const calls = new Map<string, number>();
+  const totals = new Map<string, number>();
+  let queued: QueuedFault[] = [];
+  let randomPlan: FakeRandomFaults | null = null;
+  let fences = new Map<string, Promise<void>>();
+  let epoch = 0;
+  let clock = 0;
+
+  const append = (type: string, key: string, detail: Readonly<Record<string, unknown>>): void => {
+    clock += 1;
+    history.push({ at: clock, type, key, detail });
+  };
+
+  const assertEpoch = (expected: number, operation: string): void => {
+    if (expected !== epoch) throw new FakeDatabaseError('restarted', operation);
+  };
+
+  // Which fault, if any, this call gets: queued rules first, then the random plan.
+  const takeFault = (call: FakeCall): { kind: FakeFaultKind; turns: number } | null => {
+    for (const entry of queued) {
+      if (entry.remaining > 0 && entry.rule.operation === call.operation && (entry.rule.when?.(call) ?? true)) {
+        entry.remaining -= 1;
+        queued = queued.filter((candidate) => candidate.remaining > 0);
+        return { kind: entry.rule.kind, turns: entry.rule.turns ?? 1 };
+      }
+    }
+    if (randomPlan !== null && randomPlan.operations.includes(call.operation) && random() < randomPlan.rate) {
+      const kinds = randomPlan.kinds ?? FAKE_FAULT_KINDS;
+      const kind = kinds[Math.floor(random() * kinds.length)];
+      if (kind !== undefined) return { kind, turns: 1 + Math.floor(random() * 3) };
+    }
+    return null;
+  };
+
+  const begin = (operation: string, key: string): FakeCall => {
+    calls.set(operation, (calls.get(operation) ?? 0) + 1);
+    const index = (totals.get(operation) ?? 0) + 1;
+    totals.set(operation, index);
+    return { operation, key, index };
+  };
+
+  const acquire = async (key: string, operation: string, startedIn: number): Promise<() => void> => {
+    const previous = fences.get(key) ?? Promise.resolve();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tail = previous.then(() => held);
+    fences.set(key, tail);
+    const fencesOfCall = fences;
+    const releaseFence = (): void => {
+      release();
+      if (fencesOfCall.get(key) === tail) fencesOfCall.delete(key);
+    };
+    await previous;
+    if (startedIn !== epoch) {
+      // Restarted while waiting: hand the fence on so the rest of the old queue drains too.
+      releaseFence();
+      throw new FakeDatabaseError('restarted', operation);
+    }
+    return releaseFence;
+  };
+
+  const database: FakeDatabase = {
+    seed,
+    random,
+    table<Row>(name: string): Map<string, Row> {
+      let table = tables.get(name);
+      if (table === undefined) {
+        table = new Map<string, unknown>();
+        tables.set(name, table);
+      }
+      return table as Map<string, Row>;
+    },
+    async transact<Value>(spec: FakeTransactionSpec<Value>): Promise<Value> {
+      const { operation, key } = spec;
+      const startedIn = epoch;
+      const fault = takeFault(begin(operation, key));
+      if (fault?.kind === 'delay') await yieldTurns(fault.turns);
+      assertEpoch(startedIn, operation);
+      if (fault?.kind === 'fail-before-commit') throw new FakeDatabaseError('fail-before-commit', operation);
+      let release: (() => void) | undefined;
+      try {
+        release = await acquire(key, operation, startedIn);
+        const transaction: FakeTransaction = {
+          pause: async (phase) => {
+            await pauseHook?.({ operation, key, phase });
+            assertEpoch(startedIn, operation);
+          },
+          record: (type, detail = {}) => append(type, key, detail),
+        };
+        await transaction.pause('fenced');
+        const value = await spec.body(transaction);
+        if (fault?.kind === 'lose-acknowledgement') throw new FakeDatabaseError('lose-acknowledgement', operation);
+        spec.beforeRelease?.(value);
+        return value;
+      } finally {
+        release?.();
+      }
+    },
+    async call<Value>(operation: string, key: string, body: () => Promise<Value> | Value): Promise<Value> {
+      const startedIn = epoch;
+      const fault = takeFault(begin(operation, key));
+      if (fault?.kind === 'delay') await yieldTurns(fault.turns);
+      assertEpoch(startedIn, operation);
+      if (fault?.kind === 'fail-before-commit') throw new FakeDatabaseError('fail-before-commit', operation);
+      const value = await body();
+      if (fault?.kind === 'lose-acknowledgement') throw new FakeDatabaseError('lose-acknowledgement', operation);
+      return value;
+    },
+    inject(rule: FakeFaultRule): void {
+      queued = [...queued, { rule, remaining: rule.times ?? 1 }];
+    },
+    injectRandomFaults(plan: FakeRandomFaults | null): void {
+      randomPlan = plan;
+    },
+    clearFaults(): void {
+      queued = [];
+      randomPlan = null;
+    },
+    restart(): void {
+      epoch += 1;
+      fences = new Map();
+      append('restart', '', { epoch });
+    },
+    get epoch() {
+      return epoch;
+    },
+    assertEpoch,
+    history,
+    record(type: string, key: string, detail: Readonly<Record<string, unknown>> = {}): void {
+      append(type, key, detail);
+    },
+    counts(): Readonly<Record<string, number>> {
+      return Object.fromEntries(calls);
+    },
+    resetCounts(): void {
+      calls.clear();
+    },
+  };
+  return database;
+}

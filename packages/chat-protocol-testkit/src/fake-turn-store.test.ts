@@ -1,0 +1,115 @@
+import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import type { TurnRecord } from '@papercusp/chat-protocol-recovery';
+import { describe, expect, it } from 'vitest';
+import { createFakeDatabase } from './fake-database.js';
+import { FAKE_TURN_TABLES, createFakeTurnStore } from './fake-turn-store.js';
+
+const record = (revision: number, overrides: Partial<TurnRecord<string>> = {}): TurnRecord<string> => ({
+  conversationId: 'conv_1',
+  turnId: 'turn_1',
+  status: 'running',
+  revision,
+  effects: [{ effectId: 'pay', claim: 0, status: 'open' }],
+  ...overrides,
+});
+
+const frame = (seq: number): ChatEventEnvelope => ({
+  schemaVersion: 1,
+  conversationId: 'conv_1',
+  turnId: 'turn_1',
+  eventId: `evt_${seq}`,
+  seq,
+  occurredAt: '2026-11-30T10:00:00Z',
+  event: { type: 'delta', text: `part ${seq}` },
+});
+
+describe('createFakeTurnStore (DESIGN §8)', () => {
+  it('compare-and-swap creates at revision 0, then swaps only on the stored revision', async () => {
+    const store = createFakeTurnStore<string>(createFakeDatabase());
+    expect(await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1) })).toMatchObject({ swapped: true, turn: { record: record(1), admissions: [] } });
+    expect(await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1) })).toMatchObject({ swapped: false, current: { record: { revision: 1 } } });
+    expect(await store.compareAndSwap({ turnId: 'turn_2', expectedRevision: 3, next: record(4, { turnId: 'turn_2' }) })).toEqual({ swapped: false, current: null });
+  });
+
+  it('refuses writes that break the protocol and records each as a violation', async () => {
+    const database = createFakeDatabase();
+    const store = createFakeTurnStore<string>(database);
+    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }] }) });
+    const attempts: TurnRecord<string>[] = [
+      record(3),
+      record(2, { conversationId: 'conv_2' }),
+      record(2, { effects: [] }),
+      record(2, { effects: [{ effectId: 'pay', claim: 0, status: 'completed', result: 'a', source: 'dispatch' }] }),
+      record(2, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'b', source: 'dispatch' }] }),
+    ];
+    for (const next of attempts) await expect(store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 1, next })).rejects.toBeInstanceOf(TypeError);
+    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 1, next: record(2, { status: 'cancelled', effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }] }) });
+    await expect(
+      store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 2, next: record(3, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }] }) }),
+    ).rejects.toBeInstanceOf(TypeError);
+    expect(database.history.filter((entry) => entry.type === 'violation').map((entry) => entry.detail['violation'])).toEqual([
+      'the revision must go up by one',
+      'the conversation changed',
+      'the effect list changed',
+      'the claim of pay went down',
+      'the stored result of pay was overwritten',
+      'a cancelled turn was reopened',
+    ]);
+  });
+
+  it('admits once per effect under the current grant and claim, launching after the commit', async () => {
+    const database = createFakeDatabase();
+    const store = createFakeTurnStore<string>(database);
+    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'open' }] }) });
+    const request = { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1 };
+    const launches: string[] = [];
+    const launch = () => launches.push(database.history[database.history.length - 1]?.type ?? '');
+    expect(await store.admitDispatch(request, launch)).toEqual({ admitted: false, code: 'forbidden' });
+    store.grant('conv_1', 'owner');
+    expect(await store.admitDispatch({ ...request, claim: 2 }, launch)).toEqual({ admitted: false, code: 'stale-claim' });
+    expect(await store.admitDispatch({ ...request, effectId: 'mail' }, launch)).toEqual({ admitted: false, code: 'unknown-effect' });
+    expect(await store.admitDispatch({ ...request, conversationId: 'conv_2' }, launch)).toEqual({ admitted: false, code: 'forbidden' });
+    expect(await store.admitDispatch({ ...request, turnId: 'turn_9' }, launch)).toEqual({ admitted: false, code: 'unknown-turn' });
+    expect(await store.admitDispatch(request, launch)).toEqual({ admitted: true });
+    expect(launches).toEqual(['launched']);
+    expect(await store.admitDispatch(request, launch)).toEqual({ admitted: false, code: 'already-admitted' });
+    expect(store.peek('turn_1')).toMatchObject({ record: { revision: 1 }, admissions: [{ effectId: 'pay', claim: 1 }] });
+    store.revoke('conv_1', 'owner');
+    expect(await store.authorize({ caller: 'owner', action: 'claim', conversationId: 'conv_1', turnId: 'turn_1' })).toBe(false);
+  });
+
+  it('keeps an append-only log per turn with a retention lower bound that never passes the latest seq', async () => {
+    const store = createFakeTurnStore<string>(createFakeDatabase());
+    expect(await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 0 })).toEqual({ lowerBound: 0, latestSeq: 0, frames: [] });
+    store.appendFrames([frame(1), frame(2), frame(3)]);
+    store.retainAfter('turn_1', 1);
+    expect(await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 1 })).toEqual({ lowerBound: 1, latestSeq: 3, frames: [frame(2), frame(3)] });
+    store.retainAfter('turn_1', 0);
+    store.retainAfter('turn_1', 10);
+    expect(await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 3 })).toEqual({ lowerBound: 3, latestSeq: 3, frames: [] });
+    expect(createFakeDatabase().table(FAKE_TURN_TABLES.logs).size).toBe(0);
+  });
+
+  it('a connection made before a restart is dead; a new one sees what committed', async () => {
+    const database = createFakeDatabase();
+    const old = createFakeTurnStore<string>(database);
+    await old.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1) });
+    database.restart();
+    await expect(old.read('turn_1')).rejects.toMatchObject({ fault: 'restarted' });
+    expect(await createFakeTurnStore<string>(database).read('turn_1')).toMatchObject({ record: record(1) });
+  });
+
+  it('builds adapters: every capability by default, with or without the seam, the abort hook behind its faults', async () => {
+    const database = createFakeDatabase();
+    const store = createFakeTurnStore<string>(database);
+    const aborted: string[][] = [];
+    const adapter = store.adapter({ onAbort: ({ effectIds }) => void aborted.push([...effectIds]) });
+    expect(adapter.capabilities.interruptedTurnRecovery).toBe(true);
+    expect(typeof adapter.store?.admitDispatch).toBe('function');
+    expect(store.adapter({ withoutAdmissionSeam: true }).store?.admitDispatch).toBeUndefined();
+    expect(store.adapter().abort).toBeUndefined();
+    database.inject({ operation: 'abort', kind: 'lose-acknowledgement' });
+    await expect(adapter.abort?.({ conversationId: 'conv_1', turnId: 'turn_1', effectIds: ['pay'] })).rejects.toMatchObject({ fault: 'lose-acknowledgement' });
+    expect(aborted).toEqual([['pay']]);
+  });
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import * as testkit from './index.js';
+
+// Every runtime export is a semver promise: changing this list is deliberate.
+describe('the public surface of @papercusp/chat-protocol-testkit', () => {
+  it('exports exactly these runtime names', () => {
+    expect(Object.keys(testkit).sort()).toEqual([
+      'FAKE_FAULT_KINDS',
+      'FAKE_TURN_TABLES',
+      'FakeDatabaseError',
+      'createFakeDatabase',
+      'createFakeTurnStore',
+    ]);
+  });
+});
