@@ -6,9 +6,11 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
   it('exports exactly these runtime names', () => {
     expect(Object.keys(testkit).sort()).toEqual([
       'FAKE_FAULT_KINDS',
+      'FAKE_INTERACTION_TABLES',
       'FAKE_TURN_TABLES',
       'FakeDatabaseError',
       'createFakeDatabase',
+      'createFakeInteractionStore',
       'createFakeTurnStore',
     ]);
   });

@@ -1,7 +1,7 @@
 /**
  * @papercusp/chat-protocol-testkit: test tools for hosts and packages of the
  * chat protocol. This release holds the fake transactional database and the
- * fake turn store recovery's scenario and race tests run on. Every export is
+ * fake stores recovery's and interactions' scenario and race tests run on. Every export is
  * listed by name; `index.test.ts` pins the list.
  */
 export { FAKE_FAULT_KINDS, FakeDatabaseError, createFakeDatabase } from './fake-database.js';
@@ -18,3 +18,5 @@ export type {
 } from './fake-database.js';
 export { FAKE_TURN_TABLES, createFakeTurnStore } from './fake-turn-store.js';
 export type { FakeTurnAdapterOptions, FakeTurnStore } from './fake-turn-store.js';
+export { FAKE_INTERACTION_TABLES, createFakeInteractionStore } from './fake-interaction-store.js';
+export type { FakeInteractionMetadataChange, FakeInteractionStore } from './fake-interaction-store.js';
