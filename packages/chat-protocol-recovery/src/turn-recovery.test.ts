@@ -495,6 +495,19 @@ describe('TurnRecovery: writes of one worker to one turn go out together (group 
   });
 });
 
+describe('TurnRecovery: a store answering outside its contract', () => {
+  it('a malformed compare-and-swap answer makes the write unknown, and later writes still go out', async () => {
+    const { stub } = await startedTurn();
+    let calls = 0;
+    const recovery = recoveryOver({
+      ...stub.store,
+      compareAndSwap: (request) => (++calls === 1 ? Promise.resolve(undefined as never) : stub.store.compareAndSwap(request)),
+    });
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'claim-unacknowledged' });
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({ ok: true, outcome: 'claimed' });
+  });
+});
+
 describe('TurnRecovery: a claim from an old snapshot', () => {
   it('answers already-admitted when the store shows an admission that did not move the revision', async () => {
     const { stub, recovery } = await startedTurn();

@@ -159,7 +159,9 @@ function startExecution<Result>(execute: (execution: EffectExecution) => Result 
  * overwritten; every result an execution produces is stored, or returned as
  * `checkpoint-failed` carrying it; nothing is reported `completed` that the
  * store does not hold. Every operation answers with a typed result and never
- * throws, whatever the adapter does.
+ * throws when an adapter method throws or rejects; a store answer outside its
+ * contract makes the writes it carried unknown (`needs-reconciliation` or a
+ * read-back), never a hang.
  */
 export class TurnRecovery<Result = unknown, Caller = unknown> {
   private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
@@ -560,48 +562,61 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
         this.queues.delete(turnId);
         return;
       }
-      let current = batch.reduce((newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest), this.cache.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start);
-      let pending = batch;
-      for (let attempt = 0; pending.length > 0; attempt += 1) {
-        if (attempt >= this.maxWriteAttempts) {
-          for (const entry of pending) entry.resolve({ type: 'exhausted' });
-          break;
-        }
-        // Each write decides on the record as the writes before it in the batch left it.
-        const base = current.record.revision;
-        let record = current.record;
-        const writers: QueuedWrite<Result>[] = [];
-        for (const entry of pending) {
-          const decision = entry.step({ record, admissions: current.admissions });
-          if ('stop' in decision) entry.resolve({ type: 'stopped', value: decision.stop });
-          else {
-            record = { ...decision.write, revision: base };
-            writers.push(entry);
-          }
-        }
-        pending = writers;
-        if (writers.length === 0) break;
-        let answer: Awaited<ReturnType<TurnStore<Result, Caller>['compareAndSwap']>>;
-        try {
-          answer = await store.compareAndSwap({ turnId, expectedRevision: base, next: { ...record, revision: base + 1 } });
-        } catch {
-          this.forget(turnId);
-          for (const entry of writers) entry.resolve({ type: 'unacknowledged' });
-          break;
-        }
-        if (answer.swapped) {
-          this.remember(answer.turn);
-          for (const entry of writers) entry.resolve({ type: 'written', turn: answer.turn });
-          break;
-        }
-        if (answer.current === null) {
-          this.forget(turnId);
-          for (const entry of writers) entry.resolve({ type: 'missing' });
-          break;
-        }
-        current = answer.current;
-        this.remember(current);
+      try {
+        await this.flushBatch(store, turnId, batch);
+      } catch {
+        // A store that answers outside its contract (a malformed record or
+        // answer): the writes' outcome is unknown, and the queue goes on.
+        this.forget(turnId);
+        for (const entry of batch) entry.resolve({ type: 'unacknowledged' });
       }
+    }
+  }
+
+  // One batch: decide every write on the newest record, send them as one
+  // compare-and-swap, and decide again on a conflict.
+  private async flushBatch(store: TurnStore<Result, Caller>, turnId: string, batch: readonly QueuedWrite<Result>[]): Promise<void> {
+    let current = batch.reduce((newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest), this.cache.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start);
+    let pending = batch;
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt >= this.maxWriteAttempts) {
+        for (const entry of pending) entry.resolve({ type: 'exhausted' });
+        break;
+      }
+      // Each write decides on the record as the writes before it in the batch left it.
+      const base = current.record.revision;
+      let record = current.record;
+      const writers: QueuedWrite<Result>[] = [];
+      for (const entry of pending) {
+        const decision = entry.step({ record, admissions: current.admissions });
+        if ('stop' in decision) entry.resolve({ type: 'stopped', value: decision.stop });
+        else {
+          record = { ...decision.write, revision: base };
+          writers.push(entry);
+        }
+      }
+      pending = writers;
+      if (writers.length === 0) break;
+      let answer: Awaited<ReturnType<TurnStore<Result, Caller>['compareAndSwap']>>;
+      try {
+        answer = await store.compareAndSwap({ turnId, expectedRevision: base, next: { ...record, revision: base + 1 } });
+      } catch {
+        this.forget(turnId);
+        for (const entry of writers) entry.resolve({ type: 'unacknowledged' });
+        break;
+      }
+      if (answer.swapped) {
+        this.remember(answer.turn);
+        for (const entry of writers) entry.resolve({ type: 'written', turn: answer.turn });
+        break;
+      }
+      if (answer.current === null) {
+        this.forget(turnId);
+        for (const entry of writers) entry.resolve({ type: 'missing' });
+        break;
+      }
+      current = answer.current;
+      this.remember(current);
     }
   }
 

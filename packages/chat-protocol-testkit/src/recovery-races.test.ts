@@ -89,7 +89,7 @@ describe('races between workers sharing one store (issue 5)', () => {
       fc.asyncProperty(
         fc.scheduler(),
         fc.constantFrom(...operations),
-        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 10 }),
         fc.constantFrom('lose-acknowledgement' as const, 'fail-before-commit' as const),
         fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
         async (scheduler, operation, index, kind, restartAfter) => {

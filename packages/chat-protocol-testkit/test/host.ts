@@ -38,6 +38,8 @@ export interface Cluster {
   worker(options?: { capabilities?: ChatCapabilities; withoutAdmissionSeam?: boolean }): Worker;
   /** The host's execution for one dispatch. */
   execute(behaviour?: Behaviour): (execution: EffectExecution) => Promise<string>;
+  /** Resolves when the next execution starts, whichever effect it is. */
+  nextLaunch(): Promise<void>;
   /** Resolves once an execution of `effectId` has started. */
   launched(effectId: string): Promise<void>;
   /** Settles a deferred execution with its result. */
@@ -59,6 +61,7 @@ export function createCluster(options: FakeDatabaseOptions = {}): Cluster {
   const produced = new Map<string, string>();
   const executions = new Map<string, Running>();
   const waiters = new Map<string, (() => void)[]>();
+  let nextLaunchWaiters: (() => void)[] = [];
   const setup = createFakeTurnStore<string>(database);
   setup.grant(CONVERSATION_ID, OWNER);
   const onAbort = (request: { effectIds: readonly string[] }): void => {
@@ -81,6 +84,8 @@ export function createCluster(options: FakeDatabaseOptions = {}): Cluster {
       return (execution) => {
         launches.push(execution.effectId);
         for (const wake of waiters.get(execution.effectId) ?? []) wake();
+        for (const wake of nextLaunchWaiters) wake();
+        nextLaunchWaiters = [];
         waiters.delete(execution.effectId);
         if (behaviour === 'fails') return Promise.reject(new Error('gateway timeout'));
         if (behaviour === 'immediate') {
@@ -97,6 +102,9 @@ export function createCluster(options: FakeDatabaseOptions = {}): Cluster {
           });
         });
       };
+    },
+    nextLaunch() {
+      return new Promise<void>((resolve) => nextLaunchWaiters.push(resolve));
     },
     launched(effectId) {
       if (launches.includes(effectId)) return Promise.resolve();
