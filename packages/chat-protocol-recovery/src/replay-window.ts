@@ -5,7 +5,7 @@
  * it does not read any log and never repairs one: a window with a hole is
  * refused, because a client folding it would render a turn with text missing.
  */
-import { parseChatCursor, parseChatEnvelope, type ChatCursor, type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { parseChatCursor, parseChatEnvelope, refuse, type ChatCursor, type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import type { ReplayWindow } from './adapter.js';
 
 /** Refusal codes of {@link validateReplayWindow}. */
@@ -42,7 +42,7 @@ export interface ReplayWindowExpectation {
 }
 
 function refusal(code: ValidateReplayWindowRefusalCode, message: string, path: readonly (string | number)[] = []): ChatRefusal<ValidateReplayWindowRefusalCode> {
-  return { ok: false, code, message, issues: [{ path, message }] };
+  return refuse(code, message, [{ path, message }]);
 }
 
 function isCount(value: unknown): value is number {

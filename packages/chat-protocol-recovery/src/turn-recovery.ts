@@ -6,9 +6,8 @@
  * in-memory state is a cache of turn snapshots used as compare-and-swap
  * expectations: a stale snapshot costs a retry and can never authorize a launch.
  */
-import { requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { isChatId, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
-import { isChatIdentifier } from './ids.js';
 import type {
   AbortDelivery,
   CancelTurnResult,
@@ -108,10 +107,6 @@ type Written<Result, Value> =
   | { readonly type: 'missing' }
   | { readonly type: 'exhausted' };
 
-function refuse<Code extends string>(code: Code, message: string): ChatRefusal<Code> {
-  return { ok: false, code, message };
-}
-
 function completed<Result>(result: Result, reused: boolean): CompletedOutcome<Result> {
   return { ok: true, outcome: 'completed', reused, result };
 }
@@ -134,7 +129,7 @@ function settledOutcome<Result>(effect: EffectRecord<Result>): CompletedOutcome<
 }
 
 function isTurnRequestShape(request: { conversationId: unknown; turnId: unknown }): boolean {
-  return isChatIdentifier(request.conversationId) && isChatIdentifier(request.turnId);
+  return isChatId(request.conversationId) && isChatId(request.turnId);
 }
 
 // Runs the host's execution: a synchronous throw becomes a failed settlement, never an exception here.
@@ -187,7 +182,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
     const { conversationId, turnId, effectIds } = request;
-    if (!isTurnRequestShape(request) || !Array.isArray(effectIds) || !effectIds.every(isChatIdentifier) || new Set(effectIds).size !== effectIds.length) {
+    if (!isTurnRequestShape(request) || !Array.isArray(effectIds) || !effectIds.every(isChatId) || new Set(effectIds).size !== effectIds.length) {
       return refuse('invalid-request', 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids');
     }
     if (!(await this.authorized(request.caller, 'start', conversationId, turnId))) return refuse('forbidden', 'the caller may not start this turn');
@@ -239,7 +234,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
     const { conversationId, turnId, effectId } = request;
-    if (!isTurnRequestShape(request) || !isChatIdentifier(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
+    if (!isTurnRequestShape(request) || !isChatId(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
     if (!(await this.authorized(request.caller, 'claim', conversationId, turnId))) return refuse('forbidden', 'the caller may not claim effects of this turn');
     type Verdict = ClaimEffectResult<Result>;
     // The claim number this call writes: set by the last decision, which is the one written.
@@ -310,7 +305,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       typeof claim !== 'object' ||
       claim === null ||
       !isTurnRequestShape(claim) ||
-      !isChatIdentifier(claim.effectId) ||
+      !isChatId(claim.effectId) ||
       !(Number.isSafeInteger(claim.claim) && claim.claim > 0) ||
       typeof execute !== 'function'
     ) {
@@ -431,7 +426,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
     const { conversationId, turnId, effectId, result } = request;
-    if (!isTurnRequestShape(request) || !isChatIdentifier(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
+    if (!isTurnRequestShape(request) || !isChatId(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
     if (!(await this.authorized(request.caller, 'reconcile', conversationId, turnId))) return refuse('forbidden', 'the caller may not reconcile effects of this turn');
     const start = await this.snapshot(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');

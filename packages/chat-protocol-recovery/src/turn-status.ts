@@ -4,9 +4,8 @@
  * and a reader that never throws; the delivery state a person sees is derived
  * from it in `delivery.ts`.
  */
-import { CHAT_TURN_STATUSES, type ChatIssue, type ParseResult } from '@papercusp/chat-protocol-core';
+import { CHAT_TURN_STATUSES, isChatId, type ChatIssue, type ParseResult } from '@papercusp/chat-protocol-core';
 import * as z from 'zod/mini';
-import { isChatIdentifier } from './ids.js';
 
 /** Statuses a turn-status response may carry: core's turn statuses, and `not-found` (the host never stored the turn). */
 export const TURN_STATUS_VALUES = /* @__PURE__ */ Object.freeze([...CHAT_TURN_STATUSES, 'not-found'] as const);
@@ -14,7 +13,7 @@ export const TURN_STATUS_VALUES = /* @__PURE__ */ Object.freeze([...CHAT_TURN_ST
 /** Schema of a turn-status response: strict, `lastSeq` is the seq of the turn's latest frame when the host has one. */
 export const TurnStatusResponseSchema = /* @__PURE__ */ (() =>
   z.strictObject({
-    turnId: z.string().check(z.refine(isChatIdentifier, 'not a v1 id')),
+    turnId: z.string().check(z.refine(isChatId, 'not a v1 id')),
     status: z.enum(TURN_STATUS_VALUES),
     lastSeq: z.optional(z.int().check(z.nonnegative())),
   }))();

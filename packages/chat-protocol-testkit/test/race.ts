@@ -8,6 +8,7 @@ import type { Scheduler } from 'fast-check';
 import { TurnRecovery, type EffectExecution, type TurnRecoveryAdapter } from '@papercusp/chat-protocol-recovery';
 import { createFakeDatabase, createFakeTurnStore, type FakeDatabase } from '../src/index.js';
 import { CONVERSATION_ID, OWNER, TURN, TURN_ID, resultOf } from './host.js';
+import { transit } from './transit.js';
 
 /** One operation's answer, as a worker reported it. */
 interface Outcome {
@@ -28,28 +29,6 @@ export interface RaceCluster {
   /** Claims then dispatches `effectId`, recording both answers. */
   claimAndDispatch(worker: TurnRecovery<string, string>, effectId: string): Promise<void>;
   cancel(worker: TurnRecovery<string, string>): Promise<void>;
-}
-
-/**
- * Wraps one adapter method for the scheduler: the request's transit is a
- * `scheduleFunction` call (it reaches the database when the scheduler says),
- * then the database runs it (its fences pause through the scheduler), then the
- * answer's transit is scheduled too. Scheduling the whole call as one task
- * would deadlock: the scheduler awaits a task that waits on its fence pauses.
- */
-function transit<Args extends unknown[], Value>(scheduler: Scheduler, name: string, method: (...args: Args) => Promise<Value>): (...args: Args) => Promise<Value> {
-  const request = scheduler.scheduleFunction(Object.defineProperty((...args: Args) => Promise.resolve(args), 'name', { value: name }));
-  return async (...args: Args): Promise<Value> => {
-    const delivered = await request(...args);
-    let answer: Value;
-    try {
-      answer = await method(...delivered);
-    } catch (error) {
-      await scheduler.schedule(Promise.resolve(), `${name} failed`);
-      throw error;
-    }
-    return scheduler.schedule(Promise.resolve(answer), `${name} answered`);
-  };
 }
 
 /** A race cluster whose turn (with `effectIds`) started before the race. */
