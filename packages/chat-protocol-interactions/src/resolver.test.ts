@@ -1,4 +1,6 @@
+import { createCardCodec, defineCardKind } from '@papercusp/chat-protocol-core';
 import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
 import { AT_EXPIRY, BEFORE_EXPIRY, CARD, OPENED_AT, SCHEMA, SCOPE, key, openedResolver, validate } from '../test/fixtures.js';
 import { createStubStore } from '../test/stub-store.js';
 import { InteractionResolver, type InteractionValidator } from './index.js';
@@ -323,5 +325,31 @@ describe('decline, cancel, expire, respond and read', () => {
     await submit(resolver, 'refund');
     expect(await resolver.read({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({ ok: true, expired: false, record: { status: 'submitted' } });
     expect(stub.calls.transact).toBe(2);
+  });
+});
+
+describe('product card kinds through core’s card codec', () => {
+  it('opens a product card and checks its answers with the codec', async () => {
+    const cards = createCardCodec({
+      kinds: {
+        rating: defineCardKind({
+          presentation: z.strictObject({ maxStars: z.int().check(z.positive()) }),
+          value: z.strictObject({ stars: z.int().check(z.positive()) }),
+        }),
+      },
+    });
+    const stub = createStubStore();
+    const resolver = new InteractionResolver({
+      store: stub.store as never,
+      validate: () => ({ value: { stars: 4 } }),
+      cards,
+    });
+    const card = { correlationId: 'card_refund_1', createdAt: OPENED_AT, prompt: 'How did we do?', presentation: { kind: 'rating', maxStars: 5 } };
+    expect(await resolver.open({ caller: 'ana', card, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT })).toMatchObject({ ok: true, outcome: 'opened' });
+    expect(await resolver.submit({ ...key(), value: { stars: 'four' }, at: BEFORE_EXPIRY })).toMatchObject({ ok: false, code: 'invalid-value' });
+    expect(await resolver.submit({ ...key(), value: { stars: 4 }, at: BEFORE_EXPIRY })).toMatchObject({ ok: true, outcome: 'submitted', record: { value: { stars: 4 }, card } });
+    // The base vocabulary refuses the same card.
+    const base = new InteractionResolver<string>({ store: createStubStore().store, validate });
+    expect(await base.open({ caller: 'ana', card, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT })).toMatchObject({ ok: false, code: 'invalid-card' });
   });
 });

@@ -9,16 +9,16 @@ import * as z from 'zod';
 import { createFakeDatabase, createFakeInteractionStore, type FakeDatabase } from '../src/index.js';
 import { transit } from './transit.js';
 
-const OPENED_AT = '2026-11-30T09:00:00Z';
+export const OPENED_AT = '2026-11-30T09:00:00Z';
 export const BEFORE_EXPIRY = '2026-11-30T09:10:00Z';
 export const AT_EXPIRY = '2026-11-30T09:30:00Z';
 export const CONVERSATION_ID = 'conv_1';
 export const CORRELATION_ID = 'card_refund_1';
 export const ANA = 'session-ana';
 
-const SCOPE: InteractionScope = { conversationId: CONVERSATION_ID, principalId: 'user_ana', tenantId: 'tenant_1', customerId: null, publicOwnerId: null };
+export const SCOPE: InteractionScope = { conversationId: CONVERSATION_ID, principalId: 'user_ana', tenantId: 'tenant_1', customerId: null, publicOwnerId: null };
 
-const CARD = {
+export const CARD = {
   correlationId: CORRELATION_ID,
   createdAt: OPENED_AT,
   prompt: 'Refund or replacement?',
