@@ -187,14 +187,15 @@ rows.push({
   met: verdict(bundle.gzippedBytes <= GOALS.gzippedBytes),
 });
 
-const keys = Object.keys(COLUMNS);
-const table = [
-  keys.map((key) => COLUMNS[key]),
-  keys.map(() => '---'),
-  ...rows.map((row) => keys.map((key) => row[key] ?? '')),
-]
-  .map((cells) => `| ${cells.join(' | ')} |`)
-  .join('\n');
+/** A markdown table: `columns` maps each row key to its heading; a missing cell is empty. */
+function markdownTable(columns, tableRows) {
+  const keys = Object.keys(columns);
+  return [keys.map((key) => columns[key]), keys.map(() => '---'), ...tableRows.map((row) => keys.map((key) => row[key] ?? ''))]
+    .map((cells) => `| ${cells.join(' | ')} |`)
+    .join('\n');
+}
+
+const table = markdownTable(COLUMNS, rows);
 
 const blocks = blockRows({ main: samples, naive: naiveSamples, bundles: blocksBundles, median, medianRatio });
 const BLOCK_COLUMNS = {
@@ -205,24 +206,10 @@ const BLOCK_COLUMNS = {
   goal: 'goal',
   met: 'met',
 };
-const blockKeys = Object.keys(BLOCK_COLUMNS);
-const blocksTable = [
-  blockKeys.map((key) => BLOCK_COLUMNS[key]),
-  blockKeys.map(() => '---'),
-  ...blocks.rows.map((row) => blockKeys.map((key) => row[key] ?? '')),
-]
-  .map((cells) => `| ${cells.join(' | ')} |`)
-  .join('\n');
+const blocksTable = markdownTable(BLOCK_COLUMNS, blocks.rows);
 
 const LEGACY_COLUMNS = { contender: 'contender', input: 'input', core: '× parseChatEnvelope (v1 delta text)', time: 'median ns/op' };
-const legacyKeys = Object.keys(LEGACY_COLUMNS);
-const legacyTable = [
-  legacyKeys.map((key) => LEGACY_COLUMNS[key]),
-  legacyKeys.map(() => '---'),
-  ...legacyRows({ samples, median, medianRatio }).map((row) => legacyKeys.map((key) => row[key] ?? '')),
-]
-  .map((cells) => `| ${cells.join(' | ')} |`)
-  .join('\n');
+const legacyTable = markdownTable(LEGACY_COLUMNS, legacyRows({ samples, median, medianRatio }));
 
 const recovery = recoveryRows({ samples, median, medianRatio, latencyRates, roundTrips });
 const RECOVERY_COLUMNS = {
@@ -233,14 +220,7 @@ const RECOVERY_COLUMNS = {
   goal: 'goal',
   met: 'met',
 };
-const recoveryKeys = Object.keys(RECOVERY_COLUMNS);
-const recoveryTable = [
-  recoveryKeys.map((key) => RECOVERY_COLUMNS[key]),
-  recoveryKeys.map(() => '---'),
-  ...recovery.rows.map((row) => recoveryKeys.map((key) => row[key] ?? '')),
-]
-  .map((cells) => `| ${cells.join(' | ')} |`)
-  .join('\n');
+const recoveryTable = markdownTable(RECOVERY_COLUMNS, recovery.rows);
 
 const cpuList = cpus();
 const cpuModel = cpuList[0]?.model.trim() ?? 'unknown CPU';
