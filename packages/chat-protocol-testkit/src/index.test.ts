@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as testkit from './index.js';
+import * as conformance from './vitest.js';
 
 // Every runtime export is a semver promise: changing this list is deliberate.
 describe('the public surface of @papercusp/chat-protocol-testkit', () => {
@@ -13,5 +14,9 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
       'createFakeInteractionStore',
       'createFakeTurnStore',
     ]);
+  });
+
+  it('exports exactly these runtime names at /vitest', () => {
+    expect(Object.keys(conformance).sort()).toEqual(['describeInteractionStoreConformance', 'interactionStoreChecks']);
   });
 });

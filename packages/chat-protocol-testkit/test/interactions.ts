@@ -7,7 +7,7 @@ import type { Scheduler } from 'fast-check';
 import { InteractionResolver, standardSchemaValidator, type InteractionScope } from '@papercusp/chat-protocol-interactions';
 import * as z from 'zod';
 import { createFakeDatabase, createFakeInteractionStore, type FakeDatabase } from '../src/index.js';
-import { transit } from './transit.js';
+import { transit } from '../src/scheduled-transit.js';
 
 export const OPENED_AT = '2026-11-30T09:00:00Z';
 export const BEFORE_EXPIRY = '2026-11-30T09:10:00Z';

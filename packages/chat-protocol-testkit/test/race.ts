@@ -8,7 +8,7 @@ import type { Scheduler } from 'fast-check';
 import { TurnRecovery, type EffectExecution, type TurnRecoveryAdapter } from '@papercusp/chat-protocol-recovery';
 import { createFakeDatabase, createFakeTurnStore, type FakeDatabase } from '../src/index.js';
 import { CONVERSATION_ID, OWNER, TURN, TURN_ID, resultOf } from './host.js';
-import { transit } from './transit.js';
+import { transit } from '../src/scheduled-transit.js';
 
 /** One operation's answer, as a worker reported it. */
 interface Outcome {

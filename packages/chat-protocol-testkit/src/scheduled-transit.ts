@@ -1,4 +1,4 @@
-/** Scheduling one store call's request and answer through fast-check's scheduler. */
+/** Scheduling one store call's request and answer through fast-check's scheduler: how the race checks reach a store. */
 import type { Scheduler } from 'fast-check';
 
 /**

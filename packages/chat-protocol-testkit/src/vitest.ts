@@ -1,0 +1,46 @@
+/**
+ * `@papercusp/chat-protocol-testkit/vitest`: the conformance suites a host runs
+ * in its own CI against its own store. Each check of the suite becomes one
+ * vitest test; a failure lists what the store did wrong.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  interactionStoreChecks,
+  type InteractionStoreConformanceOptions,
+  type InteractionStoreHarness,
+} from './interaction-conformance.js';
+
+/** Options of {@link describeInteractionStoreConformance}. */
+export interface DescribeInteractionStoreConformanceOptions extends InteractionStoreConformanceOptions {
+  /** Per-test timeout in milliseconds (default 300,000: race checks on a real database take a while). */
+  readonly timeout?: number;
+}
+
+/**
+ * Declares the interaction store conformance suite: every check of
+ * `interactionStoreChecks` as a test, each on a harness from `createHarness`
+ * (called once per test; connections of one harness share their data).
+ *
+ * ```ts
+ * describeInteractionStoreConformance('postgres store', () => ({
+ *   connect: () => createPgInteractionStore(pool),
+ *   grant: (conversationId, caller, authority) => grants.set(conversationId, caller, authority),
+ * }));
+ * ```
+ */
+export function describeInteractionStoreConformance(
+  name: string,
+  createHarness: () => InteractionStoreHarness | Promise<InteractionStoreHarness>,
+  options: DescribeInteractionStoreConformanceOptions = {},
+): void {
+  describe(`interaction store conformance: ${name}`, () => {
+    for (const check of interactionStoreChecks(options)) {
+      it(check.name, async () => {
+        expect(await check.run(await createHarness())).toEqual([]);
+      }, options.timeout ?? 300_000);
+    }
+  });
+}
+
+export { interactionStoreChecks } from './interaction-conformance.js';
+export type { ConformanceCheck, InteractionStoreConformanceOptions, InteractionStoreHarness } from './interaction-conformance.js';
