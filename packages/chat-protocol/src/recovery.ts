@@ -1,0 +1,6 @@
+/**
+ * @papercusp/chat-protocol/recovery: `@papercusp/chat-protocol-recovery`,
+ * unchanged. The facade owns no code; `entries.test.ts` pins that this entry
+ * exposes exactly that package's runtime names, as the same values.
+ */
+export * from '@papercusp/chat-protocol-recovery';

@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import { packageTestConfig } from '../../config/vitest.js';
+import { facadeEntries } from './tsup.config.js';
+
+const root = new URL('./', import.meta.url);
+const shared = packageTestConfig('@papercusp/chat-protocol', root);
+
+// The shared alias maps the package name by prefix, which would send
+// `@papercusp/chat-protocol/recovery` to `src/index.ts/recovery`; the facade maps
+// each subpath exactly to its own source entry instead, so examples import it
+// by name as a user would.
+export default defineConfig({
+  ...shared,
+  resolve: {
+    alias: Object.entries(facadeEntries).map(([entry, source]) => ({
+      find: new RegExp(`^@papercusp/chat-protocol${entry === 'index' ? '' : `/${entry}`}$`),
+      replacement: fileURLToPath(new URL(source, root)),
+    })),
+  },
+});
