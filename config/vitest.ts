@@ -13,7 +13,8 @@ import { defineConfig } from 'vitest/config';
  */
 export function packageTestConfig(name: string, packageRoot: URL, options: { readonly testTimeout?: number } = {}) {
   return defineConfig({
-    resolve: { alias: { [name]: fileURLToPath(new URL('src/index.ts', packageRoot)) } },
+    // Exactly the package's name: a subpath such as `<name>/vitest` is not its root.
+    resolve: { alias: [{ find: new RegExp(`^${escapeRegExp(name)}$`), replacement: fileURLToPath(new URL('src/index.ts', packageRoot)) }] },
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: options.testTimeout ?? 120_000,
@@ -24,4 +25,8 @@ export function packageTestConfig(name: string, packageRoot: URL, options: { rea
       },
     },
   });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

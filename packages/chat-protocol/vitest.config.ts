@@ -6,10 +6,9 @@ import { facadeEntries } from './tsup.config.js';
 const root = new URL('./', import.meta.url);
 const shared = packageTestConfig('@papercusp/chat-protocol', root);
 
-// The shared alias maps the package name by prefix, which would send
-// `@papercusp/chat-protocol/recovery` to `src/index.ts/recovery`; the facade maps
-// each subpath exactly to its own source entry instead, so examples import it
-// by name as a user would.
+// The shared alias maps only the package's root name; the facade maps each
+// subpath exactly to its own source entry too, so examples import it by name
+// as a user would.
 export default defineConfig({
   ...shared,
   resolve: {
