@@ -82,7 +82,8 @@ export async function main(argv: readonly string[], io: ChatProtocolCliIo = proc
 
 function parseArguments(argv: readonly string[]): VerifyCommand | 'help' {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') return 'help';
+  if (name === '--help' || name === '-h' || name === 'help') return 'help';
+  if (name === undefined) throw new UsageError('no command');
   if (name !== 'verify') throw new UsageError(`unknown command ${JSON.stringify(name)}`);
   let path: string | undefined;
   let url: string | undefined;
