@@ -112,13 +112,14 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
       report: { frames: 5, turns: 2, violations: [] },
     },
     {
-      name: 'done and error are terminal: anything new after either breaks the turn-terminal rule, a redelivery does not',
+      name: 'done and error are terminal: anything new after either breaks the turn-terminal rule, once; a redelivery does not',
       capture:
         delta('turn_a', 1) +
         frame('turn_a', 2, { type: 'error', code: 'boom', message: 'failed', retryable: false }) +
         frame('turn_a', 2, { type: 'error', code: 'boom', message: 'failed', retryable: false }) +
+        done('turn_a', 3) +
         done('turn_a', 3),
-      report: { frames: 4, turns: 1, violations: [at('turn-terminal', 4, 3, 'done after the turn ended with error at seq 2')] },
+      report: { frames: 5, turns: 1, violations: [at('turn-terminal', 4, 3, 'done after the turn ended with error at seq 2')] },
     },
     {
       name: 'a capture is one conversation: the first envelope names it',
@@ -276,7 +277,7 @@ describe('verify --legacy: legacy captures through the adapter (DESIGN §5)', ()
     expect(report.violations.map((violation) => violation.rule)).toEqual(Array.from({ length: 12 }, () => 'unparseable-frame'));
   });
 
-  it('tool frames without a call id pair a result with the oldest open call of its tool; the seq follows the decoder', () => {
+  it('tool frames without a call id: a result takes an open call of its tool, else missing-call-identity; seqs follow the decoder', () => {
     const capture = [
       'event: tool_call\ndata: {"name":"lookup"}\n\n',
       'event: tool_call\ndata: {"name":"lookup"}\n\n',
