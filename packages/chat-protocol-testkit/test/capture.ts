@@ -3,7 +3,7 @@ import { encodeChatSseFrame, type ChatEventEnvelope, type ChatEventV1 } from '@p
 import { readFileSync } from 'node:fs';
 
 /** A v1 envelope of `conv_t` at `seq` of `turnId`; the event id is `<turnId>.<seq>` unless given. */
-export function envelope(turnId: string, seq: number, event: ChatEventV1, eventId = `${turnId}.${seq}`): ChatEventEnvelope {
+function envelope(turnId: string, seq: number, event: ChatEventV1, eventId = `${turnId}.${seq}`): ChatEventEnvelope {
   return { schemaVersion: 1, conversationId: 'conv_t', turnId, eventId, seq, occurredAt: '2026-11-30T10:00:00Z', event };
 }
 
