@@ -67,7 +67,7 @@ describe('chat-protocol verify <capture> (issue 7)', () => {
   it('- reads standard input, decoding UTF-8 split across chunks', async () => {
     // The summary sits in a frame the capture delivers twice; split inside the
     // emoji of the first delivery, a decoder per chunk would make them differ.
-    const text = readCapture('clean.sse').replaceAll('Shipped on 2026-11-27.', 'Expédié le 27/11 📦');
+    const text = readCapture('clean.sse').split('Shipped on 2026-11-27.').join('Expédié le 27/11 📦');
     const encoded = bytes(text);
     const split = bytes(text.slice(0, text.indexOf('📦'))).length + 2;
     const chunks = [encoded.subarray(0, split), encoded.subarray(split, split + 1), encoded.subarray(split + 1)];

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { delta, done, FIXTURES, frame, readCapture } from '../test/capture.js';
-import { CHAT_CAPTURE_RULES, createChatCaptureVerifier, verifyChatCapture, type ChatCaptureReport } from './index.js';
+import { CHAT_CAPTURE_RULES, createChatCaptureVerifier, verifyChatCapture, type ChatCaptureReport, type ChatCaptureRule } from './index.js';
 
 const card = (correlationId: string) => ({
   correlationId,
@@ -12,7 +12,7 @@ const card = (correlationId: string) => ({
 });
 
 // A rule's violation as the tests state it: the rule, where, and the exact message.
-const at = (rule: string, frame: number, seq: number, message: string, turnId = 'turn_a') => ({
+const at = (rule: ChatCaptureRule, frame: number, seq: number, message: string, turnId = 'turn_a') => ({
   rule,
   message,
   frame,
@@ -123,7 +123,7 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
     },
     {
       name: 'a capture is one conversation: the first envelope names it',
-      capture: delta('turn_a', 1) + delta('turn_a', 2).replaceAll('conv_t', 'conv_other'),
+      capture: delta('turn_a', 1) + delta('turn_a', 2).split('conv_t').join('conv_other'),
       report: {
         frames: 2,
         turns: 1,
