@@ -10,7 +10,6 @@ import {
   createChatState,
   parseChatEnvelope,
   parseChatSseMessage,
-  type ApplyChatEventRefusalCode,
   type ChatEventEnvelope,
   type ChatStateV1,
 } from '@papercusp/chat-protocol-core';
@@ -61,8 +60,11 @@ export interface ChatCaptureViolation {
   readonly message: string;
   /** The 1-based number of the SSE message in the capture. */
   readonly frame?: number;
+  /** The envelope's turn, when the frame is (or holds) an envelope. */
   readonly turnId?: string;
+  /** The envelope's seq, when the frame is (or holds) an envelope. */
   readonly seq?: number;
+  /** The envelope's event id, when the frame is (or holds) an envelope. */
   readonly eventId?: string;
 }
 
@@ -117,18 +119,6 @@ interface TurnMemory {
   folded: number;
 }
 
-type FoldRule = Exclude<ApplyChatEventRefusalCode, 'seq-gap' | 'foreign-conversation' | 'conflicting-duplicate' | 'turn-terminal'>;
-const FOLD_RULES: ReadonlySet<string> = new Set<FoldRule>([
-  'unknown-tool-call',
-  'tool-name-mismatch',
-  'duplicate-tool-call',
-  'duplicate-tool-result',
-  'unknown-card',
-  'duplicate-card',
-  'card-closed',
-  'stale-state',
-]);
-
 /**
  * Creates a verifier for one capture. Chunks go through `eventsource-parser`;
  * each message is checked as it completes, so a live stream is checked as it
@@ -137,8 +127,8 @@ const FOLD_RULES: ReadonlySet<string> = new Set<FoldRule>([
 export function createChatCaptureVerifier(options: VerifyChatCaptureOptions = {}): ChatCaptureVerifier {
   const violations: ChatCaptureViolation[] = [];
   const turns = new Map<string, TurnMemory>();
-  // event id → where it was delivered and its canonical form.
-  const eventIds = new Map<string, { readonly turnId: string; readonly seq: number; readonly canonical: string }>();
+  // event id → where it was delivered.
+  const eventIds = new Map<string, { readonly turnId: string; readonly seq: number }>();
   let conversationId = options.conversationId;
   let state: ChatStateV1 | undefined;
   let frames = 0;
@@ -180,7 +170,7 @@ export function createChatCaptureVerifier(options: VerifyChatCaptureOptions = {}
       return;
     }
     turn.bySeq.set(seq, canonical);
-    eventIds.set(eventId, { turnId, seq, canonical });
+    eventIds.set(eventId, { turnId, seq });
     if (turn.terminal !== undefined) {
       violate({
         rule: 'turn-terminal',
@@ -211,9 +201,9 @@ export function createChatCaptureVerifier(options: VerifyChatCaptureOptions = {}
       turn.folded++;
       return;
     }
-    // Only the content rules can refuse here; anything else would be a bug in the checks above, reported as it is.
-    const rule: ChatCaptureRule = FOLD_RULES.has(applied.code) ? (applied.code as FoldRule) : 'unparseable-frame';
-    violate({ rule, message: applied.message, ...at });
+    // Only the content rules (tools, cards, state) can refuse here: the checks above filter the rest.
+    // Every reducer code is a rule of the same name, which the compiler checks on this line.
+    violate({ rule: applied.code, message: applied.message, ...at });
   };
 
   const legacyDecoder = options.legacy === undefined ? undefined : legacyDecoderFor(options.legacy, options);
