@@ -2,13 +2,20 @@
 // `pnpm demo`: replays the golden sessions in fixtures/golden through the
 // built core package and prints what a person would see, shows how the
 // reducer absorbs an overlapping replay and refuses a gap with the cursor to
-// replay after, then upgrades the captured legacy sessions in fixtures/legacy
-// to v1. No network, no clock, no randomness.
-import { readdirSync, readFileSync } from 'node:fs';
+// replay after, upgrades the captured legacy sessions in fixtures/legacy to
+// v1, then writes a golden session as an SSE capture and runs the testkit's
+// `chat-protocol verify` on it, as written and with two frames lost. No
+// network, no clock, no randomness.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
 import {
   applyChatEvent,
   createChatState,
+  encodeChatSseFrame,
   formatChatCursor,
   parseChatEnvelope,
 } from '../packages/chat-protocol-core/dist/index.js';
@@ -173,4 +180,26 @@ for (const [dialect, capture] of [
   if (refusal !== null) throw new Error(`${capture}: ${refusal.code}: ${refusal.message}`);
   for (const turn of state.turns) describeTurn(turn);
   console.log('');
+}
+
+// The whole loop: a host writes its SSE stream to a file, and the testkit's
+// bin checks it against the contract (exit code 0 only when clean).
+heading('chat-protocol verify: a capture written by the host', '-');
+const VERIFY_BIN = fileURLToPath(new URL('../packages/chat-protocol-testkit/bin/chat-protocol.js', import.meta.url));
+const captureFolder = mkdtempSync(join(tmpdir(), 'chat-protocol-demo-'));
+try {
+  const frames = envelopes.map((envelope) => encodeChatSseFrame(envelope));
+  const captures = [
+    ['as written', `${sample}.sse`, frames],
+    ['with seq 6 and 7 lost', `${sample}.lossy.sse`, frames.filter((_frame, index) => index !== 5 && index !== 6)],
+  ];
+  for (const [label, file, written] of captures) {
+    writeFileSync(join(captureFolder, file), written.join(''));
+    const run = spawnSync(process.execPath, [VERIFY_BIN, 'verify', file], { cwd: captureFolder, encoding: 'utf8' });
+    console.log(`  ${label}: $ chat-protocol verify ${file}`);
+    console.log(indent(`${run.stdout}${run.stderr}`.trimEnd()));
+    console.log(`    (exit code ${run.status})`);
+  }
+} finally {
+  rmSync(captureFolder, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
+// The shared build, plus the `/vitest` entry of the conformance suites (vitest stays external: a peer)
+// and the `chat-protocol` command's module, which `bin/chat-protocol.js` imports.
 import { defineConfig } from 'tsup';
 import shared from '../../config/tsup.js';
 
-// The shared build, plus the `/vitest` entry of the conformance suites (vitest stays external: a peer).
-export default defineConfig({ ...shared, entry: ['src/index.ts', 'src/vitest.ts'], external: ['vitest'] });
+export default defineConfig({ ...shared, entry: { index: 'src/index.ts', vitest: 'src/vitest.ts', cli: 'src/cli.ts' }, external: ['vitest'] });

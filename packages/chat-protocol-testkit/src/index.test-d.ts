@@ -1,6 +1,17 @@
 import type { TurnRecoveryAdapter, TurnStore } from '@papercusp/chat-protocol-recovery';
 import { describe, expectTypeOf, it } from 'vitest';
-import { createFakeDatabase, createFakeTurnStore, type FakeDatabase, type FakeFaultKind, type FakeTurnStore } from './index.js';
+import {
+  createChatCaptureVerifier,
+  createFakeDatabase,
+  createFakeTurnStore,
+  verifyChatCapture,
+  type ChatCaptureDialect,
+  type ChatCaptureReport,
+  type ChatCaptureRule,
+  type FakeDatabase,
+  type FakeFaultKind,
+  type FakeTurnStore,
+} from './index.js';
 
 describe('public types', () => {
   it('the fake turn store is a recovery store with the admission seam, typed by its result', () => {
@@ -15,4 +26,34 @@ describe('public types', () => {
     expectTypeOf<FakeDatabase['table']>().returns.toEqualTypeOf<Map<string, unknown>>();
     expectTypeOf(createFakeDatabase().table<number>('counters')).toEqualTypeOf<Map<string, number>>();
   });
+
+  it('capture rules and dialects are closed vocabularies; the report is read-only data', () => {
+    expectTypeOf<ChatCaptureRule>().toEqualTypeOf<
+      | 'invalid-sse-line'
+      | 'unterminated-frame'
+      | 'unparseable-frame'
+      | 'event-mismatch'
+      | 'id-mismatch'
+      | 'foreign-conversation'
+      | 'conflicting-duplicate'
+      | 'turn-terminal'
+      | 'seq-gap'
+      | 'seq-out-of-order'
+      | 'unknown-tool-call'
+      | 'tool-name-mismatch'
+      | 'duplicate-tool-call'
+      | 'duplicate-tool-result'
+      | 'unknown-card'
+      | 'duplicate-card'
+      | 'card-closed'
+      | 'stale-state'
+    >();
+    expectTypeOf<ChatCaptureDialect>().toEqualTypeOf<'papercup' | 'scout'>();
+    expectTypeOf(verifyChatCapture('')).toEqualTypeOf<ChatCaptureReport>();
+    expectTypeOf(createChatCaptureVerifier().end()).toEqualTypeOf<ChatCaptureReport>();
+    expectTypeOf<ChatCaptureReport['violations'][number]['seq']>().toEqualTypeOf<number | undefined>();
+    // @ts-expect-error the options take a built-in dialect name only
+    verifyChatCapture('', { legacy: 'dotted' });
+  });
 });
+

@@ -6,13 +6,18 @@ import * as conformance from './vitest.js';
 describe('the public surface of @papercusp/chat-protocol-testkit', () => {
   it('exports exactly these runtime names', () => {
     expect(Object.keys(testkit).sort()).toEqual([
+      'CHAT_CAPTURE_DIALECTS',
+      'CHAT_CAPTURE_RULES',
       'FAKE_FAULT_KINDS',
       'FAKE_INTERACTION_TABLES',
       'FAKE_TURN_TABLES',
       'FakeDatabaseError',
+      'createChatCaptureVerifier',
       'createFakeDatabase',
       'createFakeInteractionStore',
       'createFakeTurnStore',
+      'formatChatCaptureReport',
+      'verifyChatCapture',
     ]);
   });
 

@@ -1,8 +1,10 @@
 /**
  * @papercusp/chat-protocol-testkit: test tools for hosts and packages of the
  * chat protocol. This release holds the fake transactional database and the
- * fake stores recovery's and interactions' scenario and race tests run on. Every export is
- * listed by name; `index.test.ts` pins the list.
+ * fake stores recovery's and interactions' scenario and race tests run on, and
+ * `verifyChatCapture`, the library behind the `chat-protocol verify` command
+ * (its CLI module is `cli.ts`, not exported here). Every export is listed by
+ * name; `index.test.ts` pins the list.
  */
 export { FAKE_FAULT_KINDS, FakeDatabaseError, createFakeDatabase } from './fake-database.js';
 export type {
@@ -20,3 +22,13 @@ export { FAKE_TURN_TABLES, createFakeTurnStore } from './fake-turn-store.js';
 export type { FakeTurnAdapterOptions, FakeTurnStore } from './fake-turn-store.js';
 export { FAKE_INTERACTION_TABLES, createFakeInteractionStore } from './fake-interaction-store.js';
 export type { FakeInteractionMetadataChange, FakeInteractionStore } from './fake-interaction-store.js';
+export { CHAT_CAPTURE_DIALECTS, CHAT_CAPTURE_RULES, createChatCaptureVerifier, verifyChatCapture } from './verify-chat-capture.js';
+export type {
+  ChatCaptureDialect,
+  ChatCaptureReport,
+  ChatCaptureRule,
+  ChatCaptureVerifier,
+  ChatCaptureViolation,
+  VerifyChatCaptureOptions,
+} from './verify-chat-capture.js';
+export { formatChatCaptureReport } from './format-chat-capture-report.js';
