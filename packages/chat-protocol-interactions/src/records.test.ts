@@ -1,19 +1,9 @@
 import { parseOpenCardSnapshot } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { AT_EXPIRY, BEFORE_EXPIRY, CARD, OPENED_AT, SCHEMA, SCOPE } from '../test/fixtures.js';
+import { BEFORE_EXPIRY, CARD, PENDING_RECORD, SCOPE } from '../test/fixtures.js';
 import { isInteractionSchemaRef, isInteractionScope, parseInteractionRecord } from './index.js';
 
-const PENDING = {
-  recordVersion: 1,
-  status: 'pending',
-  correlationId: 'card_refund_1',
-  card: CARD,
-  schema: SCHEMA,
-  expiresAt: AT_EXPIRY,
-  scope: SCOPE,
-  revision: 1,
-  openedAt: OPENED_AT,
-};
+const PENDING = PENDING_RECORD;
 const SUBMITTED = { ...PENDING, status: 'submitted', revision: 2, closedAt: BEFORE_EXPIRY, closedBy: 'user_ana', value: { optionId: 'refund' } };
 const parse = (input: unknown) => parseInteractionRecord(input, parseOpenCardSnapshot);
 

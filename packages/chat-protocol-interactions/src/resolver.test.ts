@@ -1,7 +1,7 @@
 import { createCardCodec, defineCardKind } from '@papercusp/chat-protocol-core';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { AT_EXPIRY, BEFORE_EXPIRY, CARD, OPENED_AT, SCHEMA, SCOPE, key, openedResolver, validate } from '../test/fixtures.js';
+import { AT_EXPIRY, BEFORE_EXPIRY, CARD, OPENED_AT, PENDING_RECORD, SCHEMA, SCOPE, key, openedResolver, validate } from '../test/fixtures.js';
 import { createStubStore } from '../test/stub-store.js';
 import { InteractionResolver, type InteractionValidator } from './index.js';
 
@@ -13,17 +13,7 @@ describe('InteractionResolver.open (DESIGN §7)', () => {
     const stub = createStubStore();
     const resolver = new InteractionResolver<string>({ store: stub.store, validate });
     const opened = await resolver.open({ caller: 'ana', card: CARD, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT });
-    const record = {
-      recordVersion: 1,
-      status: 'pending',
-      correlationId: 'card_refund_1',
-      card: CARD,
-      schema: SCHEMA,
-      expiresAt: AT_EXPIRY,
-      scope: SCOPE,
-      revision: 1,
-      openedAt: OPENED_AT,
-    };
+    const record = PENDING_RECORD;
     expect(opened).toEqual({ ok: true, outcome: 'opened', record, replayed: false });
     expect(stub.rows.get('conv_1/card_refund_1')).toEqual(record);
     expect(stub.transitions).toEqual([

@@ -32,6 +32,19 @@ export const CARD = {
   allowDecline: true,
 } as const;
 
+/** The pending record opening {@link CARD} at {@link OPENED_AT} stores. */
+export const PENDING_RECORD = {
+  recordVersion: 1,
+  status: 'pending',
+  correlationId: 'card_refund_1',
+  card: CARD,
+  schema: SCHEMA,
+  expiresAt: AT_EXPIRY,
+  scope: SCOPE,
+  revision: 1,
+  openedAt: OPENED_AT,
+} as const;
+
 /** The server-owned schemas by id and revision: revision 3 no longer offers store credit. */
 const SCHEMAS = new Map<string, z.ZodType>([
   ['refund-choice@3', z.object({ optionId: z.enum(['refund', 'replace']) })],
