@@ -50,10 +50,11 @@ const RESULT_PREFIX = 'done:';
 
 /**
  * How one of the suite's executions ends: at once; on a task the scheduler
- * runs; only when aborted; or when aborted or else right after the run's
- * cancellation answered (so every execution is still running when it answers).
+ * runs; or when aborted, or else right after the run's cancellation answered
+ * (so every execution is still running when it answers, and an abort hook
+ * that never reaches it cannot hang the check).
  */
-type Completion = 'immediate' | 'scheduled' | 'until-aborted' | 'until-cancelled';
+type Completion = 'immediate' | 'scheduled' | 'until-cancelled';
 
 interface Execution {
   readonly effectId: string;
@@ -348,8 +349,8 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         const failures: string[] = [];
         const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
         if (!claimed.ok || claimed.outcome !== 'claimed') return [`the claim answered ${JSON.stringify(claimed)}`];
-        const dispatching = run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('until-aborted') });
-        // The execution runs until something aborts it: wait for its launch (or a dispatch that ended without one), then cancel.
+        const dispatching = run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('until-cancelled') });
+        // The execution runs until aborted: wait for its launch (or a dispatch that ended without one), then cancel.
         const early = await Promise.race([run.firstLaunch.then(() => null), dispatching]);
         if (early !== null || run.launches.length !== 1) return [`the dispatch answered ${JSON.stringify(early)} without a running execution`];
         const cancelled = await run.cancel(run.worker());
