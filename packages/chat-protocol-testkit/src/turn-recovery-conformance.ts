@@ -93,6 +93,8 @@ interface Run {
 }
 
 let turns = 0;
+// Per process: a host's database may keep the turns of earlier CI runs, or serve several test files at once.
+const RUN_ID = Math.random().toString(36).slice(2, 10);
 
 const resultOf = (key: TurnKey, effectId: string): string => `${RESULT_PREFIX}${key.turnId}/${effectId}`;
 
@@ -119,7 +121,7 @@ function scheduledAdapter(adapter: TurnRecoveryAdapter<string, string>, schedule
 /** Starts a turn of its own with `effectIds`; the answer is a failure when the start did not succeed. */
 async function createRun(harness: TurnRecoveryHarness, effectIds: readonly string[], scheduler?: Scheduler): Promise<Run | string> {
   turns += 1;
-  const key: TurnKey = { caller: OWNER, conversationId: `conv_turn_conformance_${turns}`, turnId: `turn_conformance_${turns}` };
+  const key: TurnKey = { caller: OWNER, conversationId: `conv_conformance_${RUN_ID}_${turns}`, turnId: `turn_conformance_${RUN_ID}_${turns}` };
   await harness.grant(key.conversationId, OWNER);
   const launches: Execution[] = [];
   const running = new Map<string, Execution>();
