@@ -22,6 +22,11 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
   });
 
   it('exports exactly these runtime names at /vitest', () => {
-    expect(Object.keys(conformance).sort()).toEqual(['describeInteractionStoreConformance', 'interactionStoreChecks']);
+    expect(Object.keys(conformance).sort()).toEqual([
+      'describeInteractionStoreConformance',
+      'describeTurnRecoveryConformance',
+      'interactionStoreChecks',
+      'turnRecoveryChecks',
+    ]);
   });
 });

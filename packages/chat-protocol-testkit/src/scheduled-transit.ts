@@ -22,3 +22,21 @@ export function transit<Args extends unknown[], Value>(scheduler: Scheduler, nam
     return scheduler.schedule(Promise.resolve(answer), `${name} answered`);
   };
 }
+
+/**
+ * The scheduler's act for waits over a host's store: before each choice of the
+ * next task, as many macrotasks pass as the next number of `pauses` says
+ * (drawn by fast-check, so a failing run replays and shrinks). With none, the
+ * choice is among the calls waiting now, so two requests can leave in the same
+ * tick and overlap inside the store; with some, store calls whose I/O finished
+ * meanwhile have scheduled their answers and join the choice. Without pauses,
+ * answers of real I/O arrive one per macrotask and the scheduler only ever has
+ * one task to release.
+ */
+export function pacedAct(pauses: Iterator<number>): (release: () => Promise<void>) => Promise<void> {
+  return async (release) => {
+    const next = pauses.next();
+    for (let pause = next.done === true ? 0 : next.value; pause > 0; pause -= 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    return release();
+  };
+}

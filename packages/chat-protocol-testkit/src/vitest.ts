@@ -1,5 +1,5 @@
 /**
- * `@papercusp/chat-protocol-testkit/vitest`: the conformance suites a host runs
+ * `@papercusp/chat-protocol-testkit/vitest`: the conformance suites (interaction store, turn recovery) a host runs
  * in its own CI against its own store. Each check of the suite becomes one
  * vitest test; a failure lists what the store did wrong.
  */
@@ -9,6 +9,7 @@ import {
   type InteractionStoreConformanceOptions,
   type InteractionStoreHarness,
 } from './interaction-conformance.js';
+import { turnRecoveryChecks, type TurnRecoveryConformanceOptions, type TurnRecoveryHarness } from './turn-recovery-conformance.js';
 
 /** Options of {@link describeInteractionStoreConformance}. */
 export interface DescribeInteractionStoreConformanceOptions extends InteractionStoreConformanceOptions {
@@ -42,5 +43,40 @@ export function describeInteractionStoreConformance(
   });
 }
 
+/** Options of {@link describeTurnRecoveryConformance}. */
+export interface DescribeTurnRecoveryConformanceOptions extends TurnRecoveryConformanceOptions {
+  /** Per-test timeout in milliseconds (default 300,000: race checks on a real database take a while). */
+  readonly timeout?: number;
+}
+
+/**
+ * Declares the turn recovery conformance suite: every check of
+ * `turnRecoveryChecks` as a test, each on a harness from `createHarness`
+ * (called once per test; adapters of one harness share their data). Each
+ * check runs on turns of its own, so one database serves them all.
+ *
+ * ```ts
+ * describeTurnRecoveryConformance('postgres turn store', () => ({
+ *   adapter: ({ onAbort }) => createPgTurnAdapter(pool, { abort: onAbort }),
+ *   grant: (conversationId, caller) => grants.set(conversationId, caller),
+ * }));
+ * ```
+ */
+export function describeTurnRecoveryConformance(
+  name: string,
+  createHarness: () => TurnRecoveryHarness | Promise<TurnRecoveryHarness>,
+  options: DescribeTurnRecoveryConformanceOptions = {},
+): void {
+  describe(`turn recovery conformance: ${name}`, () => {
+    for (const check of turnRecoveryChecks(options)) {
+      it(check.name, async () => {
+        expect(await check.run(await createHarness())).toEqual([]);
+      }, options.timeout ?? 300_000);
+    }
+  });
+}
+
 export { interactionStoreChecks } from './interaction-conformance.js';
+export { turnRecoveryChecks } from './turn-recovery-conformance.js';
+export type { TurnRecoveryConformanceOptions, TurnRecoveryHarness, TurnRecoveryHarnessAdapterOptions } from './turn-recovery-conformance.js';
 export type { ConformanceCheck, InteractionStoreConformanceOptions, InteractionStoreHarness } from './interaction-conformance.js';

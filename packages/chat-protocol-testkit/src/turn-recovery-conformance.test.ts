@@ -1,0 +1,214 @@
+import type { AbortRequest, AdmitDispatchRequest, AdmitDispatchResult, EffectAdmission, StoredTurn, TurnRecord, TurnStore } from '@papercusp/chat-protocol-recovery';
+import { LIGHTWEIGHT_CHAT_CAPABILITIES } from '@papercusp/chat-protocol-core';
+import { describe, expect, it } from 'vitest';
+import { createFakeDatabase, createFakeTurnStore } from './index.js';
+import { describeTurnRecoveryConformance, turnRecoveryChecks, type TurnRecoveryHarness } from './vitest.js';
+
+function fakeHarness(): TurnRecoveryHarness {
+  const database = createFakeDatabase();
+  return {
+    adapter: ({ onAbort }) => createFakeTurnStore<string>(database).adapter({ onAbort }),
+    grant: (conversationId, caller) => createFakeTurnStore(database).grant(conversationId, caller),
+    restart: () => database.restart(),
+  };
+}
+
+// The fake store keeps the contract: every check passes, races at the issue's 1,000 interleavings.
+describeTurnRecoveryConformance('the testkit fake store', fakeHarness, { numRuns: 1000 });
+
+/** One I/O round trip of a host store: other work runs meanwhile. */
+const roundTrip = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const CAPABILITIES = { ...LIGHTWEIGHT_CHAT_CAPABILITIES, persistedHistory: true, persistedDecisions: true, completedToolCheckpoints: true, interruptedTurnRecovery: true };
+
+/** A host's tables: turn records and per-effect admissions, kept apart as a real schema would. */
+interface Tables {
+  readonly records: Map<string, TurnRecord<string>>;
+  readonly admissions: Map<string, readonly EffectAdmission[]>;
+  readonly grants: Set<string>;
+}
+
+type OnAbort = (request: AbortRequest) => void | Promise<void>;
+
+/** What each broken variant gets wrong: one worker's store writes (made once per adapter) and its abort hook. */
+interface Variant {
+  writes?: (tables: Tables, onAbort: OnAbort) => Pick<TurnStore<string, string>, 'compareAndSwap'> & Required<Pick<TurnStore<string, string>, 'admitDispatch'>>;
+  abort?: (onAbort: OnAbort) => OnAbort;
+}
+
+const snapshot = (tables: Tables, turnId: string): StoredTurn<string> | null => {
+  const record = tables.records.get(turnId);
+  return record === undefined ? null : structuredClone({ record, admissions: tables.admissions.get(turnId) ?? [] });
+};
+
+// Each check below runs with nothing between its read and its write: JavaScript's run-to-completion is the fence.
+const atomicCompareAndSwap = (tables: Tables) => async (request: { turnId: string; expectedRevision: number; next: TurnRecord<string> }) => {
+  await roundTrip();
+  const current = snapshot(tables, request.turnId);
+  if ((current?.record.revision ?? 0) !== request.expectedRevision) return { swapped: false as const, current };
+  tables.records.set(request.turnId, structuredClone(request.next));
+  return { swapped: true as const, turn: snapshot(tables, request.turnId) ?? { record: request.next, admissions: [] } };
+};
+
+/** The admission checks of the contract, on a snapshot; `null` when admission may go ahead. */
+const admissionRefusal = (tables: Tables, turn: StoredTurn<string> | null, request: AdmitDispatchRequest<string>): AdmitDispatchResult | null => {
+  const refuse = (code: Extract<AdmitDispatchResult, { admitted: false }>['code']): AdmitDispatchResult => ({ admitted: false, code });
+  if (!tables.grants.has(`${request.conversationId}/${request.caller}`)) return refuse('forbidden');
+  if (turn === null || turn.record.conversationId !== request.conversationId) return refuse('unknown-turn');
+  if (turn.record.status !== 'running') return refuse('turn-not-running');
+  const effect = turn.record.effects.find((candidate) => candidate.effectId === request.effectId);
+  if (effect === undefined) return refuse('unknown-effect');
+  if (effect.status !== 'open') return refuse('effect-settled');
+  if (turn.admissions.some((admission) => admission.effectId === request.effectId)) return refuse('already-admitted');
+  if (effect.claim !== request.claim) return refuse('stale-claim');
+  return null;
+};
+
+const recordAdmission = (tables: Tables, request: AdmitDispatchRequest<string>): void => {
+  tables.admissions.set(request.turnId, [...(tables.admissions.get(request.turnId) ?? []), { effectId: request.effectId, claim: request.claim }]);
+};
+
+const atomicAdmitDispatch = (tables: Tables) => async (request: AdmitDispatchRequest<string>, launch: () => void) => {
+  await roundTrip();
+  const refusal = admissionRefusal(tables, snapshot(tables, request.turnId), request);
+  if (refusal !== null) return refusal;
+  recordAdmission(tables, request);
+  launch();
+  return { admitted: true as const };
+};
+
+/** A host store over plain maps, every call one I/O round trip; `variant` replaces what a broken host gets wrong. */
+function mapHarness(variant: Variant = {}): () => TurnRecoveryHarness {
+  return () => {
+    const tables: Tables = { records: new Map(), admissions: new Map(), grants: new Set() };
+    return {
+      adapter: ({ onAbort }) => {
+        const writes = variant.writes?.(tables, onAbort) ?? { compareAndSwap: atomicCompareAndSwap(tables), admitDispatch: atomicAdmitDispatch(tables) };
+        return {
+        capabilities: CAPABILITIES,
+        authorize: async ({ conversationId, caller }) => {
+          await roundTrip();
+          return tables.grants.has(`${conversationId}/${caller}`);
+        },
+        store: {
+          read: async (turnId) => {
+            await roundTrip();
+            return snapshot(tables, turnId);
+          },
+          ...writes,
+        },
+        abort: (variant.abort ?? ((hook) => hook))(onAbort),
+        };
+      },
+      grant: (conversationId, caller) => {
+        tables.grants.add(`${conversationId}/${caller}`);
+      },
+    };
+  };
+}
+
+// (1) Admission recorded after launching: the launch goes out first, the checks and the record a round trip later.
+const launchBeforeAdmission = mapHarness({
+  writes: (tables) => ({
+    compareAndSwap: atomicCompareAndSwap(tables),
+    admitDispatch: async (request, launch) => {
+      launch();
+      await roundTrip();
+      const refusal = admissionRefusal(tables, snapshot(tables, request.turnId), request);
+      if (refusal !== null) return refusal;
+      recordAdmission(tables, request);
+      return { admitted: true };
+    },
+  }),
+});
+
+// (2) The host's cancel path aborts its executions, then commits the cancellation a round trip later; its abort
+// hook does nothing more, since "it already aborted". A dispatch admitted in between is never aborted.
+const abortBeforeCommit = mapHarness({
+  writes: (tables, onAbort) => {
+    const commit = atomicCompareAndSwap(tables);
+    const compareAndSwap: TurnStore<string, string>['compareAndSwap'] = async (request) => {
+      const current = snapshot(tables, request.turnId);
+      if (request.next.status === 'cancelled' && current !== null && current.record.status === 'running') {
+        const effectIds = current.record.effects
+          .filter((effect) => effect.status === 'open' && current.admissions.some((admission) => admission.effectId === effect.effectId))
+          .map((effect) => effect.effectId);
+        await onAbort({ conversationId: current.record.conversationId, turnId: request.turnId, effectIds });
+      }
+      return commit(request);
+    };
+    return { compareAndSwap, admitDispatch: atomicAdmitDispatch(tables) };
+  },
+  abort: () => () => undefined,
+});
+
+// (3) A read followed by an unconditional update: the revision is compared on the read, not in the write.
+const readThenWrite = (tables: Tables) => ({
+  compareAndSwap: async (request: { turnId: string; expectedRevision: number; next: TurnRecord<string> }) => {
+    await roundTrip();
+    const current = snapshot(tables, request.turnId);
+    if ((current?.record.revision ?? 0) !== request.expectedRevision) return { swapped: false as const, current };
+    await roundTrip();
+    tables.records.set(request.turnId, structuredClone(request.next));
+    return { swapped: true as const, turn: snapshot(tables, request.turnId) ?? { record: request.next, admissions: [] } };
+  },
+  admitDispatch: async (request: AdmitDispatchRequest<string>, launch: () => void) => {
+    await roundTrip();
+    const refusal = admissionRefusal(tables, snapshot(tables, request.turnId), request);
+    if (refusal !== null) return refusal;
+    await roundTrip();
+    recordAdmission(tables, request);
+    launch();
+    return { admitted: true as const };
+  },
+});
+const readThenUpdate = mapHarness({ writes: readThenWrite });
+
+// (4) A lock held in this process around (3): it serializes one worker's writes, not two workers'.
+const inProcessLock = mapHarness({
+  writes: (tables) => {
+    const unfenced = readThenWrite(tables);
+    let tail: Promise<unknown> = Promise.resolve();
+    const locked = <Args extends unknown[], Value>(method: (...args: Args) => Promise<Value>) => (...args: Args): Promise<Value> => {
+      const run = tail.then(() => method(...args));
+      tail = run.catch(() => undefined);
+      return run;
+    };
+    return { compareAndSwap: locked(unfenced.compareAndSwap), admitDispatch: locked(unfenced.admitDispatch) };
+  },
+});
+
+const NAMES = turnRecoveryChecks().map((check) => check.name);
+const named = (index: number): string => {
+  const name = NAMES[index];
+  if (name === undefined) throw new Error(`no check ${index}`);
+  return name;
+};
+const [HAPPY_PATH, REFUSED_AFTER_CANCEL, TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL] = [named(0), named(1), named(3), named(4), named(5)];
+
+async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Record<string, readonly string[]>> {
+  const found: Record<string, readonly string[]> = {};
+  for (const check of turnRecoveryChecks({ numRuns: 200 })) found[check.name] = await check.run(createHarness());
+  return found;
+}
+
+describe('the turn recovery conformance suite catches broken adapters (issue 7)', () => {
+  it('passes a correct host store over plain maps, the base of every broken variant below', async () => {
+    expect(await verdicts(mapHarness())).toEqual(Object.fromEntries(NAMES.map((name) => [name, []])));
+  });
+
+  it.each([
+    // Its launch comes before any check: a second dispatch, a dispatch after the cancellation, a racing one all launch.
+    ['admission recorded after launching', launchBeforeAdmission, [HAPPY_PATH, REFUSED_AFTER_CANCEL, TWO_WORKERS, DISPATCH_VS_CANCEL]],
+    // Only an admission landing between the early abort and the commit shows it: a race.
+    ['cancellation that calls the abort hook before committing', abortBeforeCommit, [DISPATCH_VS_CANCEL]],
+    // Unfenced writes: two claims both get claim 1 and both launch; a completion and a cancellation overwrite each other.
+    ['a read followed by an unconditional update', readThenUpdate, [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL]],
+    ['an in-process lock instead of a store fence', inProcessLock, [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL]],
+  ] as const)('fails %s on the checks that must catch it, passes the others', async (_, createHarness, failing) => {
+    const found = await verdicts(createHarness);
+    for (const name of failing) expect(found[name], name).not.toEqual([]);
+    const others = Object.entries(found).filter(([name]) => !(failing as readonly string[]).includes(name));
+    expect(others).toEqual(others.map(([name]) => [name, []]));
+  });
+});

@@ -1,0 +1,417 @@
+/**
+ * The conformance checks a host's turn recovery adapter must pass: the store
+ * contract of DESIGN §6 exercised through `TurnRecovery` by fresh workers,
+ * including races explored with fast-check's scheduler. Every invariant is
+ * observed from outside the store — the suite's own executions, the order of
+ * its cancellation answer and its launches, and a fresh worker's reads — never
+ * through a store's internals, which a host's database does not expose.
+ */
+import {
+  TurnRecovery,
+  type AbortRequest,
+  type CancelTurnResult,
+  type DispatchEffectResult,
+  type EffectExecution,
+  type TurnRecoveryAdapter,
+  type TurnStore,
+} from '@papercusp/chat-protocol-recovery';
+import fc, { type Scheduler } from 'fast-check';
+import type { ConformanceCheck } from './interaction-conformance.js';
+import { pacedAct, transit } from './scheduled-transit.js';
+
+/** What the suite hands the host's adapter factory: the suite's own abort behaviour. */
+export interface TurnRecoveryHarnessAdapterOptions {
+  /**
+   * The executions of the checks belong to the suite, so the suite supplies
+   * what aborting them means: the host's abort hook (`adapter.abort`) must
+   * call this with the request it was given.
+   */
+  readonly onAbort: (request: AbortRequest) => void | Promise<void>;
+}
+
+/** What a host hands the checks: fresh workers' adapters over its shared store, and a way to grant callers. */
+export interface TurnRecoveryHarness {
+  /** A new adapter over the host's store: one fresh worker. Every adapter sees the same data. Its `abort` calls `options.onAbort`. */
+  adapter(options: TurnRecoveryHarnessAdapterOptions): TurnRecoveryAdapter<string, string>;
+  /** Makes `caller` authorized in `conversationId`, both for `authorize` and for the store's revalidation under the fence. */
+  grant(conversationId: string, caller: string): void | Promise<void>;
+  /** Optional: a restart, dropping every in-memory lock, cache and connection while keeping what committed. Adapters made before it are not used after it. */
+  restart?(): void | Promise<void>;
+}
+
+/** Options of the turn recovery checks. */
+export interface TurnRecoveryConformanceOptions {
+  /** Interleavings per race check (default 200; the testkit's own fake store runs 1,000). */
+  readonly numRuns?: number;
+}
+
+const OWNER = 'conformance-owner';
+const RESULT_PREFIX = 'done:';
+
+/**
+ * How one of the suite's executions ends: at once; on a task the scheduler
+ * runs; or when aborted, or else right after the run's cancellation answered
+ * (so every execution is still running when it answers, and an abort hook
+ * that never reaches it cannot hang the check).
+ */
+type Completion = 'immediate' | 'scheduled' | 'until-cancelled';
+
+interface Execution {
+  readonly effectId: string;
+  readonly controller: AbortController;
+  readonly completion: Completion;
+  settled: boolean;
+  /** Completes the execution with its result, unless it settled already. */
+  complete(): void;
+}
+
+interface TurnKey {
+  readonly caller: string;
+  readonly conversationId: string;
+  readonly turnId: string;
+}
+
+/** One run of a check: its own turn, its executions, and what the workers answered. */
+interface Run {
+  readonly key: TurnKey;
+  /** Executions in the order they launched. */
+  readonly launches: Execution[];
+  /** Results executions produced, by effect id. */
+  readonly produced: Map<string, string>;
+  readonly dispatches: { readonly effectId: string; readonly answer: DispatchEffectResult<string> }[];
+  /** Violations seen while the run went on (the order of launches and the cancellation's answer). */
+  readonly observed: string[];
+  /** Resolves when the first execution launches. */
+  readonly firstLaunch: Promise<void>;
+  /** A fresh worker; scheduled when the run has a scheduler. */
+  worker(): TurnRecovery<string, string>;
+  /** A fresh worker whose calls are never scheduled, for setup and the final reads. */
+  plainWorker(): TurnRecovery<string, string>;
+  execute(completion: Completion): (execution: EffectExecution) => Promise<string>;
+  claimAndDispatch(worker: TurnRecovery<string, string>, effectId: string, completion: Completion): Promise<void>;
+  cancel(worker: TurnRecovery<string, string>): Promise<CancelTurnResult>;
+}
+
+let turns = 0;
+// Per process: a host's database may keep the turns of earlier CI runs, or serve several test files at once.
+const RUN_ID = Math.random().toString(36).slice(2, 10);
+
+const resultOf = (key: TurnKey, effectId: string): string => `${RESULT_PREFIX}${key.turnId}/${effectId}`;
+
+/** Wraps every adapter call of one worker so that it leaves and answers when the scheduler says. */
+function scheduledAdapter(adapter: TurnRecoveryAdapter<string, string>, scheduler: Scheduler): TurnRecoveryAdapter<string, string> {
+  const { store, abort } = adapter;
+  let scheduledStore: TurnStore<string, string> | undefined;
+  if (store !== undefined) {
+    const admitDispatch = store.admitDispatch;
+    scheduledStore = {
+      read: transit(scheduler, 'read', store.read.bind(store)),
+      compareAndSwap: transit(scheduler, 'compareAndSwap', store.compareAndSwap.bind(store)),
+      ...(admitDispatch === undefined ? {} : { admitDispatch: transit(scheduler, 'admitDispatch', admitDispatch.bind(store)) }),
+    };
+  }
+  return {
+    capabilities: adapter.capabilities,
+    authorize: transit(scheduler, 'authorize', async (request: Parameters<typeof adapter.authorize>[0]) => adapter.authorize(request)),
+    ...(scheduledStore === undefined ? {} : { store: scheduledStore }),
+    ...(abort === undefined ? {} : { abort: transit(scheduler, 'abort', async (request: AbortRequest) => abort.call(adapter, request)) }),
+  };
+}
+
+/** Starts a turn of its own with `effectIds`; the answer is a failure when the start did not succeed. */
+async function createRun(harness: TurnRecoveryHarness, effectIds: readonly string[], scheduler?: Scheduler): Promise<Run | string> {
+  turns += 1;
+  const key: TurnKey = { caller: OWNER, conversationId: `conv_conformance_${RUN_ID}_${turns}`, turnId: `turn_conformance_${RUN_ID}_${turns}` };
+  await harness.grant(key.conversationId, OWNER);
+  const launches: Execution[] = [];
+  const running = new Map<string, Execution>();
+  const produced = new Map<string, string>();
+  const observed: string[] = [];
+  const dispatches: Run['dispatches'] = [];
+  let cancelCommitted = false;
+  let cancelAnswered = false;
+  let launchSeen: () => void = () => undefined;
+  const firstLaunch = new Promise<void>((resolve) => {
+    launchSeen = resolve;
+  });
+  const onAbort = (request: AbortRequest): void => {
+    if (request.turnId !== key.turnId) return;
+    for (const effectId of request.effectIds) running.get(effectId)?.controller.abort();
+  };
+  const plainWorker = (): TurnRecovery<string, string> => new TurnRecovery<string, string>(harness.adapter({ onAbort }));
+  const run: Run = {
+    key,
+    launches,
+    produced,
+    dispatches,
+    observed,
+    firstLaunch,
+    plainWorker,
+    worker: () =>
+      scheduler === undefined ? plainWorker() : new TurnRecovery<string, string>(scheduledAdapter(harness.adapter({ onAbort }), scheduler)),
+    execute(completion) {
+      return (execution) => {
+        if (cancelCommitted) observed.push(`${execution.effectId} launched after cancelTurn answered that the cancellation committed`);
+        // Registered before the first await, as the host contract asks: the abort hook can reach it at once.
+        let complete: () => void = () => undefined;
+        const registered: Execution = { effectId: execution.effectId, controller: new AbortController(), completion, settled: false, complete: () => complete() };
+        launches.push(registered);
+        running.set(execution.effectId, registered);
+        launchSeen();
+        const finish = (): string => {
+          registered.settled = true;
+          const result = resultOf(key, execution.effectId);
+          produced.set(execution.effectId, result);
+          return result;
+        };
+        if (completion === 'immediate') return Promise.resolve(finish());
+        return new Promise<string>((resolve, reject) => {
+          complete = () => {
+            if (!registered.settled) resolve(finish());
+          };
+          registered.controller.signal.addEventListener('abort', () => {
+            if (registered.settled) return;
+            registered.settled = true;
+            reject(new Error('aborted'));
+          });
+          // Launched after the cancellation answered (a violation already recorded): nothing would end it.
+          if (completion === 'until-cancelled' && cancelAnswered) complete();
+          if (completion === 'scheduled' && scheduler !== undefined) {
+            void scheduler.schedule(Promise.resolve(), `complete ${execution.effectId}`).then(complete);
+          }
+        });
+      };
+    },
+    async claimAndDispatch(worker, effectId, completion) {
+      const claimed = await worker.claimEffect({ ...key, effectId });
+      if (!claimed.ok || claimed.outcome !== 'claimed') return;
+      dispatches.push({ effectId, answer: await worker.dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute(completion) }) });
+    },
+    async cancel(worker) {
+      const answer = await worker.cancelTurn(key);
+      if (!answer.ok || !answer.committed) {
+        observed.push(`the only cancellation answered ${JSON.stringify(answer)}, not a committed cancellation`);
+      } else {
+        cancelCommitted = true;
+        // cancelTurn awaited the abort hook: whatever launched before is finished or was aborted.
+        for (const execution of launches) {
+          if (!execution.settled && !execution.controller.signal.aborted) {
+            observed.push(`${execution.effectId} launched before the cancellation committed, was still running when cancelTurn answered, and the abort hook never reached it`);
+          }
+        }
+      }
+      // Executions waiting for the cancellation end now, so their dispatches answer.
+      cancelAnswered = true;
+      for (const execution of launches) if (execution.completion === 'until-cancelled') execution.complete();
+      return answer;
+    },
+  };
+  const started = await plainWorker().startTurn({ ...key, effectIds });
+  return started.ok && started.outcome === 'started' ? run : `starting a turn answered ${JSON.stringify(started)}`;
+}
+
+/**
+ * The invariants over one run, read through a fresh worker: at most one launch
+ * per effect; every produced result stored or reported; nothing answered
+ * `completed` that the store does not hold; and, after a cancellation, the
+ * turn still cancelled (an untouched effect cannot be claimed).
+ */
+async function runFailures(run: Run, effectIds: readonly string[], cancelled: { readonly spareEffectId: string } | null): Promise<string[]> {
+  const failures = [...run.observed];
+  const fresh = run.plainWorker();
+  for (const effectId of effectIds) {
+    const launched = run.launches.filter((execution) => execution.effectId === effectId).length;
+    if (launched > 1) failures.push(`${effectId} launched ${launched} times; at most once`);
+    const claimed = await fresh.claimEffect({ ...run.key, effectId });
+    const stored = claimed.ok && claimed.outcome === 'completed' ? claimed.result : undefined;
+    if (claimed.ok && claimed.outcome === 'completed' && !claimed.reused) failures.push(`a fresh worker's claim of ${effectId} answered completed without reused`);
+    const result = run.produced.get(effectId);
+    if (result !== undefined && stored !== result) {
+      const reported = run.dispatches.some(
+        ({ effectId: dispatched, answer }) =>
+          dispatched === effectId &&
+          ((answer.ok && answer.outcome === 'needs-reconciliation') || (!answer.ok && answer.code === 'checkpoint-failed' && answer.result === result)),
+      );
+      if (!reported) failures.push(`the result of ${effectId} was neither stored nor reported: a fresh claim answers ${JSON.stringify(claimed)}`);
+    }
+    for (const { effectId: dispatched, answer } of run.dispatches) {
+      if (dispatched === effectId && answer.ok && answer.outcome === 'completed' && answer.result !== stored) {
+        failures.push(`a dispatch of ${effectId} answered completed with ${JSON.stringify(answer.result)}, but a fresh claim answers ${JSON.stringify(claimed)}`);
+      }
+    }
+  }
+  if (cancelled !== null) {
+    const spare = await fresh.claimEffect({ ...run.key, effectId: cancelled.spareEffectId });
+    if (spare.ok || spare.code !== 'turn-not-running') failures.push(`after the cancellation, claiming an untouched effect answered ${JSON.stringify(spare)}, not turn-not-running`);
+  }
+  return failures;
+}
+
+/** A race's scheduler, and how many macrotasks pass before each of its choices (see `pacedAct`). */
+interface Pacing {
+  readonly scheduler: Scheduler;
+  readonly act: (release: () => Promise<void>) => Promise<void>;
+}
+
+/** Waits for `promise` while the scheduler releases tasks at the run's pace. */
+function settle<Value>(pacing: Pacing, promise: Promise<Value>): Promise<Value> {
+  return pacing.scheduler.waitFor(promise, pacing.act);
+}
+
+/** A race check: each interleaving on a turn of its own, with fresh scheduled workers. */
+function raceCheck(
+  name: string,
+  numRuns: number,
+  effectIds: readonly string[],
+  race: (run: Run, pacing: Pacing) => Promise<void>,
+  cancelled: { readonly spareEffectId: string } | null,
+): ConformanceCheck<TurnRecoveryHarness> {
+  return {
+    name,
+    async run(harness) {
+      let failures: readonly string[] = [];
+      const result = await fc.check(
+        fc.asyncProperty(fc.scheduler(), fc.infiniteStream(fc.nat({ max: 2 })), async (scheduler, pauses) => {
+          const run = await createRun(harness, effectIds, scheduler);
+          if (typeof run === 'string') {
+            failures = [run];
+            return false;
+          }
+          await race(run, { scheduler, act: pacedAct(pauses[Symbol.iterator]()) });
+          const found = await runFailures(run, effectIds.filter((effectId) => effectId !== cancelled?.spareEffectId), cancelled);
+          // Keep the failures of the last failing run: a later shrink attempt may pass.
+          if (found.length > 0) failures = found;
+          return found.length === 0;
+        }),
+        { numRuns },
+      );
+      if (!result.failed) return [];
+      return failures.length > 0 ? failures : [`the property failed: ${String(result.errorInstance ?? 'no failure recorded')}`];
+    },
+  };
+}
+
+/**
+ * The checks, in order. Each uses turns of its own, so one database can serve
+ * them all; run them with `describeTurnRecoveryConformance` from
+ * `@papercusp/chat-protocol-testkit/vitest`.
+ */
+export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {}): readonly ConformanceCheck<TurnRecoveryHarness>[] {
+  const numRuns = options.numRuns ?? 200;
+  return [
+    {
+      name: 'a claim, a dispatch and a model retry on fresh workers (and after a restart): one launch, the stored result reused',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay']);
+        if (typeof run === 'string') return [run];
+        const failures: string[] = [];
+        const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+        if (!claimed.ok || claimed.outcome !== 'claimed') return [`the first claim answered ${JSON.stringify(claimed)}`];
+        const dispatched = await run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('immediate') });
+        const result = resultOf(run.key, 'call_pay');
+        if (!dispatched.ok || dispatched.outcome !== 'completed' || dispatched.reused || dispatched.result !== result) {
+          failures.push(`the dispatch answered ${JSON.stringify(dispatched)}, not completed with ${JSON.stringify(result)}`);
+        }
+        await harness.restart?.();
+        const retried = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+        if (!retried.ok || retried.outcome !== 'completed' || !retried.reused || retried.result !== result) {
+          failures.push(`the model retry's claim answered ${JSON.stringify(retried)}, not the stored result reused`);
+        }
+        const redispatched = await run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('immediate') });
+        if (!redispatched.ok || redispatched.outcome !== 'completed' || !redispatched.reused || redispatched.result !== result) {
+          failures.push(`dispatching the old claim again answered ${JSON.stringify(redispatched)}, not the stored result reused`);
+        }
+        if (run.launches.length !== 1) failures.push(`${run.launches.length} launches; exactly one`);
+        return failures;
+      },
+    },
+    {
+      name: 'an admission after the cancellation committed is refused: turn-not-running, nothing launched',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay']);
+        if (typeof run === 'string') return [run];
+        const failures: string[] = [];
+        const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+        if (!claimed.ok || claimed.outcome !== 'claimed') return [`the claim answered ${JSON.stringify(claimed)}`];
+        const cancelled = await run.cancel(run.worker());
+        if (!cancelled.ok || cancelled.inFlight.length !== 0 || cancelled.abort !== 'not-needed') {
+          failures.push(`the cancellation answered ${JSON.stringify(cancelled)}, not committed with nothing in flight`);
+        }
+        const dispatched = await run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('immediate') });
+        if (dispatched.ok || dispatched.code !== 'turn-not-running') failures.push(`the dispatch answered ${JSON.stringify(dispatched)}, not turn-not-running`);
+        if (run.launches.length !== 0) failures.push(`${run.launches.length} launches after the cancellation committed; none`);
+        return [...failures, ...run.observed];
+      },
+    },
+    {
+      name: 'a cancellation reaches an in-flight execution through the abort hook; its outcome then needs reconciliation',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay']);
+        if (typeof run === 'string') return [run];
+        const failures: string[] = [];
+        const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+        if (!claimed.ok || claimed.outcome !== 'claimed') return [`the claim answered ${JSON.stringify(claimed)}`];
+        const dispatching = run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('until-cancelled') });
+        // The execution runs until aborted: wait for its launch (or a dispatch that ended without one), then cancel.
+        const early = await Promise.race([run.firstLaunch.then(() => null), dispatching]);
+        if (early !== null || run.launches.length !== 1) return [`the dispatch answered ${JSON.stringify(early)} without a running execution`];
+        const cancelled = await run.cancel(run.worker());
+        if (!cancelled.ok || JSON.stringify(cancelled.inFlight) !== '["call_pay"]' || cancelled.abort !== 'requested') {
+          failures.push(`the cancellation answered ${JSON.stringify(cancelled)}, not committed with call_pay in flight and the abort requested`);
+        }
+        const dispatched = await dispatching;
+        if (!dispatched.ok || dispatched.outcome !== 'needs-reconciliation' || dispatched.reason !== 'dispatch-failed') {
+          failures.push(`the aborted dispatch answered ${JSON.stringify(dispatched)}, not needs-reconciliation (dispatch-failed)`);
+        }
+        const fresh = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+        if (!fresh.ok || fresh.outcome !== 'needs-reconciliation') failures.push(`a fresh claim answered ${JSON.stringify(fresh)}, not needs-reconciliation`);
+        return [...failures, ...run.observed];
+      },
+    },
+    raceCheck(
+      'two workers dispatching one effect at once: one launch, its result stored',
+      numRuns,
+      ['call_pay'],
+      async (run, pacing) => {
+        await settle(pacing, 
+          Promise.all([run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled'), run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled')]),
+        );
+        if (run.launches.length === 0) run.observed.push('neither worker launched the effect');
+      },
+      null,
+    ),
+    raceCheck(
+      'dispatch racing cancellation: every launch happens before the cancellation commits and is aborted by it, or there is none',
+      numRuns,
+      ['call_pay', 'call_mail', 'call_spare'],
+      async (run, pacing) => {
+        await settle(pacing, 
+          Promise.all([
+            // Executions run until the cancellation answers: each one launched before it must have been aborted by then.
+            run.claimAndDispatch(run.worker(), 'call_pay', 'until-cancelled'),
+            run.claimAndDispatch(run.worker(), 'call_mail', 'until-cancelled'),
+            run.cancel(run.worker()),
+          ]),
+        );
+      },
+      { spareEffectId: 'call_spare' },
+    ),
+    raceCheck(
+      'completion racing cancellation: the result is stored or reported, and the turn stays cancelled',
+      numRuns,
+      ['call_pay', 'call_spare'],
+      async (run, pacing) => {
+        // The dispatch is admitted and launched before the cancellation starts: its completion races it.
+        const dispatched = run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled');
+        await settle(pacing, Promise.race([dispatched, run.firstLaunch]));
+        if (run.launches.length === 0) {
+          await settle(pacing, dispatched);
+          run.observed.push(`the dispatch never launched: ${JSON.stringify(run.dispatches)}`);
+          return;
+        }
+        await settle(pacing, Promise.all([dispatched, run.cancel(run.worker())]));
+      },
+      { spareEffectId: 'call_spare' },
+    ),
+  ];
+}
