@@ -13,7 +13,7 @@ import {
   type InteractionValidator,
 } from '@papercusp/chat-protocol-interactions';
 import fc, { type Scheduler } from 'fast-check';
-import { transit } from './scheduled-transit.js';
+import { pacedAct, transit } from './scheduled-transit.js';
 
 /** What a host hands the checks: connections to its store and a way to set authority. */
 export interface InteractionStoreHarness {
@@ -47,13 +47,15 @@ const validate: InteractionValidator<OpenCardSnapshotV1> = ({ value }) => {
   return optionId === 'refund' || optionId === 'replace' ? { value: { optionId } } : { issues: [{ message: 'not offered', path: ['optionId'] }] };
 };
 
+// Ids unique to this process, so a host database kept between CI runs never holds them already.
+const RUN_ID = Math.random().toString(36).slice(2, 10);
 let cards = 0;
 
 /** A card of its own per run, so checks never meet each other's records in a shared database. */
 async function openCard(harness: InteractionStoreHarness): Promise<{ readonly conversationId: string; readonly correlationId: string; readonly failure?: string }> {
   cards += 1;
-  const conversationId = `conv_conformance_${cards}`;
-  const correlationId = `card_conformance_${cards}`;
+  const conversationId = `conv_conformance_${RUN_ID}_${cards}`;
+  const correlationId = `card_conformance_${RUN_ID}_${cards}`;
   await harness.grant(conversationId, OWNER, AUTHORITY);
   const opened = await resolverOn(harness.connect()).open({
     caller: OWNER,
@@ -121,19 +123,25 @@ function raceCheck(
     async run(harness) {
       let failures: readonly string[] = [];
       const result = await fc.check(
-        fc.asyncProperty(fc.scheduler(), async (scheduler) => {
+        fc.asyncProperty(fc.scheduler(), fc.infiniteStream(fc.nat({ max: 2 })), async (scheduler, pauses) => {
           const key = await openCard(harness);
           if (key.failure !== undefined) {
             failures = [key.failure];
             return false;
           }
-          const answers = await scheduler.waitFor(Promise.all(race(() => scheduledResolver(harness, scheduler), key)));
-          failures = await raceFailures(harness, key, answers);
-          return failures.length === 0;
+          const answers = await scheduler.waitFor(
+            Promise.all(race(() => scheduledResolver(harness, scheduler), key)),
+            pacedAct(pauses[Symbol.iterator]()),
+          );
+          const found = await raceFailures(harness, key, answers);
+          // Keep the failures of the last failing run: a later shrink attempt may pass.
+          if (found.length > 0) failures = found;
+          return found.length === 0;
         }),
         { numRuns },
       );
-      return result.failed ? failures : [];
+      if (!result.failed) return [];
+      return failures.length > 0 ? failures : [`the property failed: ${String(result.errorInstance ?? 'no failure recorded')}`];
     },
   };
 }
