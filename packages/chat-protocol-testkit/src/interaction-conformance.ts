@@ -12,8 +12,8 @@ import {
   type InteractionStore,
   type InteractionValidator,
 } from '@papercusp/chat-protocol-interactions';
-import fc, { type Scheduler } from 'fast-check';
-import { pacedAct, transit } from './scheduled-transit.js';
+import type { Scheduler } from 'fast-check';
+import { checkRaces, transit } from './scheduled-transit.js';
 
 /** What a host hands the checks: connections to its store and a way to set authority. */
 export interface InteractionStoreHarness {
@@ -120,29 +120,13 @@ function raceCheck(
 ): ConformanceCheck<InteractionStoreHarness> {
   return {
     name,
-    async run(harness) {
-      let failures: readonly string[] = [];
-      const result = await fc.check(
-        fc.asyncProperty(fc.scheduler(), fc.infiniteStream(fc.nat({ max: 2 })), async (scheduler, pauses) => {
-          const key = await openCard(harness);
-          if (key.failure !== undefined) {
-            failures = [key.failure];
-            return false;
-          }
-          const answers = await scheduler.waitFor(
-            Promise.all(race(() => scheduledResolver(harness, scheduler), key)),
-            pacedAct(pauses[Symbol.iterator]()),
-          );
-          const found = await raceFailures(harness, key, answers);
-          // Keep the failures of the last failing run: a later shrink attempt may pass.
-          if (found.length > 0) failures = found;
-          return found.length === 0;
-        }),
-        { numRuns },
-      );
-      if (!result.failed) return [];
-      return failures.length > 0 ? failures : [`the property failed: ${String(result.errorInstance ?? 'no failure recorded')}`];
-    },
+    run: (harness) =>
+      checkRaces(numRuns, async ({ scheduler, act }) => {
+        const key = await openCard(harness);
+        if (key.failure !== undefined) return [key.failure];
+        const answers = await scheduler.waitFor(Promise.all(race(() => scheduledResolver(harness, scheduler), key)), act);
+        return raceFailures(harness, key, answers);
+      }),
   };
 }
 

@@ -1,5 +1,5 @@
 /** Scheduling one store call's request and answer through fast-check's scheduler: how the race checks reach a store. */
-import type { Scheduler } from 'fast-check';
+import fc, { type Scheduler } from 'fast-check';
 
 /**
  * Wraps one adapter method for the scheduler: the request's transit is a
@@ -39,4 +39,29 @@ export function pacedAct(pauses: Iterator<number>): (release: () => Promise<void
     for (let pause = next.done === true ? 0 : next.value; pause > 0; pause -= 1) await new Promise<void>((resolve) => setImmediate(resolve));
     return release();
   };
+}
+
+/** A race's scheduler, and the act that paces its choices (see {@link pacedAct}). */
+export interface Pacing {
+  readonly scheduler: Scheduler;
+  readonly act: (release: () => Promise<void>) => Promise<void>;
+}
+
+/**
+ * Runs a race property `numRuns` times, each run with its own paced scheduler;
+ * `runOne` resolves with that run's failures. Resolves with the failures of the
+ * last failing run (a later shrink attempt may pass), `[]` when every run held.
+ */
+export async function checkRaces(numRuns: number, runOne: (pacing: Pacing) => Promise<readonly string[]>): Promise<readonly string[]> {
+  let failures: readonly string[] = [];
+  const result = await fc.check(
+    fc.asyncProperty(fc.scheduler(), fc.infiniteStream(fc.nat({ max: 2 })), async (scheduler, pauses) => {
+      const found = await runOne({ scheduler, act: pacedAct(pauses[Symbol.iterator]()) });
+      if (found.length > 0) failures = found;
+      return found.length === 0;
+    }),
+    { numRuns },
+  );
+  if (!result.failed) return [];
+  return failures.length > 0 ? failures : [`the property failed: ${String(result.errorInstance ?? 'no failure recorded')}`];
 }

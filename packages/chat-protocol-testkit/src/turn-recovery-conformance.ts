@@ -15,9 +15,9 @@ import {
   type TurnRecoveryAdapter,
   type TurnStore,
 } from '@papercusp/chat-protocol-recovery';
-import fc, { type Scheduler } from 'fast-check';
+import type { Scheduler } from 'fast-check';
 import type { ConformanceCheck } from './interaction-conformance.js';
-import { pacedAct, transit } from './scheduled-transit.js';
+import { checkRaces, transit, type Pacing } from './scheduled-transit.js';
 
 /** What the suite hands the host's adapter factory: the suite's own abort behaviour. */
 export interface TurnRecoveryHarnessAdapterOptions {
@@ -247,12 +247,6 @@ async function runFailures(run: Run, effectIds: readonly string[], cancelled: { 
   return failures;
 }
 
-/** A race's scheduler, and how many macrotasks pass before each of its choices (see `pacedAct`). */
-interface Pacing {
-  readonly scheduler: Scheduler;
-  readonly act: (release: () => Promise<void>) => Promise<void>;
-}
-
 /** Waits for `promise` while the scheduler releases tasks at the run's pace. */
 function settle<Value>(pacing: Pacing, promise: Promise<Value>): Promise<Value> {
   return pacing.scheduler.waitFor(promise, pacing.act);
@@ -268,26 +262,13 @@ function raceCheck(
 ): ConformanceCheck<TurnRecoveryHarness> {
   return {
     name,
-    async run(harness) {
-      let failures: readonly string[] = [];
-      const result = await fc.check(
-        fc.asyncProperty(fc.scheduler(), fc.infiniteStream(fc.nat({ max: 2 })), async (scheduler, pauses) => {
-          const run = await createRun(harness, effectIds, scheduler);
-          if (typeof run === 'string') {
-            failures = [run];
-            return false;
-          }
-          await race(run, { scheduler, act: pacedAct(pauses[Symbol.iterator]()) });
-          const found = await runFailures(run, effectIds.filter((effectId) => effectId !== cancelled?.spareEffectId), cancelled);
-          // Keep the failures of the last failing run: a later shrink attempt may pass.
-          if (found.length > 0) failures = found;
-          return found.length === 0;
-        }),
-        { numRuns },
-      );
-      if (!result.failed) return [];
-      return failures.length > 0 ? failures : [`the property failed: ${String(result.errorInstance ?? 'no failure recorded')}`];
-    },
+    run: (harness) =>
+      checkRaces(numRuns, async (pacing) => {
+        const run = await createRun(harness, effectIds, pacing.scheduler);
+        if (typeof run === 'string') return [run];
+        await race(run, pacing);
+        return runFailures(run, effectIds.filter((effectId) => effectId !== cancelled?.spareEffectId), cancelled);
+      }),
   };
 }
 
