@@ -33,7 +33,7 @@ export function transit<Args extends unknown[], Value>(scheduler: Scheduler, nam
  * answers of real I/O arrive one per macrotask and the scheduler only ever has
  * one task to release.
  */
-export function pacedAct(pauses: Iterator<number>): (release: () => Promise<void>) => Promise<void> {
+function pacedAct(pauses: Iterator<number>): (release: () => Promise<void>) => Promise<void> {
   return async (release) => {
     const next = pauses.next();
     for (let pause = next.done === true ? 0 : next.value; pause > 0; pause -= 1) await new Promise<void>((resolve) => setImmediate(resolve));
