@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { goldenVitePlugin } from './golden-module.js';
 
 /**
  * The vitest config of the package named `name` whose root is `packageRoot`;
@@ -13,6 +14,8 @@ import { defineConfig } from 'vitest/config';
  */
 export function packageTestConfig(name: string, packageRoot: URL, options: { readonly testTimeout?: number } = {}) {
   return defineConfig({
+    // The testkit's golden sessions module, for its own tests and for every package that imports it.
+    plugins: [goldenVitePlugin],
     // Exactly the package's name: a subpath such as `<name>/vitest` is not its root.
     resolve: { alias: [{ find: new RegExp(`^${escapeRegExp(name)}$`), replacement: fileURLToPath(new URL('src/index.ts', packageRoot)) }] },
     test: {

@@ -1,6 +1,8 @@
 // The shared build, plus the `/vitest` entry of the conformance suites (vitest stays external: a peer)
-// and the `chat-protocol` command's module, which `bin/chat-protocol.js` imports.
+// and the `chat-protocol` command's module, which `bin/chat-protocol.js` imports. The golden
+// sessions in fixtures/golden are bundled in (config/golden-module.ts).
 import { defineConfig } from 'tsup';
+import { goldenEsbuildPlugin } from '../../config/golden-module.js';
 import shared from '../../config/tsup.js';
 
-export default defineConfig({ ...shared, entry: { index: 'src/index.ts', vitest: 'src/vitest.ts', cli: 'src/cli.ts' }, external: ['vitest'] });
+export default defineConfig({ ...shared, entry: { index: 'src/index.ts', vitest: 'src/vitest.ts', cli: 'src/cli.ts' }, external: ['vitest'], esbuildPlugins: [goldenEsbuildPlugin] });

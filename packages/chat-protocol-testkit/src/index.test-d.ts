@@ -4,6 +4,8 @@ import {
   createChatCaptureVerifier,
   createFakeDatabase,
   createFakeTurnStore,
+  listGoldenSessions,
+  replayGoldenSession,
   verifyChatCapture,
   type ChatCaptureDialect,
   type ChatCaptureReport,
@@ -11,6 +13,8 @@ import {
   type FakeDatabase,
   type FakeFaultKind,
   type FakeTurnStore,
+  type GoldenReplay,
+  type GoldenSessionName,
 } from './index.js';
 
 describe('public types', () => {
@@ -55,5 +59,20 @@ describe('public types', () => {
     // @ts-expect-error the options take a built-in dialect name only
     verifyChatCapture('', { legacy: 'dotted' });
   });
-});
 
+  it('golden sessions are named by a closed union; a replay is a result', () => {
+    expectTypeOf(listGoldenSessions()[0]?.name).toEqualTypeOf<GoldenSessionName | undefined>();
+    expectTypeOf<'tools-and-sources'>().toMatchTypeOf<GoldenSessionName>();
+    expectTypeOf<'tools-and-source'>().not.toMatchTypeOf<GoldenSessionName>();
+    const replayed = replayGoldenSession('resumed-after-disconnect');
+    if (replayed.ok) {
+      expectTypeOf(replayed.value).toEqualTypeOf<GoldenReplay>();
+      expectTypeOf(replayed.value.outcomes).toEqualTypeOf<readonly ('applied' | 'duplicate')[]>();
+      expectTypeOf(replayed.value.legacy.scout).toEqualTypeOf<string | undefined>();
+    } else {
+      expectTypeOf(replayed.code).toEqualTypeOf<'unknown-session'>();
+    }
+    // @ts-expect-error: a name that is not a golden session
+    replayGoldenSession('tools-and-source');
+  });
+});

@@ -17,6 +17,8 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
       'createFakeInteractionStore',
       'createFakeTurnStore',
       'formatChatCaptureReport',
+      'listGoldenSessions',
+      'replayGoldenSession',
       'verifyChatCapture',
     ]);
   });

@@ -1,9 +1,10 @@
 /**
  * @papercusp/chat-protocol-testkit: test tools for hosts and packages of the
- * chat protocol. This release holds the fake transactional database and the
- * fake stores recovery's and interactions' scenario and race tests run on, and
- * `verifyChatCapture`, the library behind the `chat-protocol verify` command
- * (its CLI module is `cli.ts`, not exported here). Every export is listed by
+ * chat protocol: the fake transactional database and the fake stores
+ * recovery's and interactions' scenario and race tests run on, the golden
+ * session replays, and `verifyChatCapture`, the library behind the
+ * `chat-protocol verify` command (its CLI module is `cli.ts`, not exported
+ * here). The conformance suites are at `/vitest`. Every export is listed by
  * name; `index.test.ts` pins the list.
  */
 export { FAKE_FAULT_KINDS, FakeDatabaseError, createFakeDatabase } from './fake-database.js';
@@ -32,3 +33,13 @@ export type {
   VerifyChatCaptureOptions,
 } from './verify-chat-capture.js';
 export { formatChatCaptureReport } from './format-chat-capture-report.js';
+export { listGoldenSessions, replayGoldenSession } from './golden.js';
+export type {
+  GoldenConnection,
+  GoldenLegacyDialect,
+  GoldenReplay,
+  GoldenSessionInfo,
+  GoldenSessionName,
+  ReplayGoldenSessionRefusalCode,
+  ReplayGoldenSessionResult,
+} from './golden.js';
