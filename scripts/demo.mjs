@@ -1,27 +1,20 @@
 #!/usr/bin/env node
-// `pnpm demo`: replays the golden sessions in fixtures/golden through the
-// built core package and prints what a person would see, shows how the
-// reducer absorbs an overlapping replay and refuses a gap with the cursor to
-// replay after, upgrades the captured legacy sessions in fixtures/legacy to
-// v1, then writes a golden session as an SSE capture and runs the testkit's
-// `chat-protocol verify` on it, as written and with two frames lost. No
-// network, no clock, no randomness.
+// `pnpm demo`: lists the golden sessions the testkit ships and replays them
+// through the built core package, prints two of them as a person would see
+// them, shows how the reducer absorbs the overlapping replay of a resumed
+// connection and refuses a gap with the cursor to replay after, upgrades the
+// captured legacy sessions in fixtures/legacy to v1, then writes a golden
+// session as an SSE capture and runs the testkit's `chat-protocol verify` on
+// it, as written and with two frames lost. No network, no clock, no randomness.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
-import {
-  applyChatEvent,
-  createChatState,
-  encodeChatSseFrame,
-  formatChatCursor,
-  parseChatEnvelope,
-} from '../packages/chat-protocol-core/dist/index.js';
+import { applyChatEvent, createChatState, encodeChatSseFrame, formatChatCursor } from '../packages/chat-protocol-core/dist/index.js';
 import { createChatFrameDecoder, papercup, scout } from '../packages/chat-protocol-legacy-adapter/dist/index.js';
-
-const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
+import { listGoldenSessions, replayGoldenSession } from '../packages/chat-protocol-testkit/dist/index.js';
 
 function heading(text, underline = '=') {
   console.log(`\n${text}\n${underline.repeat(text.length)}`);
@@ -34,16 +27,11 @@ function indent(text, prefix = '    ') {
     .join('\n');
 }
 
-/** The envelopes of a golden session, parsed with the strict v1 parser. */
-function readSession(name) {
-  return readFileSync(new URL(`${name}.jsonl`, GOLDEN), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line, index) => {
-      const parsed = parseChatEnvelope(line);
-      if (!parsed.ok) throw new Error(`${name}.jsonl line ${index + 1}: ${parsed.code}: ${parsed.message}`);
-      return parsed.value;
-    });
+/** A golden session as the testkit ships it, replayed by core's reducer. */
+function golden(name) {
+  const replayed = replayGoldenSession(name);
+  if (!replayed.ok) throw new Error(`${name}: ${replayed.code}: ${replayed.message}`);
+  return replayed.value;
 }
 
 /** Applies envelopes in order and counts outcomes; stops at the first refusal. */
@@ -96,41 +84,43 @@ function describeTurn(turn) {
 
 // ---------------------------------------------------------------------------
 
-heading('@papercusp/chat-protocol-core demo');
-const names = readdirSync(GOLDEN)
-  .filter((file) => file.endsWith('.jsonl'))
-  .map((file) => file.slice(0, -'.jsonl'.length))
-  .sort();
+heading('@papercusp/chat-protocol demo');
 
-const clean = new Map();
-for (const name of names) {
-  const envelopes = readSession(name);
-  const { state, counts, refusal } = deliver(createChatState(envelopes[0].conversationId), envelopes);
-  if (refusal !== null) throw new Error(`${name}: ${refusal.code}: ${refusal.message}`);
-  clean.set(name, { envelopes, state });
-  heading(`Session ${name}: ${counts.applied} envelopes applied`, '-');
-  for (const turn of state.turns) describeTurn(turn);
+heading('Golden sessions: every capability, replayed', '-');
+const sessions = listGoldenSessions();
+for (const { name, title, legacyDialects } of sessions) {
+  const session = golden(name);
+  const same = session.expectedStateJson === `${JSON.stringify(session.state, null, 2)}\n`;
+  const legacy = legacyDialects.length === 0 ? '' : `; legacy: ${legacyDialects.join(', ')}`;
+  console.log(`  ${name}: ${title}.`);
+  console.log(`    ${session.envelopes.length} envelopes, ${session.state.turns.length} turn(s), pinned state ${same ? 'matches' : 'DIFFERS'}${legacy}`);
+}
+const covered = new Set(sessions.flatMap((session) => session.covers));
+console.log(`  ${sessions.length} sessions covering ${covered.size} tags (events, tool and turn outcomes, card kinds × resolutions, scenarios)`);
+
+for (const name of ['tools-and-sources', 'cancelled-with-late-result']) {
+  const session = golden(name);
+  heading(`Session ${name}`, '-');
+  for (const turn of session.state.turns) describeTurn(turn);
 }
 
-// An overlapping replay: the client saw 1..7, reconnected with the cursor of
-// seq 4, and the host resent everything after it.
-const sample = names.includes('tools-and-sources') ? 'tools-and-sources' : names[0];
-const { envelopes, state: cleanState } = clean.get(sample);
-const turnId = envelopes[0].turnId;
-const seen = 7;
-const resumeAfter = 4;
-
+// An overlapping replay: the client applied seq 1–7, the connection dropped,
+// and it reconnected with the cursor it had stored, seq 5.
+const resumed = golden('resumed-after-disconnect');
 heading('Overlapping replay: absorbed', '-');
-console.log(`  ${sample}: the client applied seq 1–${seen}, then reconnected with`);
-console.log(`  Last-Event-ID ${formatChatCursor({ turnId, seq: resumeAfter })}; the host resent seq ${resumeAfter + 1}–${envelopes.length}.`);
-const first = deliver(createChatState(envelopes[0].conversationId), envelopes.slice(0, seen));
-const second = deliver(first.state, envelopes.slice(resumeAfter));
-const duplicates = first.counts.duplicate + second.counts.duplicate;
-const appliedCount = first.counts.applied + second.counts.applied;
-console.log(`  delivered ${seen + envelopes.length - resumeAfter} envelopes: ${appliedCount} applied, ${duplicates} duplicates ignored`);
-const sameText = second.state.turns[0].text === cleanState.turns[0].text;
-console.log(`  text unchanged: ${sameText ? 'yes, no repeated words' : 'NO'}`);
-console.log(`  state identical to the clean replay: ${JSON.stringify(second.state) === JSON.stringify(cleanState) ? 'yes' : 'NO'}`);
+for (const [index, connection] of resumed.connections.entries()) {
+  const seqs = connection.envelopes.map((envelope) => envelope.seq);
+  const from = connection.lastEventId === null ? 'no Last-Event-ID' : `Last-Event-ID ${connection.lastEventId}`;
+  console.log(`  connection ${index + 1} (${from}): seq ${seqs[0]}–${seqs.at(-1)}`);
+}
+const duplicates = resumed.outcomes.filter((outcome) => outcome === 'duplicate').length;
+console.log(`  delivered ${resumed.envelopes.length} envelopes: ${resumed.envelopes.length - duplicates} applied, ${duplicates} duplicates ignored`);
+console.log(`  text:\n${indent(resumed.state.turns[0].text)}`);
+console.log(`  state identical to the pinned one: ${JSON.stringify(resumed.state) === JSON.stringify(resumed.expectedState) ? 'yes, no repeated words' : 'NO'}`);
+
+const sample = 'tools-and-sources';
+const { envelopes, state: cleanState } = golden(sample);
+const turnId = envelopes[0].turnId;
 
 // A gap: 6 and 7 were lost, 8 arrives.
 heading('Gap: refused, with the cursor to replay after', '-');

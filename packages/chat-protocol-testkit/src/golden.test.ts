@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createTurnTextSplitter, splitTurnText, type TurnTextSegment } from '@papercusp/chat-protocol-blocks';
 import {
   CARD_KINDS,
@@ -99,6 +101,14 @@ describe('the golden sessions as shipped', () => {
     }
     const manifest = JSON.parse(readFileSync(new URL('index.json', GOLDEN), 'utf8')) as { name: string }[];
     expect(manifest.map((entry) => entry.name)).toStrictEqual(NAMES);
+  });
+
+  it('are exactly what scripts/write-golden.mjs writes (run against the built core and legacy adapter)', () => {
+    const script = fileURLToPath(new URL('../../../scripts/write-golden.mjs', import.meta.url));
+    const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('golden fixtures are up to date\n');
+    expect(run.status).toBe(0);
   });
 
   it.each(NAMES)('%s: the bundle holds the fixture files byte for byte', (name) => {

@@ -5,6 +5,7 @@ import { describeReadmeQuickStart } from '../../../test-support/readme-quick-sta
 import { main } from './cli.js';
 
 describeReadmeQuickStart(new URL('..', import.meta.url));
+describeReadmeQuickStart(new URL('..', import.meta.url), 'golden-replay');
 
 describe('the README on chat-protocol verify', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
