@@ -26,11 +26,13 @@ import {
   type ChatFrameDecoderCounts,
   type LegacyDialect,
 } from '@papercusp/chat-protocol-legacy-adapter';
+import { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import { TurnRecovery, validateReplayWindow } from '@papercusp/chat-protocol-recovery';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFakeDatabase } from './fake-database.js';
+import { createFakeInteractionStore } from './fake-interaction-store.js';
 import { createFakeTurnStore } from './fake-turn-store.js';
 import { listGoldenSessions, replayGoldenSession, type GoldenReplay, type GoldenSessionName } from './golden.js';
 import { verifyChatCapture } from './verify-chat-capture.js';
@@ -304,7 +306,7 @@ describe('what each session shows', () => {
     ['cards-answered', 'submitted', 'submit'],
     ['cards-declined', 'declined', 'decline'],
     ['cards-expired', 'expired', null],
-  ] as const)('%s: every base kind, one turn each, closed %s; the answers given validate against their cards', (name, resolution, action) => {
+  ] as const)('%s: every base kind, one turn each, closed %s; the answers validate and InteractionResolver stores the same outcome', async (name, resolution, action) => {
     const session = golden(name);
     const turns = turnsOf(session.state);
     expect(turns.map((turn) => [turn.status, turn.cards.map((entry) => [entry.card.presentation.kind, entry.resolution])])).toStrictEqual(
@@ -317,6 +319,28 @@ describe('what each session shows', () => {
       if (card === undefined) throw new Error(`no card for response ${index}`);
       expect(validateCardResponse(card, response)).toStrictEqual({ ok: true, value: response });
     });
+    // The same answers through InteractionResolver over the fake store, each at
+    // the instant its card closed: the stored outcome is the golden resolution.
+    const database = createFakeDatabase();
+    const store = createFakeInteractionStore(database);
+    const conversationId = session.state.conversationId;
+    const scope = { conversationId, principalId: 'user_1', tenantId: 'tenant_1', customerId: null, publicOwnerId: null };
+    store.setAuthority(conversationId, 'user_1', { principalId: 'user_1', tenantId: 'tenant_1', customerId: null, publicOwnerId: null });
+    const resolver = new InteractionResolver<string>({ store, validate: ({ value }) => ({ value }) });
+    const closedAt = session.envelopes.filter((envelope) => envelope.event.type === 'card_closed').map((envelope) => envelope.occurredAt);
+    for (const [index, card] of cards.entries()) {
+      const expiresAt = card.expiresAt ?? new Date(Date.parse(card.createdAt) + 3_600_000).toISOString();
+      const opened = await resolver.open({ caller: 'user_1', card, schema: { id: `golden-${card.presentation.kind}`, revision: 1 }, expiresAt, scope, at: card.createdAt });
+      expect(opened).toMatchObject({ ok: true, outcome: 'opened' });
+      const key = { caller: 'user_1', conversationId, correlationId: card.correlationId, at: closedAt[index] ?? '' };
+      const response = session.responses[index];
+      const closed = response === undefined ? await resolver.expire(key) : await resolver.respond({ ...key, response });
+      expect(closed).toMatchObject({ ok: true, outcome: resolution, record: { status: resolution } });
+      // A later cancellation changes nothing: past its expiry a card is expired first of all.
+      expect(await resolver.cancel(key)).toMatchObject({ ok: false, code: resolution === 'expired' ? 'expired' : 'already-closed' });
+    }
+    expect(store.transitions().map((transition) => transition.type)).toStrictEqual(cards.flatMap(() => ['interaction-opened', 'interaction-closed']));
+
     if (name === 'cards-expired') {
       // Each card closed after the instant it expired.
       const closedAt = session.envelopes.filter((envelope) => envelope.event.type === 'card_closed').map((envelope) => Date.parse(envelope.occurredAt));
