@@ -4,9 +4,10 @@
  * name in `fixtures/golden/` to its text. The same module is built for vitest
  * (a vite plugin, every package's tests) and for tsup (an esbuild plugin, the
  * testkit's build), so hosts get the sessions without file-system access:
- * browser and React Native test runners included.
+ * browser and React Native test runners included. The build also copies the
+ * files into the package's `golden/` folder, so they ship as files too.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Options } from 'tsup';
 
 const MODULE_ID = 'virtual:chat-protocol-golden';
@@ -36,3 +37,9 @@ export const goldenEsbuildPlugin: NonNullable<Options['esbuildPlugins']>[number]
     build.onLoad({ filter: /.*/, namespace: 'chat-protocol-golden' }, () => ({ contents: goldenModuleSource(), loader: 'js' }));
   },
 };
+
+/** Replaces the folder `target` with a copy of `fixtures/golden/` (the testkit's build, after bundling). */
+export function copyGoldenFiles(target: string): void {
+  rmSync(target, { recursive: true, force: true });
+  cpSync(GOLDEN, target, { recursive: true });
+}

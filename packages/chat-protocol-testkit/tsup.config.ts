@@ -1,8 +1,14 @@
 // The shared build, plus the `/vitest` entry of the conformance suites (vitest stays external: a peer)
 // and the `chat-protocol` command's module, which `bin/chat-protocol.js` imports. The golden
-// sessions in fixtures/golden are bundled in (config/golden-module.ts).
+// sessions in fixtures/golden are bundled in, and copied to golden/ to ship as files (config/golden-module.ts).
 import { defineConfig } from 'tsup';
-import { goldenEsbuildPlugin } from '../../config/golden-module.js';
+import { copyGoldenFiles, goldenEsbuildPlugin } from '../../config/golden-module.js';
 import shared from '../../config/tsup.js';
 
-export default defineConfig({ ...shared, entry: { index: 'src/index.ts', vitest: 'src/vitest.ts', cli: 'src/cli.ts' }, external: ['vitest'], esbuildPlugins: [goldenEsbuildPlugin] });
+export default defineConfig({
+  ...shared,
+  entry: { index: 'src/index.ts', vitest: 'src/vitest.ts', cli: 'src/cli.ts' },
+  external: ['vitest'],
+  esbuildPlugins: [goldenEsbuildPlugin],
+  onSuccess: async () => copyGoldenFiles('golden'),
+});

@@ -41,3 +41,16 @@ export function measureClientBundle() {
     "export { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';",
   );
 }
+
+/**
+ * The testkit in a browser test bundle: its fake stores alone, and the golden
+ * session replays, whose sessions travel inside the bundle (zod bundled in
+ * where they reach it). The first shows the sessions cost nothing to a bundle
+ * that does not import them.
+ */
+export async function measureTestkitBundles() {
+  return {
+    stores: await measureBundle("export { createFakeDatabase, createFakeTurnStore, createFakeInteractionStore } from '@papercusp/chat-protocol-testkit';"),
+    golden: await measureBundle("export { listGoldenSessions, replayGoldenSession } from '@papercusp/chat-protocol-testkit';"),
+  };
+}

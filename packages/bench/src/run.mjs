@@ -9,7 +9,7 @@ import { EventSchemas } from '@ag-ui/core/schemas';
 import { applyChatEvent, ChatEventEnvelopeSchema, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';
 import { uiMessageChunkSchema } from 'ai';
 import { blockContenders, blockRows, measureBlocksBundles, naiveContenders } from './blocks.mjs';
-import { measureClientBundle } from './bundle-size.mjs';
+import { measureClientBundle, measureTestkitBundles } from './bundle-size.mjs';
 import { legacyContenders, legacyRows } from './legacy.mjs';
 import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
 import {
@@ -81,6 +81,7 @@ const naiveSamples = await measure(
 );
 const bundle = await measureClientBundle();
 const blocksBundles = await measureBlocksBundles();
+const testkitBundles = await measureTestkitBundles();
 const roundTrips = await countRoundTrips();
 const latencyRates = await measureRecoveryLatency(median);
 const seconds = (performance.now() - startedAt) / 1000;
@@ -287,6 +288,14 @@ ${recoveryTable}
   ${recovery.latency.executionMilliseconds} ms; median of ${recovery.latency.rounds} turns. Admission is a per-effect record,
   so the effects of one turn are admitted and run concurrently; what stays serial is one compare-and-swap at a time
   per turn record.
+
+## Testkit: what a browser test bundle pays (issue #7)
+
+- The golden sessions travel inside the testkit's bundle, so a browser or React Native test runner replays them
+  without a file system. Bundled for the browser as above, \`listGoldenSessions\` and \`replayGoldenSession\` come to
+  ${bytes(testkitBundles.golden.minifiedBytes)} minified and ${bytes(testkitBundles.golden.gzippedBytes)} gzipped, core and zod included
+  (zod ${bytes(testkitBundles.golden.zodMinifiedBytes)} of it). The fake stores alone come to ${bytes(testkitBundles.stores.minifiedBytes)}
+  minified and ${bytes(testkitBundles.stores.gzippedBytes)} gzipped: a bundle that does not import the sessions drops them. No goal.
 `;
 
 writeFileSync(new URL('../RESULTS.md', import.meta.url), results);
