@@ -162,7 +162,7 @@ describe('the golden sessions as shipped', () => {
       }),
       { numRuns: 2_000 },
     );
-    expect(replayGoldenSession(Object.create(null) as GoldenSessionName)).toMatchObject({ code: 'unknown-session', message: expect.stringContaining('named by a object') as string });
+    expect(replayGoldenSession(Object.create(null) as GoldenSessionName)).toMatchObject({ code: 'unknown-session', message: expect.stringContaining('named by a value of type object') as string });
   });
 });
 
@@ -225,6 +225,22 @@ describe('legacy projections', () => {
       expect(results.map((result) => (result.ok && result.kind === 'envelope' ? result.envelope : result))).toStrictEqual(applied(session));
     },
   );
+
+  it.each(
+    NAMES.flatMap((name) => {
+      const session = golden(name);
+      return session.state.turns.length === 1 ? session.legacyDialects.map((dialect) => [name, dialect] as const) : [];
+    }),
+  )('%s in %s: the one-turn projection passes chat-protocol verify --legacy', (name, dialect) => {
+    const session = golden(name);
+    const report = verifyChatCapture(session.legacy[dialect] ?? '', {
+      legacy: dialect,
+      conversationId: session.state.conversationId,
+      turnId: session.state.turns[0]?.turnId,
+    });
+    expect(report.violations).toStrictEqual([]);
+    expect(report).toMatchObject({ ok: true, frames: applied(session).length, turns: 1 });
+  });
 
   it('names each session whose projection is pinned, per dialect', () => {
     const pinned = (dialect: string) => listGoldenSessions().filter((session) => (session.legacyDialects as string[]).includes(dialect)).map((session) => session.name);

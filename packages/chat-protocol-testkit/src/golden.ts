@@ -224,7 +224,7 @@ export function listGoldenSessions(): GoldenSessionInfo[] {
 export function replayGoldenSession(name: GoldenSessionName): ReplayGoldenSessionResult {
   const entry = typeof name === 'string' && (GOLDEN_SESSION_NAMES as readonly string[]).includes(name) ? entryOf(name) : undefined;
   if (entry === undefined) {
-    const named = typeof name === 'string' ? `named ${JSON.stringify(name)}` : `named by a ${typeof name}`;
+    const named = typeof name === 'string' ? `named ${JSON.stringify(name)}` : `named by a value of type ${typeof name}`;
     return refuse('unknown-session', `no golden session is ${named}; the sessions are ${GOLDEN_SESSION_NAMES.join(', ')}`);
   }
   return { ok: true, value: replayEntry(entry) };
