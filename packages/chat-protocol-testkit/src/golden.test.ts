@@ -143,6 +143,8 @@ describe('the golden sessions as shipped', () => {
     (first.envelopes as ChatEventEnvelope[]).length = 0;
     (first.state.turns as unknown[]).length = 0;
     (listGoldenSessions()[0]?.covers as string[]).length = 0;
+    (golden('cards-answered').responses as unknown[]).length = 0;
+    expect(golden('cards-answered').responses).toHaveLength(7);
     const second = golden('tools-and-sources');
     expect(second.envelopes).toHaveLength(11);
     expect(second.state.turns).toHaveLength(1);

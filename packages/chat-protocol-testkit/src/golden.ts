@@ -121,10 +121,9 @@ function bundled(file: string): string {
   return text;
 }
 
-let manifest: ReadonlyMap<string, ManifestEntry> | undefined;
-function entryOf(name: string): ManifestEntry | undefined {
-  manifest ??= new Map((JSON.parse(bundled('index.json')) as ManifestEntry[]).map((entry) => [entry.name, entry]));
-  return manifest.get(name);
+// Parsed anew for every call, so no caller can change what the next one gets.
+function readManifest(): ReadonlyMap<string, ManifestEntry> {
+  return new Map((JSON.parse(bundled('index.json')) as ManifestEntry[]).map((entry) => [entry.name, entry]));
 }
 
 function replayEntry(entry: ManifestEntry): GoldenReplay {
@@ -206,8 +205,9 @@ function replayEntry(entry: ManifestEntry): GoldenReplay {
  * projections it pins. Fresh objects on every call.
  */
 export function listGoldenSessions(): GoldenSessionInfo[] {
+  const manifest = readManifest();
   return GOLDEN_SESSION_NAMES.map((name) => {
-    const { title, covers, legacyDialects, upgradedFrom } = replayEntry(entryOf(name) as ManifestEntry);
+    const { title, covers, legacyDialects, upgradedFrom } = replayEntry(manifest.get(name) as ManifestEntry);
     return { name, title, covers, legacyDialects, upgradedFrom };
   });
 }
@@ -222,7 +222,7 @@ export function listGoldenSessions(): GoldenSessionInfo[] {
  * refused with `unknown-session`. Fresh objects on every call.
  */
 export function replayGoldenSession(name: GoldenSessionName): ReplayGoldenSessionResult {
-  const entry = typeof name === 'string' && (GOLDEN_SESSION_NAMES as readonly string[]).includes(name) ? entryOf(name) : undefined;
+  const entry = typeof name === 'string' && (GOLDEN_SESSION_NAMES as readonly string[]).includes(name) ? readManifest().get(name) : undefined;
   if (entry === undefined) {
     const named = typeof name === 'string' ? `named ${JSON.stringify(name)}` : `named by a value of type ${typeof name}`;
     return refuse('unknown-session', `no golden session is ${named}; the sessions are ${GOLDEN_SESSION_NAMES.join(', ')}`);
