@@ -11,7 +11,6 @@
 import { LIGHTWEIGHT_CHAT_CAPABILITIES, type ChatCapabilities, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import type {
   AbortRequest,
-  AdmitDispatchRefusalCode,
   AdmitDispatchRequest,
   AdmitDispatchResult,
   AuthorizationRequest,
@@ -25,6 +24,7 @@ import type {
   TurnRecoveryAdapter,
   TurnStore,
 } from '@papercusp/chat-protocol-recovery';
+import { admissionRefusal } from './admission-refusal.js';
 import type { FakeDatabase, FakeTransaction } from './fake-database.js';
 
 /** Every capability: what the fake store supports. */
@@ -177,16 +177,10 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
         operation: 'admitDispatch',
         key: request.turnId,
         body: async (transaction): Promise<AdmitDispatchResult> => {
-          const refuse = (code: AdmitDispatchRefusalCode): AdmitDispatchResult => ({ admitted: false, code });
-          if (!grants.has(grantKey(request.conversationId, request.caller))) return refuse('forbidden');
           const current = turns.get(request.turnId);
-          if (current === undefined || current.record.conversationId !== request.conversationId) return refuse('unknown-turn');
-          if (current.record.status !== 'running') return refuse('turn-not-running');
-          const effect = current.record.effects.find((candidate) => candidate.effectId === request.effectId);
-          if (effect === undefined) return refuse('unknown-effect');
-          if (effect.status !== 'open') return refuse('effect-settled');
-          if (current.admissions.some((admission) => admission.effectId === request.effectId)) return refuse('already-admitted');
-          if (effect.claim !== request.claim) return refuse('stale-claim');
+          const refusal = admissionRefusal(current, request, grants.has(grantKey(request.conversationId, request.caller)));
+          // No refusal means the turn exists; the second test only tells the compiler so.
+          if (refusal !== null || current === undefined) return { admitted: false, code: refusal ?? 'unknown-turn' };
           await transaction.pause('checked');
           const admission: EffectAdmission = { effectId: request.effectId, claim: request.claim };
           turns.set(request.turnId, { record: current.record, admissions: [...current.admissions, admission] });

@@ -1,6 +1,7 @@
 import type { AbortRequest, AdmitDispatchRequest, AdmitDispatchResult, EffectAdmission, StoredTurn, TurnRecord, TurnStore } from '@papercusp/chat-protocol-recovery';
 import { LIGHTWEIGHT_CHAT_CAPABILITIES } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
+import { admissionRefusal } from './admission-refusal.js';
 import { createFakeDatabase, createFakeTurnStore } from './index.js';
 import { describeTurnRecoveryConformance, turnRecoveryChecks, type TurnRecoveryHarness } from './vitest.js';
 
@@ -50,18 +51,10 @@ const atomicCompareAndSwap = (tables: Tables) => async (request: { turnId: strin
   return { swapped: true as const, turn: snapshot(tables, request.turnId) ?? { record: request.next, admissions: [] } };
 };
 
-/** The admission checks of the contract, on a snapshot; `null` when admission may go ahead. */
-const admissionRefusal = (tables: Tables, turn: StoredTurn<string> | null, request: AdmitDispatchRequest<string>): AdmitDispatchResult | null => {
-  const refuse = (code: Extract<AdmitDispatchResult, { admitted: false }>['code']): AdmitDispatchResult => ({ admitted: false, code });
-  if (!tables.grants.has(`${request.conversationId}/${request.caller}`)) return refuse('forbidden');
-  if (turn === null || turn.record.conversationId !== request.conversationId) return refuse('unknown-turn');
-  if (turn.record.status !== 'running') return refuse('turn-not-running');
-  const effect = turn.record.effects.find((candidate) => candidate.effectId === request.effectId);
-  if (effect === undefined) return refuse('unknown-effect');
-  if (effect.status !== 'open') return refuse('effect-settled');
-  if (turn.admissions.some((admission) => admission.effectId === request.effectId)) return refuse('already-admitted');
-  if (effect.claim !== request.claim) return refuse('stale-claim');
-  return null;
+/** The contract's admission checks on a snapshot, as the refusal a store answers; `null` when admission may go ahead. */
+const refusalOf = (tables: Tables, turn: StoredTurn<string> | null, request: AdmitDispatchRequest<string>): AdmitDispatchResult | null => {
+  const code = admissionRefusal(turn, request, tables.grants.has(`${request.conversationId}/${request.caller}`));
+  return code === null ? null : { admitted: false, code };
 };
 
 const recordAdmission = (tables: Tables, request: AdmitDispatchRequest<string>): void => {
@@ -70,7 +63,7 @@ const recordAdmission = (tables: Tables, request: AdmitDispatchRequest<string>):
 
 const atomicAdmitDispatch = (tables: Tables) => async (request: AdmitDispatchRequest<string>, launch: () => void) => {
   await roundTrip();
-  const refusal = admissionRefusal(tables, snapshot(tables, request.turnId), request);
+  const refusal = refusalOf(tables, snapshot(tables, request.turnId), request);
   if (refusal !== null) return refusal;
   recordAdmission(tables, request);
   launch();
@@ -114,7 +107,7 @@ const launchBeforeAdmission = mapHarness({
     admitDispatch: async (request, launch) => {
       launch();
       await roundTrip();
-      const refusal = admissionRefusal(tables, snapshot(tables, request.turnId), request);
+      const refusal = refusalOf(tables, snapshot(tables, request.turnId), request);
       if (refusal !== null) return refusal;
       recordAdmission(tables, request);
       return { admitted: true };
@@ -154,7 +147,7 @@ const readThenWrite = (tables: Tables) => ({
   },
   admitDispatch: async (request: AdmitDispatchRequest<string>, launch: () => void) => {
     await roundTrip();
-    const refusal = admissionRefusal(tables, snapshot(tables, request.turnId), request);
+    const refusal = refusalOf(tables, snapshot(tables, request.turnId), request);
     if (refusal !== null) return refusal;
     await roundTrip();
     recordAdmission(tables, request);
