@@ -1,3 +1,3 @@
-import { describeReadmeQuickStart } from '../../../test-support/readme-quick-start.js';
+import { describeReadmeExample } from '../../../test-support/readme-example.js';
 
-describeReadmeQuickStart(new URL('..', import.meta.url));
+describeReadmeExample(new URL('..', import.meta.url));

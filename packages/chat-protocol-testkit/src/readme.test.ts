@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeReadmeQuickStart } from '../../../test-support/readme-quick-start.js';
+import { describeReadmeExample } from '../../../test-support/readme-example.js';
 import { main } from './cli.js';
 
-describeReadmeQuickStart(new URL('..', import.meta.url));
-describeReadmeQuickStart(new URL('..', import.meta.url), 'golden-replay');
+describeReadmeExample(new URL('..', import.meta.url));
+describeReadmeExample(new URL('..', import.meta.url), 'golden-replay');
 
 describe('the README on chat-protocol verify', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** Declares the README tests of `examples/<example>.mjs` in the package whose root is `packageRoot`. */
-export function describeReadmeQuickStart(packageRoot: URL, example = 'quick-start'): void {
+export function describeReadmeExample(packageRoot: URL, example = 'quick-start'): void {
   const readme = readFileSync(new URL('README.md', packageRoot), 'utf8');
   const script = new URL(`examples/${example}.mjs`, packageRoot);
   const code = `\`\`\`js\n${readFileSync(script, 'utf8')}\`\`\``;
