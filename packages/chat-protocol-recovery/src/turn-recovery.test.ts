@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdmitDispatchRefusalCode, TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import type { EffectClaim } from './outcomes.js';
 import type { StoredTurn } from './turn-record.js';
-import { TurnRecovery } from './turn-recovery.js';
+import { TurnRecovery, type TurnRecoveryOptions } from './turn-recovery.js';
 
 // Small inline stubs: one sequential in-memory store, no fences (the testkit's
 // fake store has those, and the race tests run there). Each test overrides the
@@ -54,7 +54,7 @@ function stubStore(): Stub {
       if (effect.status !== 'open') return refuse('effect-settled');
       if (turn.admissions.some((admission) => admission.effectId === request.effectId)) return refuse('already-admitted');
       if (effect.claim !== request.claim) return refuse('stale-claim');
-      turns.set(request.turnId, { record: turn.record, admissions: [...turn.admissions, { effectId: request.effectId, claim: request.claim }] });
+      turns.set(request.turnId, { record: turn.record, admissions: [...turn.admissions, { effectId: request.effectId, claim: request.claim, admittedAt: request.admittedAt }] });
       launches.push(request.effectId);
       launch();
       return Promise.resolve({ admitted: true as const });
@@ -63,14 +63,14 @@ function stubStore(): Stub {
   return { store, turns, launches, log };
 }
 
-function recoveryOver(store: TurnStore<string, string> | undefined, extra: Partial<TurnRecoveryAdapter<string, string>> = {}) {
+function recoveryOver(store: TurnStore<string, string> | undefined, extra: Partial<TurnRecoveryAdapter<string, string>> = {}, options: TurnRecoveryOptions = {}) {
   const adapter: TurnRecoveryAdapter<string, string> = {
     capabilities: FULL,
     authorize: ({ caller }) => caller !== 'stranger',
     ...(store === undefined ? {} : { store }),
     ...extra,
   };
-  return new TurnRecovery<string, string>(adapter);
+  return new TurnRecovery<string, string>(adapter, options);
 }
 
 async function startedTurn(effectIds: readonly string[] = ['pay', 'mail']) {

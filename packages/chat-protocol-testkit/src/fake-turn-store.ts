@@ -113,8 +113,8 @@ function protocolViolation(current: TurnRow | null, request: CompareAndSwapReque
  *
  * Guarantees: `compareAndSwap` and `admitDispatch` hold the turn's fence from
  * their check to their write (and `admitDispatch` through `launch`), so no
- * admission interleaves with a cancellation; admissions are per effect and do
- * not change the turn revision; `launch` runs exactly once per admitted call,
+ * admission interleaves with a cancellation; admissions are per effect, keep
+ * the request's `admittedAt` as given, and do not change the turn revision; `launch` runs exactly once per admitted call,
  * after the admission committed, and never when the acknowledgement is lost.
  * History entries: `turn-written`, `cancel-committed`, `result-stored`,
  * `marked-needs-reconciliation`, `admitted`, `launched`, `violation`. After
@@ -182,9 +182,9 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
           // No refusal means the turn exists; the second test only tells the compiler so.
           if (refusal !== null || current === undefined) return { admitted: false, code: refusal ?? 'unknown-turn' };
           await transaction.pause('checked');
-          const admission: EffectAdmission = { effectId: request.effectId, claim: request.claim };
+          const admission: EffectAdmission = { effectId: request.effectId, claim: request.claim, admittedAt: request.admittedAt };
           turns.set(request.turnId, { record: current.record, admissions: [...current.admissions, admission] });
-          transaction.record('admitted', { effectId: request.effectId, claim: request.claim });
+          transaction.record('admitted', { effectId: request.effectId, claim: request.claim, admittedAt: request.admittedAt });
           return { admitted: true };
         },
         beforeRelease: (answer) => {

@@ -57,15 +57,19 @@ const refusalOf = (tables: Tables, turn: StoredTurn<string> | null, request: Adm
   return code === null ? null : { admitted: false, code };
 };
 
-const recordAdmission = (tables: Tables, request: AdmitDispatchRequest<string>): void => {
-  tables.admissions.set(request.turnId, [...(tables.admissions.get(request.turnId) ?? []), { effectId: request.effectId, claim: request.claim }]);
+/** How a store turns the admission request into the row it keeps; a correct one keeps `admittedAt` as given. */
+type AdmissionRow = (request: AdmitDispatchRequest<string>) => EffectAdmission;
+const keptAdmission: AdmissionRow = ({ effectId, claim, admittedAt }) => ({ effectId, claim, admittedAt });
+
+const recordAdmission = (tables: Tables, request: AdmitDispatchRequest<string>, row: AdmissionRow = keptAdmission): void => {
+  tables.admissions.set(request.turnId, [...(tables.admissions.get(request.turnId) ?? []), row(request)]);
 };
 
-const atomicAdmitDispatch = (tables: Tables) => async (request: AdmitDispatchRequest<string>, launch: () => void) => {
+const atomicAdmitDispatch = (tables: Tables, row: AdmissionRow = keptAdmission) => async (request: AdmitDispatchRequest<string>, launch: () => void) => {
   await roundTrip();
   const refusal = refusalOf(tables, snapshot(tables, request.turnId), request);
   if (refusal !== null) return refusal;
-  recordAdmission(tables, request);
+  recordAdmission(tables, request, row);
   launch();
   return { admitted: true as const };
 };
@@ -171,13 +175,26 @@ const inProcessLock = mapHarness({
   },
 });
 
+// (5) An admission table without an admittedAt column: the lease cannot be judged, so every admission reads as expired.
+const admittedAtLost = mapHarness({
+  writes: (tables) => ({ compareAndSwap: atomicCompareAndSwap(tables), admitDispatch: atomicAdmitDispatch(tables, ({ effectId, claim }) => ({ effectId, claim }) as EffectAdmission) }),
+});
+
+// (6) An admission dated by the store's own clock (a column defaulting to now()) instead of the request's admittedAt.
+const admittedAtReplaced = mapHarness({
+  writes: (tables) => ({
+    compareAndSwap: atomicCompareAndSwap(tables),
+    admitDispatch: atomicAdmitDispatch(tables, ({ effectId, claim }) => ({ effectId, claim, admittedAt: new Date().toISOString() })),
+  }),
+});
+
 const NAMES = turnRecoveryChecks().map((check) => check.name);
 const named = (index: number): string => {
   const name = NAMES[index];
   if (name === undefined) throw new Error(`no check ${index}`);
   return name;
 };
-const [HAPPY_PATH, REFUSED_AFTER_CANCEL, TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL] = [named(0), named(1), named(3), named(4), named(5)];
+const [HAPPY_PATH, REFUSED_AFTER_CANCEL, ORPHAN_LEASE, TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL] = [named(0), named(1), named(3), named(4), named(5), named(6)];
 
 async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Record<string, readonly string[]>> {
   const found: Record<string, readonly string[]> = {};
@@ -185,7 +202,7 @@ async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Recor
   return found;
 }
 
-describe('the turn recovery conformance suite catches broken adapters (issue 7)', () => {
+describe('the turn recovery conformance suite catches broken adapters (issues 7 and 12)', () => {
   it('passes a correct host store over plain maps, the base of every broken variant below', async () => {
     expect(await verdicts(mapHarness())).toEqual(Object.fromEntries(NAMES.map((name) => [name, []])));
   });
@@ -198,6 +215,9 @@ describe('the turn recovery conformance suite catches broken adapters (issue 7)'
     // Unfenced writes: two claims both get claim 1 and both launch; a completion and a cancellation overwrite each other.
     ['a read followed by an unconditional update', readThenUpdate, [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL]],
     ['an in-process lock instead of a store fence', inProcessLock, [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL]],
+    // Issue 12: only the orphan check judges an admission's age.
+    ['an admission stored without its admittedAt', admittedAtLost, [ORPHAN_LEASE]],
+    ['an admission dated by the store instead of the request', admittedAtReplaced, [ORPHAN_LEASE]],
   ] as const)('fails %s on the checks that must catch it, passes the others', async (_, createHarness, failing) => {
     const found = await verdicts(createHarness);
     for (const name of failing) expect(found[name], name).not.toEqual([]);

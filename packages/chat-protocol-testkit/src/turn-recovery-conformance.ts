@@ -6,6 +6,7 @@
  * its cancellation answer and its launches, and a fresh worker's reads — never
  * through a store's internals, which a host's database does not expose.
  */
+import { compareChatTimestamps } from '@papercusp/chat-protocol-core';
 import {
   TurnRecovery,
   type AbortRequest,
@@ -47,6 +48,10 @@ export interface TurnRecoveryConformanceOptions {
 
 const OWNER = 'conformance-owner';
 const RESULT_PREFIX = 'done:';
+/** The suite's clock starts here (with milliseconds, so a store that drops them shows) and moves only when a check moves it. */
+const CLOCK_START_MS = Date.parse('2031-05-01T08:00:00.250Z');
+/** The admission lease every worker of the suite uses. */
+const ADMISSION_LEASE_MS = 60_000;
 
 /**
  * How one of the suite's executions ends: at once; on a task the scheduler
@@ -83,6 +88,8 @@ interface Run {
   readonly observed: string[];
   /** Resolves when the first execution launches. */
   readonly firstLaunch: Promise<void>;
+  /** The run's clock, in milliseconds after `CLOCK_START_MS`: every worker of the run reads it. */
+  readonly clock: { elapsedMs: number };
   /** A fresh worker; scheduled when the run has a scheduler. */
   worker(): TurnRecovery<string, string>;
   /** A fresh worker whose calls are never scheduled, for setup and the final reads. */
@@ -138,7 +145,9 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
     if (request.turnId !== key.turnId) return;
     for (const effectId of request.effectIds) running.get(effectId)?.controller.abort();
   };
-  const plainWorker = (): TurnRecovery<string, string> => new TurnRecovery<string, string>(harness.adapter({ onAbort }));
+  const clock = { elapsedMs: 0 };
+  const options = { admissionLeaseMs: ADMISSION_LEASE_MS, clock: () => new Date(CLOCK_START_MS + clock.elapsedMs).toISOString() };
+  const plainWorker = (): TurnRecovery<string, string> => new TurnRecovery<string, string>(harness.adapter({ onAbort }), options);
   const run: Run = {
     key,
     launches,
@@ -146,9 +155,10 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
     dispatches,
     observed,
     firstLaunch,
+    clock,
     plainWorker,
     worker: () =>
-      scheduler === undefined ? plainWorker() : new TurnRecovery<string, string>(scheduledAdapter(harness.adapter({ onAbort }), scheduler)),
+      scheduler === undefined ? plainWorker() : new TurnRecovery<string, string>(scheduledAdapter(harness.adapter({ onAbort }), scheduler), options),
     execute(completion) {
       return (execution) => {
         if (cancelCommitted) observed.push(`${execution.effectId} launched after cancelTurn answered that the cancellation committed`);
@@ -346,6 +356,50 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         }
         const fresh = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
         if (!fresh.ok || fresh.outcome !== 'needs-reconciliation') failures.push(`a fresh claim answered ${JSON.stringify(fresh)}, not needs-reconciliation`);
+        return [...failures, ...run.observed];
+      },
+    },
+    {
+      name: 'an orphaned admission (§6.11): already-admitted within the lease, needs-reconciliation (admission-expired) past it, on fresh workers and after a restart; never relaunched; admittedAt kept as given',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay', 'call_mail']);
+        if (typeof run === 'string') return [run];
+        const failures: string[] = [];
+        const admittedAt = new Date(CLOCK_START_MS).toISOString();
+        const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+        if (!claimed.ok || claimed.outcome !== 'claimed') return [`the claim answered ${JSON.stringify(claimed)}`];
+        // The dispatching worker "dies": its execution never settles while the check looks.
+        const dispatching = run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('until-cancelled') });
+        const early = await Promise.race([run.firstLaunch.then(() => null), dispatching]);
+        if (early !== null || run.launches.length !== 1) return [`the dispatch answered ${JSON.stringify(early)} without a running execution`];
+        const inspected = async (expected: 'in-flight' | 'uncertain' | 'needs-reconciliation'): Promise<void> => {
+          const answer = await run.worker().inspectTurn(run.key);
+          const effect = answer.ok ? answer.value.effects.find((candidate) => candidate.effectId === 'call_pay') : undefined;
+          const mail = answer.ok ? answer.value.effects.find((candidate) => candidate.effectId === 'call_mail') : undefined;
+          const keptAt = effect !== undefined && 'admittedAt' in effect ? effect.admittedAt : undefined;
+          const dated = expected === 'needs-reconciliation' || (typeof keptAt === 'string' && compareChatTimestamps(keptAt, admittedAt) === 0);
+          const reasoned = expected !== 'needs-reconciliation' || (effect?.state === 'needs-reconciliation' && effect.reason === 'admission-expired');
+          if (effect?.state !== expected || !dated || !reasoned || mail?.state !== 'open') {
+            failures.push(`at ${run.clock.elapsedMs} ms inspectTurn answered ${JSON.stringify(answer)}, not call_pay ${expected}${expected === 'needs-reconciliation' ? ' (admission-expired)' : ` admitted at ${admittedAt}`} and call_mail open`);
+          }
+        };
+        run.clock.elapsedMs = ADMISSION_LEASE_MS - 1;
+        const young = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+        if (young.ok || young.code !== 'already-admitted') failures.push(`1 ms before the lease ends a fresh claim answered ${JSON.stringify(young)}, not already-admitted`);
+        await inspected('in-flight');
+        await harness.restart?.();
+        run.clock.elapsedMs = ADMISSION_LEASE_MS;
+        await inspected('uncertain');
+        for (const attempt of ['the first claim past the lease', 'a later claim']) {
+          const expired = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+          if (!expired.ok || expired.outcome !== 'needs-reconciliation' || expired.reason !== 'admission-expired') {
+            failures.push(`${attempt} answered ${JSON.stringify(expired)}, not needs-reconciliation (admission-expired)`);
+          }
+        }
+        await inspected('needs-reconciliation');
+        if (run.launches.length !== 1) failures.push(`${run.launches.length} launches; exactly one`);
+        for (const execution of run.launches) execution.complete();
+        await dispatching;
         return [...failures, ...run.observed];
       },
     },
