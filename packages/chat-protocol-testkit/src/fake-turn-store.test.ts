@@ -113,4 +113,29 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
     await expect(adapter.abort?.({ conversationId: 'conv_1', turnId: 'turn_1', effectIds: ['pay'] })).rejects.toMatchObject({ fault: 'lose-acknowledgement' });
     expect(aborted).toEqual([['pay']]);
   });
+
+  it('names each call\'s target for faults aimed at a request (issue 12)', async () => {
+    const database = createFakeDatabase();
+    const store = createFakeTurnStore<string>(database);
+    const seen: unknown[] = [];
+    for (const operation of ['read', 'compareAndSwap', 'admitDispatch', 'replayWindow', 'authorize', 'abort']) {
+      database.inject({ operation, kind: 'delay', times: 10, when: (call) => (seen.push([call.operation, call.target]), false) });
+    }
+    const adapter = store.adapter({ onAbort: () => undefined });
+    await store.read('turn_1');
+    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'open' }] }) });
+    await store.admitDispatch({ caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2030-01-01T00:00:00Z' }, () => undefined);
+    await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 0 });
+    await store.authorize({ caller: 'owner', action: 'inspect', conversationId: 'conv_1', turnId: 'turn_1' });
+    await adapter.abort?.({ conversationId: 'conv_1', turnId: 'turn_1', effectIds: ['pay'] });
+    const turn = { turnId: 'turn_1', conversationId: 'conv_1' };
+    expect(seen).toEqual([
+      ['read', { turnId: 'turn_1' }],
+      ['compareAndSwap', turn],
+      ['admitDispatch', { ...turn, effectId: 'pay' }],
+      ['replayWindow', turn],
+      ['authorize', turn],
+      ['abort', turn],
+    ]);
+  });
 });

@@ -10,6 +10,7 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
       'CHAT_CAPTURE_RULES',
       'FAKE_FAULT_KINDS',
       'FAKE_INTERACTION_TABLES',
+      'FAKE_RANDOM_FAULT_KINDS',
       'FAKE_TURN_TABLES',
       'FakeDatabaseError',
       'createChatCaptureVerifier',

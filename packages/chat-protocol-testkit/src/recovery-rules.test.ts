@@ -103,6 +103,36 @@ describe('rule: dispatch errors and uncertain acknowledgements return needs-reco
     expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ outcome: 'completed', reused: true, result: 'verified: not charged' });
   });
 
+  it('admitted, launched, then the acknowledgement lost (lose-acknowledgement-after-launch): one launch, the result stored (issue 12)', async () => {
+    const { cluster, first } = await started();
+    const held = await claim(first);
+    cluster.database.inject({ operation: 'admitDispatch', kind: 'lose-acknowledgement-after-launch' });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: false,
+      result: resultOf('pay'),
+    });
+    expect(cluster.launches).toEqual(['pay']);
+    expect(types(cluster).filter((type) => type === 'admitted' || type === 'launched' || type === 'result-stored')).toEqual(['admitted', 'launched', 'result-stored']);
+    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'completed', reused: true, result: resultOf('pay') });
+  });
+
+  it('a fault aimed at one effect and the second read of its turn hits exactly those calls, whatever else runs (issue 12)', async () => {
+    const { cluster, first } = await started();
+    const [pay, mail] = [await claim(first, 'pay'), await claim(first, 'mail')];
+    // The admission of mail only: pay's admission runs untouched, before and after in call order.
+    cluster.database.inject({ operation: 'admitDispatch', kind: 'lose-acknowledgement-after-launch', target: { turnId: TURN_ID, effectId: 'mail' } });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: pay, execute: cluster.execute() })).toMatchObject({ outcome: 'completed', reused: false });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: mail, execute: cluster.execute() })).toMatchObject({ outcome: 'completed', reused: false });
+    expect(cluster.launches).toEqual(['pay', 'mail']);
+    // The second read of this turn from now on fails; fresh workers each read once.
+    cluster.database.inject({ operation: 'read', kind: 'fail-before-commit', target: { turnId: TURN_ID }, occurrence: 2 });
+    const answers = [];
+    for (let index = 0; index < 3; index += 1) answers.push(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' }));
+    expect(answers.map((answer) => (answer.ok ? answer.outcome : answer.code))).toEqual(['completed', 'store-unavailable', 'completed']);
+  });
+
   it('an admission that failed before commit is also needs-reconciliation and launched nothing', async () => {
     const { cluster, first } = await started();
     const held = await claim(first);
