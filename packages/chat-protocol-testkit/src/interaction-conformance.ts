@@ -13,7 +13,8 @@ import {
   type InteractionValidator,
 } from '@papercusp/chat-protocol-interactions';
 import type { Scheduler } from 'fast-check';
-import { checkRaces, transit } from './scheduled-transit.js';
+import { scheduleInteractionStore } from './scheduled-interaction-store.js';
+import { checkRaces } from './scheduled-transit.js';
 
 /** What a host hands the checks: connections to its store and a way to set authority. */
 export interface InteractionStoreHarness {
@@ -81,11 +82,7 @@ function resolverOn(store: InteractionStore<OpenCardSnapshotV1, string>): Intera
 
 /** A worker whose store calls leave and answer when the scheduler says. */
 function scheduledResolver(harness: InteractionStoreHarness, scheduler: Scheduler): InteractionResolver<string> {
-  const store = harness.connect();
-  return resolverOn({
-    transact: transit(scheduler, 'transact', store.transact.bind(store)) as typeof store.transact,
-    read: transit(scheduler, 'read', store.read.bind(store)),
-  });
+  return resolverOn(scheduleInteractionStore(harness.connect(), scheduler));
 }
 
 interface Answer {

@@ -14,11 +14,11 @@ import {
   type DispatchEffectResult,
   type EffectExecution,
   type TurnRecoveryAdapter,
-  type TurnStore,
 } from '@papercusp/chat-protocol-recovery';
 import type { Scheduler } from 'fast-check';
 import type { ConformanceCheck } from './interaction-conformance.js';
-import { checkRaces, transit, type Pacing } from './scheduled-transit.js';
+import { checkRaces, settleRace, type RacePacing } from './scheduled-transit.js';
+import { scheduleTurnRecoveryAdapter } from './scheduled-turn-adapter.js';
 
 /** What the suite hands the host's adapter factory: the suite's own abort behaviour. */
 export interface TurnRecoveryHarnessAdapterOptions {
@@ -105,26 +105,6 @@ const RUN_ID = Math.random().toString(36).slice(2, 10);
 
 const resultOf = (key: TurnKey, effectId: string): string => `${RESULT_PREFIX}${key.turnId}/${effectId}`;
 
-/** Wraps every adapter call of one worker so that it leaves and answers when the scheduler says. */
-function scheduledAdapter(adapter: TurnRecoveryAdapter<string, string>, scheduler: Scheduler): TurnRecoveryAdapter<string, string> {
-  const { store, abort } = adapter;
-  let scheduledStore: TurnStore<string, string> | undefined;
-  if (store !== undefined) {
-    const admitDispatch = store.admitDispatch;
-    scheduledStore = {
-      read: transit(scheduler, 'read', store.read.bind(store)),
-      compareAndSwap: transit(scheduler, 'compareAndSwap', store.compareAndSwap.bind(store)),
-      ...(admitDispatch === undefined ? {} : { admitDispatch: transit(scheduler, 'admitDispatch', admitDispatch.bind(store)) }),
-    };
-  }
-  return {
-    capabilities: adapter.capabilities,
-    authorize: transit(scheduler, 'authorize', async (request: Parameters<typeof adapter.authorize>[0]) => adapter.authorize(request)),
-    ...(scheduledStore === undefined ? {} : { store: scheduledStore }),
-    ...(abort === undefined ? {} : { abort: transit(scheduler, 'abort', async (request: AbortRequest) => abort.call(adapter, request)) }),
-  };
-}
-
 /** Starts a turn of its own with `effectIds`; the answer is a failure when the start did not succeed. */
 async function createRun(harness: TurnRecoveryHarness, effectIds: readonly string[], scheduler?: Scheduler): Promise<Run | string> {
   turns += 1;
@@ -158,7 +138,7 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
     clock,
     plainWorker,
     worker: () =>
-      scheduler === undefined ? plainWorker() : new TurnRecovery<string, string>(scheduledAdapter(harness.adapter({ onAbort }), scheduler), options),
+      scheduler === undefined ? plainWorker() : new TurnRecovery<string, string>(scheduleTurnRecoveryAdapter(harness.adapter({ onAbort }), scheduler), options),
     execute(completion) {
       return (execution) => {
         if (cancelCommitted) observed.push(`${execution.effectId} launched after cancelTurn answered that the cancellation committed`);
@@ -257,17 +237,12 @@ async function runFailures(run: Run, effectIds: readonly string[], cancelled: { 
   return failures;
 }
 
-/** Waits for `promise` while the scheduler releases tasks at the run's pace. */
-function settle<Value>(pacing: Pacing, promise: Promise<Value>): Promise<Value> {
-  return pacing.scheduler.waitFor(promise, pacing.act);
-}
-
 /** A race check: each interleaving on a turn of its own, with fresh scheduled workers. */
 function raceCheck(
   name: string,
   numRuns: number,
   effectIds: readonly string[],
-  race: (run: Run, pacing: Pacing) => Promise<void>,
+  race: (run: Run, pacing: RacePacing) => Promise<void>,
   cancelled: { readonly spareEffectId: string } | null,
 ): ConformanceCheck<TurnRecoveryHarness> {
   return {
@@ -408,7 +383,7 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       numRuns,
       ['call_pay'],
       async (run, pacing) => {
-        await settle(pacing, 
+        await settleRace(pacing, 
           Promise.all([run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled'), run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled')]),
         );
         if (run.launches.length === 0) run.observed.push('neither worker launched the effect');
@@ -420,7 +395,7 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       numRuns,
       ['call_pay', 'call_mail', 'call_spare'],
       async (run, pacing) => {
-        await settle(pacing, 
+        await settleRace(pacing, 
           Promise.all([
             // Executions run until the cancellation answers: each one launched before it must have been aborted by then.
             run.claimAndDispatch(run.worker(), 'call_pay', 'until-cancelled'),
@@ -438,13 +413,13 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       async (run, pacing) => {
         // The dispatch is admitted and launched before the cancellation starts: its completion races it.
         const dispatched = run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled');
-        await settle(pacing, Promise.race([dispatched, run.firstLaunch]));
+        await settleRace(pacing, Promise.race([dispatched, run.firstLaunch]));
         if (run.launches.length === 0) {
-          await settle(pacing, dispatched);
+          await settleRace(pacing, dispatched);
           run.observed.push(`the dispatch never launched: ${JSON.stringify(run.dispatches)}`);
           return;
         }
-        await settle(pacing, Promise.all([dispatched, run.cancel(run.worker())]));
+        await settleRace(pacing, Promise.all([dispatched, run.cancel(run.worker())]));
       },
       { spareEffectId: 'call_spare' },
     ),
