@@ -198,6 +198,44 @@ export function interactionStoreChecks(options: InteractionStoreConformanceOptio
           : [`after open, answer and a late cancel the card reads ${JSON.stringify(stored)}`];
       },
     },
+    {
+      name: 'a missing card gets a typed answer, never a throw: the store\'s read and transact (decide once, with no record), and every resolver operation over it (not-found)',
+      async run(harness) {
+        const key = await openCard(harness);
+        if (key.failure !== undefined) return [key.failure];
+        const missing = { ...key, caller: OWNER, correlationId: `${key.correlationId}_missing` };
+        const store = harness.connect();
+        const failures: string[] = [];
+        const attempt = async (what: string, call: () => Promise<unknown>, holds: (answer: unknown) => boolean, expected: string): Promise<void> => {
+          try {
+            const answer = await call();
+            if (!holds(answer)) failures.push(`${what} answered ${JSON.stringify(answer)}, not ${expected}`);
+          } catch (error) {
+            failures.push(`${what} threw (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); it must answer ${expected}`);
+          }
+        };
+        const recordOf = (answer: unknown): unknown => (typeof answer === 'object' && answer !== null ? (answer as { readonly record?: unknown }).record : undefined);
+        await attempt('read of a missing card', () => store.read(missing), (answer) => recordOf(answer) === null, 'a snapshot with record null');
+        const seen: unknown[] = [];
+        await attempt(
+          'transact of a missing card with a read-only decision',
+          () =>
+            store.transact(missing, (snapshot) => {
+              seen.push(snapshot.record);
+              return { result: 'nothing-to-do' };
+            }),
+          (answer) => answer === 'nothing-to-do',
+          'the decision\'s result',
+        );
+        if (JSON.stringify(seen) !== '[null]') failures.push(`decide saw ${JSON.stringify(seen)} for a missing card, not one call with record null`);
+        const resolver = resolverOn(harness.connect());
+        const refused = (answer: unknown): boolean => typeof answer === 'object' && answer !== null && (answer as { readonly code?: unknown }).code === 'not-found';
+        await attempt('submit to a missing card', () => resolver.submit({ ...missing, ...answer('refund') }), refused, 'not-found');
+        await attempt('cancel of a missing card', () => resolver.cancel({ ...missing, at: ANSWERED_AT }), refused, 'not-found');
+        await attempt('read through the resolver of a missing card', () => resolver.read({ ...missing, at: ANSWERED_AT }), refused, 'not-found');
+        return failures;
+      },
+    },
     raceCheck('two workers answering one card at once: exactly one terminal record, every success saw it', numRuns, (worker, key) => [
       worker().submit({ ...key, ...answer('refund') }),
       worker().submit({ ...key, ...answer('replace') }),

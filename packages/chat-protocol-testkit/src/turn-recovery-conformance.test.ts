@@ -34,6 +34,7 @@ type OnAbort = (request: AbortRequest) => void | Promise<void>;
 /** What each broken variant gets wrong: one worker's store writes (made once per adapter) and its abort hook. */
 interface Variant {
   writes?: (tables: Tables, onAbort: OnAbort) => Pick<TurnStore<string, string>, 'compareAndSwap'> & Required<Pick<TurnStore<string, string>, 'admitDispatch'>>;
+  read?: (tables: Tables) => TurnStore<string, string>['read'];
   abort?: (onAbort: OnAbort) => OnAbort;
 }
 
@@ -88,10 +89,12 @@ function mapHarness(variant: Variant = {}): () => TurnRecoveryHarness {
           return tables.grants.has(`${conversationId}/${caller}`);
         },
         store: {
-          read: async (turnId) => {
-            await roundTrip();
-            return snapshot(tables, turnId);
-          },
+          read:
+            variant.read?.(tables) ??
+            (async (turnId) => {
+              await roundTrip();
+              return snapshot(tables, turnId);
+            }),
           ...writes,
         },
         abort: (variant.abort ?? ((hook) => hook))(onAbort),
@@ -188,13 +191,45 @@ const admittedAtReplaced = mapHarness({
   }),
 });
 
+// (7) A read that assumes the row exists: a missing turn throws a TypeError instead of answering null.
+const readThrowsOnMissing = mapHarness({
+  read: (tables) => async (turnId) => {
+    await roundTrip();
+    const record = tables.records.get(turnId) as TurnRecord<string>;
+    return structuredClone({ record: { ...record, effects: [...record.effects] }, admissions: tables.admissions.get(turnId) ?? [] });
+  },
+});
+
+// (8) An admission that assumes the turn and the effect exist: the missing ones throw instead of refusing.
+const admitThrowsOnMissing = mapHarness({
+  writes: (tables) => {
+    const admit = atomicAdmitDispatch(tables);
+    return {
+      compareAndSwap: atomicCompareAndSwap(tables),
+      admitDispatch: async (request, launch) => {
+        const record = tables.records.get(request.turnId) as TurnRecord<string>;
+        if (!record.effects.some((effect) => effect.effectId === request.effectId)) throw new TypeError(`no effect ${request.effectId}`);
+        return admit(request, launch);
+      },
+    };
+  },
+});
+
 const NAMES = turnRecoveryChecks().map((check) => check.name);
 const named = (index: number): string => {
   const name = NAMES[index];
   if (name === undefined) throw new Error(`no check ${index}`);
   return name;
 };
-const [HAPPY_PATH, REFUSED_AFTER_CANCEL, ORPHAN_LEASE, TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL] = [named(0), named(1), named(3), named(4), named(5), named(6)];
+const [HAPPY_PATH, REFUSED_AFTER_CANCEL, ORPHAN_LEASE, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL] = [
+  named(0),
+  named(1),
+  named(3),
+  named(4),
+  named(5),
+  named(6),
+  named(7),
+];
 
 async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Record<string, readonly string[]>> {
   const found: Record<string, readonly string[]> = {};
@@ -209,7 +244,8 @@ describe('the turn recovery conformance suite catches broken adapters (issues 7 
 
   it.each([
     // Its launch comes before any check: a second dispatch, a dispatch after the cancellation, a racing one all launch.
-    ['admission recorded after launching', launchBeforeAdmission, [HAPPY_PATH, REFUSED_AFTER_CANCEL, TWO_WORKERS, DISPATCH_VS_CANCEL]],
+    // It even launches for a missing turn or effect.
+    ['admission recorded after launching', launchBeforeAdmission, [HAPPY_PATH, REFUSED_AFTER_CANCEL, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL]],
     // Only an admission landing between the early abort and the commit shows it: a race.
     ['cancellation that calls the abort hook before committing', abortBeforeCommit, [DISPATCH_VS_CANCEL]],
     // Unfenced writes: two claims both get claim 1 and both launch; a completion and a cancellation overwrite each other.
@@ -218,6 +254,9 @@ describe('the turn recovery conformance suite catches broken adapters (issues 7 
     // Issue 12: only the orphan check judges an admission's age.
     ['an admission stored without its admittedAt', admittedAtLost, [ORPHAN_LEASE]],
     ['an admission dated by the store instead of the request', admittedAtReplaced, [ORPHAN_LEASE]],
+    // Issue 12: a missing turn or effect must be an answer, not a throw.
+    ['a read that throws on a missing turn', readThrowsOnMissing, [MISSING_TURN]],
+    ['an admission that throws on a missing turn or effect', admitThrowsOnMissing, [MISSING_TURN]],
   ] as const)('fails %s on the checks that must catch it, passes the others', async (_, createHarness, failing) => {
     const found = await verdicts(createHarness);
     for (const name of failing) expect(found[name], name).not.toEqual([]);

@@ -105,6 +105,22 @@ const RUN_ID = Math.random().toString(36).slice(2, 10);
 
 const resultOf = (key: TurnKey, effectId: string): string => `${RESULT_PREFIX}${key.turnId}/${effectId}`;
 
+/** How one call ended: its value, or the throw (described), which the calls checked here must never do. */
+async function outcomeOf(call: () => Promise<unknown>): Promise<{ readonly value: unknown } | { readonly threw: string }> {
+  try {
+    return { value: await call() };
+  } catch (error) {
+    return { threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  }
+}
+
+/** A `TurnRecovery` answer as its outcome or refusal code. */
+function verdictOf(answer: unknown): unknown {
+  if (typeof answer !== 'object' || answer === null) return answer;
+  const { ok, outcome, code } = answer as { readonly ok?: unknown; readonly outcome?: unknown; readonly code?: unknown };
+  return ok === true ? outcome : code;
+}
+
 /** Starts a turn of its own with `effectIds`; the answer is a failure when the start did not succeed. */
 async function createRun(harness: TurnRecoveryHarness, effectIds: readonly string[], scheduler?: Scheduler): Promise<Run | string> {
   turns += 1;
@@ -375,6 +391,51 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         if (run.launches.length !== 1) failures.push(`${run.launches.length} launches; exactly one`);
         for (const execution of run.launches) execution.complete();
         await dispatching;
+        return [...failures, ...run.observed];
+      },
+    },
+    {
+      name: 'a missing turn or effect gets a typed answer, never a throw: the store\'s read, compareAndSwap and admitDispatch, and every TurnRecovery operation over it',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay']);
+        if (typeof run === 'string') return [run];
+        const store = harness.adapter({ onAbort: () => undefined }).store;
+        if (store === undefined) return ['the adapter has no store'];
+        const failures: string[] = [];
+        const answers = async (what: string, call: () => Promise<unknown>, expected: unknown, view: (answer: unknown) => unknown = (answer) => answer): Promise<void> => {
+          const outcome = await outcomeOf(call);
+          if ('threw' in outcome) failures.push(`${what} threw (${outcome.threw}); it must answer ${JSON.stringify(expected)}`);
+          else if (JSON.stringify(view(outcome.value)) !== JSON.stringify(expected)) failures.push(`${what} answered ${JSON.stringify(outcome.value)}, not ${JSON.stringify(expected)}`);
+        };
+        const missing = { ...run.key, turnId: `${run.key.turnId}_missing` };
+        const admittedAt = new Date(CLOCK_START_MS).toISOString();
+        let launched = 0;
+        const launch = (): void => {
+          launched += 1;
+        };
+        await answers('read of a missing turn', () => store.read(missing.turnId), null);
+        const next = { conversationId: missing.conversationId, turnId: missing.turnId, status: 'running' as const, revision: 2, effects: [{ effectId: 'call_pay', claim: 1, status: 'open' as const }] };
+        await answers('compareAndSwap of a missing turn at revision 1', () => store.compareAndSwap({ turnId: missing.turnId, expectedRevision: 1, next }), { swapped: false, current: null });
+        if (store.admitDispatch !== undefined) {
+          const admitDispatch = store.admitDispatch.bind(store);
+          const request = { caller: OWNER, conversationId: run.key.conversationId, claim: 1, admittedAt };
+          await answers('admitDispatch of a missing turn', () => admitDispatch({ ...request, turnId: missing.turnId, effectId: 'call_pay' }, launch), { admitted: false, code: 'unknown-turn' });
+          await answers('admitDispatch of an effect the turn did not authorize', () => admitDispatch({ ...request, turnId: run.key.turnId, effectId: 'call_unknown' }, launch), { admitted: false, code: 'unknown-effect' });
+        }
+        const worker = run.plainWorker();
+        const execute = run.execute('immediate');
+        for (const [turn, effectId, expected] of [
+          [missing, 'call_pay', 'unknown-turn'],
+          [run.key, 'call_unknown', 'unknown-effect'],
+        ] as const) {
+          const which = expected === 'unknown-turn' ? 'a missing turn' : 'an unknown effect';
+          await answers(`claimEffect of ${which}`, () => worker.claimEffect({ ...turn, effectId }), expected, verdictOf);
+          await answers(`dispatchEffect of ${which}`, () => worker.dispatchEffect({ caller: OWNER, claim: { conversationId: turn.conversationId, turnId: turn.turnId, effectId, claim: 1 }, execute }), expected, verdictOf);
+          await answers(`reconcileEffect of ${which}`, () => worker.reconcileEffect({ ...turn, effectId, result: 'verified' }), expected, verdictOf);
+        }
+        await answers('cancelTurn of a missing turn', () => worker.cancelTurn(missing), 'unknown-turn', verdictOf);
+        await answers('inspectTurn of a missing turn', () => worker.inspectTurn(missing), 'unknown-turn', verdictOf);
+        if (launched > 0 || run.launches.length > 0) failures.push(`${launched + run.launches.length} launches for a missing turn or effect; none`);
         return [...failures, ...run.observed];
       },
     },
