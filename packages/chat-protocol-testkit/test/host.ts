@@ -16,7 +16,7 @@ export const TURN = { caller: OWNER, conversationId: CONVERSATION_ID, turnId: TU
 /** The admission lease of every worker of a cluster (DESIGN §6.11). */
 export const ADMISSION_LEASE_MS = 1000;
 /** The cluster clock's start: every worker reads `CLOCK_START + clock.elapsedMs`. */
-export const CLOCK_START_MS = Date.parse('2030-01-01T00:00:00.000Z');
+const CLOCK_START_MS = Date.parse('2030-01-01T00:00:00.000Z');
 
 /** How an execution ends: at once with its result, or when the test settles it (or the abort hook aborts it). */
 type Behaviour = 'immediate' | 'deferred' | 'fails';
