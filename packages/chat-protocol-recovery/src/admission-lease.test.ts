@@ -1,14 +1,14 @@
-import { LIGHTWEIGHT_CHAT_CAPABILITIES, type ChatCapabilities } from '@papercusp/chat-protocol-core';
+import { LIGHTWEIGHT_CHAT_CAPABILITIES } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
+import { FULL, stubStore, type Stub } from '../test/stub-store.js';
 import type { TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import { DEFAULT_ADMISSION_LEASE_MS } from './admission-lease.js';
 import { NEEDS_RECONCILIATION_REASONS, type StoredTurn } from './turn-record.js';
 import { TurnRecovery, type TurnRecoveryOptions } from './turn-recovery.js';
 
-// DESIGN §6.11 and issue 12 ("Recovery: orphaned admissions"), over a small
-// sequential in-memory store (no fences: the testkit's fake store has those).
+// DESIGN §6.11 and issue 12 ("Recovery: orphaned admissions"), over the unit
+// tests' sequential in-memory store (no fences: the testkit's fake store has those).
 
-const FULL: ChatCapabilities = { ...LIGHTWEIGHT_CHAT_CAPABILITIES, persistedHistory: true, persistedDecisions: true, completedToolCheckpoints: true, interruptedTurnRecovery: true };
 const TURN = { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1' } as const;
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const LEASE = 1000;
@@ -19,48 +19,6 @@ const EXPIRED = {
   reason: 'admission-expired',
   message: 'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
 } as const;
-
-interface Stub {
-  readonly store: Required<TurnStore<string, string>>;
-  readonly turns: Map<string, StoredTurn<string>>;
-  readonly launches: string[];
-  readonly log: string[];
-}
-
-function stubStore(): Stub {
-  const turns = new Map<string, StoredTurn<string>>();
-  const launches: string[] = [];
-  const log: string[] = [];
-  const store: Required<TurnStore<string, string>> = {
-    read(turnId) {
-      log.push('read');
-      return Promise.resolve(structuredClone(turns.get(turnId) ?? null));
-    },
-    compareAndSwap({ turnId, expectedRevision, next }) {
-      log.push('cas');
-      const current = turns.get(turnId) ?? null;
-      if ((current?.record.revision ?? 0) !== expectedRevision) return Promise.resolve({ swapped: false, current: structuredClone(current) });
-      const turn = { record: structuredClone(next), admissions: current?.admissions ?? [] };
-      turns.set(turnId, turn);
-      return Promise.resolve({ swapped: true, turn: structuredClone(turn) });
-    },
-    admitDispatch(request, launch) {
-      log.push('admit');
-      const turn = turns.get(request.turnId);
-      const effect = turn?.record.effects.find((candidate) => candidate.effectId === request.effectId);
-      if (turn === undefined || effect === undefined) return Promise.resolve({ admitted: false, code: 'unknown-effect' });
-      if (turn.record.status !== 'running') return Promise.resolve({ admitted: false, code: 'turn-not-running' });
-      if (effect.status !== 'open') return Promise.resolve({ admitted: false, code: 'effect-settled' });
-      if (turn.admissions.some((admission) => admission.effectId === request.effectId)) return Promise.resolve({ admitted: false, code: 'already-admitted' });
-      if (effect.claim !== request.claim) return Promise.resolve({ admitted: false, code: 'stale-claim' });
-      turns.set(request.turnId, { ...turn, admissions: [...turn.admissions, { effectId: request.effectId, claim: request.claim, admittedAt: request.admittedAt }] });
-      launches.push(request.effectId);
-      launch();
-      return Promise.resolve({ admitted: true });
-    },
-  };
-  return { store, turns, launches, log };
-}
 
 /** A worker over `store` whose clock reads `clock.now` milliseconds after T0. */
 function workerOver(store: TurnStore<string, string>, clock: { now: number }, options: TurnRecoveryOptions = {}, extra: Partial<TurnRecoveryAdapter<string, string>> = {}) {
