@@ -65,9 +65,31 @@ describe('checkRaces with scheduled workers: real interleavings (issue 12)', () 
       winners.add(claimOf(first) > claimOf(second) ? 'first' : 'second');
       // Whatever the order, the two claims got the two numbers.
       return [claimOf(first), claimOf(second)].sort().join() === '1,2' ? [] : [`claims ${claimOf(first)} and ${claimOf(second)}`];
-    });
+    }, { seed: 1 });
     expect(failures).toEqual([]);
     expect([...winners].sort()).toEqual(['first', 'second']);
+  });
+
+  it('a seed replays the same interleavings; without one each call explores new ones', async () => {
+    const winnersOf = async (seed?: number) => {
+      const winners: string[] = [];
+      await checkRaces(
+        30,
+        async (pacing) => {
+          let racing = false;
+          const database = await startedDatabase({ pause: () => (racing ? pacing.scheduler.schedule(Promise.resolve(), 'fence pause') : undefined) });
+          racing = true;
+          const worker = () => new TurnRecovery<string, string>(scheduleTurnRecoveryAdapter(createFakeTurnStore<string>(database).adapter(), pacing.scheduler));
+          const [first] = await settleRace(pacing, Promise.all([worker().claimEffect({ ...TURN, effectId: 'pay' }), worker().claimEffect({ ...TURN, effectId: 'pay' })]));
+          winners.push(first.ok && first.outcome === 'claimed' ? String(first.claim.claim) : '?');
+          return [];
+        },
+        seed === undefined ? {} : { seed },
+      );
+      return winners.join('');
+    };
+    expect(await winnersOf(3)).toBe(await winnersOf(3));
+    expect(await winnersOf(3)).not.toBe(await winnersOf(4));
   });
 
   it('resolves with the failing run\'s failures, [] when every run holds, and counts a throwing run as failing', async () => {

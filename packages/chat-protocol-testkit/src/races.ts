@@ -8,6 +8,6 @@
  * listed by name; `index.test.ts` pins the list.
  */
 export { checkRaces, scheduleTransit, settleRace } from './scheduled-transit.js';
-export type { RacePacing } from './scheduled-transit.js';
+export type { CheckRacesOptions, RacePacing } from './scheduled-transit.js';
 export { scheduleTurnRecoveryAdapter } from './scheduled-turn-adapter.js';
 export { scheduleInteractionStore } from './scheduled-interaction-store.js';

@@ -64,6 +64,12 @@ export function settleRace<Value>(pacing: RacePacing, promise: Promise<Value>): 
   return pacing.scheduler.waitFor(promise, pacing.act);
 }
 
+/** Options of {@link checkRaces}. */
+export interface CheckRacesOptions {
+  /** fast-check's seed: the same seed explores the same interleavings (default: a new one per call, so CI explores new ones each run). */
+  readonly seed?: number;
+}
+
 /**
  * Runs a race property `numRuns` times, each run with its own paced scheduler;
  * `runOne` resolves with that run's failures (describe what broke). Resolves
@@ -71,7 +77,11 @@ export function settleRace<Value>(pacing: RacePacing, promise: Promise<Value>): 
  * `[]` when every run held; a run that throws counts as failing with the
  * error's text. Never rejects for a failing run.
  */
-export async function checkRaces(numRuns: number, runOne: (pacing: RacePacing) => Promise<readonly string[]>): Promise<readonly string[]> {
+export async function checkRaces(
+  numRuns: number,
+  runOne: (pacing: RacePacing) => Promise<readonly string[]>,
+  options: CheckRacesOptions = {},
+): Promise<readonly string[]> {
   let failures: readonly string[] = [];
   const result = await fc.check(
     fc.asyncProperty(fc.scheduler(), fc.infiniteStream(fc.nat({ max: 2 })), async (scheduler, pauses) => {
@@ -79,7 +89,7 @@ export async function checkRaces(numRuns: number, runOne: (pacing: RacePacing) =
       if (found.length > 0) failures = found;
       return found.length === 0;
     }),
-    { numRuns },
+    { numRuns, ...(options.seed === undefined ? {} : { seed: options.seed }) },
   );
   if (!result.failed) return [];
   return failures.length > 0 ? failures : [`the property failed: ${String(result.errorInstance ?? 'no failure recorded')}`];
