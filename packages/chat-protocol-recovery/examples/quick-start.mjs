@@ -14,7 +14,7 @@ const store = {
     rows.set(turnId, turn);
     return { swapped: true, turn };
   },
-  async admitDispatch({ turnId, effectId, claim }, launch) {
+  async admitDispatch({ turnId, effectId, claim, admittedAt }, launch) {
     const turn = rows.get(turnId);
     const effect = turn?.record.effects.find((candidate) => candidate.effectId === effectId);
     if (!turn || !effect) return { admitted: false, code: 'unknown-effect' };
@@ -22,7 +22,7 @@ const store = {
     if (effect.status !== 'open') return { admitted: false, code: 'effect-settled' };
     if (turn.admissions.some((admission) => admission.effectId === effectId)) return { admitted: false, code: 'already-admitted' };
     if (effect.claim !== claim) return { admitted: false, code: 'stale-claim' };
-    rows.set(turnId, { ...turn, admissions: [...turn.admissions, { effectId, claim }] });
+    rows.set(turnId, { ...turn, admissions: [...turn.admissions, { effectId, claim, admittedAt }] });
     launch();
     return { admitted: true };
   },

@@ -9,7 +9,7 @@ import type { ChatCapabilities, ChatEventEnvelope } from '@papercusp/chat-protoc
 import type { StoredTurn, TurnRecord } from './turn-record.js';
 
 /** What a caller asks to do; `authorize` answers for the caller's current authority. */
-export type TurnAction = 'start' | 'claim' | 'cancel' | 'reconcile' | 'replay';
+export type TurnAction = 'start' | 'claim' | 'cancel' | 'reconcile' | 'replay' | 'inspect';
 
 /** One authorization question. */
 export interface AuthorizationRequest<Caller> {
@@ -40,6 +40,13 @@ export interface AdmitDispatchRequest<Caller> {
   readonly turnId: string;
   readonly effectId: string;
   readonly claim: number;
+  /**
+   * When `TurnRecovery` asks for the admission: an RFC 3339 timestamp from its
+   * clock. The store records it with the admission (`EffectAdmission.admittedAt`)
+   * and returns the same instant in every `StoredTurn`; the admission lease is
+   * judged from it (§6.11).
+   */
+  readonly admittedAt: string;
 }
 
 /** Why the store refused an admission (checked under the fence, in this order). */
@@ -76,7 +83,7 @@ export interface TurnStore<Result, Caller> {
    * The admission seam. Under the turn's fence, in one transaction: revalidate
    * the caller's current authority, that the turn exists and is running, that
    * the effect exists, is open, has no admission and still carries `claim`;
-   * durably record the admission; then call `launch` exactly once, before the
+   * durably record the admission with `request.admittedAt`; then call `launch` exactly once, before the
    * fence is released. Never calls `launch` when it refuses or cannot confirm
    * the commit. A store without this method cannot dispatch.
    */

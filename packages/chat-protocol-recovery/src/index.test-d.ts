@@ -7,6 +7,8 @@ import {
   type DeliveryState,
   type DispatchEffectResult,
   type EffectClaim,
+  type EffectState,
+  type InspectTurnResult,
   type NeedsReconciliationReason,
   type ReconcileEffectResult,
   type ReplayTurnResult,
@@ -32,6 +34,23 @@ describe('public types', () => {
     expectTypeOf(recovery.cancelTurn).returns.resolves.toEqualTypeOf<CancelTurnResult>();
     expectTypeOf(recovery.reconcileEffect).returns.resolves.toEqualTypeOf<ReconcileEffectResult<Receipt>>();
     expectTypeOf(recovery.replayTurn).returns.resolves.toEqualTypeOf<ReplayTurnResult>();
+    expectTypeOf(recovery.inspectTurn).returns.resolves.toEqualTypeOf<InspectTurnResult<Receipt>>();
+  });
+
+  it('an inspection narrows each effect by its state (§6.11)', () => {
+    const result = {} as InspectTurnResult<Receipt>;
+    if (result.ok) {
+      const effect = result.value.effects[0];
+      expectTypeOf<NonNullable<typeof effect>['state']>().toEqualTypeOf<EffectState>();
+      if (effect?.state === 'completed') expectTypeOf(effect.result).toEqualTypeOf<Receipt>();
+      if (effect?.state === 'in-flight') expectTypeOf(effect.admittedAt).toEqualTypeOf<string>();
+      if (effect?.state === 'uncertain') expectTypeOf(effect.admittedAt).toEqualTypeOf<string | null>();
+      if (effect?.state === 'needs-reconciliation') expectTypeOf(effect.reason).toEqualTypeOf<NeedsReconciliationReason>();
+    } else {
+      expectTypeOf(result.code).toEqualTypeOf<
+        'unsupported-capability' | 'invalid-capabilities' | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'clock-unavailable' | 'store-unavailable'
+      >();
+    }
   });
 
   it('a dispatch outcome narrows to completed, needs-reconciliation or a refusal code', () => {
@@ -53,6 +72,7 @@ describe('public types', () => {
         | 'unknown-effect'
         | 'already-admitted'
         | 'stale-claim'
+        | 'clock-unavailable'
         | 'store-unavailable'
         | 'checkpoint-failed'
       >();

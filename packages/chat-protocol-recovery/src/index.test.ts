@@ -5,7 +5,9 @@ import * as recovery from './index.js';
 describe('the public surface of @papercusp/chat-protocol-recovery', () => {
   it('exports exactly these runtime names', () => {
     expect(Object.keys(recovery).sort()).toEqual([
+      'DEFAULT_ADMISSION_LEASE_MS',
       'DELIVERY_STATES',
+      'EFFECT_STATES',
       'IDEMPOTENCY_KEY_HEADER',
       'NEEDS_RECONCILIATION_REASONS',
       'TURN_ID_FIELD',
@@ -23,6 +25,8 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
 
   it('keeps the fixed name TurnRecovery as a class (DESIGN §6, fixed)', () => {
     expect(typeof recovery.TurnRecovery).toBe('function');
-    expect(recovery.NEEDS_RECONCILIATION_REASONS).toEqual(['claim-unacknowledged', 'admission-unacknowledged', 'dispatch-failed']);
+    expect(recovery.NEEDS_RECONCILIATION_REASONS).toEqual(['claim-unacknowledged', 'admission-unacknowledged', 'dispatch-failed', 'admission-expired']);
+    expect(recovery.EFFECT_STATES).toEqual(['open', 'in-flight', 'uncertain', 'needs-reconciliation', 'completed']);
+    expect(recovery.DEFAULT_ADMISSION_LEASE_MS).toBe(600_000);
   });
 });

@@ -26,6 +26,8 @@ export type {
   DispatchEffectRefusalCode,
   DispatchEffectResult,
   EffectClaim,
+  InspectTurnRefusalCode,
+  InspectTurnResult,
   NeedsReconciliationOutcome,
   ReconcileEffectRefusalCode,
   ReconcileEffectResult,
@@ -33,7 +35,10 @@ export type {
   ReplayTurnResult,
   StartTurnRefusalCode,
   StartTurnResult,
+  TurnInspection,
 } from './outcomes.js';
+export { DEFAULT_ADMISSION_LEASE_MS, EFFECT_STATES } from './admission-lease.js';
+export type { EffectInspection, EffectState } from './admission-lease.js';
 export type {
   AbortRequest,
   AdmitDispatchRefusalCode,

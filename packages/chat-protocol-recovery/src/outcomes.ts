@@ -5,7 +5,8 @@
  * from the operation's closed union. Types only; nothing here runs.
  */
 import type { ChatRefusal, UnsupportedCapabilityRefusal } from '@papercusp/chat-protocol-core';
-import type { NeedsReconciliationReason, TurnRecord } from './turn-record.js';
+import type { EffectInspection } from './admission-lease.js';
+import type { NeedsReconciliationReason, RecoverableTurnStatus, TurnRecord } from './turn-record.js';
 import type { ValidatedReplayWindow, ValidateReplayWindowRefusalCode } from './replay-window.js';
 
 /** The refusals every operation shares when the host's declaration does not cover it. */
@@ -66,6 +67,7 @@ export type ClaimEffectRefusalCode =
   | 'turn-not-running'
   | 'unknown-effect'
   | 'already-admitted'
+  | 'clock-unavailable'
   | 'store-unavailable'
   | 'checkpoint-failed';
 
@@ -89,6 +91,7 @@ export type DispatchEffectRefusalCode =
   | 'unknown-effect'
   | 'already-admitted'
   | 'stale-claim'
+  | 'clock-unavailable'
   | 'store-unavailable'
   | 'checkpoint-failed';
 
@@ -158,3 +161,33 @@ export type ReplayTurnResult =
   | { readonly ok: true; readonly value: ValidatedReplayWindow }
   | CapabilityRefusal
   | ChatRefusal<Exclude<ReplayTurnRefusalCode, CapabilityRefusal['code']>>;
+
+/** Refusal codes of `inspectTurn`. */
+export type InspectTurnRefusalCode =
+  | 'unsupported-capability'
+  | 'invalid-capabilities'
+  | 'invalid-request'
+  | 'forbidden'
+  | 'unknown-turn'
+  | 'clock-unavailable'
+  | 'store-unavailable';
+
+/** A turn as `inspectTurn` found it: every effect with its state at `inspectedAt`. */
+export interface TurnInspection<Result> {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly status: RecoverableTurnStatus;
+  readonly revision: number;
+  /** The clock's instant the states were judged at. */
+  readonly inspectedAt: string;
+  /** The lease they were judged with. */
+  readonly admissionLeaseMs: number;
+  /** The turn's effects, in the turn's order. */
+  readonly effects: readonly EffectInspection<Result>[];
+}
+
+/** The result of `inspectTurn`: the turn's effects and their states, or a refusal. */
+export type InspectTurnResult<Result> =
+  | { readonly ok: true; readonly value: TurnInspection<Result> }
+  | CapabilityRefusal
+  | ChatRefusal<Exclude<InspectTurnRefusalCode, CapabilityRefusal['code']>>;

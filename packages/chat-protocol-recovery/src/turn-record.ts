@@ -16,13 +16,16 @@ export type NeedsReconciliationReason =
   /** The admission was sent but its acknowledgement never came back: it may be admitted, and nothing was launched here. */
   | 'admission-unacknowledged'
   /** The host execution threw or was aborted: the external effect may or may not have happened. */
-  | 'dispatch-failed';
+  | 'dispatch-failed'
+  /** The effect was admitted and has no result past the admission lease: its worker is presumed gone, the outcome unknown (§6.11). */
+  | 'admission-expired';
 
 /** The reasons, in a stable order. */
 export const NEEDS_RECONCILIATION_REASONS: readonly NeedsReconciliationReason[] = /* @__PURE__ */ Object.freeze([
   'claim-unacknowledged',
   'admission-unacknowledged',
   'dispatch-failed',
+  'admission-expired',
 ]);
 
 /**
@@ -64,6 +67,13 @@ export interface TurnRecord<Result> {
 export interface EffectAdmission {
   readonly effectId: string;
   readonly claim: number;
+  /**
+   * When it was admitted: the RFC 3339 timestamp `TurnRecovery`'s clock gave the
+   * admission request (`AdmitDispatchRequest.admittedAt`), kept as that instant.
+   * The admission lease is judged from it; an admission whose `admittedAt` is
+   * missing or unreadable counts as past its lease (§6.11).
+   */
+  readonly admittedAt: string;
 }
 
 /** What the store returns for a turn: the record and the admissions committed beside it. */
@@ -80,6 +90,11 @@ export function findEffect<Result>(record: TurnRecord<Result>, effectId: string)
 /** Whether an admission for this effect is committed. */
 export function isAdmitted(turn: StoredTurn<unknown>, effectId: string): boolean {
   return turn.admissions.some((admission) => admission.effectId === effectId);
+}
+
+/** The committed admission of this effect, or `undefined`. */
+export function findAdmission(turn: StoredTurn<unknown>, effectId: string): EffectAdmission | undefined {
+  return turn.admissions.find((admission) => admission.effectId === effectId);
 }
 
 /** The next revision of `record` with one effect replaced; the input is not touched. */

@@ -1,76 +1,23 @@
 import { LIGHTWEIGHT_CHAT_CAPABILITIES, type ChatCapabilities } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import type { AdmitDispatchRefusalCode, TurnRecoveryAdapter, TurnStore } from './adapter.js';
+import { FULL, TURN, stubStore } from '../test/stub-store.js';
+import type { TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import type { EffectClaim } from './outcomes.js';
 import type { StoredTurn } from './turn-record.js';
-import { TurnRecovery } from './turn-recovery.js';
+import { TurnRecovery, type TurnRecoveryOptions } from './turn-recovery.js';
 
 // Small inline stubs: one sequential in-memory store, no fences (the testkit's
 // fake store has those, and the race tests run there). Each test overrides the
 // one method whose behaviour it is about.
 
-const FULL: ChatCapabilities = {
-  connectionReplay: true,
-  persistedHistory: true,
-  persistedDecisions: true,
-  completedToolCheckpoints: true,
-  interruptedTurnRecovery: true,
-};
-const TURN = { conversationId: 'conv_1', turnId: 'turn_1' } as const;
-
-interface Stub {
-  readonly store: Required<TurnStore<string, string>>;
-  readonly turns: Map<string, StoredTurn<string>>;
-  readonly launches: string[];
-  readonly log: string[];
-}
-
-function stubStore(): Stub {
-  const turns = new Map<string, StoredTurn<string>>();
-  const launches: string[] = [];
-  const log: string[] = [];
-  const store: Required<TurnStore<string, string>> = {
-    read(turnId) {
-      log.push('read');
-      return Promise.resolve(turns.get(turnId) ?? null);
-    },
-    compareAndSwap({ turnId, expectedRevision, next }) {
-      log.push(`cas:${next.status}`);
-      const current = turns.get(turnId) ?? null;
-      if ((current?.record.revision ?? 0) !== expectedRevision) return Promise.resolve({ swapped: false, current });
-      const turn = { record: next, admissions: current?.admissions ?? [] };
-      turns.set(turnId, turn);
-      return Promise.resolve({ swapped: true, turn });
-    },
-    admitDispatch(request, launch) {
-      log.push('admit');
-      const turn = turns.get(request.turnId);
-      const refuse = (code: AdmitDispatchRefusalCode) => Promise.resolve({ admitted: false as const, code });
-      if (request.caller === 'revoked') return refuse('forbidden');
-      if (turn === undefined) return refuse('unknown-turn');
-      if (turn.record.status !== 'running') return refuse('turn-not-running');
-      const effect = turn.record.effects.find((candidate) => candidate.effectId === request.effectId);
-      if (effect === undefined) return refuse('unknown-effect');
-      if (effect.status !== 'open') return refuse('effect-settled');
-      if (turn.admissions.some((admission) => admission.effectId === request.effectId)) return refuse('already-admitted');
-      if (effect.claim !== request.claim) return refuse('stale-claim');
-      turns.set(request.turnId, { record: turn.record, admissions: [...turn.admissions, { effectId: request.effectId, claim: request.claim }] });
-      launches.push(request.effectId);
-      launch();
-      return Promise.resolve({ admitted: true as const });
-    },
-  };
-  return { store, turns, launches, log };
-}
-
-function recoveryOver(store: TurnStore<string, string> | undefined, extra: Partial<TurnRecoveryAdapter<string, string>> = {}) {
+function recoveryOver(store: TurnStore<string, string> | undefined, extra: Partial<TurnRecoveryAdapter<string, string>> = {}, options: TurnRecoveryOptions = {}) {
   const adapter: TurnRecoveryAdapter<string, string> = {
     capabilities: FULL,
     authorize: ({ caller }) => caller !== 'stranger',
     ...(store === undefined ? {} : { store }),
     ...extra,
   };
-  return new TurnRecovery<string, string>(adapter);
+  return new TurnRecovery<string, string>(adapter, options);
 }
 
 async function startedTurn(effectIds: readonly string[] = ['pay', 'mail']) {

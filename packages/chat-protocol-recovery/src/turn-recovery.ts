@@ -5,8 +5,10 @@
  * the verdicts; the host owns storage, authority and the executions. Its only
  * in-memory state is a cache of turn snapshots used as compare-and-swap
  * expectations: a stale snapshot costs a retry and can never authorize a launch.
+ * Time comes from its injected clock, only to date admissions and judge their lease.
  */
-import { isChatId, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { isChatId, isZonedTimestamp, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { DEFAULT_ADMISSION_LEASE_MS, inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import type {
   AbortDelivery,
@@ -17,6 +19,7 @@ import type {
   CompletedOutcome,
   DispatchEffectResult,
   EffectClaim,
+  InspectTurnResult,
   NeedsReconciliationOutcome,
   ReconcileEffectResult,
   ReplayTurnResult,
@@ -24,6 +27,7 @@ import type {
 } from './outcomes.js';
 import { readReplayCursor, validateReplayWindow } from './replay-window.js';
 import {
+  findAdmission,
   findEffect,
   isAdmitted,
   withEffect,
@@ -39,7 +43,27 @@ export interface TurnRecoveryOptions {
   readonly maxWriteAttempts?: number;
   /** Turn snapshots kept as write expectations; 0 turns the cache off. Default 256. */
   readonly cacheSize?: number;
+  /**
+   * How long an admitted effect without a result counts as in flight, in
+   * milliseconds (a positive safe integer; default `DEFAULT_ADMISSION_LEASE_MS`,
+   * 10 minutes). Past it the worker is presumed gone: a claim marks the effect
+   * `needs-reconciliation` (`admission-expired`), never relaunches it (§6.11).
+   * Set it above the longest execution of any effect, with margin; every worker
+   * sharing a store should use the same lease.
+   */
+  readonly admissionLeaseMs?: number;
+  /**
+   * The clock: the current instant as an RFC 3339 timestamp with an offset.
+   * It dates admissions and judges their lease; nothing else reads time.
+   * Default: the system clock (`new Date().toISOString()`). A clock that
+   * throws or answers anything else makes the call that needed it refuse
+   * `clock-unavailable`.
+   */
+  readonly clock?: () => string;
 }
+
+/** The system clock, the default of `TurnRecoveryOptions.clock`. */
+const systemClock = (): string => new Date().toISOString();
 
 /** The request of `startTurn`: the effect identities the host authorized for this turn. */
 export interface StartTurnRequest<Caller> {
@@ -115,6 +139,7 @@ const RECONCILIATION_MESSAGES: Record<NeedsReconciliationReason, string> = {
   'claim-unacknowledged': 'the claim write was not acknowledged; verify the effect, then claim again or reconcile',
   'admission-unacknowledged': 'the admission was not acknowledged and nothing was launched here; verify the effect and reconcile',
   'dispatch-failed': 'the execution failed or was aborted; its external outcome is unknown until the host verifies it',
+  'admission-expired': 'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
 };
 
 function needsReconciliation(reason: NeedsReconciliationReason): NeedsReconciliationOutcome {
@@ -130,6 +155,17 @@ function settledOutcome<Result>(effect: EffectRecord<Result>): CompletedOutcome<
 
 function isTurnRequestShape(request: { conversationId: unknown; turnId: unknown }): boolean {
   return isChatId(request.conversationId) && isChatId(request.turnId);
+}
+
+// The fields of a turn request, read once (a getter that throws or a non-object is no request).
+function readTurnRequest<Caller>(request: unknown): { caller: Caller; conversationId: string; turnId: string } | null {
+  if (typeof request !== 'object' || request === null) return null;
+  try {
+    const { caller, conversationId, turnId } = request as { caller: Caller; conversationId: unknown; turnId: unknown };
+    return isChatId(conversationId) && isChatId(turnId) ? { caller, conversationId, turnId } : null;
+  } catch {
+    return null;
+  }
 }
 
 // Runs the host's execution: a synchronous throw becomes a failed settlement, never an exception here.
@@ -153,23 +189,39 @@ function startExecution<Result>(execute: (execution: EffectExecution) => Result 
  * and only for the newest claim; a stored result is never re-run or
  * overwritten; every result an execution produces is stored, or returned as
  * `checkpoint-failed` carrying it; nothing is reported `completed` that the
- * store does not hold. Every operation answers with a typed result and never
- * throws when an adapter method throws or rejects; a store answer outside its
- * contract makes the writes it carried unknown (`needs-reconciliation` or a
- * read-back), never a hang.
+ * store does not hold. An admitted effect without a result is never
+ * launched again: past the admission lease a claim marks it
+ * `needs-reconciliation` (`admission-expired`). Every operation answers with a
+ * typed result and never throws when an adapter method or the clock throws or
+ * rejects; a store answer outside its contract makes the writes it carried
+ * unknown (`needs-reconciliation` or a read-back), never a hang.
  */
 export class TurnRecovery<Result = unknown, Caller = unknown> {
   private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
   private readonly maxWriteAttempts: number;
   private readonly cacheSize: number;
+  private readonly admissionLeaseMs: number;
+  private readonly clock: () => string;
   private readonly cache = new Map<string, StoredTurn<Result>>();
   private readonly queues = new Map<string, QueuedWrite<Result>[]>();
 
-  /** Holds the adapter; reads nothing until an operation runs. */
+  /**
+   * Holds the adapter; reads nothing until an operation runs. Throws a
+   * `TypeError` (its only throw, at construction) when `admissionLeaseMs` is
+   * not a positive safe integer or `clock` is not a function: a host
+   * misconfigured at boot, not an input to refuse.
+   */
   constructor(adapter: TurnRecoveryAdapter<Result, Caller>, options: TurnRecoveryOptions = {}) {
+    const { admissionLeaseMs = DEFAULT_ADMISSION_LEASE_MS, clock = systemClock } = options;
+    if (!Number.isSafeInteger(admissionLeaseMs) || admissionLeaseMs < 1) {
+      throw new TypeError(`TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got ${String(admissionLeaseMs)}`);
+    }
+    if (typeof clock !== 'function') throw new TypeError('TurnRecovery: clock must be a function returning an RFC 3339 timestamp');
     this.adapter = adapter;
     this.maxWriteAttempts = Math.max(1, Math.floor(options.maxWriteAttempts ?? 1000));
     this.cacheSize = Math.max(0, Math.floor(options.cacheSize ?? 256));
+    this.admissionLeaseMs = admissionLeaseMs;
+    this.clock = clock;
   }
 
   /**
@@ -226,9 +278,13 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
    * result (`completed`, `reused: true`) and is never re-run; an effect marked
    * for reconciliation says so. Otherwise the claim number goes up by one: the
    * newest claim is the only one admission accepts, so a worker that died after
-   * claiming is taken over by the next claim. An admitted effect is
-   * `already-admitted` (a model retry of the same call never redispatches). A
-   * lost acknowledgement is `needs-reconciliation` (`claim-unacknowledged`).
+   * claiming is taken over by the next claim. An admitted effect without a
+   * result is `already-admitted` while its admission is younger than the lease
+   * (a model retry of the same call never redispatches); past the lease the
+   * claim durably marks it `needs-reconciliation` (`admission-expired`) through
+   * compare-and-swap and answers that, also in a cancelled turn: it is never
+   * relaunched (§6.11). A lost acknowledgement is `needs-reconciliation`
+   * (`claim-unacknowledged`; `admission-expired` when the write was the mark).
    */
   async claimEffect(request: EffectRequest<Caller>): Promise<ClaimEffectResult<Result>> {
     const gate = this.requireStore();
@@ -237,16 +293,30 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (!isTurnRequestShape(request) || !isChatId(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
     if (!(await this.authorized(request.caller, 'claim', conversationId, turnId))) return refuse('forbidden', 'the caller may not claim effects of this turn');
     type Verdict = ClaimEffectResult<Result>;
-    // The claim number this call writes: set by the last decision, which is the one written.
+    // The claim number this call writes, and whether the write is the expiry
+    // mark instead: set by the last decision, which is the one written.
     let claimNumber = 0;
+    let marking = false;
+    // The clock is read once, and only when an admission must be judged.
+    let now: string | null | undefined;
     const decide = (turn: StoredTurn<Result>): Step<Result, Verdict> => {
       if (turn.record.conversationId !== conversationId) return { stop: refuse('unknown-turn', 'no such turn in this conversation') };
       const effect = findEffect(turn.record, effectId);
       if (effect === undefined) return { stop: refuse('unknown-effect', 'the turn did not authorize this effect') };
       const settled = settledOutcome(effect);
       if (settled !== null) return { stop: settled };
+      const admission = findAdmission(turn, effectId);
+      if (admission !== undefined) {
+        now ??= this.now();
+        if (now === null) return { stop: refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged') };
+        if (isAdmissionExpired(admission, now, this.admissionLeaseMs)) {
+          marking = true;
+          return { write: withEffect(turn.record, { effectId, claim: effect.claim, status: 'needs-reconciliation', reason: 'admission-expired' }) };
+        }
+      }
+      marking = false;
       if (turn.record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled') };
-      if (isAdmitted(turn, effectId)) return { stop: refuse('already-admitted', 'the effect was admitted; its result is pending or needs reconciliation') };
+      if (admission !== undefined) return { stop: refuse('already-admitted', 'the effect was admitted and is in flight within the admission lease') };
       claimNumber = effect.claim + 1;
       return { write: withEffect(turn.record, { effectId, claim: claimNumber, status: 'open' }) };
     };
@@ -265,18 +335,21 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
       written = await this.write(gate, turnId, start, decide);
     }
+    // Admissions do not move the revision, so a claim written from an older
+    // snapshot can land after one; the store's answer shows it, and the claim
+    // it wrote can never be admitted. The admission is judged once more on
+    // that answer: in flight, or past its lease and marked now.
+    if (written.type === 'written' && !marking && isAdmitted(written.turn, effectId)) written = await this.write(gate, turnId, written.turn, decide);
     switch (written.type) {
       case 'stopped':
         return written.value;
       case 'written': {
-        // Admissions do not move the revision, so a claim written from an older
-        // snapshot can land after one; the store's answer shows it, and the
-        // claim it wrote can never be admitted.
-        if (isAdmitted(written.turn, effectId)) return refuse('already-admitted', 'the effect was admitted; its result is pending or needs reconciliation');
+        if (marking) return needsReconciliation('admission-expired');
+        if (isAdmitted(written.turn, effectId)) return refuse('already-admitted', 'the effect was admitted and is in flight within the admission lease');
         return { ok: true, outcome: 'claimed', claim: { conversationId, turnId, effectId, claim: claimNumber } };
       }
       case 'unacknowledged':
-        return needsReconciliation('claim-unacknowledged');
+        return needsReconciliation(marking ? 'admission-expired' : 'claim-unacknowledged');
       case 'missing':
         return refuse('unknown-turn', 'the turn is gone');
       case 'exhausted':
@@ -294,6 +367,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
    * store never confirmed is `checkpoint-failed` carrying it. A failed or
    * aborted execution, or a lost admission acknowledgement, is
    * `needs-reconciliation`. A store without `admitDispatch` is `no-admission-seam`.
+   * The admission is dated by the clock (`admittedAt`); without a reading the
+   * dispatch refuses `clock-unavailable` and launches nothing.
    */
   async dispatchEffect(request: DispatchEffectRequest<Result, Caller>): Promise<DispatchEffectResult<Result>> {
     const gate = this.requireStore();
@@ -312,13 +387,15 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       return refuse('invalid-request', 'expected a claim from claimEffect and an execute function');
     }
     const execution: EffectExecution = { conversationId: claim.conversationId, turnId: claim.turnId, effectId: claim.effectId, claim: claim.claim };
+    const admittedAt = this.now();
+    if (admittedAt === null) return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp to date the admission: nothing was launched');
     let settled: Promise<Settled<Result>> | undefined;
     const launch = (): void => {
       if (settled === undefined) settled = startExecution(execute, execution);
     };
     let admission: Awaited<ReturnType<typeof admitDispatch>> | undefined;
     try {
-      admission = await admitDispatch.call(gate, { caller: request.caller, ...execution }, launch);
+      admission = await admitDispatch.call(gate, { caller: request.caller, ...execution, admittedAt }, launch);
     } catch {
       admission = undefined;
     }
@@ -437,6 +514,39 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   }
 
   /**
+   * Lists a turn's effects with their state at the clock's current instant
+   * (§6.11): `open`, `in-flight` (admitted, no result, younger than the
+   * lease), `uncertain` (admitted, no result, past the lease, not yet durably
+   * marked: a claim marks it), `needs-reconciliation` (with its reason) or
+   * `completed` (with the result). For a host's sweeper and a reconnecting
+   * client. Reads the store fresh and writes nothing. The caller's authority
+   * (`inspect`) is checked before the store is read, and a turn of another
+   * conversation is `unknown-turn` like a missing one, so nothing leaks about a
+   * turn the caller may not see. Never throws, whatever the request.
+   */
+  async inspectTurn(request: TurnRequest<Caller>): Promise<InspectTurnResult<Result>> {
+    const gate = this.requireStore();
+    if ('ok' in gate) return gate;
+    const fields = readTurnRequest<Caller>(request);
+    if (fields === null) return refuse('invalid-request', 'expected a request with v1 ids for the conversation and turn');
+    const { conversationId, turnId } = fields;
+    if (!(await this.authorized(fields.caller, 'inspect', conversationId, turnId))) return refuse('forbidden', 'the caller may not inspect this turn');
+    const turn = await this.read(gate, turnId);
+    if (turn === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
+    if (turn === null || turn.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+    const inspectedAt = this.now();
+    if (inspectedAt === null) return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged');
+    try {
+      const effects = turn.record.effects.map((effect) => inspectEffect(turn, effect, inspectedAt, this.admissionLeaseMs));
+      const { status, revision } = turn.record;
+      return { ok: true, value: { conversationId, turnId, status, revision, inspectedAt, admissionLeaseMs: this.admissionLeaseMs, effects } };
+    } catch {
+      // A stored turn outside the record's shape: nothing can be said about its effects.
+      return refuse('store-unavailable', 'the store answered with a turn outside the record shape');
+    }
+  }
+
+  /**
    * Replays a turn after the client's cursor: asks the host's replay window and
    * validates it with `validateReplayWindow` (stale and future cursors, gaps,
    * reordered, duplicated and foreign frames are refused; the value is the
@@ -463,6 +573,16 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   }
 
   // --- internals -------------------------------------------------------------
+
+  // The clock's reading, or null when it threw or gave no RFC 3339 timestamp.
+  private now(): string | null {
+    try {
+      const now = this.clock();
+      return isZonedTimestamp(now) ? now : null;
+    } catch {
+      return null;
+    }
+  }
 
   private requireCapability(name: ChatCapabilityName): CapabilityRefusal | null {
     const check = requireChatCapabilities(this.adapter.capabilities, [name]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAKE_FAULT_KINDS, FakeDatabaseError, createFakeDatabase, type FakeDatabase } from './fake-database.js';
+import { FAKE_FAULT_KINDS, FAKE_RANDOM_FAULT_KINDS, FakeDatabaseError, createFakeDatabase, type FakeDatabase } from './fake-database.js';
 
 // The database primitives the stores build on (DESIGN §8): fences, faults,
 // restarts, history, counters, and determinism under a seed.
@@ -19,6 +19,22 @@ function counter(database: FakeDatabase, key = 'turn_1') {
       },
     });
 }
+
+// The faults a seed-7 plan over all calls gave before lose-acknowledgement-after-launch existed (pinned).
+const PINNED_SEED_7_FAULTS = [
+  'fail-before-commit',
+  'lose-acknowledgement',
+  'fail-before-commit',
+  'fail-before-commit',
+  'lose-acknowledgement',
+  'fail-before-commit',
+  'delay',
+  'fail-before-commit',
+  'fail-before-commit',
+  'fail-before-commit',
+  'lose-acknowledgement',
+  'lose-acknowledgement',
+];
 
 describe('createFakeDatabase', () => {
   it('serializes transactions on one key: a read-pause-write never loses an update', async () => {
@@ -47,6 +63,50 @@ describe('createFakeDatabase', () => {
     expect(released).toBe(0);
     await write('c');
     expect(released).toBe(1);
+  });
+
+  it('lose-acknowledgement-after-launch commits, runs beforeRelease, then throws (issue 12)', async () => {
+    const database = createFakeDatabase();
+    const table = database.table<string>('rows');
+    const released: string[] = [];
+    const write = (value: string) =>
+      database.transact({ operation: 'write', key: 'k', body: () => table.set('k', value), beforeRelease: () => released.push(value) });
+    database.inject({ operation: 'write', kind: 'lose-acknowledgement-after-launch' });
+    await expect(write('a')).rejects.toMatchObject({ name: 'FakeDatabaseError', fault: 'lose-acknowledgement-after-launch', message: 'write: lose-acknowledgement-after-launch' });
+    expect(table.get('k')).toBe('a');
+    expect(released).toEqual(['a']);
+    // An unfenced call's body is its side effect: it runs under both acknowledgement faults.
+    const ran: string[] = [];
+    for (const kind of ['lose-acknowledgement', 'lose-acknowledgement-after-launch'] as const) {
+      database.inject({ operation: 'hook', kind });
+      await expect(database.call('hook', 'k', () => ran.push(kind))).rejects.toMatchObject({ fault: kind });
+    }
+    expect(ran).toEqual(['lose-acknowledgement', 'lose-acknowledgement-after-launch']);
+  });
+
+  it('a fault aimed at a target and its n-th occurrence counts only matching calls from its injection on (issue 12)', async () => {
+    const database = createFakeDatabase();
+    const read = (turnId: string) => database.call('read', turnId, () => turnId, { turnId }).then(String, (error: FakeDatabaseError) => `${turnId}:${error.fault}`);
+    await read('turn_1');
+    database.inject({ operation: 'read', kind: 'fail-before-commit', target: { turnId: 'turn_1' }, occurrence: 2, times: 2 });
+    const answers = [];
+    for (const turnId of ['turn_2', 'turn_1', 'turn_2', 'turn_2', 'turn_1', 'turn_1', 'turn_1']) answers.push(await read(turnId));
+    // The read before the injection does not count; turn_2's reads never match; the 2nd and 3rd matching reads are hit.
+    expect(answers).toEqual(['turn_2', 'turn_1', 'turn_2', 'turn_2', 'turn_1:fail-before-commit', 'turn_1:fail-before-commit', 'turn_1']);
+  });
+
+  it('a target matches only when every field it gives is named by the call, and combines with when (issue 12)', async () => {
+    const database = createFakeDatabase();
+    const admit = (effectId: string, conversationId = 'conv_1') =>
+      database
+        .call('admitDispatch', 'turn_1', () => effectId, { turnId: 'turn_1', effectId, conversationId })
+        .then(String, (error: FakeDatabaseError) => `${effectId}:${error.fault}`);
+    database.inject({ operation: 'admitDispatch', kind: 'lose-acknowledgement', target: { turnId: 'turn_1', effectId: 'pay', conversationId: 'conv_1' }, when: (call) => call.index > 2 });
+    const answers = [await admit('pay'), await admit('mail'), await admit('pay', 'conv_2'), await admit('pay'), await admit('pay')];
+    expect(answers).toEqual(['pay', 'mail', 'pay', 'pay:lose-acknowledgement', 'pay']);
+    // A call that names nothing never matches a target.
+    database.inject({ operation: 'hook', kind: 'fail-before-commit', target: { turnId: 'turn_1' } });
+    expect(await database.call('hook', 'turn_1', () => 'ran')).toBe('ran');
   });
 
   it('a delay waits microtask turns and then commits', async () => {
@@ -95,7 +155,7 @@ describe('createFakeDatabase', () => {
     ]);
   });
 
-  it('is deterministic under a seed: the same random fault plan hits the same calls', async () => {
+  it('is deterministic under a seed: the same random fault plan hits the same calls, as it did before issue 12', async () => {
     const run = async (seed: number) => {
       const database = createFakeDatabase({ seed });
       database.injectRandomFaults({ rate: 0.5, operations: ['increment'] });
@@ -106,7 +166,14 @@ describe('createFakeDatabase', () => {
     };
     expect(await run(7)).toEqual(await run(7));
     expect(await run(7)).not.toEqual(await run(8));
-    expect(FAKE_FAULT_KINDS).toEqual(['fail-before-commit', 'lose-acknowledgement', 'delay']);
+    expect(FAKE_FAULT_KINDS).toEqual(['fail-before-commit', 'lose-acknowledgement', 'lose-acknowledgement-after-launch', 'delay']);
+    // A plan without kinds draws from the three it always did, so a seed replays the same plan.
+    expect(FAKE_RANDOM_FAULT_KINDS).toEqual(['fail-before-commit', 'lose-acknowledgement', 'delay']);
+    const pinned = createFakeDatabase({ seed: 7 });
+    pinned.injectRandomFaults({ rate: 1, operations: ['increment'] });
+    const faults: string[] = [];
+    for (let index = 0; index < 12; index += 1) faults.push(await counter(pinned)().then(() => 'delay', (error: FakeDatabaseError) => error.fault));
+    expect(faults).toEqual(PINNED_SEED_7_FAULTS);
   });
 
   it('clearFaults drops queued rules and the random plan', async () => {

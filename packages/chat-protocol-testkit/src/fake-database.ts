@@ -12,13 +12,48 @@
 export type FakeFaultKind =
   /** The call fails before anything commits. */
   | 'fail-before-commit'
-  /** The call commits, then its acknowledgement is lost: the caller sees a throw. */
+  /**
+   * The call commits, then its acknowledgement is lost: the caller sees a
+   * throw. A transaction's side effect after the commit (`beforeRelease`:
+   * `admitDispatch`'s launch) does not run; an unfenced call's body does.
+   */
   | 'lose-acknowledgement'
+  /**
+   * The call commits, runs the side effect its commit releases (a
+   * transaction's `beforeRelease`: `admitDispatch`'s launch), and then its
+   * acknowledgement is lost: admitted, launched, and the caller sees a throw.
+   * On an operation without such a side effect it is `lose-acknowledgement`.
+   */
+  | 'lose-acknowledgement-after-launch'
   /** The call waits `turns` microtask turns before it asks for its fence. */
   | 'delay';
 
 /** The kinds, in a stable order. */
-export const FAKE_FAULT_KINDS: readonly FakeFaultKind[] = /* @__PURE__ */ Object.freeze(['fail-before-commit', 'lose-acknowledgement', 'delay']);
+export const FAKE_FAULT_KINDS: readonly FakeFaultKind[] = /* @__PURE__ */ Object.freeze([
+  'fail-before-commit',
+  'lose-acknowledgement',
+  'lose-acknowledgement-after-launch',
+  'delay',
+]);
+
+/**
+ * The kinds a random plan draws from when it names none: the first three
+ * kinds, as before `lose-acknowledgement-after-launch` existed, so a seed
+ * replays the plan it always did. Name `kinds` (`FAKE_FAULT_KINDS`) to draw from all.
+ */
+export const FAKE_RANDOM_FAULT_KINDS: readonly FakeFaultKind[] = /* @__PURE__ */ Object.freeze(['fail-before-commit', 'lose-acknowledgement', 'delay']);
+
+/**
+ * What a call's request names, for aiming a fault: the turn store's
+ * operations name their turn (and `admitDispatch` its effect; all but `read`
+ * their conversation), the interaction store's their conversation and card.
+ */
+export interface FakeCallTarget {
+  readonly conversationId?: string;
+  readonly turnId?: string;
+  readonly effectId?: string;
+  readonly correlationId?: string;
+}
 
 /** One call as a fault rule sees it. */
 export interface FakeCall {
@@ -27,9 +62,18 @@ export interface FakeCall {
   readonly key: string;
   /** 1 for the first call of this operation since the database was created. */
   readonly index: number;
+  /** What the call's request names (`{}` for a call that names nothing). */
+  readonly target: FakeCallTarget;
 }
 
-/** A fault to inject: the next `times` calls of `operation` that `when` accepts get `kind`. */
+/**
+ * A fault to inject: calls of `operation` that match `target` and that `when`
+ * accepts are counted from the moment the rule is injected; the
+ * `occurrence`-th of them and the `times - 1` matching calls after it get
+ * `kind`. So "lose the acknowledgement of the second read of turn_1" is
+ * `{ operation: 'read', target: { turnId: 'turn_1' }, occurrence: 2, kind: 'lose-acknowledgement' }`,
+ * whatever other turns' calls come between.
+ */
 export interface FakeFaultRule {
   readonly operation: string;
   readonly kind: FakeFaultKind;
@@ -37,6 +81,10 @@ export interface FakeFaultRule {
   readonly times?: number;
   /** Microtask turns to wait, for `delay` (default 1). */
   readonly turns?: number;
+  /** Only calls whose request names every field given here, with these values (default: every call). */
+  readonly target?: FakeCallTarget;
+  /** Which matching call, counted from 1 since the rule was injected, is the first one hit (default 1). */
+  readonly occurrence?: number;
   readonly when?: (call: FakeCall) => boolean;
 }
 
@@ -44,6 +92,7 @@ export interface FakeFaultRule {
 export interface FakeRandomFaults {
   readonly rate: number;
   readonly operations: readonly string[];
+  /** The kinds to draw from (default `FAKE_RANDOM_FAULT_KINDS`). */
   readonly kinds?: readonly FakeFaultKind[];
 }
 
@@ -57,8 +106,8 @@ export interface FakeHistoryEntry {
 
 /** The error a faulted or restarted call throws. `fault` says which. */
 export class FakeDatabaseError extends Error {
-  /** `fail-before-commit`, `lose-acknowledgement`, or `restarted` (the connection died with a restart). */
-  readonly fault: 'fail-before-commit' | 'lose-acknowledgement' | 'restarted';
+  /** The fault kind that threw (`delay` never does), or `restarted` (the connection died with a restart). */
+  readonly fault: 'fail-before-commit' | 'lose-acknowledgement' | 'lose-acknowledgement-after-launch' | 'restarted';
 
   constructor(fault: FakeDatabaseError['fault'], operation: string) {
     super(`${operation}: ${fault}`);
@@ -91,6 +140,8 @@ export interface FakeDatabaseOptions {
 export interface FakeTransactionSpec<Value> {
   readonly operation: string;
   readonly key: string;
+  /** What the request names, for faults aimed at it (default `{}`). */
+  readonly target?: FakeCallTarget;
   readonly body: (transaction: FakeTransaction) => Promise<Value> | Value;
   readonly beforeRelease?: (value: Value) => void;
 }
@@ -104,8 +155,8 @@ export interface FakeDatabase {
   table<Row>(name: string): Map<string, Row>;
   /** Runs one transaction under the fence of `key`, with the faults injected for its operation. */
   transact<Value>(spec: FakeTransactionSpec<Value>): Promise<Value>;
-  /** Runs a call that takes no fence (an authorization check, a hook) with its faults; `body` runs unless it fails before. */
-  call<Value>(operation: string, key: string, body: () => Promise<Value> | Value): Promise<Value>;
+  /** Runs a call that takes no fence (an authorization check, a hook) with its faults; `body` runs unless it fails before. `target`: what the request names. */
+  call<Value>(operation: string, key: string, body: () => Promise<Value> | Value, target?: FakeCallTarget): Promise<Value>;
   /** Queues a fault. */
   inject(rule: FakeFaultRule): void;
   /** Turns on a seeded random fault plan (replacing the previous one). */
@@ -146,6 +197,15 @@ async function yieldTurns(turns: number): Promise<void> {
 interface QueuedFault {
   rule: FakeFaultRule;
   remaining: number;
+  /** Matching calls still to let through before the first hit. */
+  skip: number;
+}
+
+// Whether the call's request names every field the rule's target gives, with the same value.
+function isTargeted(call: FakeCall, target: FakeCallTarget | undefined): boolean {
+  if (target === undefined) return true;
+  const fields = ['conversationId', 'turnId', 'effectId', 'correlationId'] as const;
+  return fields.every((field) => target[field] === undefined || call.target[field] === target[field]);
 }
 
 /**
@@ -153,8 +213,11 @@ interface QueuedFault {
  *
  * Guarantees: transactions on one key run one at a time, in the order they
  * asked for the fence; a transaction's writes happen inside its body, so a
- * fault before the body commits nothing and `lose-acknowledgement` throws after
- * the body committed and skips `beforeRelease`. `restart()` makes every call
+ * fault before the body commits nothing, `lose-acknowledgement` throws after
+ * the body committed and skips `beforeRelease`, and
+ * `lose-acknowledgement-after-launch` throws after `beforeRelease` ran. A
+ * rule's `target` and `occurrence` count only the calls it matches, from its
+ * injection on. `restart()` makes every call
  * still waiting or paused throw `restarted` without committing, and new calls
  * take fresh fences. The same seed, faults and call order give the same history.
  */
@@ -184,25 +247,35 @@ export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatab
   // Which fault, if any, this call gets: queued rules first, then the random plan.
   const takeFault = (call: FakeCall): { kind: FakeFaultKind; turns: number } | null => {
     for (const entry of queued) {
-      if (entry.remaining > 0 && entry.rule.operation === call.operation && (entry.rule.when?.(call) ?? true)) {
+      if (entry.remaining > 0 && entry.rule.operation === call.operation && isTargeted(call, entry.rule.target) && (entry.rule.when?.(call) ?? true)) {
+        if (entry.skip > 0) {
+          entry.skip -= 1;
+          continue;
+        }
         entry.remaining -= 1;
         queued = queued.filter((candidate) => candidate.remaining > 0);
         return { kind: entry.rule.kind, turns: entry.rule.turns ?? 1 };
       }
     }
     if (randomPlan !== null && randomPlan.operations.includes(call.operation) && random() < randomPlan.rate) {
-      const kinds = randomPlan.kinds ?? FAKE_FAULT_KINDS;
+      const kinds = randomPlan.kinds ?? FAKE_RANDOM_FAULT_KINDS;
       const kind = kinds[Math.floor(random() * kinds.length)];
       if (kind !== undefined) return { kind, turns: 1 + Math.floor(random() * 3) };
     }
     return null;
   };
 
-  const begin = (operation: string, key: string): FakeCall => {
+  const begin = (operation: string, key: string, target: FakeCallTarget = {}): FakeCall => {
     calls.set(operation, (calls.get(operation) ?? 0) + 1);
     const index = (totals.get(operation) ?? 0) + 1;
     totals.set(operation, index);
-    return { operation, key, index };
+    return { operation, key, index, target };
+  };
+
+  // The acknowledgement faults, thrown after the commit: before or after the side effect it releases.
+  const loseAcknowledgement = (fault: FakeFaultKind | undefined, operation: string, after: 'commit' | 'side-effect'): void => {
+    if (fault === 'lose-acknowledgement' && after === 'commit') throw new FakeDatabaseError('lose-acknowledgement', operation);
+    if (fault === 'lose-acknowledgement-after-launch' && after === 'side-effect') throw new FakeDatabaseError('lose-acknowledgement-after-launch', operation);
   };
 
   const acquire = async (key: string, operation: string, startedIn: number): Promise<() => void> => {
@@ -241,7 +314,7 @@ export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatab
     async transact<Value>(spec: FakeTransactionSpec<Value>): Promise<Value> {
       const { operation, key } = spec;
       const startedIn = epoch;
-      const fault = takeFault(begin(operation, key));
+      const fault = takeFault(begin(operation, key, spec.target));
       if (fault?.kind === 'delay') await yieldTurns(fault.turns);
       assertEpoch(startedIn, operation);
       if (fault?.kind === 'fail-before-commit') throw new FakeDatabaseError('fail-before-commit', operation);
@@ -257,25 +330,28 @@ export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatab
         };
         await transaction.pause('fenced');
         const value = await spec.body(transaction);
-        if (fault?.kind === 'lose-acknowledgement') throw new FakeDatabaseError('lose-acknowledgement', operation);
+        loseAcknowledgement(fault?.kind, operation, 'commit');
         spec.beforeRelease?.(value);
+        loseAcknowledgement(fault?.kind, operation, 'side-effect');
         return value;
       } finally {
         release?.();
       }
     },
-    async call<Value>(operation: string, key: string, body: () => Promise<Value> | Value): Promise<Value> {
+    async call<Value>(operation: string, key: string, body: () => Promise<Value> | Value, target: FakeCallTarget = {}): Promise<Value> {
       const startedIn = epoch;
-      const fault = takeFault(begin(operation, key));
+      const fault = takeFault(begin(operation, key, target));
       if (fault?.kind === 'delay') await yieldTurns(fault.turns);
       assertEpoch(startedIn, operation);
       if (fault?.kind === 'fail-before-commit') throw new FakeDatabaseError('fail-before-commit', operation);
       const value = await body();
-      if (fault?.kind === 'lose-acknowledgement') throw new FakeDatabaseError('lose-acknowledgement', operation);
+      // An unfenced call's body is its side effect: both acknowledgement faults come after it.
+      loseAcknowledgement(fault?.kind, operation, 'commit');
+      loseAcknowledgement(fault?.kind, operation, 'side-effect');
       return value;
     },
     inject(rule: FakeFaultRule): void {
-      queued = [...queued, { rule, remaining: rule.times ?? 1 }];
+      queued = [...queued, { rule, remaining: rule.times ?? 1, skip: Math.max(0, Math.floor(rule.occurrence ?? 1) - 1) }];
     },
     injectRandomFaults(plan: FakeRandomFaults | null): void {
       randomPlan = plan;

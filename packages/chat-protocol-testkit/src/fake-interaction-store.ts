@@ -34,7 +34,7 @@ export interface FakeInteractionMetadataChange {
   readonly expiresAt?: string;
 }
 
-/** One worker's connection to the fake interaction store. Operations: `interaction.transact`, `interaction.read`, `interaction.metadata`. */
+/** One worker's connection to the fake interaction store. Operations: `interaction.transact`, `interaction.read`, `interaction.metadata`; each names its conversation and card (`correlationId`) for a fault's `target`. */
 export interface FakeInteractionStore<Card> extends InteractionStore<Card, string> {
   /** Test setup, no round trip: `caller`'s current authority in a conversation; `null` revokes it. */
   setAuthority(conversationId: string, caller: string, authority: InteractionAuthority | null): void;
@@ -82,6 +82,7 @@ export function createFakeInteractionStore<Card = OpenCardSnapshotV1>(database: 
       return database.transact({
         operation: 'interaction.transact',
         key,
+        target: { conversationId: request.conversationId, correlationId: request.correlationId },
         body: async (transaction) => {
           const current = records.get(key) ?? null;
           const decision = decide(snapshotOf(request));
@@ -108,7 +109,10 @@ export function createFakeInteractionStore<Card = OpenCardSnapshotV1>(database: 
     },
     async read(request) {
       alive('interaction.read');
-      return database.call('interaction.read', keyOf(request.conversationId, request.correlationId), () => snapshotOf(request));
+      return database.call('interaction.read', keyOf(request.conversationId, request.correlationId), () => snapshotOf(request), {
+        conversationId: request.conversationId,
+        correlationId: request.correlationId,
+      });
     },
     setAuthority(conversationId, caller, authority) {
       const key = JSON.stringify([conversationId, caller]);
@@ -121,6 +125,7 @@ export function createFakeInteractionStore<Card = OpenCardSnapshotV1>(database: 
       await database.transact({
         operation: 'interaction.metadata',
         key,
+        target: { conversationId: change.conversationId, correlationId: change.correlationId },
         body: (transaction) => {
           const current = records.get(key);
           if (current === undefined || current.status !== 'pending') throw new TypeError('fake interaction store: no pending card to change');

@@ -61,7 +61,7 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
     const database = createFakeDatabase();
     const store = createFakeTurnStore<string>(database);
     await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'open' }] }) });
-    const request = { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1 };
+    const request = { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2030-01-01T00:00:00.123+02:00' };
     const launches: string[] = [];
     const launch = () => launches.push(database.history[database.history.length - 1]?.type ?? '');
     expect(await store.admitDispatch(request, launch)).toEqual({ admitted: false, code: 'forbidden' });
@@ -73,7 +73,8 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
     expect(await store.admitDispatch(request, launch)).toEqual({ admitted: true });
     expect(launches).toEqual(['launched']);
     expect(await store.admitDispatch(request, launch)).toEqual({ admitted: false, code: 'already-admitted' });
-    expect(store.peek('turn_1')).toMatchObject({ record: { revision: 1 }, admissions: [{ effectId: 'pay', claim: 1 }] });
+    // The admission keeps the request's admittedAt exactly as given (§6.11).
+    expect(store.peek('turn_1')).toEqual({ record: expect.objectContaining({ revision: 1 }), admissions: [{ effectId: 'pay', claim: 1, admittedAt: '2030-01-01T00:00:00.123+02:00' }] });
     store.revoke('conv_1', 'owner');
     expect(await store.authorize({ caller: 'owner', action: 'claim', conversationId: 'conv_1', turnId: 'turn_1' })).toBe(false);
   });
@@ -111,5 +112,30 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
     database.inject({ operation: 'abort', kind: 'lose-acknowledgement' });
     await expect(adapter.abort?.({ conversationId: 'conv_1', turnId: 'turn_1', effectIds: ['pay'] })).rejects.toMatchObject({ fault: 'lose-acknowledgement' });
     expect(aborted).toEqual([['pay']]);
+  });
+
+  it('names each call\'s target for faults aimed at a request (issue 12)', async () => {
+    const database = createFakeDatabase();
+    const store = createFakeTurnStore<string>(database);
+    const seen: unknown[] = [];
+    for (const operation of ['read', 'compareAndSwap', 'admitDispatch', 'replayWindow', 'authorize', 'abort']) {
+      database.inject({ operation, kind: 'delay', times: 10, when: (call) => (seen.push([call.operation, call.target]), false) });
+    }
+    const adapter = store.adapter({ onAbort: () => undefined });
+    await store.read('turn_1');
+    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'open' }] }) });
+    await store.admitDispatch({ caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2030-01-01T00:00:00Z' }, () => undefined);
+    await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 0 });
+    await store.authorize({ caller: 'owner', action: 'inspect', conversationId: 'conv_1', turnId: 'turn_1' });
+    await adapter.abort?.({ conversationId: 'conv_1', turnId: 'turn_1', effectIds: ['pay'] });
+    const turn = { turnId: 'turn_1', conversationId: 'conv_1' };
+    expect(seen).toEqual([
+      ['read', { turnId: 'turn_1' }],
+      ['compareAndSwap', turn],
+      ['admitDispatch', { ...turn, effectId: 'pay' }],
+      ['replayWindow', turn],
+      ['authorize', turn],
+      ['abort', turn],
+    ]);
   });
 });

@@ -59,7 +59,14 @@ export interface FakeTurnAdapterOptions {
   readonly withoutAdmissionSeam?: boolean;
 }
 
-/** One worker's connection to the fake turn store. Operations: `read`, `compareAndSwap`, `admitDispatch`, `replayWindow`, `authorize`, `abort`. */
+/**
+ * One worker's connection to the fake turn store. Operations (for faults and
+ * counts), with what their requests name for a fault's `target`: `read`
+ * (turn), `compareAndSwap` (turn, conversation), `admitDispatch` (turn,
+ * effect, conversation; its launch is the side effect
+ * `lose-acknowledgement-after-launch` lets run), `replayWindow`, `authorize`
+ * and `abort` (turn, conversation).
+ */
 export interface FakeTurnStore<Result> extends Required<TurnStore<Result, string>> {
   /** The retained frames after `after`, with the lower bound and latest seq. */
   replayWindow(request: ReplayWindowRequest): Promise<ReplayWindow>;
@@ -113,8 +120,8 @@ function protocolViolation(current: TurnRow | null, request: CompareAndSwapReque
  *
  * Guarantees: `compareAndSwap` and `admitDispatch` hold the turn's fence from
  * their check to their write (and `admitDispatch` through `launch`), so no
- * admission interleaves with a cancellation; admissions are per effect and do
- * not change the turn revision; `launch` runs exactly once per admitted call,
+ * admission interleaves with a cancellation; admissions are per effect, keep
+ * the request's `admittedAt` as given, and do not change the turn revision; `launch` runs exactly once per admitted call,
  * after the admission committed, and never when the acknowledgement is lost.
  * History entries: `turn-written`, `cancel-committed`, `result-stored`,
  * `marked-needs-reconciliation`, `admitted`, `launched`, `violation`. After
@@ -148,7 +155,7 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
   const store: FakeTurnStore<Result> = {
     async read(turnId: string): Promise<StoredTurn<Result> | null> {
       alive('read');
-      return database.call('read', turnId, () => stored(turnId));
+      return database.call('read', turnId, () => stored(turnId), { turnId });
     },
 
     async compareAndSwap(request: CompareAndSwapRequest<Result>): Promise<CompareAndSwapResult<Result>> {
@@ -156,6 +163,7 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
       return database.transact({
         operation: 'compareAndSwap',
         key: request.turnId,
+        target: { turnId: request.turnId, conversationId: request.next.conversationId },
         body: async (transaction): Promise<CompareAndSwapResult<Result>> => {
           const current = turns.get(request.turnId) ?? null;
           if ((current?.record.revision ?? 0) !== request.expectedRevision) return { swapped: false, current: stored(request.turnId) };
@@ -176,15 +184,16 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
       return database.transact({
         operation: 'admitDispatch',
         key: request.turnId,
+        target: { turnId: request.turnId, effectId: request.effectId, conversationId: request.conversationId },
         body: async (transaction): Promise<AdmitDispatchResult> => {
           const current = turns.get(request.turnId);
           const refusal = admissionRefusal(current, request, grants.has(grantKey(request.conversationId, request.caller)));
           // No refusal means the turn exists; the second test only tells the compiler so.
           if (refusal !== null || current === undefined) return { admitted: false, code: refusal ?? 'unknown-turn' };
           await transaction.pause('checked');
-          const admission: EffectAdmission = { effectId: request.effectId, claim: request.claim };
+          const admission: EffectAdmission = { effectId: request.effectId, claim: request.claim, admittedAt: request.admittedAt };
           turns.set(request.turnId, { record: current.record, admissions: [...current.admissions, admission] });
-          transaction.record('admitted', { effectId: request.effectId, claim: request.claim });
+          transaction.record('admitted', { effectId: request.effectId, claim: request.claim, admittedAt: request.admittedAt });
           return { admitted: true };
         },
         beforeRelease: (answer) => {
@@ -197,17 +206,21 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
 
     async replayWindow(request: ReplayWindowRequest): Promise<ReplayWindow> {
       alive('replayWindow');
+      const target = { turnId: request.turnId, conversationId: request.conversationId };
       return database.call('replayWindow', request.turnId, () => {
         const log = logs.get(request.turnId);
         if (log === undefined) return { lowerBound: 0, latestSeq: 0, frames: [] };
         const latestSeq = log.frames[log.frames.length - 1]?.seq ?? log.lowerBound;
         return { lowerBound: log.lowerBound, latestSeq, frames: clone(log.frames.filter((frame) => frame.seq > request.after)) };
-      });
+      }, target);
     },
 
     async authorize(request: AuthorizationRequest<string>): Promise<boolean> {
       alive('authorize');
-      return database.call('authorize', request.turnId, () => grants.has(grantKey(request.conversationId, request.caller)));
+      return database.call('authorize', request.turnId, () => grants.has(grantKey(request.conversationId, request.caller)), {
+        turnId: request.turnId,
+        conversationId: request.conversationId,
+      });
     },
 
     grant(conversationId: string, caller: string): void {
@@ -245,7 +258,10 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
         replayWindow: (request) => store.replayWindow(request),
         ...(onAbort === undefined
           ? {}
-          : { abort: (request: AbortRequest) => database.call('abort', request.turnId, () => onAbort(request)) }),
+          : {
+              abort: (request: AbortRequest) =>
+                database.call('abort', request.turnId, () => onAbort(request), { turnId: request.turnId, conversationId: request.conversationId }),
+            }),
       };
     },
   };

@@ -11,11 +11,14 @@ import {
   type ChatCaptureReport,
   type ChatCaptureRule,
   type FakeDatabase,
+  type FakeCallTarget,
   type FakeFaultKind,
+  type FakeFaultRule,
   type FakeTurnStore,
   type GoldenReplay,
   type GoldenSessionName,
 } from './index.js';
+import { checkRaces, scheduleTurnRecoveryAdapter } from './races.js';
 
 describe('public types', () => {
   it('the fake turn store is a recovery store with the admission seam, typed by its result', () => {
@@ -26,7 +29,9 @@ describe('public types', () => {
   });
 
   it('faults are a closed vocabulary; tables are typed by their rows', () => {
-    expectTypeOf<FakeFaultKind>().toEqualTypeOf<'fail-before-commit' | 'lose-acknowledgement' | 'delay'>();
+    expectTypeOf<FakeFaultKind>().toEqualTypeOf<'fail-before-commit' | 'lose-acknowledgement' | 'lose-acknowledgement-after-launch' | 'delay'>();
+    expectTypeOf<FakeFaultRule['target']>().toEqualTypeOf<FakeCallTarget | undefined>();
+    expectTypeOf<FakeCallTarget>().toEqualTypeOf<{ readonly conversationId?: string; readonly turnId?: string; readonly effectId?: string; readonly correlationId?: string }>();
     expectTypeOf<FakeDatabase['table']>().returns.toEqualTypeOf<Map<string, unknown>>();
     expectTypeOf(createFakeDatabase().table<number>('counters')).toEqualTypeOf<Map<string, number>>();
   });
@@ -74,5 +79,12 @@ describe('public types', () => {
     }
     // @ts-expect-error: a name that is not a golden session
     replayGoldenSession('tools-and-source');
+  });
+
+  it('the race helpers keep the adapter and store types they wrap', () => {
+    const adapter = createFakeTurnStore<{ receiptId: string }>(createFakeDatabase()).adapter();
+    expectTypeOf(scheduleTurnRecoveryAdapter<{ receiptId: string }, string>).returns.toEqualTypeOf<TurnRecoveryAdapter<{ receiptId: string }, string>>();
+    expectTypeOf(adapter).toEqualTypeOf<TurnRecoveryAdapter<{ receiptId: string }, string>>();
+    expectTypeOf(checkRaces).returns.resolves.toEqualTypeOf<readonly string[]>();
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as testkit from './index.js';
+import { readFileSync } from 'node:fs';
+import * as races from './races.js';
 import * as conformance from './vitest.js';
 
 // Every runtime export is a semver promise: changing this list is deliberate.
@@ -10,6 +12,7 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
       'CHAT_CAPTURE_RULES',
       'FAKE_FAULT_KINDS',
       'FAKE_INTERACTION_TABLES',
+      'FAKE_RANDOM_FAULT_KINDS',
       'FAKE_TURN_TABLES',
       'FakeDatabaseError',
       'createChatCaptureVerifier',
@@ -30,5 +33,28 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
       'interactionStoreChecks',
       'turnRecoveryChecks',
     ]);
+  });
+
+  it('exports exactly these runtime names at /races', () => {
+    expect(Object.keys(races).sort()).toEqual(['checkRaces', 'scheduleInteractionStore', 'scheduleTransit', 'scheduleTurnRecoveryAdapter', 'settleRace']);
+  });
+
+  it('keeps fast-check out of the package root: no module the root imports imports it (DESIGN §2.8)', () => {
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+      for (const [, specifier] of source.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)) {
+        if (specifier === undefined) continue;
+        if (specifier.startsWith('./')) visit(specifier.replace(/\.js$/, '.ts'));
+        else bare.add(specifier);
+      }
+    };
+    visit('./index.ts');
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...bare].filter((specifier) => specifier.startsWith('fast-check') || specifier.startsWith('vitest'))).toEqual([]);
+    expect([...bare]).toContain('@papercusp/chat-protocol-core');
   });
 });

@@ -7,9 +7,10 @@
  * here). The conformance suites are at `/vitest`. Every export is listed by
  * name; `index.test.ts` pins the list.
  */
-export { FAKE_FAULT_KINDS, FakeDatabaseError, createFakeDatabase } from './fake-database.js';
+export { FAKE_FAULT_KINDS, FAKE_RANDOM_FAULT_KINDS, FakeDatabaseError, createFakeDatabase } from './fake-database.js';
 export type {
   FakeCall,
+  FakeCallTarget,
   FakeDatabase,
   FakeDatabaseOptions,
   FakeFaultKind,

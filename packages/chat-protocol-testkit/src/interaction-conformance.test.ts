@@ -25,6 +25,7 @@ function brokenHarness(
     read: (request: { conversationId: string; correlationId: string; caller: string }) => Promise<{ record: unknown; authority: InteractionAuthority | null }>,
   ) => InteractionStore<OpenCardSnapshotV1, string>['transact'],
   perConnection = false,
+  connectionRead?: (rows: Map<string, unknown>, read: InteractionStore<OpenCardSnapshotV1, string>['read']) => InteractionStore<OpenCardSnapshotV1, string>['read'],
 ): InteractionStoreHarness {
   const rows = new Map<string, unknown>();
   const authorities = new Map<string, InteractionAuthority>();
@@ -37,7 +38,7 @@ function brokenHarness(
   };
   const shared = transact(rows, read);
   return {
-    connect: () => ({ read, transact: perConnection ? transact(rows, read) : shared }),
+    connect: () => ({ read: connectionRead?.(rows, read) ?? read, transact: perConnection ? transact(rows, read) : shared }),
     grant: (conversationId, caller, authority) => {
       if (authority === null) authorities.delete(`${conversationId}/${caller}`);
       else authorities.set(`${conversationId}/${caller}`, authority);
@@ -74,12 +75,49 @@ const inProcessLock = () =>
     };
   }, true);
 
+// A correct transact: the snapshot, the decision and the write run with no await between them.
+const atomicTransact =
+  (rows: Map<string, unknown>, read: Parameters<Parameters<typeof brokenHarness>[0]>[1]): InteractionStore<OpenCardSnapshotV1, string>['transact'] =>
+  async (request, decide) => {
+    const decision = decide(await read(request));
+    if ('next' in decision) rows.set(`${request.conversationId}/${request.correlationId}`, structuredClone(decision.next));
+    return decision.result;
+  };
+
+// A read that assumes the card exists: a missing card throws a TypeError instead of answering record null.
+const readThrowsOnMissing = () =>
+  brokenHarness(atomicTransact, false, (rows, read) => async (request) => {
+    const record = rows.get(`${request.conversationId}/${request.correlationId}`) as { readonly revision: number };
+    if (record.revision < 1) throw new TypeError('a record below revision 1');
+    return read(request);
+  });
+
+const MISSING_CARD = interactionStoreChecks()[4]?.name ?? 'no such check';
+
 const RACES = [
   'two workers answering one card at once: exactly one terminal record, every success saw it',
   'an answer racing cancellation: exactly one of them closes the card',
 ];
 
-describe('the interaction conformance suite catches broken stores (issue 7)', () => {
+describe('the interaction conformance suite catches broken stores (issues 7 and 12)', () => {
+  it('passes a correct store over plain maps, the base of the broken variants', async () => {
+    const verdicts: Record<string, readonly string[]> = {};
+    for (const check of interactionStoreChecks({ numRuns: 200 })) verdicts[check.name] = await check.run(brokenHarness(atomicTransact));
+    expect(Object.values(verdicts)).toEqual(interactionStoreChecks().map(() => []));
+  });
+
+  it('fails a read that throws on a missing card on the missing-card check only', async () => {
+    const verdicts: Record<string, readonly string[]> = {};
+    for (const check of interactionStoreChecks({ numRuns: 50 })) verdicts[check.name] = await check.run(readThrowsOnMissing());
+    expect(verdicts[MISSING_CARD]).toEqual([
+      expect.stringMatching(/^read of a missing card threw \(TypeError: .*\); it must answer a snapshot with record null$/),
+      // The resolver reads before it writes: each operation answers store-unavailable instead of not-found.
+      ...['submit to', 'cancel of', 'read through the resolver of'].map((what) => expect.stringMatching(new RegExp(`^${what} a missing card answered .*"code":"store-unavailable".*, not not-found$`))),
+    ]);
+    const others = Object.entries(verdicts).filter(([name]) => name !== MISSING_CARD);
+    expect(others).toEqual(others.map(([name]) => [name, []]));
+  });
+
   it.each([
     ['a read followed by an unconditional update', readThenUpdate],
     ['an in-process lock instead of a store fence', inProcessLock],
@@ -87,6 +125,7 @@ describe('the interaction conformance suite catches broken stores (issue 7)', ()
     const verdicts: Record<string, readonly string[]> = {};
     for (const check of interactionStoreChecks({ numRuns: 200 })) verdicts[check.name] = await check.run(createHarness());
     for (const race of RACES) expect(verdicts[race]).not.toEqual([]);
+    // A read-then-update store still answers a missing card: it reads null and writes nothing.
     const others = Object.entries(verdicts).filter(([name]) => !RACES.includes(name));
     expect(others.map(([name, failures]) => [name, failures])).toEqual(others.map(([name]) => [name, []]));
   });

@@ -13,7 +13,8 @@ import {
   type InteractionValidator,
 } from '@papercusp/chat-protocol-interactions';
 import type { Scheduler } from 'fast-check';
-import { checkRaces, transit } from './scheduled-transit.js';
+import { scheduleInteractionStore } from './scheduled-interaction-store.js';
+import { checkRaces } from './scheduled-transit.js';
 
 /** What a host hands the checks: connections to its store and a way to set authority. */
 export interface InteractionStoreHarness {
@@ -81,11 +82,7 @@ function resolverOn(store: InteractionStore<OpenCardSnapshotV1, string>): Intera
 
 /** A worker whose store calls leave and answer when the scheduler says. */
 function scheduledResolver(harness: InteractionStoreHarness, scheduler: Scheduler): InteractionResolver<string> {
-  const store = harness.connect();
-  return resolverOn({
-    transact: transit(scheduler, 'transact', store.transact.bind(store)) as typeof store.transact,
-    read: transit(scheduler, 'read', store.read.bind(store)),
-  });
+  return resolverOn(scheduleInteractionStore(harness.connect(), scheduler));
 }
 
 interface Answer {
@@ -199,6 +196,44 @@ export function interactionStoreChecks(options: InteractionStoreConformanceOptio
         return stored.ok && stored.record.revision === 2 && stored.record.status === 'submitted'
           ? []
           : [`after open, answer and a late cancel the card reads ${JSON.stringify(stored)}`];
+      },
+    },
+    {
+      name: 'a missing card gets a typed answer, never a throw: the store\'s read and transact (decide once, with no record), and every resolver operation over it (not-found)',
+      async run(harness) {
+        const key = await openCard(harness);
+        if (key.failure !== undefined) return [key.failure];
+        const missing = { ...key, caller: OWNER, correlationId: `${key.correlationId}_missing` };
+        const store = harness.connect();
+        const failures: string[] = [];
+        const attempt = async (what: string, call: () => Promise<unknown>, holds: (answer: unknown) => boolean, expected: string): Promise<void> => {
+          try {
+            const answer = await call();
+            if (!holds(answer)) failures.push(`${what} answered ${JSON.stringify(answer)}, not ${expected}`);
+          } catch (error) {
+            failures.push(`${what} threw (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); it must answer ${expected}`);
+          }
+        };
+        const recordOf = (answer: unknown): unknown => (typeof answer === 'object' && answer !== null ? (answer as { readonly record?: unknown }).record : undefined);
+        await attempt('read of a missing card', () => store.read(missing), (answer) => recordOf(answer) === null, 'a snapshot with record null');
+        const seen: unknown[] = [];
+        await attempt(
+          'transact of a missing card with a read-only decision',
+          () =>
+            store.transact(missing, (snapshot) => {
+              seen.push(snapshot.record);
+              return { result: 'nothing-to-do' };
+            }),
+          (answer) => answer === 'nothing-to-do',
+          'the decision\'s result',
+        );
+        if (JSON.stringify(seen) !== '[null]') failures.push(`decide saw ${JSON.stringify(seen)} for a missing card, not one call with record null`);
+        const resolver = resolverOn(harness.connect());
+        const refused = (answer: unknown): boolean => typeof answer === 'object' && answer !== null && (answer as { readonly code?: unknown }).code === 'not-found';
+        await attempt('submit to a missing card', () => resolver.submit({ ...missing, ...answer('refund') }), refused, 'not-found');
+        await attempt('cancel of a missing card', () => resolver.cancel({ ...missing, at: ANSWERED_AT }), refused, 'not-found');
+        await attempt('read through the resolver of a missing card', () => resolver.read({ ...missing, at: ANSWERED_AT }), refused, 'not-found');
+        return failures;
       },
     },
     raceCheck('two workers answering one card at once: exactly one terminal record, every success saw it', numRuns, (worker, key) => [

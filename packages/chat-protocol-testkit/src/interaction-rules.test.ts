@@ -102,6 +102,17 @@ describe('a lost acknowledgement at transact: exactly one read, and each of its 
     expect(database.counts()).toEqual({ 'interaction.read': 2, 'interaction.transact': 1 });
   });
 
+  it('the same scenario aimed by the card and the occurrence, not the global call index (issue 12)', async () => {
+    const { database } = await openedDatabase();
+    const card = { conversationId: CONVERSATION_ID, correlationId: CORRELATION_ID };
+    // Faults aimed at another card never fire; this card's second read from now on is the one after the lost acknowledgement.
+    database.inject({ operation: 'interaction.transact', kind: 'fail-before-commit', target: { ...card, correlationId: 'card_other' } });
+    database.inject({ operation: 'interaction.transact', kind: 'lose-acknowledgement', target: card });
+    database.inject({ operation: 'interaction.read', kind: 'fail-before-commit', target: card, occurrence: 2 });
+    expect(await submit(worker(database), 'refund')).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'read-failed' });
+    expect(createFakeInteractionStore(database).peek(CONVERSATION_ID, CORRELATION_ID)).toMatchObject({ status: 'submitted' });
+  });
+
   it('expiry judged by the request’s time: an answer at the expiry is late', async () => {
     const { database } = await openedDatabase();
     expect(await worker(database).submit({ ...key, value: { optionId: 'refund' }, at: AT_EXPIRY })).toMatchObject({ ok: false, code: 'expired' });

@@ -1,11 +1,12 @@
 import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
-import type { DispatchEffectResult, EffectClaim } from '@papercusp/chat-protocol-recovery';
+import type { DispatchEffectResult, EffectClaim, NeedsReconciliationReason } from '@papercusp/chat-protocol-recovery';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONVERSATION_ID, OWNER, TURN, TURN_ID, createCluster, resultOf, type Cluster, type Worker } from '../test/host.js';
+import { ADMISSION_LEASE_MS, CONVERSATION_ID, OWNER, TURN, TURN_ID, createCluster, resultOf, type Cluster, type Worker } from '../test/host.js';
 
 // A model-based test (issue 5): random sequences of start / claim / dispatch /
-// complete / fail / cancel / reconcile / append / retain / replay / restart run
+// complete / fail / cancel / reconcile / append / retain / replay / restart /
+// advancing the clock past the admission lease (issue 12, §6.11) run
 // against TurnRecovery on the fake store, and against a reference model that
 // is a few lines of plain state. Every answer must equal the model's, the
 // store must hold what the model holds, and no effect may launch twice.
@@ -17,7 +18,9 @@ type EffectState = 'open' | 'admitted' | 'completed' | 'needs-reconciliation';
 interface Model {
   started: boolean;
   status: 'running' | 'cancelled';
-  effects: Record<EffectId, { state: EffectState; claim: number; result?: string }>;
+  effects: Record<EffectId, { state: EffectState; claim: number; result?: string; reason?: NeedsReconciliationReason; admittedAt?: number }>;
+  /** The workers' clock, in milliseconds after the cluster's start. */
+  now: number;
   /** Claims each worker holds and has not dispatched yet. */
   held: [Map<EffectId, number>, Map<EffectId, number>];
   /** Effects whose execution is running (admitted in this process). */
@@ -61,7 +64,7 @@ function agree(model: Model, real: Real): void {
     else expect(effect?.claim).toBeGreaterThanOrEqual(expected.claim);
     const admitted = stored?.admissions.some((admission) => admission.effectId === effectId) ?? false;
     if (expected.state === 'completed') expect(effect).toMatchObject({ status: 'completed', result: expected.result });
-    else if (expected.state === 'needs-reconciliation') expect(effect).toMatchObject({ status: 'needs-reconciliation' });
+    else if (expected.state === 'needs-reconciliation') expect(effect).toMatchObject({ status: 'needs-reconciliation', reason: expected.reason });
     else expect({ status: effect?.status, admitted }).toEqual({ status: 'open', admitted: expected.state === 'admitted' });
   }
   const launched = real.cluster.database.history.filter((entry) => entry.type === 'launched').map((entry) => entry.detail['effectId']);
@@ -86,8 +89,13 @@ class Claim implements Command {
     const answer = await real.workers[this.worker].recovery.claimEffect({ ...TURN, effectId: this.effectId });
     const effect = model.effects[this.effectId];
     if (effect.state === 'completed') expect(answer).toEqual({ ok: true, outcome: 'completed', reused: true, result: effect.result });
-    else if (effect.state === 'needs-reconciliation') expect(answer).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'dispatch-failed' });
-    else if (model.status === 'cancelled') expect(answer).toMatchObject({ ok: false, code: 'turn-not-running' });
+    else if (effect.state === 'needs-reconciliation') expect(answer).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: effect.reason });
+    else if (effect.state === 'admitted' && model.now - (effect.admittedAt ?? 0) >= ADMISSION_LEASE_MS) {
+      // Past the lease: the claim durably marks the orphan, in a cancelled turn too; nothing relaunches it.
+      expect(answer).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'admission-expired' });
+      effect.state = 'needs-reconciliation';
+      effect.reason = 'admission-expired';
+    } else if (model.status === 'cancelled') expect(answer).toMatchObject({ ok: false, code: 'turn-not-running' });
     else if (effect.state === 'admitted') expect(answer).toMatchObject({ ok: false, code: 'already-admitted' });
     else {
       effect.claim += 1;
@@ -122,6 +130,7 @@ class Dispatch implements Command {
     else {
       await real.cluster.launched(this.effectId);
       effect.state = 'admitted';
+      effect.admittedAt = model.now;
       model.inFlight.add(this.effectId);
       real.pending.set(this.effectId, pending);
     }
@@ -154,8 +163,13 @@ class Complete implements Command {
     if (effect.state === 'completed') expect(answer).toEqual({ ok: true, outcome: 'completed', reused: true, result: effect.result });
     else if (this.fails) {
       expect(answer).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'dispatch-failed' });
-      effect.state = 'needs-reconciliation';
+      // An effect already marked (its admission expired while it ran) keeps its first reason.
+      if (effect.state !== 'needs-reconciliation') {
+        effect.state = 'needs-reconciliation';
+        effect.reason = 'dispatch-failed';
+      }
     } else {
+      // A late result is stored even after its admission was marked expired.
       expect(answer).toEqual({ ok: true, outcome: 'completed', reused: false, result: resultOf(this.effectId) });
       effect.state = 'completed';
       effect.result = resultOf(this.effectId);
@@ -185,6 +199,7 @@ class Cancel implements Command {
       real.pending.delete(effectId);
       model.inFlight.delete(effectId);
       model.effects[effectId].state = 'needs-reconciliation';
+      model.effects[effectId].reason = 'dispatch-failed';
     }
     agree(model, real);
   }
@@ -246,6 +261,17 @@ class Replay implements Command {
   toString = () => `replay(worker ${this.worker}, after ${this.after})`;
 }
 
+class Advance implements Command {
+  constructor(readonly milliseconds: number) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    model.now += this.milliseconds;
+    real.cluster.clock.elapsedMs = model.now;
+    return Promise.resolve();
+  }
+  toString = () => `advance(${this.milliseconds} ms)`;
+}
+
 class Restart implements Command {
   check = () => true;
   async run(model: Model, real: Real) {
@@ -287,10 +313,13 @@ const commands = [
   fc.integer({ min: 0, max: 8 }).map((after) => new Retain(after)),
   fc.tuple(worker, fc.integer({ min: 0, max: 10 })).map(([index, after]) => new Replay(index, after)),
   fc.constant(new Restart()),
+  // Just inside, exactly at, and well past the lease, so both sides of the boundary come up.
+  fc.constantFrom(1, ADMISSION_LEASE_MS - 1, ADMISSION_LEASE_MS, 3 * ADMISSION_LEASE_MS).map((milliseconds) => new Advance(milliseconds)),
+  fc.constantFrom(1, ADMISSION_LEASE_MS - 1, ADMISSION_LEASE_MS).map((milliseconds) => new Advance(milliseconds)),
 ];
 
-describe('TurnRecovery against a reference model (issue 5)', () => {
-  it('every answer and every stored row match the model, over fresh workers and restarts', async () => {
+describe('TurnRecovery against a reference model (issues 5 and 12)', () => {
+  it('every answer and every stored row match the model, over fresh workers, restarts and the admission lease', async () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: 'large' }), async (sequence) => {
         const cluster = createCluster();
@@ -300,6 +329,7 @@ describe('TurnRecovery against a reference model (issue 5)', () => {
           effects: { pay: { state: 'open', claim: 0 }, mail: { state: 'open', claim: 0 } },
           held: [new Map(), new Map()],
           inFlight: new Set(),
+          now: 0,
           lowerBound: 0,
           latestSeq: 0,
         };

@@ -1,7 +1,7 @@
 import { LIGHTWEIGHT_CHAT_CAPABILITIES, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { TurnRecovery, type EffectClaim } from '@papercusp/chat-protocol-recovery';
 import { describe, expect, it } from 'vitest';
-import { CONVERSATION_ID, OWNER, TURN, TURN_ID, createCluster, resultOf, type Cluster, type Worker } from '../test/host.js';
+import { ADMISSION_LEASE_MS, CONVERSATION_ID, OWNER, TURN, TURN_ID, createCluster, resultOf, type Cluster, type Worker } from '../test/host.js';
 
 // Each rule of DESIGN §6 and issue 5, as an example over fresh workers sharing
 // one fake database, with the exact outcome.
@@ -101,6 +101,36 @@ describe('rule: dispatch errors and uncertain acknowledgements return needs-reco
       result: 'verified: not charged',
     });
     expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ outcome: 'completed', reused: true, result: 'verified: not charged' });
+  });
+
+  it('admitted, launched, then the acknowledgement lost (lose-acknowledgement-after-launch): one launch, the result stored (issue 12)', async () => {
+    const { cluster, first } = await started();
+    const held = await claim(first);
+    cluster.database.inject({ operation: 'admitDispatch', kind: 'lose-acknowledgement-after-launch' });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: false,
+      result: resultOf('pay'),
+    });
+    expect(cluster.launches).toEqual(['pay']);
+    expect(types(cluster).filter((type) => type === 'admitted' || type === 'launched' || type === 'result-stored')).toEqual(['admitted', 'launched', 'result-stored']);
+    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'completed', reused: true, result: resultOf('pay') });
+  });
+
+  it('a fault aimed at one effect and the second read of its turn hits exactly those calls, whatever else runs (issue 12)', async () => {
+    const { cluster, first } = await started();
+    const [pay, mail] = [await claim(first, 'pay'), await claim(first, 'mail')];
+    // The admission of mail only: pay's admission runs untouched, before and after in call order.
+    cluster.database.inject({ operation: 'admitDispatch', kind: 'lose-acknowledgement-after-launch', target: { turnId: TURN_ID, effectId: 'mail' } });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: pay, execute: cluster.execute() })).toMatchObject({ outcome: 'completed', reused: false });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: mail, execute: cluster.execute() })).toMatchObject({ outcome: 'completed', reused: false });
+    expect(cluster.launches).toEqual(['pay', 'mail']);
+    // The second read of this turn from now on fails; fresh workers each read once.
+    cluster.database.inject({ operation: 'read', kind: 'fail-before-commit', target: { turnId: TURN_ID }, occurrence: 2 });
+    const answers = [];
+    for (let index = 0; index < 3; index += 1) answers.push(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' }));
+    expect(answers.map((answer) => (answer.ok ? answer.outcome : answer.code))).toEqual(['completed', 'store-unavailable', 'completed']);
   });
 
   it('an admission that failed before commit is also needs-reconciliation and launched nothing', async () => {
@@ -304,5 +334,62 @@ describe('measure: store round trips per effect on the happy path (claim → adm
     const fresh = cluster.worker();
     await fresh.recovery.dispatchEffect({ caller: OWNER, claim: await claim(fresh, 'mail'), execute: cluster.execute() });
     expect(cluster.database.counts()).toEqual({ authorize: 1, read: 1, compareAndSwap: 2, admitDispatch: 1 });
+  });
+});
+
+describe('rule: orphaned admissions become uncertain, never relaunched, across restarts (§6.11, issue 12)', () => {
+  const expired = {
+    ok: true,
+    outcome: 'needs-reconciliation',
+    reason: 'admission-expired',
+    message: 'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
+  };
+  const inFlight = { ok: false, code: 'already-admitted', message: 'the effect was admitted and is in flight within the admission lease' };
+
+  it('over 5 restart cycles, each orphaning one more effect: launches stay 1 per effect, every claim past the lease is needs-reconciliation', async () => {
+    const effects = ['e1', 'e2', 'e3', 'e4', 'e5'];
+    const { cluster } = await started(effects);
+    for (const [index, effectId] of effects.entries()) {
+      // A worker admits and launches the effect, then dies with the database restart (caches and locks dropped, rows kept).
+      const doomed = cluster.worker();
+      const pending = doomed.recovery.dispatchEffect({ caller: OWNER, claim: await claim(doomed, effectId), execute: cluster.execute('deferred') });
+      await cluster.launched(effectId);
+      const admittedAtMs = cluster.clock.elapsedMs;
+      cluster.database.restart();
+      cluster.fail(effectId);
+      expect(await pending).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'dispatch-failed' });
+      expect(cluster.peek()?.record.effects[index]).toEqual({ effectId, claim: 1, status: 'open' });
+      // Within the lease the orphan reads as in flight; at the lease a fresh worker's claim marks it.
+      cluster.clock.elapsedMs = admittedAtMs + ADMISSION_LEASE_MS - 1;
+      expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId })).toEqual(inFlight);
+      cluster.clock.elapsedMs = admittedAtMs + ADMISSION_LEASE_MS;
+      for (const earlier of effects.slice(0, index + 1)) {
+        expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: earlier })).toEqual(expired);
+      }
+      expect(cluster.peek()?.record.effects[index]).toEqual({ effectId, claim: 1, status: 'needs-reconciliation', reason: 'admission-expired' });
+    }
+    const launched = cluster.database.history.filter((entry) => entry.type === 'launched').map((entry) => entry.detail['effectId']);
+    expect(launched).toEqual(effects);
+    expect(cluster.launches).toEqual(effects);
+    expect(types(cluster).filter((type) => type === 'restart')).toHaveLength(5);
+    expect(types(cluster)).not.toContain('violation');
+  });
+
+  it('inspectTurn on a fresh worker after a restart: in-flight, then uncertain past the lease, then needs-reconciliation once claimed', async () => {
+    const { cluster, first } = await started();
+    void first.recovery.dispatchEffect({ caller: OWNER, claim: await claim(first), execute: cluster.execute('deferred') });
+    await cluster.launched('pay');
+    cluster.database.restart();
+    const states = async () => {
+      const inspected = await cluster.worker().recovery.inspectTurn(TURN);
+      return inspected.ok ? inspected.value.effects.map((effect) => effect.state) : inspected.code;
+    };
+    expect(await states()).toEqual(['in-flight', 'open']);
+    cluster.clock.elapsedMs = ADMISSION_LEASE_MS;
+    expect(await states()).toEqual(['uncertain', 'open']);
+    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toEqual(expired);
+    expect(await states()).toEqual(['needs-reconciliation', 'open']);
+    expect(cluster.launches).toEqual(['pay']);
+    cluster.fail('pay');
   });
 });

@@ -34,6 +34,7 @@ type OnAbort = (request: AbortRequest) => void | Promise<void>;
 /** What each broken variant gets wrong: one worker's store writes (made once per adapter) and its abort hook. */
 interface Variant {
   writes?: (tables: Tables, onAbort: OnAbort) => Pick<TurnStore<string, string>, 'compareAndSwap'> & Required<Pick<TurnStore<string, string>, 'admitDispatch'>>;
+  read?: (tables: Tables) => TurnStore<string, string>['read'];
   abort?: (onAbort: OnAbort) => OnAbort;
 }
 
@@ -57,15 +58,19 @@ const refusalOf = (tables: Tables, turn: StoredTurn<string> | null, request: Adm
   return code === null ? null : { admitted: false, code };
 };
 
-const recordAdmission = (tables: Tables, request: AdmitDispatchRequest<string>): void => {
-  tables.admissions.set(request.turnId, [...(tables.admissions.get(request.turnId) ?? []), { effectId: request.effectId, claim: request.claim }]);
+/** How a store turns the admission request into the row it keeps; a correct one keeps `admittedAt` as given. */
+type AdmissionRow = (request: AdmitDispatchRequest<string>) => EffectAdmission;
+const keptAdmission: AdmissionRow = ({ effectId, claim, admittedAt }) => ({ effectId, claim, admittedAt });
+
+const recordAdmission = (tables: Tables, request: AdmitDispatchRequest<string>, row: AdmissionRow = keptAdmission): void => {
+  tables.admissions.set(request.turnId, [...(tables.admissions.get(request.turnId) ?? []), row(request)]);
 };
 
-const atomicAdmitDispatch = (tables: Tables) => async (request: AdmitDispatchRequest<string>, launch: () => void) => {
+const atomicAdmitDispatch = (tables: Tables, row: AdmissionRow = keptAdmission) => async (request: AdmitDispatchRequest<string>, launch: () => void) => {
   await roundTrip();
   const refusal = refusalOf(tables, snapshot(tables, request.turnId), request);
   if (refusal !== null) return refusal;
-  recordAdmission(tables, request);
+  recordAdmission(tables, request, row);
   launch();
   return { admitted: true as const };
 };
@@ -84,10 +89,12 @@ function mapHarness(variant: Variant = {}): () => TurnRecoveryHarness {
           return tables.grants.has(`${conversationId}/${caller}`);
         },
         store: {
-          read: async (turnId) => {
-            await roundTrip();
-            return snapshot(tables, turnId);
-          },
+          read:
+            variant.read?.(tables) ??
+            (async (turnId) => {
+              await roundTrip();
+              return snapshot(tables, turnId);
+            }),
           ...writes,
         },
         abort: (variant.abort ?? ((hook) => hook))(onAbort),
@@ -171,13 +178,58 @@ const inProcessLock = mapHarness({
   },
 });
 
+// (5) An admission table without an admittedAt column: the lease cannot be judged, so every admission reads as expired.
+const admittedAtLost = mapHarness({
+  writes: (tables) => ({ compareAndSwap: atomicCompareAndSwap(tables), admitDispatch: atomicAdmitDispatch(tables, ({ effectId, claim }) => ({ effectId, claim }) as EffectAdmission) }),
+});
+
+// (6) An admission dated by the store's own clock (a column defaulting to now()) instead of the request's admittedAt.
+const admittedAtReplaced = mapHarness({
+  writes: (tables) => ({
+    compareAndSwap: atomicCompareAndSwap(tables),
+    admitDispatch: atomicAdmitDispatch(tables, ({ effectId, claim }) => ({ effectId, claim, admittedAt: new Date().toISOString() })),
+  }),
+});
+
+// (7) A read that assumes the row exists: a missing turn throws a TypeError instead of answering null.
+const readThrowsOnMissing = mapHarness({
+  read: (tables) => async (turnId) => {
+    await roundTrip();
+    const record = tables.records.get(turnId) as TurnRecord<string>;
+    return structuredClone({ record: { ...record, effects: [...record.effects] }, admissions: tables.admissions.get(turnId) ?? [] });
+  },
+});
+
+// (8) An admission that assumes the turn and the effect exist: the missing ones throw instead of refusing.
+const admitThrowsOnMissing = mapHarness({
+  writes: (tables) => {
+    const admit = atomicAdmitDispatch(tables);
+    return {
+      compareAndSwap: atomicCompareAndSwap(tables),
+      admitDispatch: async (request, launch) => {
+        const record = tables.records.get(request.turnId) as TurnRecord<string>;
+        if (!record.effects.some((effect) => effect.effectId === request.effectId)) throw new TypeError(`no effect ${request.effectId}`);
+        return admit(request, launch);
+      },
+    };
+  },
+});
+
 const NAMES = turnRecoveryChecks().map((check) => check.name);
 const named = (index: number): string => {
   const name = NAMES[index];
   if (name === undefined) throw new Error(`no check ${index}`);
   return name;
 };
-const [HAPPY_PATH, REFUSED_AFTER_CANCEL, TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL] = [named(0), named(1), named(3), named(4), named(5)];
+const [HAPPY_PATH, REFUSED_AFTER_CANCEL, ORPHAN_LEASE, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL] = [
+  named(0),
+  named(1),
+  named(3),
+  named(4),
+  named(5),
+  named(6),
+  named(7),
+];
 
 async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Record<string, readonly string[]>> {
   const found: Record<string, readonly string[]> = {};
@@ -185,19 +237,26 @@ async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Recor
   return found;
 }
 
-describe('the turn recovery conformance suite catches broken adapters (issue 7)', () => {
+describe('the turn recovery conformance suite catches broken adapters (issues 7 and 12)', () => {
   it('passes a correct host store over plain maps, the base of every broken variant below', async () => {
     expect(await verdicts(mapHarness())).toEqual(Object.fromEntries(NAMES.map((name) => [name, []])));
   });
 
   it.each([
     // Its launch comes before any check: a second dispatch, a dispatch after the cancellation, a racing one all launch.
-    ['admission recorded after launching', launchBeforeAdmission, [HAPPY_PATH, REFUSED_AFTER_CANCEL, TWO_WORKERS, DISPATCH_VS_CANCEL]],
+    // It even launches for a missing turn or effect.
+    ['admission recorded after launching', launchBeforeAdmission, [HAPPY_PATH, REFUSED_AFTER_CANCEL, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL]],
     // Only an admission landing between the early abort and the commit shows it: a race.
     ['cancellation that calls the abort hook before committing', abortBeforeCommit, [DISPATCH_VS_CANCEL]],
     // Unfenced writes: two claims both get claim 1 and both launch; a completion and a cancellation overwrite each other.
     ['a read followed by an unconditional update', readThenUpdate, [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL]],
     ['an in-process lock instead of a store fence', inProcessLock, [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL]],
+    // Issue 12: only the orphan check judges an admission's age.
+    ['an admission stored without its admittedAt', admittedAtLost, [ORPHAN_LEASE]],
+    ['an admission dated by the store instead of the request', admittedAtReplaced, [ORPHAN_LEASE]],
+    // Issue 12: a missing turn or effect must be an answer, not a throw.
+    ['a read that throws on a missing turn', readThrowsOnMissing, [MISSING_TURN]],
+    ['an admission that throws on a missing turn or effect', admitThrowsOnMissing, [MISSING_TURN]],
   ] as const)('fails %s on the checks that must catch it, passes the others', async (_, createHarness, failing) => {
     const found = await verdicts(createHarness);
     for (const name of failing) expect(found[name], name).not.toEqual([]);

@@ -6,6 +6,7 @@
  * its cancellation answer and its launches, and a fresh worker's reads — never
  * through a store's internals, which a host's database does not expose.
  */
+import { compareChatTimestamps } from '@papercusp/chat-protocol-core';
 import {
   TurnRecovery,
   type AbortRequest,
@@ -13,11 +14,11 @@ import {
   type DispatchEffectResult,
   type EffectExecution,
   type TurnRecoveryAdapter,
-  type TurnStore,
 } from '@papercusp/chat-protocol-recovery';
 import type { Scheduler } from 'fast-check';
 import type { ConformanceCheck } from './interaction-conformance.js';
-import { checkRaces, transit, type Pacing } from './scheduled-transit.js';
+import { checkRaces, settleRace, type RacePacing } from './scheduled-transit.js';
+import { scheduleTurnRecoveryAdapter } from './scheduled-turn-adapter.js';
 
 /** What the suite hands the host's adapter factory: the suite's own abort behaviour. */
 export interface TurnRecoveryHarnessAdapterOptions {
@@ -47,6 +48,10 @@ export interface TurnRecoveryConformanceOptions {
 
 const OWNER = 'conformance-owner';
 const RESULT_PREFIX = 'done:';
+/** The suite's clock starts here (with milliseconds, so a store that drops them shows) and moves only when a check moves it. */
+const CLOCK_START_MS = Date.parse('2031-05-01T08:00:00.250Z');
+/** The admission lease every worker of the suite uses. */
+const ADMISSION_LEASE_MS = 60_000;
 
 /**
  * How one of the suite's executions ends: at once; on a task the scheduler
@@ -83,6 +88,8 @@ interface Run {
   readonly observed: string[];
   /** Resolves when the first execution launches. */
   readonly firstLaunch: Promise<void>;
+  /** The run's clock, in milliseconds after `CLOCK_START_MS`: every worker of the run reads it. */
+  readonly clock: { elapsedMs: number };
   /** A fresh worker; scheduled when the run has a scheduler. */
   worker(): TurnRecovery<string, string>;
   /** A fresh worker whose calls are never scheduled, for setup and the final reads. */
@@ -98,24 +105,20 @@ const RUN_ID = Math.random().toString(36).slice(2, 10);
 
 const resultOf = (key: TurnKey, effectId: string): string => `${RESULT_PREFIX}${key.turnId}/${effectId}`;
 
-/** Wraps every adapter call of one worker so that it leaves and answers when the scheduler says. */
-function scheduledAdapter(adapter: TurnRecoveryAdapter<string, string>, scheduler: Scheduler): TurnRecoveryAdapter<string, string> {
-  const { store, abort } = adapter;
-  let scheduledStore: TurnStore<string, string> | undefined;
-  if (store !== undefined) {
-    const admitDispatch = store.admitDispatch;
-    scheduledStore = {
-      read: transit(scheduler, 'read', store.read.bind(store)),
-      compareAndSwap: transit(scheduler, 'compareAndSwap', store.compareAndSwap.bind(store)),
-      ...(admitDispatch === undefined ? {} : { admitDispatch: transit(scheduler, 'admitDispatch', admitDispatch.bind(store)) }),
-    };
+/** How one call ended: its value, or the throw (described), which the calls checked here must never do. */
+async function outcomeOf(call: () => Promise<unknown>): Promise<{ readonly value: unknown } | { readonly threw: string }> {
+  try {
+    return { value: await call() };
+  } catch (error) {
+    return { threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }
-  return {
-    capabilities: adapter.capabilities,
-    authorize: transit(scheduler, 'authorize', async (request: Parameters<typeof adapter.authorize>[0]) => adapter.authorize(request)),
-    ...(scheduledStore === undefined ? {} : { store: scheduledStore }),
-    ...(abort === undefined ? {} : { abort: transit(scheduler, 'abort', async (request: AbortRequest) => abort.call(adapter, request)) }),
-  };
+}
+
+/** A `TurnRecovery` answer as its outcome or refusal code. */
+function verdictOf(answer: unknown): unknown {
+  if (typeof answer !== 'object' || answer === null) return answer;
+  const { ok, outcome, code } = answer as { readonly ok?: unknown; readonly outcome?: unknown; readonly code?: unknown };
+  return ok === true ? outcome : code;
 }
 
 /** Starts a turn of its own with `effectIds`; the answer is a failure when the start did not succeed. */
@@ -138,7 +141,9 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
     if (request.turnId !== key.turnId) return;
     for (const effectId of request.effectIds) running.get(effectId)?.controller.abort();
   };
-  const plainWorker = (): TurnRecovery<string, string> => new TurnRecovery<string, string>(harness.adapter({ onAbort }));
+  const clock = { elapsedMs: 0 };
+  const options = { admissionLeaseMs: ADMISSION_LEASE_MS, clock: () => new Date(CLOCK_START_MS + clock.elapsedMs).toISOString() };
+  const plainWorker = (): TurnRecovery<string, string> => new TurnRecovery<string, string>(harness.adapter({ onAbort }), options);
   const run: Run = {
     key,
     launches,
@@ -146,9 +151,10 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
     dispatches,
     observed,
     firstLaunch,
+    clock,
     plainWorker,
     worker: () =>
-      scheduler === undefined ? plainWorker() : new TurnRecovery<string, string>(scheduledAdapter(harness.adapter({ onAbort }), scheduler)),
+      scheduler === undefined ? plainWorker() : new TurnRecovery<string, string>(scheduleTurnRecoveryAdapter(harness.adapter({ onAbort }), scheduler), options),
     execute(completion) {
       return (execution) => {
         if (cancelCommitted) observed.push(`${execution.effectId} launched after cancelTurn answered that the cancellation committed`);
@@ -247,17 +253,12 @@ async function runFailures(run: Run, effectIds: readonly string[], cancelled: { 
   return failures;
 }
 
-/** Waits for `promise` while the scheduler releases tasks at the run's pace. */
-function settle<Value>(pacing: Pacing, promise: Promise<Value>): Promise<Value> {
-  return pacing.scheduler.waitFor(promise, pacing.act);
-}
-
 /** A race check: each interleaving on a turn of its own, with fresh scheduled workers. */
 function raceCheck(
   name: string,
   numRuns: number,
   effectIds: readonly string[],
-  race: (run: Run, pacing: Pacing) => Promise<void>,
+  race: (run: Run, pacing: RacePacing) => Promise<void>,
   cancelled: { readonly spareEffectId: string } | null,
 ): ConformanceCheck<TurnRecoveryHarness> {
   return {
@@ -349,12 +350,101 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         return [...failures, ...run.observed];
       },
     },
+    {
+      name: 'an orphaned admission (§6.11): already-admitted within the lease, needs-reconciliation (admission-expired) past it, on fresh workers and after a restart; never relaunched; admittedAt kept as given',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay', 'call_mail']);
+        if (typeof run === 'string') return [run];
+        const failures: string[] = [];
+        const admittedAt = new Date(CLOCK_START_MS).toISOString();
+        const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+        if (!claimed.ok || claimed.outcome !== 'claimed') return [`the claim answered ${JSON.stringify(claimed)}`];
+        // The dispatching worker "dies": its execution never settles while the check looks.
+        const dispatching = run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('until-cancelled') });
+        const early = await Promise.race([run.firstLaunch.then(() => null), dispatching]);
+        if (early !== null || run.launches.length !== 1) return [`the dispatch answered ${JSON.stringify(early)} without a running execution`];
+        const inspected = async (expected: 'in-flight' | 'uncertain' | 'needs-reconciliation'): Promise<void> => {
+          const answer = await run.worker().inspectTurn(run.key);
+          const effect = answer.ok ? answer.value.effects.find((candidate) => candidate.effectId === 'call_pay') : undefined;
+          const mail = answer.ok ? answer.value.effects.find((candidate) => candidate.effectId === 'call_mail') : undefined;
+          const keptAt = effect !== undefined && 'admittedAt' in effect ? effect.admittedAt : undefined;
+          const dated = expected === 'needs-reconciliation' || (typeof keptAt === 'string' && compareChatTimestamps(keptAt, admittedAt) === 0);
+          const reasoned = expected !== 'needs-reconciliation' || (effect?.state === 'needs-reconciliation' && effect.reason === 'admission-expired');
+          if (effect?.state !== expected || !dated || !reasoned || mail?.state !== 'open') {
+            failures.push(`at ${run.clock.elapsedMs} ms inspectTurn answered ${JSON.stringify(answer)}, not call_pay ${expected}${expected === 'needs-reconciliation' ? ' (admission-expired)' : ` admitted at ${admittedAt}`} and call_mail open`);
+          }
+        };
+        run.clock.elapsedMs = ADMISSION_LEASE_MS - 1;
+        const young = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+        if (young.ok || young.code !== 'already-admitted') failures.push(`1 ms before the lease ends a fresh claim answered ${JSON.stringify(young)}, not already-admitted`);
+        await inspected('in-flight');
+        await harness.restart?.();
+        run.clock.elapsedMs = ADMISSION_LEASE_MS;
+        await inspected('uncertain');
+        for (const attempt of ['the first claim past the lease', 'a later claim']) {
+          const expired = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
+          if (!expired.ok || expired.outcome !== 'needs-reconciliation' || expired.reason !== 'admission-expired') {
+            failures.push(`${attempt} answered ${JSON.stringify(expired)}, not needs-reconciliation (admission-expired)`);
+          }
+        }
+        await inspected('needs-reconciliation');
+        if (run.launches.length !== 1) failures.push(`${run.launches.length} launches; exactly one`);
+        for (const execution of run.launches) execution.complete();
+        await dispatching;
+        return [...failures, ...run.observed];
+      },
+    },
+    {
+      name: 'a missing turn or effect gets a typed answer, never a throw: the store\'s read, compareAndSwap and admitDispatch, and every TurnRecovery operation over it',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay']);
+        if (typeof run === 'string') return [run];
+        const store = harness.adapter({ onAbort: () => undefined }).store;
+        if (store === undefined) return ['the adapter has no store'];
+        const failures: string[] = [];
+        const answers = async (what: string, call: () => Promise<unknown>, expected: unknown, view: (answer: unknown) => unknown = (answer) => answer): Promise<void> => {
+          const outcome = await outcomeOf(call);
+          if ('threw' in outcome) failures.push(`${what} threw (${outcome.threw}); it must answer ${JSON.stringify(expected)}`);
+          else if (JSON.stringify(view(outcome.value)) !== JSON.stringify(expected)) failures.push(`${what} answered ${JSON.stringify(outcome.value)}, not ${JSON.stringify(expected)}`);
+        };
+        const missing = { ...run.key, turnId: `${run.key.turnId}_missing` };
+        const admittedAt = new Date(CLOCK_START_MS).toISOString();
+        let launched = 0;
+        const launch = (): void => {
+          launched += 1;
+        };
+        await answers('read of a missing turn', () => store.read(missing.turnId), null);
+        const next = { conversationId: missing.conversationId, turnId: missing.turnId, status: 'running' as const, revision: 2, effects: [{ effectId: 'call_pay', claim: 1, status: 'open' as const }] };
+        await answers('compareAndSwap of a missing turn at revision 1', () => store.compareAndSwap({ turnId: missing.turnId, expectedRevision: 1, next }), { swapped: false, current: null });
+        if (store.admitDispatch !== undefined) {
+          const admitDispatch = store.admitDispatch.bind(store);
+          const request = { caller: OWNER, conversationId: run.key.conversationId, claim: 1, admittedAt };
+          await answers('admitDispatch of a missing turn', () => admitDispatch({ ...request, turnId: missing.turnId, effectId: 'call_pay' }, launch), { admitted: false, code: 'unknown-turn' });
+          await answers('admitDispatch of an effect the turn did not authorize', () => admitDispatch({ ...request, turnId: run.key.turnId, effectId: 'call_unknown' }, launch), { admitted: false, code: 'unknown-effect' });
+        }
+        const worker = run.plainWorker();
+        const execute = run.execute('immediate');
+        for (const [turn, effectId, expected] of [
+          [missing, 'call_pay', 'unknown-turn'],
+          [run.key, 'call_unknown', 'unknown-effect'],
+        ] as const) {
+          const which = expected === 'unknown-turn' ? 'a missing turn' : 'an unknown effect';
+          await answers(`claimEffect of ${which}`, () => worker.claimEffect({ ...turn, effectId }), expected, verdictOf);
+          await answers(`dispatchEffect of ${which}`, () => worker.dispatchEffect({ caller: OWNER, claim: { conversationId: turn.conversationId, turnId: turn.turnId, effectId, claim: 1 }, execute }), expected, verdictOf);
+          await answers(`reconcileEffect of ${which}`, () => worker.reconcileEffect({ ...turn, effectId, result: 'verified' }), expected, verdictOf);
+        }
+        await answers('cancelTurn of a missing turn', () => worker.cancelTurn(missing), 'unknown-turn', verdictOf);
+        await answers('inspectTurn of a missing turn', () => worker.inspectTurn(missing), 'unknown-turn', verdictOf);
+        if (launched > 0 || run.launches.length > 0) failures.push(`${launched + run.launches.length} launches for a missing turn or effect; none`);
+        return [...failures, ...run.observed];
+      },
+    },
     raceCheck(
       'two workers dispatching one effect at once: one launch, its result stored',
       numRuns,
       ['call_pay'],
       async (run, pacing) => {
-        await settle(pacing, 
+        await settleRace(pacing, 
           Promise.all([run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled'), run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled')]),
         );
         if (run.launches.length === 0) run.observed.push('neither worker launched the effect');
@@ -366,7 +456,7 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       numRuns,
       ['call_pay', 'call_mail', 'call_spare'],
       async (run, pacing) => {
-        await settle(pacing, 
+        await settleRace(pacing, 
           Promise.all([
             // Executions run until the cancellation answers: each one launched before it must have been aborted by then.
             run.claimAndDispatch(run.worker(), 'call_pay', 'until-cancelled'),
@@ -384,13 +474,13 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       async (run, pacing) => {
         // The dispatch is admitted and launched before the cancellation starts: its completion races it.
         const dispatched = run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled');
-        await settle(pacing, Promise.race([dispatched, run.firstLaunch]));
+        await settleRace(pacing, Promise.race([dispatched, run.firstLaunch]));
         if (run.launches.length === 0) {
-          await settle(pacing, dispatched);
+          await settleRace(pacing, dispatched);
           run.observed.push(`the dispatch never launched: ${JSON.stringify(run.dispatches)}`);
           return;
         }
-        await settle(pacing, Promise.all([dispatched, run.cancel(run.worker())]));
+        await settleRace(pacing, Promise.all([dispatched, run.cancel(run.worker())]));
       },
       { spareEffectId: 'call_spare' },
     ),

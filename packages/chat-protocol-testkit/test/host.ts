@@ -13,6 +13,10 @@ export const CONVERSATION_ID = 'conv_1';
 export const TURN_ID = 'turn_1';
 export const OWNER = 'owner';
 export const TURN = { caller: OWNER, conversationId: CONVERSATION_ID, turnId: TURN_ID } as const;
+/** The admission lease of every worker of a cluster (DESIGN §6.11). */
+export const ADMISSION_LEASE_MS = 1000;
+/** The cluster clock's start: every worker reads `CLOCK_START + clock.elapsedMs`. */
+const CLOCK_START_MS = Date.parse('2030-01-01T00:00:00.000Z');
 
 /** How an execution ends: at once with its result, or when the test settles it (or the abort hook aborts it). */
 type Behaviour = 'immediate' | 'deferred' | 'fails';
@@ -30,6 +34,8 @@ export interface Worker {
 
 export interface Cluster {
   readonly database: FakeDatabase;
+  /** The clock every worker reads, in milliseconds after `CLOCK_START_MS`; only a test moves it. */
+  readonly clock: { elapsedMs: number };
   /** Effect ids, in the order their executions started. */
   readonly launches: string[];
   /** Results executions produced, by effect id. */
@@ -67,8 +73,11 @@ export function createCluster(options: FakeDatabaseOptions = {}): Cluster {
   const onAbort = (request: { effectIds: readonly string[] }): void => {
     for (const effectId of request.effectIds) executions.get(effectId)?.controller.abort();
   };
+  const clock = { elapsedMs: 0 };
+  const recoveryOptions = { admissionLeaseMs: ADMISSION_LEASE_MS, clock: () => new Date(CLOCK_START_MS + clock.elapsedMs).toISOString() };
   return {
     database,
+    clock,
     launches,
     produced,
     worker(workerOptions = {}) {
@@ -78,7 +87,7 @@ export function createCluster(options: FakeDatabaseOptions = {}): Cluster {
         ...(workerOptions.capabilities === undefined ? {} : { capabilities: workerOptions.capabilities }),
         ...(workerOptions.withoutAdmissionSeam === true ? { withoutAdmissionSeam: true } : {}),
       });
-      return { recovery: new TurnRecovery<string, string>(adapter), store };
+      return { recovery: new TurnRecovery<string, string>(adapter, recoveryOptions), store };
     },
     execute(behaviour: Behaviour = 'immediate') {
       return (execution) => {

@@ -7,7 +7,7 @@ import type { Scheduler } from 'fast-check';
 import { InteractionResolver, standardSchemaValidator, type InteractionScope } from '@papercusp/chat-protocol-interactions';
 import * as z from 'zod';
 import { createFakeDatabase, createFakeInteractionStore, type FakeDatabase } from '../src/index.js';
-import { transit } from '../src/scheduled-transit.js';
+import { scheduleInteractionStore } from '../src/races.js';
 
 export const OPENED_AT = '2026-11-30T09:00:00Z';
 export const BEFORE_EXPIRY = '2026-11-30T09:10:00Z';
@@ -58,10 +58,7 @@ export function worker(database: FakeDatabase, scheduler?: Scheduler): Interacti
   const store = createFakeInteractionStore(database);
   if (scheduler === undefined) return new InteractionResolver<string>({ store, validate });
   return new InteractionResolver<string>({
-    store: {
-      transact: transit(scheduler, 'transact', store.transact.bind(store)) as typeof store.transact,
-      read: transit(scheduler, 'read', store.read.bind(store)),
-    },
+    store: scheduleInteractionStore(store, scheduler),
     validate: async (request) => scheduler.schedule(Promise.resolve(validate(request)), 'validated'),
   });
 }

@@ -5,10 +5,10 @@
  * scheduled task, and the invariants every run's history must satisfy.
  */
 import type { Scheduler } from 'fast-check';
-import { TurnRecovery, type EffectExecution, type TurnRecoveryAdapter } from '@papercusp/chat-protocol-recovery';
+import { TurnRecovery, type EffectExecution } from '@papercusp/chat-protocol-recovery';
 import { createFakeDatabase, createFakeTurnStore, type FakeDatabase } from '../src/index.js';
 import { CONVERSATION_ID, OWNER, TURN, TURN_ID, resultOf } from './host.js';
-import { transit } from '../src/scheduled-transit.js';
+import { scheduleTurnRecoveryAdapter } from '../src/races.js';
 
 /** One operation's answer, as a worker reported it. */
 interface Outcome {
@@ -71,23 +71,7 @@ export async function createRaceCluster(scheduler: Scheduler, effectIds: readonl
     outcomes,
     firstLaunch,
     worker() {
-      const base = createFakeTurnStore<string>(database).adapter({ onAbort });
-      const store = base.store;
-      if (store === undefined || store.admitDispatch === undefined) throw new Error('the fake store has every seam');
-      const admitDispatch = store.admitDispatch.bind(store);
-      const abort = base.abort;
-      const adapter: TurnRecoveryAdapter<string, string> = {
-        capabilities: base.capabilities,
-        authorize: transit(scheduler, 'authorize', (request: Parameters<typeof base.authorize>[0]) => Promise.resolve(base.authorize(request))),
-        store: {
-          read: transit(scheduler, 'read', (turnId: string) => store.read(turnId)),
-          compareAndSwap: transit(scheduler, 'compareAndSwap', (request: Parameters<typeof store.compareAndSwap>[0]) => store.compareAndSwap(request)),
-          admitDispatch: transit(scheduler, 'admitDispatch', (request: Parameters<typeof admitDispatch>[0], launch: () => void) => admitDispatch(request, launch)),
-        },
-        ...(abort === undefined
-          ? {}
-          : { abort: transit(scheduler, 'abort', async (request: Parameters<typeof abort>[0]) => abort(request)) }),
-      };
+      const adapter = scheduleTurnRecoveryAdapter(createFakeTurnStore<string>(database).adapter({ onAbort }), scheduler);
       return new TurnRecovery<string, string>(adapter);
     },
     async claimAndDispatch(worker, effectId) {
