@@ -51,6 +51,11 @@ describe('defineLegacyDialect', () => {
     ['the type field reused as a field', { ...base, typeFrom: { field: 'kind' }, types: { d: { v1: 'delta', fields: { kind: { kind: 'text', v1: 'text' } } } } }, 'd.kind: the data field kind names the type'],
     ['a heartbeat with fields', { ...base, types: { ping: { transport: 'heartbeat', fields: { at: 'number?' } } } }, 'ping: a heartbeat carries no fields'],
     ['an unknown transport role', { ...base, types: { hello: { transport: 'hello' as 'session' } } }, 'hello: unknown transport role'],
+    ['when on a required kind', { ...base, types: { e: { v1: 'error', fields: { message: { kind: 'message', when: { retryable: true } }, code: { kind: 'string?', default: 'x' }, retryable: 'boolean?' } } } }, 'e.message: a required kind message cannot be dropped by when'],
+    ['when naming a field without a source', { ...base, types: { e: { v1: 'error', fields: { message: 'message', code: { kind: 'string?', default: 'x' }, retryable: { kind: 'boolean?', default: false }, retryAfterMs: { kind: 'number?', when: { permitted: true } } } } } }, 'e.retryAfterMs: when names permitted, which no other field or fixed value supplies'],
+    ['when naming its own field', { ...base, types: { e: { v1: 'error', fields: { message: 'message', code: { kind: 'string?', default: 'x' }, retryable: { kind: 'boolean?', default: false }, retryAfterMs: { kind: 'number?', when: { retryAfterMs: 1 } } } } } }, 'e.retryAfterMs: when names retryAfterMs, which no other field or fixed value supplies'],
+    ['an event name that is not a type', { ...base, typeFrom: { field: 'kind', eventNames: ['ping'] }, types: { d: { v1: 'delta', fields: { text: 'text' } } } }, 'typeFrom.eventNames: "ping" is not a type of this dialect'],
+    ['an event name from the prototype', { ...base, typeFrom: { field: 'kind', eventNames: ['toString'] }, types: {} }, 'typeFrom.eventNames: "toString" is not a type of this dialect'],
   ];
 
   it.each(refusals)('throws TypeError for %s', (_, definition, problem) => {

@@ -102,6 +102,81 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the host�
     }
   });
 
+  it('issue 12: an error is never lost — a retry delay without retry permission is dropped, the error upgrades as non-retryable', () => {
+    const rateLimited = { message: 'Rate limited, try again shortly', code: 'rate_limited', retryAfterMs: 30_000 };
+    const expected = envelopeOf({ type: 'error', code: 'rate_limited', message: 'Rate limited, try again shortly', retryable: false });
+    expect(upgrade(papercup, { event: 'error', data: json(rateLimited) })).toEqual({
+      ok: true,
+      kind: 'envelope',
+      envelope: expected,
+      event: { type: 'error', ...rateLimited },
+    });
+    expect(upgrade(scout, { data: json({ type: 'error', ...rateLimited }) })).toMatchObject({ ok: true, envelope: expected });
+    // An explicit refusal of permission drops it the same way; a stated permission keeps the delay.
+    expect(upgrade(papercup, { event: 'error', data: json({ ...rateLimited, retryable: false }) })).toMatchObject({ ok: true, envelope: expected });
+    expect(upgrade(papercup, { event: 'error', data: json({ ...rateLimited, retryable: true }) })).toMatchObject({
+      ok: true,
+      envelope: envelopeOf({ type: 'error', code: 'rate_limited', message: 'Rate limited, try again shortly', retryable: true, retryAfterMs: 30_000 }),
+    });
+  });
+
+  it('issue 12: the error frames @papercusp/sse writes itself upgrade in both dialects, their extra fields dropped', () => {
+    const setup = { phase: 'setup', message: 'catalog unavailable' };
+    const expected = envelopeOf({ type: 'error', code: 'stream-error', message: 'catalog unavailable', retryable: false });
+    expect(upgrade(papercup, { event: 'error', data: json(setup) })).toMatchObject({ ok: true, envelope: expected });
+    expect(upgrade(scout, { event: 'error', data: json(setup) })).toMatchObject({ ok: true, envelope: expected });
+    expect(upgrade(papercup, { event: 'error', data: json({ message: 'connection refused', stderr: 'oops' }) })).toMatchObject({
+      ok: true,
+      envelope: envelopeOf({ type: 'error', code: 'stream-error', message: 'connection refused', retryable: false }),
+    });
+  });
+
+  it('issue 12: heartbeats are transport in every form real producers send, in both dialects', () => {
+    const heartbeat = { ok: true, kind: 'transport', transport: 'heartbeat', event: { type: 'heartbeat' } };
+    for (const data of [json({ tsMs: 1733040000000 }), '{}', '']) {
+      expect(upgrade(papercup, { event: 'heartbeat', data })).toEqual(heartbeat);
+      expect(upgrade(scout, { event: 'heartbeat', data })).toEqual(heartbeat);
+    }
+    expect(upgrade(scout, { data: json({ type: 'heartbeat', tsMs: 1 }) })).toEqual(heartbeat);
+  });
+
+  it('issue 12: a session is transport whatever id it carries', () => {
+    expect(upgrade(papercup, { event: 'session', data: json({ agentSessionId: 's-1', created: true }) })).toEqual({
+      ok: true,
+      kind: 'transport',
+      transport: 'session',
+      event: { type: 'session', agentSessionId: 's-1' },
+    });
+    expect(upgrade(scout, { data: json({ type: 'session' }) })).toEqual({ ok: true, kind: 'transport', transport: 'session', event: { type: 'session' } });
+  });
+
+  it('issue 12: the SSE server’s resync control frame is refused as resync-required, in both dialects', () => {
+    const data = json({ reason: 'gap', fromId: 3, floorId: 9, maxId: 20 });
+    const refusal = { ok: false, code: 'resync-required', message: "the server could not resume this stream (gap): discard the turn's state and read it again" };
+    expect(upgrade(papercup, { event: 'resync', data })).toEqual(refusal);
+    expect(upgrade(scout, { event: 'resync', data })).toEqual(refusal);
+    expect(upgrade(papercup, { event: 'resync', data: '{}' })).toEqual({
+      ok: false,
+      code: 'resync-required',
+      message: "the server could not resume this stream: discard the turn's state and read it again",
+    });
+  });
+
+  it('issue 12: scout state and navigate, events of the shared ChatEvent vocabulary, upgrade', () => {
+    expect(upgrade(scout, { data: json({ type: 'state', version: 2, snapshot: { step: 'cart' } }) })).toMatchObject({
+      ok: true,
+      envelope: envelopeOf({ type: 'state', version: 2, snapshot: { step: 'cart' } }),
+    });
+    expect(upgrade(scout, { data: json({ type: 'navigate', href: '/cart' }) })).toMatchObject({ ok: true, envelope: envelopeOf({ type: 'navigate', href: '/cart' }) });
+  });
+
+  it('issue 12: a done the SSE server writes (late join, no payload, the agent routes’ cost and text) is a completed done', () => {
+    const done = envelopeOf({ type: 'done', status: 'completed' });
+    expect(upgrade(scout, { event: 'done', data: json({ reason: 'completed' }) })).toMatchObject({ ok: true, envelope: done });
+    expect(upgrade(papercup, { event: 'done', data: 'null' })).toMatchObject({ ok: true, envelope: done });
+    expect(upgrade(papercup, { event: 'done', data: json({ costUsd: 0.01, fullText: 'hi there' }) })).toMatchObject({ ok: true, envelope: done });
+  });
+
   it('converts a legacy card’s epoch-millisecond times to RFC 3339 in UTC', () => {
     const card = { correlationId: 'c1', createdAt: 1_796_029_200_123, expiresAt: 1_796_031_060_000, prompt: 'OK?', presentation: { kind: 'confirm' } };
     expect(upgrade(papercup, { event: 'card', data: json({ card }) })).toMatchObject({
