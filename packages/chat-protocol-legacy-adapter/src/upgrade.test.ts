@@ -177,6 +177,38 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the host�
     expect(upgrade(papercup, { event: 'done', data: json({ costUsd: 0.01, fullText: 'hi there' }) })).toMatchObject({ ok: true, envelope: done });
   });
 
+  // Issue 13 (card shape parity) changes core's card schema; until then these are the pinned outcomes of the card shapes real producers write.
+  const CARD = { correlationId: 'card_1', createdAt: 1796029200000, prompt: 'Pick one' };
+  it.each([
+    ['a prompt-only card', { ...CARD }, 'event.card.presentation: required'],
+    ['a card without createdAt', { correlationId: 'card_1', prompt: 'Pick one', presentation: { kind: 'text' } }, 'event.card.createdAt: required'],
+    ['option hint and style', { ...CARD, presentation: { kind: 'radio', options: [{ id: 'a', label: 'A', hint: 'h', style: 'primary' }] } }, 'event.card.presentation.options.0.hint: unknown property'],
+    ['voiceAnswerable', { ...CARD, presentation: { kind: 'radio', voiceAnswerable: true, options: [{ id: 'a', label: 'A' }] } }, 'event.card.presentation.voiceAnswerable: unknown property'],
+    ['a report body', { ...CARD, presentation: { kind: 'confirm' }, report: { plans: [{ title: 'P' }] } }, 'event.card.report: unknown property'],
+    ['dataSchemaJson', { ...CARD, presentation: { kind: 'text' }, dataSchemaJson: { type: 'object' } }, 'event.card.dataSchemaJson: unknown property'],
+    ['an approval', { ...CARD, presentation: { kind: 'confirm' }, approval: { title: 't', question: 'q', body: ['b'] } }, 'event.card.approval: unknown property'],
+    ['options as a JSON string', { ...CARD, presentation: { kind: 'radio', options: '[{"id":"a","label":"A"}]' } }, 'event.card.presentation.options: expected an array'],
+    ['slider bounds as strings', { ...CARD, presentation: { kind: 'slider', min: '0', max: '10' } }, 'event.card.presentation.min: expected a finite number'],
+    ['a slider without bounds', { ...CARD, presentation: { kind: 'slider' } }, 'event.card.presentation.min: required'],
+    ['an empty option label', { ...CARD, presentation: { kind: 'radio', options: [{ id: 'a', label: '' }] } }, 'event.card.presentation.options.0.label: expected clean text of 1–256 characters'],
+  ])('issue 13 known gap, today refused as invalid-envelope: %s', (_, card, message) => {
+    expect(upgrade(scout, { data: json({ type: 'card', card }) })).toMatchObject({ ok: false, code: 'invalid-envelope', message });
+  });
+
+  it.each([
+    ['date bounds as ISO strings', { ...CARD, presentation: { kind: 'date', min: '2026-01-01', max: '2026-12-31' } }],
+    ['timeoutMs and fallbackText', { ...CARD, presentation: { kind: 'text', placeholder: 'x', multiline: true }, fallbackText: 'f', timeoutMs: 60_000 }],
+    ['a select card', { ...CARD, presentation: { kind: 'select', options: [{ id: 'a', label: 'A' }] } }],
+    ['an option description', { ...CARD, presentation: { kind: 'checkbox', options: [{ id: 'a', label: 'A', description: 'd' }] } }],
+    // Issue 13 makes an absent allowDecline true (Papercusp's default); today it stays absent.
+    ['a card without allowDecline', { ...CARD, presentation: { kind: 'confirm' } }],
+  ])('upgrades the card shape field for field: %s', (_, card) => {
+    const upgraded = upgrade(papercup, { event: 'card', data: json({ card }) });
+    expect(upgraded.ok && upgraded.kind === 'envelope' ? upgraded.envelope : upgraded).toEqual(
+      envelopeOf({ type: 'card', card: { ...card, createdAt: '2026-11-30T09:00:00Z' } }),
+    );
+  });
+
   it('converts a legacy card’s epoch-millisecond times to RFC 3339 in UTC', () => {
     const card = { correlationId: 'c1', createdAt: 1_796_029_200_123, expiresAt: 1_796_031_060_000, prompt: 'OK?', presentation: { kind: 'confirm' } };
     expect(upgrade(papercup, { event: 'card', data: json({ card }) })).toMatchObject({
