@@ -72,6 +72,11 @@ export type LegacyPrimitive = string | number | boolean | null;
  * beside (an error's `retryAfterMs` only with `retryable: true`): upgrading
  * drops the field when the event has other values, a deliberate loss of a
  * value v1 cannot hold, never a reason to refuse the frame.
+ *
+ * `key` reads an optional value into that key of a v1 object field whose own
+ * `object?` field the type also maps (papercup's top-level `done.costUsd` into
+ * `usage.costUsd`). The object's own value wins a clash, and encoding writes
+ * only the object, so the value travels back inside it.
  */
 export type LegacyFieldSpec =
   | LegacyFieldKind
@@ -80,6 +85,7 @@ export type LegacyFieldSpec =
       readonly v1?: string;
       readonly default?: LegacyPrimitive;
       readonly when?: Readonly<Record<string, LegacyPrimitive>>;
+      readonly key?: string;
     };
 
 /** Legacy field name → its spec, in the order encoding writes them. */
@@ -158,6 +164,8 @@ interface CompiledField {
   readonly kind: LegacyFieldKind;
   readonly default?: LegacyPrimitive;
   readonly when?: Readonly<Record<string, LegacyPrimitive>>;
+  /** Read into this key of the v1 object field; never written by encoding. */
+  readonly key?: string;
 }
 
 /** One type of a compiled dialect. */
@@ -269,7 +277,9 @@ export const REQUIRED_V1_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly 
  * ways: an unknown kind or v1 type, a v1 field the event does not have, two
  * legacy fields or types claiming the same v1 field or type, a required v1
  * field left without a source, a default that does not fit its kind, a
- * `when` on a required kind or naming a v1 field without a source, a
+ * `when` on a required kind or naming a v1 field without a source, a `key`
+ * without an `object?` field for its v1 field (or on a required kind, with a
+ * default or `when`, or twice for one key), a
  * heartbeat with fields, the data field that names the type reused as an
  * event field, an `eventNames` entry that is not a type of the dialect.
  * Passing the functions a dialect this did not make throws `TypeError` too.
@@ -325,12 +335,16 @@ function compileType(
       fail(`${legacy}.${name}: a default of kind ${kind} must be a ${DEFAULT_TYPES[kind] ?? 'scalar of an optional kind'}`);
     }
     if (rest.when !== undefined && REQUIRED_KINDS.has(kind)) fail(`${legacy}.${name}: a required kind ${kind} cannot be dropped by when`);
+    if (rest.key !== undefined && (typeof rest.key !== 'string' || rest.key === '' || REQUIRED_KINDS.has(kind) || rest.default !== undefined || rest.when !== undefined)) {
+      fail(`${legacy}.${name}: a key needs a non-empty name and an optional kind, without default or when`);
+    }
     return {
       legacy: name,
       v1,
       kind,
       ...(rest.default === undefined ? {} : { default: rest.default }),
       ...(rest.when === undefined ? {} : { when: rest.when }),
+      ...(rest.key === undefined ? {} : { key: rest.key }),
     };
   });
   if ('transport' in type) {
@@ -343,13 +357,23 @@ function compileType(
   const allowed: readonly string[] = CHAT_EVENT_FIELDS[v1];
   const fixed = type.fixed ?? {};
   const sources = new Set<string>();
-  for (const v1Field of [...fields.map((field) => field.v1), ...Object.keys(fixed)]) {
+  const whole = fields.filter((field) => field.key === undefined);
+  for (const v1Field of [...whole.map((field) => field.v1), ...Object.keys(fixed)]) {
     if (v1Field === 'type' || !allowed.includes(v1Field)) fail(`${legacy}: v1 ${v1} has no field ${v1Field}`);
     if (sources.has(v1Field)) fail(`${legacy}: v1 field ${v1Field} has two sources`);
     sources.add(v1Field);
   }
   for (const required of REQUIRED_V1_FIELDS[v1]) {
     if (!sources.has(required)) fail(`${legacy}: v1 ${v1} needs ${required}, which no field or fixed value supplies`);
+  }
+  const keys = new Set<string>();
+  for (const field of fields) {
+    if (field.key === undefined) continue;
+    if (!whole.some((other) => other.v1 === field.v1 && other.kind === 'object?')) {
+      fail(`${legacy}.${field.legacy}: key ${field.key} needs an object? field for v1 ${field.v1}`);
+    }
+    if (keys.has(`${field.v1}.${field.key}`)) fail(`${legacy}.${field.legacy}: v1 ${field.v1}.${field.key} has two sources`);
+    keys.add(`${field.v1}.${field.key}`);
   }
   for (const field of fields) {
     for (const condition of Object.keys(field.when ?? {})) {

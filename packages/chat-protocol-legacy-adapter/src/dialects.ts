@@ -37,7 +37,7 @@ const RESYNC = {
  * `session` is transport whatever id it carries, and `resync` is refused as
  * `resync-required`. Beyond it, `tool_result` may carry v1 `blocks` and
  * `error`, `card_closed` a `resolution`, `error` a `code`, `retryable` and
- * `retryAfterMs`.
+ * `retryAfterMs`, and `done` a top-level `costUsd` (read into `usage`).
  */
 export const papercup = /* @__PURE__ */ defineLegacyDialect({
   name: 'papercup',
@@ -63,7 +63,12 @@ export const papercup = /* @__PURE__ */ defineLegacyDialect({
     card: { v1: 'card', fields: { card: 'card' } },
     card_closed: { v1: 'card_closed', fields: { correlationId: 'text', resolution: 'string?' } },
     state: { v1: 'state', fields: { version: 'version', snapshot: 'json?' } },
-    done: { v1: 'done', fields: { stopReason: 'string?', usage: 'object?' }, fixed: { status: 'completed' } },
+    // The operator's agent routes write a run's cost at the top of `done`.
+    done: {
+      v1: 'done',
+      fields: { stopReason: 'string?', usage: 'object?', costUsd: { kind: 'number?', v1: 'usage', key: 'costUsd' } },
+      fixed: { status: 'completed' },
+    },
     error: { v1: 'error', fields: ERROR_FIELDS },
     navigate: { v1: 'navigate', fields: { href: 'text' } },
   },

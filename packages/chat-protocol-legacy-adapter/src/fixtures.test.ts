@@ -25,6 +25,8 @@ interface Capture {
   readonly counts: ChatFrameDecoderCounts;
   /** Data fields the adapter drops on purpose (README "Real producers' frames"), so a projection lacks them. */
   readonly dropped?: readonly string[];
+  /** Data fields whose value travels back inside another field (legacy field → the field that carries it). */
+  readonly moved?: Readonly<Record<string, string>>;
   /** The refused messages, in order, as `code: message`. */
   readonly refused?: readonly string[];
 }
@@ -54,7 +56,8 @@ const CAPTURES: readonly Capture[] = [
     dialect: papercup,
     file: 'papercup/agent-route',
     counts: { v1: 0, legacy: 4, transport: 3, unsupported: 0, refusals: {} },
-    dropped: ['costUsd', 'fullText'],
+    dropped: ['fullText'],
+    moved: { costUsd: 'usage' },
   },
   {
     dialect: papercup,
@@ -188,13 +191,16 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) =>
       const projected = JSON.parse(encoded.frame.data) as Record<string, unknown>;
       const typeField = dialect === papercup ? undefined : dialect === scout ? 'type' : 'kind';
       const callIdField = dialect === dotted ? 'toolCallId' : 'callId';
+      const moved = Object.entries(capture.moved ?? {}).filter(([key]) => key in original);
       const mayAdd = [
         ...(typeField !== undefined && !(typeField in original) ? [typeField] : []),
         ...(envelope.event.type.startsWith('tool_') && !(callIdField in original) ? [callIdField] : []),
+        ...moved.map(([, carrier]) => carrier).filter((carrier) => !(carrier in original)),
       ];
       const added = Object.keys(projected).filter((key) => !(key in original));
       expect(added).toEqual(mayAdd);
-      const kept = Object.fromEntries(Object.entries(original).filter(([key]) => !dropped.has(key)));
+      for (const [key, carrier] of moved) expect((projected[carrier] as Record<string, unknown>)[key]).toEqual(original[key]);
+      const kept = Object.fromEntries(Object.entries(original).filter(([key]) => !dropped.has(key) && !moved.some(([movedKey]) => movedKey === key)));
       for (const key of Object.keys(original)) if (dropped.has(key)) seen.add(key);
       const without = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([key]) => !mayAdd.includes(key)));
       expect(without(projected)).toEqual(without(kept));

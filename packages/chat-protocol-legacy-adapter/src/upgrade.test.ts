@@ -170,11 +170,25 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the host�
     expect(upgrade(scout, { data: json({ type: 'navigate', href: '/cart' }) })).toMatchObject({ ok: true, envelope: envelopeOf({ type: 'navigate', href: '/cart' }) });
   });
 
-  it('issue 12: a done the SSE server writes (late join, no payload, the agent routes’ cost and text) is a completed done', () => {
+  it('issue 12: a done the SSE server writes (late join, no payload) is a completed done, its reason dropped', () => {
+    const envelope = (result: ReturnType<typeof upgrade>) => (result.ok && result.kind === 'envelope' ? result.envelope : result);
     const done = envelopeOf({ type: 'done', status: 'completed' });
-    expect(upgrade(scout, { event: 'done', data: json({ reason: 'completed' }) })).toMatchObject({ ok: true, envelope: done });
-    expect(upgrade(papercup, { event: 'done', data: 'null' })).toMatchObject({ ok: true, envelope: done });
-    expect(upgrade(papercup, { event: 'done', data: json({ costUsd: 0.01, fullText: 'hi there' }) })).toMatchObject({ ok: true, envelope: done });
+    expect(envelope(upgrade(scout, { event: 'done', data: json({ reason: 'late-join-terminal' }) }))).toEqual(done);
+    expect(envelope(upgrade(papercup, { event: 'done', data: json({ reason: 'completed' }) }))).toEqual(done);
+    expect(envelope(upgrade(papercup, { event: 'done', data: 'null' }))).toEqual(done);
+  });
+
+  it('issue 12: the agent routes’ done keeps its cost in usage.costUsd and drops fullText (the deltas again); usage’s own cost wins', () => {
+    const envelope = (result: ReturnType<typeof upgrade>) => (result.ok && result.kind === 'envelope' ? result.envelope : result);
+    expect(envelope(upgrade(papercup, { event: 'done', data: json({ costUsd: 0.01, fullText: 'hi there' }) }))).toEqual(
+      envelopeOf({ type: 'done', status: 'completed', usage: { costUsd: 0.01 } }),
+    );
+    expect(envelope(upgrade(papercup, { event: 'done', data: json({ usage: { inputTokens: 5 }, costUsd: 0.01 }) }))).toEqual(
+      envelopeOf({ type: 'done', status: 'completed', usage: { inputTokens: 5, costUsd: 0.01 } }),
+    );
+    expect(envelope(upgrade(papercup, { event: 'done', data: json({ usage: { costUsd: 0.5 }, costUsd: 0.01 }) }))).toEqual(
+      envelopeOf({ type: 'done', status: 'completed', usage: { costUsd: 0.5 } }),
+    );
   });
 
   // Issue 13 (card shape parity) changes core's card schema; until then these are the pinned outcomes of the card shapes real producers write.

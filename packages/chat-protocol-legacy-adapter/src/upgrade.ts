@@ -137,12 +137,20 @@ export function liftEvent(
   let callIdField: string | undefined;
   for (const field of type.fields) {
     const value = event[field.legacy];
+    if (field.key !== undefined) continue;
     if (value !== undefined) v1[field.v1] = upgradeField(field.kind, value);
     else if (field.kind === 'outcome') return refuse('unknown-status', `${field.legacy}: the outcome is not reported, and v1 never assumes one`);
     else if (field.kind === 'call-id') callIdField = field.legacy;
     else if (field.default !== undefined) v1[field.v1] = field.default;
   }
   Object.assign(v1, type.fixed);
+  for (const field of type.fields) {
+    const value = event[field.legacy];
+    if (field.key === undefined || value === undefined) continue;
+    const object = (v1[field.v1] ?? {}) as Record<string, unknown>;
+    // The object's own value wins: it is what the producer wrote in v1's place.
+    if (!Object.prototype.hasOwnProperty.call(object, field.key)) v1[field.v1] = { ...object, [field.key]: value };
+  }
   for (const field of type.fields) {
     // The one deliberate loss: a value v1 holds only beside another it did not get.
     if (field.when !== undefined && Object.entries(field.when).some(([other, value]) => v1[other] !== value)) delete v1[field.v1];
