@@ -295,7 +295,8 @@ export function defineLegacyDialect<const Definition extends LegacyDialectDefini
   if (typeField !== undefined && (typeof typeField !== 'string' || typeField === '')) {
     fail('typeFrom.field: expected a non-empty string');
   }
-  const eventNames = definition.typeFrom === 'event' ? [] : (definition.typeFrom.eventNames ?? []);
+  const eventNames: unknown = definition.typeFrom === 'event' ? [] : (definition.typeFrom.eventNames ?? []);
+  if (!Array.isArray(eventNames)) fail('typeFrom.eventNames: expected an array of type names');
   const byLegacyType = new Map<string, CompiledType>();
   const byV1Type = new Map<ChatEventTypeV1, CompiledType>();
   for (const [legacy, type] of Object.entries(definition.types)) {
@@ -308,10 +309,10 @@ export function defineLegacyDialect<const Definition extends LegacyDialectDefini
   const byEventName = new Map<string, CompiledType>();
   if (typeField !== undefined) {
     for (const type of byLegacyType.values()) if (type.transport === 'heartbeat') byEventName.set(type.legacy, type);
-    for (const name of eventNames) {
-      const type = Object.prototype.hasOwnProperty.call(definition.types, name) ? byLegacyType.get(name) : undefined;
-      if (type === undefined) fail(`typeFrom.eventNames: ${JSON.stringify(name)} is not a type of this dialect`);
-      else byEventName.set(name, type);
+    for (const name of eventNames as readonly unknown[]) {
+      const type = typeof name === 'string' && Object.prototype.hasOwnProperty.call(definition.types, name) ? byLegacyType.get(name) : undefined;
+      if (type === undefined) fail(`typeFrom.eventNames: ${typeof name === 'string' ? JSON.stringify(name) : String(name)} is not a type of this dialect`);
+      else byEventName.set(type.legacy, type);
     }
   }
   const dialect = Object.freeze({ name: definition.name, definition }) as LegacyDialect<Definition>;
@@ -333,6 +334,9 @@ function compileType(
     if (target !== undefined && v1 !== target) fail(`${legacy}.${name}: kind ${kind} maps only to v1 ${target}`);
     if (rest.default !== undefined && typeof rest.default !== DEFAULT_TYPES[kind]) {
       fail(`${legacy}.${name}: a default of kind ${kind} must be a ${DEFAULT_TYPES[kind] ?? 'scalar of an optional kind'}`);
+    }
+    if (rest.when !== undefined && (typeof rest.when !== 'object' || rest.when === null || Array.isArray(rest.when))) {
+      fail(`${legacy}.${name}: when must map v1 fields to values`);
     }
     if (rest.when !== undefined && REQUIRED_KINDS.has(kind)) fail(`${legacy}.${name}: a required kind ${kind} cannot be dropped by when`);
     if (rest.key !== undefined && (typeof rest.key !== 'string' || rest.key === '' || REQUIRED_KINDS.has(kind) || rest.default !== undefined || rest.when !== undefined)) {
