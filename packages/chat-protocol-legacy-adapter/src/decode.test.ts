@@ -38,6 +38,26 @@ describe('decodeLegacyChatFrame reads each dialect into its typed events', () =>
     ['scout with SSE event message', scout, { event: 'message', data: json({ type: 'done' }) }, { type: 'done' }],
     ['scout with SSE event equal to the type', scout, { event: 'tool_start', data: json({ type: 'tool_start', tool: 'cart' }) }, { type: 'tool_start', tool: 'cart' }],
     ['dotted ping named by the SSE event, empty data', dotted, { event: 'ping', data: '' }, { type: 'ping' }],
+    // Issue 12: the frames real producers (Papercusp/sse, scout-chat, chat-protocol) write.
+    ['papercup heartbeat as @papercusp/sse writes it', papercup, { event: 'heartbeat', data: json({ tsMs: 1733040000000 }) }, { type: 'heartbeat' }],
+    ['scout heartbeat as @papercusp/sse writes it, no type in the data', scout, { event: 'heartbeat', data: json({ tsMs: 1733040000000 }) }, { type: 'heartbeat' }],
+    ['scout heartbeat named by the data', scout, { data: json({ type: 'heartbeat', tsMs: 1 }) }, { type: 'heartbeat' }],
+    ['papercup session under the agent routes’ agentSessionId', papercup, { event: 'session', data: json({ agentSessionId: 's-1', created: true }) }, { type: 'session', agentSessionId: 's-1' }],
+    ['papercup session without an id is still a session', papercup, { event: 'session', data: '{}' }, { type: 'session' }],
+    ['scout session with a non-string id is still a session', scout, { data: json({ type: 'session', sessionId: 7 }) }, { type: 'session' }],
+    ['scout error the SSE server writes for a failed setup, no type in the data', scout, { event: 'error', data: json({ phase: 'setup', message: 'catalog down' }) }, { type: 'error', message: 'catalog down' }],
+    ['scout done the SSE server writes for a late join', scout, { event: 'done', data: json({ reason: 'completed' }) }, { type: 'done' }],
+    ['scout done the SSE server writes without a payload', scout, { event: 'done', data: 'null' }, { type: 'done' }],
+    ['scout error named by the SSE event and repeated in the data', scout, { event: 'error', data: json({ type: 'error', message: 'busy' }) }, { type: 'error', message: 'busy' }],
+    [
+      'papercup resync as @papercusp/sse writes it',
+      papercup,
+      { event: 'resync', data: json({ reason: 'gap', fromId: 3, floorId: 9, maxId: 20 }) },
+      { type: 'resync', reason: 'gap', fromId: 3, floorId: 9, maxId: 20 },
+    ],
+    ['scout resync, no type in the data', scout, { event: 'resync', data: json({ reason: 'ahead', fromId: 40, floorId: 1, maxId: 12 }) }, { type: 'resync', reason: 'ahead', fromId: 40, floorId: 1, maxId: 12 }],
+    ['scout state, a ChatEvent of the shared vocabulary', scout, { data: json({ type: 'state', version: 2, snapshot: { step: 'cart' } }) }, { type: 'state', version: 2, snapshot: { step: 'cart' } }],
+    ['scout navigate, a ChatEvent of the shared vocabulary', scout, { data: json({ type: 'navigate', href: '/cart' }) }, { type: 'navigate', href: '/cart' }],
     ['dotted ping named by the data', dotted, { data: json({ kind: 'ping' }) }, { type: 'ping' }],
   ] as const)('%s', (_, dialect: LegacyDialect, frame, expected) => {
     expect(decodeLegacyChatFrame(frame, { dialect })).toEqual({ ok: true, value: expected });
@@ -71,8 +91,17 @@ describe('decodeLegacyChatFrame refusals', () => {
     ['a retired papercup name', papercup, { event: 'token', data: json({ content: 'a' }) }, 'unsupported-event', '"token" is not an event of this dialect'],
     ['a papercup message without a type', papercup, { data: json({ text: 'a' }) }, 'unsupported-event', '"message" is not an event of this dialect'],
     ['a scout product event', scout, { data: json({ type: 'products', items: [] }) }, 'unsupported-event', '"products" is not an event of this dialect'],
-    ['scout navigate, a product event', scout, { data: json({ type: 'navigate', href: '/cart' }) }, 'unsupported-event', '"navigate" is not an event of this dialect'],
+    ['a scout frame named by a type the SSE name does not name on its own', scout, { event: 'products', data: json({ items: [] }) }, 'invalid-event', 'data.type: expected the event type'],
+    ['scout data contradicting a name the server writes on its own', scout, { event: 'error', data: json({ type: 'token', content: 'a' }) }, 'invalid-event', 'event: SSE event "error" contradicts type "token"'],
     ['a prototype name as type', scout, { data: json({ type: 'toString' }) }, 'unsupported-event', '"toString" is not an event of this dialect'],
+    ['a raw-text delta (the agent-chat harness stream), not papercup JSON', papercup, { event: 'delta', data: 'Hello' }, 'invalid-json', 'data: not valid JSON'],
+    ['a raw-text error (the agent-chat harness stream), not papercup JSON', papercup, { event: 'error', data: 'boom' }, 'invalid-json', 'data: not valid JSON'],
+    ['the sync vocabulary’s update', papercup, { event: 'update', data: json({ name: 'foo', data: { rows: [1] }, tsMs: 1 }) }, 'unsupported-event', '"update" is not an event of this dialect'],
+    ['the sync vocabulary’s invalidate', papercup, { event: 'invalidate', data: json({ name: 'bar' }) }, 'unsupported-event', '"invalidate" is not an event of this dialect'],
+    ['the state channel’s state-snapshot', papercup, { event: 'state-snapshot', data: json({ runId: 'r', version: 3, snapshot: { openCards: [] } }) }, 'unsupported-event', '"state-snapshot" is not an event of this dialect'],
+    ...['highlight', 'cart_mutate', 'open_drawer', 'prefill_form'].map(
+      (type) => [`the scout product event ${type}`, scout, { data: json({ type }) }, 'unsupported-event', `"${type}" is not an event of this dialect`] as const,
+    ),
     ['papercup delta without text', papercup, { event: 'delta', data: json({ text: 1 }) }, 'invalid-event', 'data.text: expected a string'],
     ['papercup tool_call with an empty name', papercup, { event: 'tool_call', data: json({ name: '' }) }, 'invalid-event', 'data.name: expected a non-empty string'],
     ['papercup card without a prompt', papercup, { event: 'card', data: json({ card: { correlationId: 'c' } }) }, 'invalid-event', 'data.card: expected a card with string correlationId and prompt'],
@@ -115,7 +144,7 @@ describe('decodeLegacyChatFrame refusals', () => {
   });
 });
 
-describe('the papercup dialect reads exactly what core’s legacy parseChatEvent reads', () => {
+describe('the papercup dialect reads exactly what core’s legacy parseChatEvent reads, transport aside', () => {
   const nameArb = fc.constantFrom('session', 'delta', 'tool_call', 'tool_result', 'provenance', 'card', 'card_closed', 'state', 'done', 'error', 'navigate', 'token', 'message');
   it('same verdict and same fields on every safe JSON frame (extras aside)', () => {
     fc.assert(
@@ -125,8 +154,12 @@ describe('the papercup dialect reads exactly what core’s legacy parseChatEvent
           const decoded = decodeLegacyChatFrame({ event: name, data: text }, { dialect: papercup });
           if (!decoded.ok && decoded.code === 'unsafe-json') continue;
           const legacy = parseChatEvent(name, JSON.parse(text));
+          // Transport aside: a session is transport whatever id it carries (issue 12), where parseChatEvent needs a sessionId.
+          const parsed = JSON.parse(text) as unknown;
+          const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {};
+          if (name === 'session') expect(decoded.ok).toBe(parseChatEvent(name, { ...record, sessionId: 's' }) !== null);
           if (legacy === null) {
-            expect(decoded.ok).toBe(false);
+            if (name !== 'session') expect(decoded.ok).toBe(false);
             continue;
           }
           if (!decoded.ok) throw new Error(`${name} ${text}: ${decoded.message}`);

@@ -49,9 +49,13 @@ export interface DecodedFrame {
  *   (`products`, `cart_mutate`, …), a retired name, an SSE `message` without one.
  * - `invalid-event`: a known type without a required field, a data `type` that
  *   contradicts the SSE event name, or (when the data names the type) data
- *   that is not an object or an SSE event name other than absent, `message` or the type.
+ *   that is not an object or an SSE event name other than absent, `message`,
+ *   the type, or a name the dialect's `eventNames` list.
  *
- * A heartbeat named by the SSE event name is recognised without reading its data.
+ * A heartbeat named by the SSE event name is recognised without reading its
+ * data (`{"tsMs":…}`, `{}` or nothing), in every dialect. In a dialect whose
+ * data names the type, an SSE event name in `typeFrom.eventNames` names the
+ * type on its own; the data may repeat it, never contradict it.
  * The result is a fresh object holding only the dialect's fields.
  */
 export function decodeLegacyChatFrame<Definition extends LegacyDialectDefinition>(
@@ -91,13 +95,17 @@ export function readFrame(frame: unknown): ParseResult<ChatSseMessage, 'invalid-
 
 /**
  * A heartbeat the SSE event name alone identifies (also in a dialect whose
- * data names the type, where the event name may repeat it): its data, often
- * empty, is never read.
+ * data names the type): its data, often empty or `{"tsMs":…}`, is never read.
  */
 export function heartbeatByName(dialect: CompiledDialect, message: ChatSseMessage): DecodedFrame | undefined {
-  const name = dialect.typeField === undefined ? (message.event ?? 'message') : message.event;
-  const type = name === undefined ? undefined : dialect.byLegacyType.get(name);
+  const type = typeByName(dialect, message);
   return type?.transport === 'heartbeat' ? { type, event: { type: type.legacy } } : undefined;
+}
+
+/** The type the SSE event name names: always in a dialect that reads it there, else only a heartbeat or one of `eventNames`. */
+function typeByName(dialect: CompiledDialect, message: ChatSseMessage): CompiledType | undefined {
+  if (dialect.typeField === undefined) return dialect.byLegacyType.get(message.event ?? 'message');
+  return message.event === undefined ? undefined : dialect.byEventName.get(message.event);
 }
 
 /** The JSON value of SSE data text, within the v1 bounds. */
@@ -126,11 +134,17 @@ export function decodeData(
     typeName = message.event ?? 'message';
   } else {
     const declared = record === undefined ? undefined : ownField(record, dialect.typeField);
-    if (typeof declared !== 'string') return refuse('invalid-event', `data.${dialect.typeField}: expected the event type`);
-    if (message.event !== undefined && message.event !== 'message' && message.event !== declared) {
-      return refuse('invalid-event', `event: SSE event ${JSON.stringify(message.event)} contradicts type ${JSON.stringify(declared)}`);
+    const named = typeByName(dialect, message);
+    if (named !== undefined && declared === undefined) {
+      // A frame the SSE server writes around the dialect: its name is its type.
+      typeName = named.legacy;
+    } else {
+      if (typeof declared !== 'string') return refuse('invalid-event', `data.${dialect.typeField}: expected the event type`);
+      if (message.event !== undefined && message.event !== 'message' && message.event !== declared) {
+        return refuse('invalid-event', `event: SSE event ${JSON.stringify(message.event)} contradicts type ${JSON.stringify(declared)}`);
+      }
+      typeName = declared;
     }
-    typeName = declared;
   }
   const type = dialect.byLegacyType.get(typeName);
   if (type === undefined) return refuse('unsupported-event', `${JSON.stringify(typeName)} is not an event of this dialect`);

@@ -1,6 +1,6 @@
 /**
  * A legacy dialect as data: where a frame names its type, and for each legacy
- * type either the transport role it plays (`session`, `heartbeat`) or the v1
+ * type either the transport role it plays (`session`, `heartbeat`, `resync`) or the v1
  * event it becomes, with a field map that reads both ways. It owns the
  * vocabulary and the checks that make a definition usable; reading frames,
  * lifting them to v1 and projecting v1 down live in their own modules.
@@ -67,19 +67,44 @@ export type LegacyPrimitive = string | number | boolean | null;
  * the v1 field it maps to and, for optional kinds, the v1 value that absence
  * means. Encoding omits a field whose v1 value equals its default, so both
  * directions stay lossless.
+ *
+ * `when` names v1 fields of the same event and the values v1 allows this one
+ * beside (an error's `retryAfterMs` only with `retryable: true`): upgrading
+ * drops the field when the event has other values, a deliberate loss of a
+ * value v1 cannot hold, never a reason to refuse the frame.
+ *
+ * `key` reads an optional value into that key of a v1 object field whose own
+ * `object?` field the type also maps (papercup's top-level `done.costUsd` into
+ * `usage.costUsd`). The object's own value wins a clash, and encoding writes
+ * only the object, so the value travels back inside it.
  */
 export type LegacyFieldSpec =
   | LegacyFieldKind
-  | { readonly kind: LegacyFieldKind; readonly v1?: string; readonly default?: LegacyPrimitive };
+  | {
+      readonly kind: LegacyFieldKind;
+      readonly v1?: string;
+      readonly default?: LegacyPrimitive;
+      readonly when?: Readonly<Record<string, LegacyPrimitive>>;
+      readonly key?: string;
+    };
 
 /** Legacy field name → its spec, in the order encoding writes them. */
 export type LegacyFieldMap = Readonly<Record<string, LegacyFieldSpec>>;
 
-/** A legacy type that carries no event: it is never upgraded and never persisted. */
+/**
+ * A legacy type that carries no event: it is never upgraded and never
+ * persisted. `session` and `heartbeat` upgrade to `{ kind: 'transport' }`;
+ * `resync` is the SSE server's word that it cannot replay what the connection
+ * missed, and upgrades to the refusal `resync-required`, so no host reads on
+ * past a gap without noticing.
+ */
 export interface LegacyTransportType {
-  readonly transport: 'session' | 'heartbeat';
+  readonly transport: LegacyTransportRole;
   readonly fields?: LegacyFieldMap;
 }
+
+/** The transport roles a legacy type can play. */
+export type LegacyTransportRole = 'session' | 'heartbeat' | 'resync';
 
 /**
  * A legacy type that becomes the v1 event `v1`. `fixed` names v1 fields the
@@ -93,8 +118,15 @@ export interface LegacyEventType {
   readonly fixed?: Readonly<Record<string, LegacyPrimitive>>;
 }
 
-/** Where a frame names its type: the SSE `event:` line, or a field of the JSON data. */
-export type LegacyTypeSource = 'event' | { readonly field: string };
+/**
+ * Where a frame names its type: the SSE `event:` line, or a field of the JSON
+ * data. With a data field, `eventNames` lists the types the SSE event name
+ * names on its own, whatever the data holds: the frames the SSE server writes
+ * around the dialect (`event: heartbeat`, `event: error`, `event: resync`),
+ * whose data does not repeat the type. A type with the `heartbeat` role is
+ * always recognised by its SSE event name, and its data is never read.
+ */
+export type LegacyTypeSource = 'event' | { readonly field: string; readonly eventNames?: readonly string[] };
 
 /** A dialect, declared: see {@link defineLegacyDialect}. */
 export interface LegacyDialectDefinition {
@@ -131,12 +163,15 @@ interface CompiledField {
   readonly v1: string;
   readonly kind: LegacyFieldKind;
   readonly default?: LegacyPrimitive;
+  readonly when?: Readonly<Record<string, LegacyPrimitive>>;
+  /** Read into this key of the v1 object field; never written by encoding. */
+  readonly key?: string;
 }
 
 /** One type of a compiled dialect. */
 export interface CompiledType {
   readonly legacy: string;
-  readonly transport: 'session' | 'heartbeat' | undefined;
+  readonly transport: LegacyTransportRole | undefined;
   readonly v1: ChatEventTypeV1 | undefined;
   readonly fields: readonly CompiledField[];
   readonly fixed: Readonly<Record<string, LegacyPrimitive>>;
@@ -158,6 +193,8 @@ export interface LegacyDialect<Definition extends LegacyDialectDefinition = Lega
 export interface CompiledDialect {
   readonly typeField: string | undefined;
   readonly byLegacyType: ReadonlyMap<string, CompiledType>;
+  /** With a data type field: the types the SSE event name names on its own (heartbeats and `eventNames`). */
+  readonly byEventName: ReadonlyMap<string, CompiledType>;
   readonly byV1Type: ReadonlyMap<ChatEventTypeV1, CompiledType>;
 }
 
@@ -185,6 +222,10 @@ const KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<LegacyFieldKind>([
   'call-id',
   'outcome',
 ]);
+
+const REQUIRED_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<RequiredLegacyFieldKind>(['text', 'name', 'message', 'version', 'card']);
+
+const TRANSPORT_ROLES: ReadonlySet<string> = /* @__PURE__ */ new Set<LegacyTransportRole>(['session', 'heartbeat', 'resync']);
 
 /** The optional kinds a default may stand in for, with the type of that default. */
 const DEFAULT_TYPES: Readonly<Partial<Record<LegacyFieldKind, string>>> = {
@@ -236,9 +277,12 @@ export const REQUIRED_V1_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly 
  * ways: an unknown kind or v1 type, a v1 field the event does not have, two
  * legacy fields or types claiming the same v1 field or type, a required v1
  * field left without a source, a default that does not fit its kind, a
- * heartbeat with fields, the data
- * field that names the type reused as an event field. Passing the functions a
- * dialect this did not make throws `TypeError` too.
+ * `when` on a required kind or naming a v1 field without a source, a `key`
+ * without an `object?` field for its v1 field (or on a required kind, with a
+ * default or `when`, or twice for one key), a
+ * heartbeat with fields, the data field that names the type reused as an
+ * event field, an `eventNames` entry that is not a type of the dialect.
+ * Passing the functions a dialect this did not make throws `TypeError` too.
  */
 export function defineLegacyDialect<const Definition extends LegacyDialectDefinition>(
   definition: Definition,
@@ -251,6 +295,8 @@ export function defineLegacyDialect<const Definition extends LegacyDialectDefini
   if (typeField !== undefined && (typeof typeField !== 'string' || typeField === '')) {
     fail('typeFrom.field: expected a non-empty string');
   }
+  const eventNames: unknown = definition.typeFrom === 'event' ? [] : (definition.typeFrom.eventNames ?? []);
+  if (!Array.isArray(eventNames)) fail('typeFrom.eventNames: expected an array of type names');
   const byLegacyType = new Map<string, CompiledType>();
   const byV1Type = new Map<ChatEventTypeV1, CompiledType>();
   for (const [legacy, type] of Object.entries(definition.types)) {
@@ -260,8 +306,17 @@ export function defineLegacyDialect<const Definition extends LegacyDialectDefini
     if (byV1Type.has(compiled.v1)) fail(`${legacy}: v1 type ${compiled.v1} is already encoded by ${byV1Type.get(compiled.v1)?.legacy}`);
     byV1Type.set(compiled.v1, compiled);
   }
+  const byEventName = new Map<string, CompiledType>();
+  if (typeField !== undefined) {
+    for (const type of byLegacyType.values()) if (type.transport === 'heartbeat') byEventName.set(type.legacy, type);
+    for (const name of eventNames as readonly unknown[]) {
+      const type = typeof name === 'string' && Object.prototype.hasOwnProperty.call(definition.types, name) ? byLegacyType.get(name) : undefined;
+      if (type === undefined) fail(`typeFrom.eventNames: ${typeof name === 'string' ? JSON.stringify(name) : String(name)} is not a type of this dialect`);
+      else byEventName.set(type.legacy, type);
+    }
+  }
   const dialect = Object.freeze({ name: definition.name, definition }) as LegacyDialect<Definition>;
-  compiledDialects.set(dialect, { typeField, byLegacyType, byV1Type });
+  compiledDialects.set(dialect, { typeField, byLegacyType, byV1Type, byEventName });
   return dialect;
 }
 
@@ -280,10 +335,24 @@ function compileType(
     if (rest.default !== undefined && typeof rest.default !== DEFAULT_TYPES[kind]) {
       fail(`${legacy}.${name}: a default of kind ${kind} must be a ${DEFAULT_TYPES[kind] ?? 'scalar of an optional kind'}`);
     }
-    return rest.default === undefined ? { legacy: name, v1, kind } : { legacy: name, v1, kind, default: rest.default };
+    if (rest.when !== undefined && (typeof rest.when !== 'object' || rest.when === null || Array.isArray(rest.when))) {
+      fail(`${legacy}.${name}: when must map v1 fields to values`);
+    }
+    if (rest.when !== undefined && REQUIRED_KINDS.has(kind)) fail(`${legacy}.${name}: a required kind ${kind} cannot be dropped by when`);
+    if (rest.key !== undefined && (typeof rest.key !== 'string' || rest.key === '' || REQUIRED_KINDS.has(kind) || rest.default !== undefined || rest.when !== undefined)) {
+      fail(`${legacy}.${name}: a key needs a non-empty name and an optional kind, without default or when`);
+    }
+    return {
+      legacy: name,
+      v1,
+      kind,
+      ...(rest.default === undefined ? {} : { default: rest.default }),
+      ...(rest.when === undefined ? {} : { when: rest.when }),
+      ...(rest.key === undefined ? {} : { key: rest.key }),
+    };
   });
   if ('transport' in type) {
-    if (type.transport !== 'session' && type.transport !== 'heartbeat') fail(`${legacy}: unknown transport role`);
+    if (!TRANSPORT_ROLES.has(type.transport)) fail(`${legacy}: unknown transport role`);
     if (type.transport === 'heartbeat' && fields.length > 0) fail(`${legacy}: a heartbeat carries no fields`);
     return { legacy, transport: type.transport, v1: undefined, fields, fixed: {} };
   }
@@ -292,13 +361,28 @@ function compileType(
   const allowed: readonly string[] = CHAT_EVENT_FIELDS[v1];
   const fixed = type.fixed ?? {};
   const sources = new Set<string>();
-  for (const v1Field of [...fields.map((field) => field.v1), ...Object.keys(fixed)]) {
+  const whole = fields.filter((field) => field.key === undefined);
+  for (const v1Field of [...whole.map((field) => field.v1), ...Object.keys(fixed)]) {
     if (v1Field === 'type' || !allowed.includes(v1Field)) fail(`${legacy}: v1 ${v1} has no field ${v1Field}`);
     if (sources.has(v1Field)) fail(`${legacy}: v1 field ${v1Field} has two sources`);
     sources.add(v1Field);
   }
   for (const required of REQUIRED_V1_FIELDS[v1]) {
     if (!sources.has(required)) fail(`${legacy}: v1 ${v1} needs ${required}, which no field or fixed value supplies`);
+  }
+  const keys = new Set<string>();
+  for (const field of fields) {
+    if (field.key === undefined) continue;
+    if (!whole.some((other) => other.v1 === field.v1 && other.kind === 'object?')) {
+      fail(`${legacy}.${field.legacy}: key ${field.key} needs an object? field for v1 ${field.v1}`);
+    }
+    if (keys.has(`${field.v1}.${field.key}`)) fail(`${legacy}.${field.legacy}: v1 ${field.v1}.${field.key} has two sources`);
+    keys.add(`${field.v1}.${field.key}`);
+  }
+  for (const field of fields) {
+    for (const condition of Object.keys(field.when ?? {})) {
+      if (condition === field.v1 || !sources.has(condition)) fail(`${legacy}.${field.legacy}: when names ${condition}, which no other field or fixed value supplies`);
+    }
   }
   return { legacy, transport: undefined, v1, fields, fixed };
 }

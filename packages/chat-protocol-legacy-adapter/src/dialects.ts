@@ -7,27 +7,45 @@
 import { defineLegacyDialect } from './dialect.js';
 
 // An error's v1 code and retry permission: a frame without them is a stream
-// error that may not be retried (retry permission is never implied).
+// error that may not be retried (retry permission is never implied). A retry
+// delay without that permission is dropped: v1 cannot hold it, and the error
+// itself must never be lost (real producers send `{ message, code,
+// retryAfterMs }` for a rate limit).
 const ERROR_FIELDS = {
   message: 'message',
   code: { kind: 'string?', default: 'stream-error' },
   retryable: { kind: 'boolean?', default: false },
-  retryAfterMs: 'number?',
+  retryAfterMs: { kind: 'number?', when: { retryable: true } },
+} as const;
+
+// Transport frames. A session names the producer's session under either id
+// real servers write (`agentSessionId` on the operator's agent routes) or
+// none: it carries no event, so its form is never a reason to refuse it.
+// `resync` is the control event @papercusp/sse writes when it cannot replay
+// what a reconnecting client missed (`reason` `gap` or `ahead`).
+const SESSION = { transport: 'session', fields: { sessionId: 'string?', agentSessionId: 'string?' } } as const;
+const HEARTBEAT = { transport: 'heartbeat' } as const;
+const RESYNC = {
+  transport: 'resync',
+  fields: { reason: 'string?', fromId: 'number?', floorId: 'number?', maxId: 'number?' },
 } as const;
 
 /**
  * `papercup`: the SSE event name is the type and `data` is JSON, exactly the
  * vocabulary core's legacy `parseChatEvent` reads (a test holds the two to the
- * same reading). `heartbeat` frames carry no event. Beyond it, `tool_result`
- * may carry v1 `blocks` and `error`, `card_closed` a `resolution`, `error` a
- * `code`, `retryable` and `retryAfterMs`.
+ * same reading), apart from transport: `heartbeat` frames carry no event, a
+ * `session` is transport whatever id it carries, and `resync` is refused as
+ * `resync-required`. Beyond it, `tool_result` may carry v1 `blocks` and
+ * `error`, `card_closed` a `resolution`, `error` a `code`, `retryable` and
+ * `retryAfterMs`, and `done` a top-level `costUsd` (read into `usage`).
  */
 export const papercup = /* @__PURE__ */ defineLegacyDialect({
   name: 'papercup',
   typeFrom: 'event',
   types: {
-    session: { transport: 'session', fields: { sessionId: 'text' } },
-    heartbeat: { transport: 'heartbeat' },
+    session: SESSION,
+    heartbeat: HEARTBEAT,
+    resync: RESYNC,
     delta: { v1: 'delta', fields: { text: 'text' } },
     tool_call: { v1: 'tool_call', fields: { name: 'name', input: 'json?', callId: 'call-id' } },
     tool_result: {
@@ -45,7 +63,12 @@ export const papercup = /* @__PURE__ */ defineLegacyDialect({
     card: { v1: 'card', fields: { card: 'card' } },
     card_closed: { v1: 'card_closed', fields: { correlationId: 'text', resolution: 'string?' } },
     state: { v1: 'state', fields: { version: 'version', snapshot: 'json?' } },
-    done: { v1: 'done', fields: { stopReason: 'string?', usage: 'object?' }, fixed: { status: 'completed' } },
+    // The operator's agent routes write a run's cost at the top of `done`.
+    done: {
+      v1: 'done',
+      fields: { stopReason: 'string?', usage: 'object?', costUsd: { kind: 'number?', v1: 'usage', key: 'costUsd' } },
+      fixed: { status: 'completed' },
+    },
     error: { v1: 'error', fields: ERROR_FIELDS },
     navigate: { v1: 'navigate', fields: { href: 'text' } },
   },
@@ -53,21 +76,29 @@ export const papercup = /* @__PURE__ */ defineLegacyDialect({
 
 /**
  * `scout`: the type is the `type` field of the JSON data (the SSE event name
- * is absent or `message`). `token {content}` is `delta {text}` and
- * `tool_start {tool}` is `tool_call {name}` (with an optional `callId` and
- * `input`). Scout has no tool results, provenance, state or navigation: its
- * `navigate`, `products`, `broaden`, `cart_mutate`… are product events, and
- * decode as `unsupported-event`.
+ * is absent or `message`), the vocabulary of Papercusp's shared `ChatEvent`.
+ * `token {content}` is `delta {text}` and `tool_start {tool}` is
+ * `tool_call {name}` (with an optional `callId` and `input`); `state` and
+ * `navigate` read as in papercup. The frames @papercusp/sse writes itself
+ * are named by their SSE event, without a `type` in the data: `heartbeat`
+ * (transport), `error` (a failed setup or replay), `done` (a late join to a
+ * finished stream) and `resync`. Scout has no tool results or provenance;
+ * `products`, `broaden`, `cart_mutate`… are product events, and decode as
+ * `unsupported-event`.
  */
 export const scout = /* @__PURE__ */ defineLegacyDialect({
   name: 'scout',
-  typeFrom: { field: 'type' },
+  typeFrom: { field: 'type', eventNames: ['heartbeat', 'error', 'done', 'resync'] },
   types: {
-    session: { transport: 'session', fields: { sessionId: 'text' } },
+    session: SESSION,
+    heartbeat: HEARTBEAT,
+    resync: RESYNC,
     token: { v1: 'delta', fields: { content: { kind: 'text', v1: 'text' } } },
     tool_start: { v1: 'tool_call', fields: { tool: { kind: 'name', v1: 'name' }, callId: 'call-id', input: 'json?' } },
     card: { v1: 'card', fields: { card: 'card' } },
     card_closed: { v1: 'card_closed', fields: { correlationId: 'text', resolution: 'string?' } },
+    state: { v1: 'state', fields: { version: 'version', snapshot: 'json?' } },
+    navigate: { v1: 'navigate', fields: { href: 'text' } },
     error: { v1: 'error', fields: ERROR_FIELDS },
     done: { v1: 'done', fields: { stopReason: 'string?', usage: 'object?' }, fixed: { status: 'completed' } },
   },

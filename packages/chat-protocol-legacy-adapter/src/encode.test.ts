@@ -36,6 +36,17 @@ describe('encodeLegacyChatFrame projects a v1 envelope onto a legacy frame (DESI
     });
   });
 
+  it('writes scout state and navigate as the shared ChatEvent vocabulary has them (issue 12: real producers’ frames)', () => {
+    expect(encodeLegacyChatFrame(envelopeOf({ type: 'state', version: 2, snapshot: { step: 'cart' } }), { dialect: scout })).toMatchObject({
+      ok: true,
+      frame: { data: '{"type":"state","version":2,"snapshot":{"step":"cart"}}', id: 'turn_1:3' },
+    });
+    expect(encodeLegacyChatFrame(envelopeOf({ type: 'navigate', href: '/cart' }), { dialect: scout })).toMatchObject({
+      ok: true,
+      frame: { data: '{"type":"navigate","href":"/cart"}', id: 'turn_1:3' },
+    });
+  });
+
   it('writes ok for a succeeded or failed tool result', () => {
     const result = (status: string) => envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status, summary: 's' });
     expect(encodeLegacyChatFrame(result('succeeded'), { dialect: papercup })).toMatchObject({ frame: { data: '{"name":"t","callId":"c1","ok":true,"summary":"s"}' } });
@@ -69,8 +80,6 @@ describe('encodeLegacyChatFrame projects a v1 envelope onto a legacy frame (DESI
     ['reasoning in scout', scout, envelopeOf({ type: 'reasoning', text: 'hm' }), 'unsupported-event', 'scout has no legacy form of reasoning'],
     ['a tool_result in scout', scout, envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'succeeded' }), 'unsupported-event', 'scout has no legacy form of tool_result'],
     ['provenance in scout', scout, envelopeOf({ type: 'provenance', engine: 'e', model: 'm' }), 'unsupported-event', 'scout has no legacy form of provenance'],
-    ['state in scout', scout, envelopeOf({ type: 'state', version: 1, snapshot: {} }), 'unsupported-event', 'scout has no legacy form of state'],
-    ['navigate in scout', scout, envelopeOf({ type: 'navigate', href: '/cart' }), 'unsupported-event', 'scout has no legacy form of navigate'],
     ['a cancelled done', papercup, envelopeOf({ type: 'done', status: 'cancelled' }), 'unsupported-event', 'papercup done stands for done.status "completed"'],
     ['an interrupted done in scout', scout, envelopeOf({ type: 'done', status: 'interrupted' }), 'unsupported-event', 'scout done stands for done.status "completed"'],
     ['a cancelled tool result', papercup, envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'cancelled' }), 'unsupported-event', 'papercup tool_result: status cancelled has no legacy ok'],

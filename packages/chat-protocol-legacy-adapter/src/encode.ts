@@ -62,7 +62,8 @@ export function encodeLegacyChatFrame(envelope: unknown, options: { readonly dia
   const data: Record<string, unknown> = dialect.typeField === undefined ? {} : { [dialect.typeField]: type.legacy };
   for (const field of type.fields) {
     const value = values[field.v1];
-    if (value === undefined || value === field.default) continue;
+    // A keyed field travels back inside its object field.
+    if (value === undefined || value === field.default || field.key !== undefined) continue;
     const legacy = encodeField(field.kind, value);
     if (isNoLegacyForm(legacy)) return unsupported(`${options.dialect.name} ${type.legacy}: ${legacy.noLegacyForm}`);
     data[field.legacy] = legacy;

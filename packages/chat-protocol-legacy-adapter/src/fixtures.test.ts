@@ -23,23 +23,59 @@ interface Capture {
   readonly dialect: LegacyDialect;
   readonly file: string;
   readonly counts: ChatFrameDecoderCounts;
+  /** Data fields the adapter drops on purpose (README "Real producers' frames"), so a projection lacks them. */
+  readonly dropped?: readonly string[];
+  /** Data fields whose value travels back inside another field (legacy field → the field that carries it). */
+  readonly moved?: Readonly<Record<string, string>>;
+  /** The refused messages, in order, as `code: message`. */
+  readonly refused?: readonly string[];
 }
 
+// Captures as real servers write them: the first three are the original
+// sessions; the rest are issue 12's frames of Papercusp's public servers
+// (@papercusp/sse's heartbeats, errors, done and resync; the operator's agent
+// routes; scout streams), each pinned with its envelopes, state and counts.
+// Every message lands in one total; a refused one is counted by its code too.
+const counted = (legacy: number, transport: number, refusals: ChatFrameDecoderCounts['refusals'] = {}): ChatFrameDecoderCounts => ({
+  v1: 0,
+  legacy,
+  transport,
+  unsupported: Object.values(refusals).reduce((sum, count) => sum + count, 0),
+  refusals,
+});
+
+const resync = (reason: string) => `resync-required: the server could not resume this stream (${reason}): discard the turn's state and read it again`;
+
 const CAPTURES: readonly Capture[] = [
-  {
-    dialect: papercup,
-    file: 'papercup/refund-lookup',
-    counts: { v1: 0, legacy: 9, transport: 3, unsupported: 0, refusals: {} },
-  },
+  { dialect: papercup, file: 'papercup/refund-lookup', counts: counted(9, 3) },
   {
     dialect: scout,
     file: 'scout/product-search',
-    counts: { v1: 0, legacy: 6, transport: 1, unsupported: 2, refusals: { 'unsupported-event': 2 } },
+    counts: counted(6, 1, { 'unsupported-event': 2 }),
+    refused: ['unsupported-event: "products" is not an event of this dialect', 'unsupported-event: "broaden" is not an event of this dialect'],
   },
+  { dialect: dotted, file: 'dotted/refund-lookup', counts: counted(5, 2) },
+  { dialect: papercup, file: 'papercup/agent-route', counts: counted(4, 3), dropped: ['fullText'], moved: { costUsd: 'usage' } },
+  { dialect: papercup, file: 'papercup/agent-route-error', counts: counted(2, 1), dropped: ['stderr'] },
+  { dialect: papercup, file: 'papercup/rate-limited', counts: counted(2, 2), dropped: ['retryAfterMs'] },
+  { dialect: papercup, file: 'papercup/setup-error', counts: counted(1, 1), dropped: ['phase'] },
+  { dialect: papercup, file: 'papercup/resumed-with-gap', counts: counted(2, 1, { 'resync-required': 1 }), dropped: ['reason'], refused: [resync('gap')] },
+  { dialect: scout, file: 'scout/live-stream', counts: counted(4, 3, { 'unsupported-event': 1 }), refused: ['unsupported-event: "cart_mutate" is not an event of this dialect'] },
+  { dialect: scout, file: 'scout/rate-limited', counts: counted(3, 3), dropped: ['retryAfterMs'] },
+  { dialect: scout, file: 'scout/setup-error', counts: counted(1, 1), dropped: ['phase'] },
+  { dialect: scout, file: 'scout/resumed-with-gap', counts: counted(2, 1, { 'resync-required': 1 }), refused: [resync('ahead')] },
+  { dialect: scout, file: 'scout/late-join', counts: counted(1, 0), dropped: ['reason'] },
+  // Issue 13, labelled: today's refusals of card shapes v1 cannot hold yet.
   {
-    dialect: dotted,
-    file: 'dotted/refund-lookup',
-    counts: { v1: 0, legacy: 5, transport: 2, unsupported: 0, refusals: {} },
+    dialect: scout,
+    file: 'scout/card-shapes-issue-13',
+    counts: counted(2, 0, { 'invalid-envelope': 3, 'invalid-event': 1 }),
+    refused: [
+      'invalid-envelope: event.card.presentation: required',
+      'invalid-envelope: event.card.presentation.options: expected an array',
+      'invalid-envelope: event.card.presentation.voiceAnswerable: unknown property',
+      'invalid-event: data.correlationId: expected a string',
+    ],
   },
 ];
 
@@ -69,7 +105,8 @@ function pinned<T>(path: string, actual: T): T {
   return (path.endsWith('.jsonl') ? text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown) : JSON.parse(text)) as T;
 }
 
-describe.each(CAPTURES)('the captured $dialect.name session $file', ({ dialect, file, counts }) => {
+describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) => {
+  const { dialect, file, counts } = capture;
   const turnId = `turn_${file.replace('/', '_')}`;
   const messages = readSseFixture(`legacy/${file}.sse`);
   const decoder = decoderFor(dialect, turnId);
@@ -79,6 +116,7 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', ({ dialect, 
   it('upgrades to the pinned v1 envelopes (transport frames and product events yield none)', () => {
     expect(envelopes).toEqual(pinned(`legacy/${file}.expected.jsonl`, envelopes));
     expect(decoder.counts()).toEqual(counts);
+    expect(results.flatMap((result) => (result.ok ? [] : [`${result.code}: ${result.message}`]))).toEqual(capture.refused ?? []);
   });
 
   it('replays cleanly through applyChatEvent to the pinned state', () => {
@@ -91,19 +129,36 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', ({ dialect, 
     expect(state).toEqual(pinned(`legacy/${file}.state.json`, state));
   });
 
-  it('projects back onto the captured frames, adding only the identity the host supplied', () => {
+  it('projects back onto the captured frames, adding only the identity the host supplied and the type a server-named frame left out', () => {
     const captured = messages.filter((_, index) => results[index]?.ok === true && results[index]?.kind === 'envelope');
     expect(captured).toHaveLength(envelopes.length);
+    const dropped = new Set(capture.dropped ?? []);
+    const seen = new Set<string>();
     envelopes.forEach((envelope, index) => {
       const encoded = encodeLegacyChatFrame(envelope, { dialect });
       if (!encoded.ok) throw new Error(encoded.message);
-      const original = JSON.parse(captured[index]?.data ?? '') as Record<string, unknown>;
+      const parsed = JSON.parse(captured[index]?.data ?? '') as unknown;
+      const original = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
       const projected = JSON.parse(encoded.frame.data) as Record<string, unknown>;
+      const typeField = dialect === papercup ? undefined : dialect === scout ? 'type' : 'kind';
+      const callIdField = dialect === dotted ? 'toolCallId' : 'callId';
+      const moved = Object.entries(capture.moved ?? {}).filter(([key]) => key in original);
+      const mayAdd = [
+        ...(typeField !== undefined && !(typeField in original) ? [typeField] : []),
+        ...(envelope.event.type.startsWith('tool_') && !(callIdField in original) ? [callIdField] : []),
+        ...moved.map(([, carrier]) => carrier).filter((carrier) => !(carrier in original)),
+      ];
       const added = Object.keys(projected).filter((key) => !(key in original));
-      expect(added).toEqual(envelope.event.type === 'tool_call' && !('callId' in original) && dialect === scout ? ['callId'] : []);
-      expect({ ...projected, callId: undefined }).toEqual({ ...original, callId: undefined });
+      expect(added).toEqual(mayAdd);
+      for (const [key, carrier] of moved) expect((projected[carrier] as Record<string, unknown>)[key]).toEqual(original[key]);
+      const kept = Object.fromEntries(Object.entries(original).filter(([key]) => !dropped.has(key) && !moved.some(([movedKey]) => movedKey === key)));
+      for (const key of Object.keys(original)) if (dropped.has(key)) seen.add(key);
+      const without = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([key]) => !mayAdd.includes(key)));
+      expect(without(projected)).toEqual(without(kept));
       expect(roundTrip(envelope, dialect)).toEqual(envelope);
     });
+    // Every field the capture says is dropped was sent, so the list cannot go stale.
+    expect([...seen].sort()).toEqual([...dropped].sort());
   });
 });
 

@@ -3,7 +3,7 @@ import { encodeChatSseFrame, parseChatEnvelope, type ChatEventEnvelope, type Cha
 import { describe, expect, it, vi } from 'vitest';
 import { anyFrameArb, papercupFrameArb } from '../test/legacy-arbitraries.js';
 import { readSse } from '../test/sse.js';
-import { createChatFrameDecoder, papercup, scout, type ChatFrameDecoderContext } from './index.js';
+import { createChatFrameDecoder, papercup, scout, type ChatFrameDecoderContext, type LegacyDialect } from './index.js';
 
 const json = (value: unknown) => JSON.stringify(value);
 const context: ChatFrameDecoderContext = {
@@ -47,6 +47,25 @@ describe('createChatFrameDecoder reads v1 envelopes and legacy frames on one con
     expect(decoder.decode({ event: 'heartbeat', data: '' })).toEqual({ ok: true, kind: 'transport', transport: 'heartbeat', event: { type: 'heartbeat' } });
     expect(decoder.decode({ event: 'done', data: '{}' })).toMatchObject({ source: 'legacy', envelope: { seq: 4, event: { type: 'done', status: 'completed' } } });
     expect(decoder.counts()).toEqual({ v1: 2, legacy: 2, transport: 1, unsupported: 0, refusals: {} });
+  });
+
+  it('issue 12: counts live heartbeats of both dialects as transport, never as refusals, and a resync as resync-required', () => {
+    for (const dialect of [papercup, scout] as LegacyDialect[]) {
+      const decoder = createChatFrameDecoder({ dialect, context });
+      const heartbeat = { event: 'heartbeat', data: json({ tsMs: 1733040000000 }) };
+      expect(decoder.decode(heartbeat)).toEqual({ ok: true, kind: 'transport', transport: 'heartbeat', event: { type: 'heartbeat' } });
+      expect(decoder.decode(heartbeat)).toMatchObject({ ok: true, kind: 'transport' });
+      expect(decoder.decode({ event: 'resync', data: json({ reason: 'ahead', fromId: 40, floorId: 1, maxId: 12 }) })).toMatchObject({
+        ok: false,
+        code: 'resync-required',
+      });
+      expect(decoder.decode({ event: 'error', data: json({ message: 'Rate limited', code: 'rate_limited', retryAfterMs: 30_000 }) })).toMatchObject({
+        ok: true,
+        source: 'legacy',
+        envelope: { seq: 1, event: { type: 'error', code: 'rate_limited', message: 'Rate limited', retryable: false } },
+      });
+      expect([dialect.name, decoder.counts()]).toEqual([dialect.name, { v1: 0, legacy: 1, transport: 2, unsupported: 1, refusals: { 'resync-required': 1 } }]);
+    }
   });
 
   it('does not let a v1 envelope of another turn move the legacy numbering', () => {

@@ -58,7 +58,7 @@ export interface ChatFrameDecoderCounts {
   readonly v1: number;
   /** Legacy frames upgraded to envelopes. */
   readonly legacy: number;
-  /** Session and heartbeat frames: no envelope. */
+  /** Session and heartbeat frames, in every form (a named `heartbeat` with `{"tsMs":…}` included): no envelope. */
   readonly transport: number;
   /** Messages refused, of either kind. */
   readonly unsupported: number;
@@ -81,8 +81,10 @@ export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = L
  * `id` agree with the envelope) and belong to the context's conversation;
  * anything else is read as a legacy frame and upgraded. Legacy envelopes take
  * the seq after the highest the connection has shown for the context's turn,
- * v1 envelopes of that turn included. A refused message of either kind is
- * counted as unsupported and yields nothing.
+ * v1 envelopes of that turn included. Session and heartbeat frames are
+ * counted as transport, never as refusals. A refused message of either kind
+ * (a `resync` control frame is `resync-required`) is counted as unsupported
+ * and yields nothing.
  *
  * ```ts
  * let seq = 0;
@@ -140,8 +142,10 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
       decoded = read.value;
     }
     if (decoded.type.v1 === undefined) {
+      const transport = transportOf(decoded);
+      if (!transport.ok) return refused(transport);
       totals.transport++;
-      return transportOf(decoded) as LegacyTransportFrame<LegacyEventOf<Definition>>;
+      return transport as LegacyTransportFrame<LegacyEventOf<Definition>>;
     }
     const seq = lastSeq + 1;
     const { eventId, occurredAt } = context.identify({ seq, id: message.value.id });

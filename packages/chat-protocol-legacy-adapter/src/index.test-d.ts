@@ -21,8 +21,20 @@ type ScoutEvent = LegacyEventOf<typeof scout.definition>;
 type DottedEvent = LegacyEventOf<typeof dotted.definition>;
 
 describe('dialect events are typed from their definition', () => {
-  it('types papercup as core’s legacy union (plus its heartbeat)', () => {
-    expectTypeOf<Exclude<PapercupEvent, { type: 'heartbeat' }>>().toExtend<LegacyChatEvent>();
+  it('types papercup as core’s legacy union, apart from its transport frames (issue 12: a session in every form)', () => {
+    expectTypeOf<Exclude<PapercupEvent, { type: 'heartbeat' | 'resync' | 'session' }>>().toExtend<LegacyChatEvent>();
+    expectTypeOf<Extract<PapercupEvent, { type: 'session' }>>().toEqualTypeOf<{
+      readonly type: 'session';
+      readonly sessionId?: string;
+      readonly agentSessionId?: string;
+    }>();
+    expectTypeOf<Extract<PapercupEvent, { type: 'resync' }>>().toEqualTypeOf<{
+      readonly type: 'resync';
+      readonly reason?: string;
+      readonly fromId?: number;
+      readonly floorId?: number;
+      readonly maxId?: number;
+    }>();
     expectTypeOf<Extract<PapercupEvent, { type: 'tool_call' }>>().toEqualTypeOf<{
       readonly type: 'tool_call';
       readonly name: string;
@@ -33,7 +45,9 @@ describe('dialect events are typed from their definition', () => {
   });
 
   it('types scout’s own vocabulary', () => {
-    expectTypeOf<ScoutEvent['type']>().toEqualTypeOf<'session' | 'token' | 'tool_start' | 'card' | 'card_closed' | 'error' | 'done'>();
+    expectTypeOf<ScoutEvent['type']>().toEqualTypeOf<
+      'session' | 'heartbeat' | 'resync' | 'token' | 'tool_start' | 'card' | 'card_closed' | 'state' | 'navigate' | 'error' | 'done'
+    >();
     expectTypeOf<Extract<ScoutEvent, { type: 'token' }>>().toEqualTypeOf<{ readonly type: 'token'; readonly content: string }>();
   });
 

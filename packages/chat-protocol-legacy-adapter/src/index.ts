@@ -15,6 +15,7 @@ export type {
   LegacyFieldSpec,
   LegacyFieldsOf,
   LegacyPrimitive,
+  LegacyTransportRole,
   LegacyTransportType,
   LegacyTypeSource,
   RequiredLegacyFieldKind,

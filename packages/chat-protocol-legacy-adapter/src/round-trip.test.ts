@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ChatEventEnvelope, ChatEventV1 } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { envelopeArb } from '../../chat-protocol-core/test/arbitraries.js';
+import { envelopeArb, idArb, nameArb } from '../../chat-protocol-core/test/arbitraries.js';
 import { dotted } from '../test/dotted-dialect.js';
 import { dottedFrameArb, papercupFrameArb, scoutFrameArb, type Frame } from '../test/legacy-arbitraries.js';
 import { encodeLegacyChatFrame, papercup, scout, upgradeLegacyChatFrame, type LegacyDialect } from './index.js';
@@ -30,7 +30,7 @@ function hasLegacyForm(dialect: LegacyDialect, event: ChatEventV1): boolean {
     case papercup:
       return event.type !== 'reasoning';
     case scout:
-      return ['delta', 'tool_call', 'card', 'card_closed', 'error', 'done'].includes(event.type);
+      return ['delta', 'tool_call', 'card', 'card_closed', 'state', 'navigate', 'error', 'done'].includes(event.type);
     default:
       return (
         event.type === 'delta' ||
@@ -86,6 +86,30 @@ describe.each(DIALECTS)('the $dialect.name dialect is lossless where both sides 
         expect(upgraded.envelope).toEqual({ ...envelope, event: instantsOf(event) });
       }),
       { numRuns: 10_000 },
+    );
+  });
+});
+
+describe.each([papercup, scout] as LegacyDialect[])('the one deliberate loss of $name, documented (issue 12: an error is never lost)', (dialect) => {
+  it('an error whose retry delay comes without permission comes back without the delay, and nothing else changes', () => {
+    const errorArb = fc.record({
+      message: nameArb,
+      code: idArb.filter((code) => code !== 'stream-error'),
+      retryable: fc.constantFrom(false, undefined),
+      retryAfterMs: fc.integer({ min: 0, max: 86_400_000 }),
+    });
+    fc.assert(
+      fc.property(errorArb, ({ retryable, ...error }) => {
+        const data = retryable === undefined ? error : { ...error, retryable };
+        const frame = dialect === scout ? { data: JSON.stringify({ type: 'error', ...data }) } : { event: 'error', data: JSON.stringify(data) };
+        const upgraded = upgradeLegacyChatFrame(frame, { ...IDENTITY, dialect });
+        if (!upgraded.ok || upgraded.kind !== 'envelope') throw new Error(JSON.stringify(upgraded));
+        const encoded = encodeLegacyChatFrame(upgraded.envelope, { dialect });
+        if (!encoded.ok) throw new Error(encoded.message);
+        const { retryAfterMs: _dropped, ...kept } = error;
+        expect(JSON.parse(encoded.frame.data)).toEqual(dialect === scout ? { type: 'error', ...kept } : kept);
+      }),
+      { numRuns: 1_000 },
     );
   });
 });

@@ -102,6 +102,127 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the host�
     }
   });
 
+  it('issue 12: an error is never lost — a retry delay without retry permission is dropped, the error upgrades as non-retryable', () => {
+    const rateLimited = { message: 'Rate limited, try again shortly', code: 'rate_limited', retryAfterMs: 30_000 };
+    const expected = envelopeOf({ type: 'error', code: 'rate_limited', message: 'Rate limited, try again shortly', retryable: false });
+    expect(upgrade(papercup, { event: 'error', data: json(rateLimited) })).toEqual({
+      ok: true,
+      kind: 'envelope',
+      envelope: expected,
+      event: { type: 'error', ...rateLimited },
+    });
+    expect(upgrade(scout, { data: json({ type: 'error', ...rateLimited }) })).toMatchObject({ ok: true, envelope: expected });
+    // An explicit refusal of permission drops it the same way; a stated permission keeps the delay.
+    expect(upgrade(papercup, { event: 'error', data: json({ ...rateLimited, retryable: false }) })).toMatchObject({ ok: true, envelope: expected });
+    expect(upgrade(papercup, { event: 'error', data: json({ ...rateLimited, retryable: true }) })).toMatchObject({
+      ok: true,
+      envelope: envelopeOf({ type: 'error', code: 'rate_limited', message: 'Rate limited, try again shortly', retryable: true, retryAfterMs: 30_000 }),
+    });
+  });
+
+  it('issue 12: the error frames @papercusp/sse writes itself upgrade in both dialects, their extra fields dropped', () => {
+    const setup = { phase: 'setup', message: 'catalog unavailable' };
+    const expected = envelopeOf({ type: 'error', code: 'stream-error', message: 'catalog unavailable', retryable: false });
+    expect(upgrade(papercup, { event: 'error', data: json(setup) })).toMatchObject({ ok: true, envelope: expected });
+    expect(upgrade(scout, { event: 'error', data: json(setup) })).toMatchObject({ ok: true, envelope: expected });
+    expect(upgrade(papercup, { event: 'error', data: json({ message: 'connection refused', stderr: 'oops' }) })).toMatchObject({
+      ok: true,
+      envelope: envelopeOf({ type: 'error', code: 'stream-error', message: 'connection refused', retryable: false }),
+    });
+  });
+
+  it('issue 12: heartbeats are transport in every form real producers send, in both dialects', () => {
+    const heartbeat = { ok: true, kind: 'transport', transport: 'heartbeat', event: { type: 'heartbeat' } };
+    for (const data of [json({ tsMs: 1733040000000 }), '{}', '']) {
+      expect(upgrade(papercup, { event: 'heartbeat', data })).toEqual(heartbeat);
+      expect(upgrade(scout, { event: 'heartbeat', data })).toEqual(heartbeat);
+    }
+    expect(upgrade(scout, { data: json({ type: 'heartbeat', tsMs: 1 }) })).toEqual(heartbeat);
+  });
+
+  it('issue 12: a session is transport whatever id it carries', () => {
+    expect(upgrade(papercup, { event: 'session', data: json({ agentSessionId: 's-1', created: true }) })).toEqual({
+      ok: true,
+      kind: 'transport',
+      transport: 'session',
+      event: { type: 'session', agentSessionId: 's-1' },
+    });
+    expect(upgrade(scout, { data: json({ type: 'session' }) })).toEqual({ ok: true, kind: 'transport', transport: 'session', event: { type: 'session' } });
+  });
+
+  it('issue 12: the SSE server’s resync control frame is refused as resync-required, in both dialects', () => {
+    const data = json({ reason: 'gap', fromId: 3, floorId: 9, maxId: 20 });
+    const refusal = { ok: false, code: 'resync-required', message: "the server could not resume this stream (gap): discard the turn's state and read it again" };
+    expect(upgrade(papercup, { event: 'resync', data })).toEqual(refusal);
+    expect(upgrade(scout, { event: 'resync', data })).toEqual(refusal);
+    expect(upgrade(papercup, { event: 'resync', data: '{}' })).toEqual({
+      ok: false,
+      code: 'resync-required',
+      message: "the server could not resume this stream: discard the turn's state and read it again",
+    });
+  });
+
+  it('issue 12: scout state and navigate, events of the shared ChatEvent vocabulary, upgrade', () => {
+    expect(upgrade(scout, { data: json({ type: 'state', version: 2, snapshot: { step: 'cart' } }) })).toMatchObject({
+      ok: true,
+      envelope: envelopeOf({ type: 'state', version: 2, snapshot: { step: 'cart' } }),
+    });
+    expect(upgrade(scout, { data: json({ type: 'navigate', href: '/cart' }) })).toMatchObject({ ok: true, envelope: envelopeOf({ type: 'navigate', href: '/cart' }) });
+  });
+
+  it('issue 12: a done the SSE server writes (late join, no payload) is a completed done, its reason dropped', () => {
+    const envelope = (result: ReturnType<typeof upgrade>) => (result.ok && result.kind === 'envelope' ? result.envelope : result);
+    const done = envelopeOf({ type: 'done', status: 'completed' });
+    expect(envelope(upgrade(scout, { event: 'done', data: json({ reason: 'late-join-terminal' }) }))).toEqual(done);
+    expect(envelope(upgrade(papercup, { event: 'done', data: json({ reason: 'completed' }) }))).toEqual(done);
+    expect(envelope(upgrade(papercup, { event: 'done', data: 'null' }))).toEqual(done);
+  });
+
+  it('issue 12: the agent routes’ done keeps its cost in usage.costUsd and drops fullText (the deltas again); usage’s own cost wins', () => {
+    const envelope = (result: ReturnType<typeof upgrade>) => (result.ok && result.kind === 'envelope' ? result.envelope : result);
+    expect(envelope(upgrade(papercup, { event: 'done', data: json({ costUsd: 0.01, fullText: 'hi there' }) }))).toEqual(
+      envelopeOf({ type: 'done', status: 'completed', usage: { costUsd: 0.01 } }),
+    );
+    expect(envelope(upgrade(papercup, { event: 'done', data: json({ usage: { inputTokens: 5 }, costUsd: 0.01 }) }))).toEqual(
+      envelopeOf({ type: 'done', status: 'completed', usage: { inputTokens: 5, costUsd: 0.01 } }),
+    );
+    expect(envelope(upgrade(papercup, { event: 'done', data: json({ usage: { costUsd: 0.5 }, costUsd: 0.01 }) }))).toEqual(
+      envelopeOf({ type: 'done', status: 'completed', usage: { costUsd: 0.5 } }),
+    );
+  });
+
+  // Issue 13 (card shape parity) changes core's card schema; until then these are the pinned outcomes of the card shapes real producers write.
+  const CARD = { correlationId: 'card_1', createdAt: 1796029200000, prompt: 'Pick one' };
+  it.each([
+    ['a prompt-only card', { ...CARD }, 'event.card.presentation: required'],
+    ['a card without createdAt', { correlationId: 'card_1', prompt: 'Pick one', presentation: { kind: 'text' } }, 'event.card.createdAt: required'],
+    ['option hint and style', { ...CARD, presentation: { kind: 'radio', options: [{ id: 'a', label: 'A', hint: 'h', style: 'primary' }] } }, 'event.card.presentation.options.0.hint: unknown property'],
+    ['voiceAnswerable', { ...CARD, presentation: { kind: 'radio', voiceAnswerable: true, options: [{ id: 'a', label: 'A' }] } }, 'event.card.presentation.voiceAnswerable: unknown property'],
+    ['a report body', { ...CARD, presentation: { kind: 'confirm' }, report: { plans: [{ title: 'P' }] } }, 'event.card.report: unknown property'],
+    ['dataSchemaJson', { ...CARD, presentation: { kind: 'text' }, dataSchemaJson: { type: 'object' } }, 'event.card.dataSchemaJson: unknown property'],
+    ['an approval', { ...CARD, presentation: { kind: 'confirm' }, approval: { title: 't', question: 'q', body: ['b'] } }, 'event.card.approval: unknown property'],
+    ['options as a JSON string', { ...CARD, presentation: { kind: 'radio', options: '[{"id":"a","label":"A"}]' } }, 'event.card.presentation.options: expected an array'],
+    ['slider bounds as strings', { ...CARD, presentation: { kind: 'slider', min: '0', max: '10' } }, 'event.card.presentation.min: expected a finite number'],
+    ['a slider without bounds', { ...CARD, presentation: { kind: 'slider' } }, 'event.card.presentation.min: required'],
+    ['an empty option label', { ...CARD, presentation: { kind: 'radio', options: [{ id: 'a', label: '' }] } }, 'event.card.presentation.options.0.label: expected clean text of 1–256 characters'],
+  ])('issue 13 known gap, today refused as invalid-envelope: %s', (_, card, message) => {
+    expect(upgrade(scout, { data: json({ type: 'card', card }) })).toMatchObject({ ok: false, code: 'invalid-envelope', message });
+  });
+
+  it.each([
+    ['date bounds as ISO strings', { ...CARD, presentation: { kind: 'date', min: '2026-01-01', max: '2026-12-31' } }],
+    ['timeoutMs and fallbackText', { ...CARD, presentation: { kind: 'text', placeholder: 'x', multiline: true }, fallbackText: 'f', timeoutMs: 60_000 }],
+    ['a select card', { ...CARD, presentation: { kind: 'select', options: [{ id: 'a', label: 'A' }] } }],
+    ['an option description', { ...CARD, presentation: { kind: 'checkbox', options: [{ id: 'a', label: 'A', description: 'd' }] } }],
+    // Issue 13 makes an absent allowDecline true (Papercusp's default); today it stays absent.
+    ['a card without allowDecline', { ...CARD, presentation: { kind: 'confirm' } }],
+  ])('upgrades the card shape field for field: %s', (_, card) => {
+    const upgraded = upgrade(papercup, { event: 'card', data: json({ card }) });
+    expect(upgraded.ok && upgraded.kind === 'envelope' ? upgraded.envelope : upgraded).toEqual(
+      envelopeOf({ type: 'card', card: { ...card, createdAt: '2026-11-30T09:00:00Z' } }),
+    );
+  });
+
   it('converts a legacy card’s epoch-millisecond times to RFC 3339 in UTC', () => {
     const card = { correlationId: 'c1', createdAt: 1_796_029_200_123, expiresAt: 1_796_031_060_000, prompt: 'OK?', presentation: { kind: 'confirm' } };
     expect(upgrade(papercup, { event: 'card', data: json({ card }) })).toMatchObject({

@@ -2,7 +2,8 @@
  * Lifting a legacy frame into a v1 envelope. The frame supplies the event; the
  * host's context supplies every identity the frame lacks (conversation, turn,
  * event id, seq, time, call ids), and the result passes the strict v1 encoder.
- * Transport frames (session, heartbeat) yield no envelope and are never stored.
+ * Transport frames (session, heartbeat) yield no envelope and are never stored;
+ * a resync is refused, so a host always learns the stream has a gap.
  */
 import {
   encodeChatEnvelope,
@@ -53,6 +54,7 @@ export type UpgradeLegacyChatFrameRefusalCode =
   | DecodeLegacyChatFrameRefusalCode
   | 'missing-call-identity'
   | 'unknown-status'
+  | 'resync-required'
   | 'invalid-envelope';
 
 /** A frame that lifted to a v1 envelope. */
@@ -84,6 +86,10 @@ export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinit
  * the host's exception, passed on).
  *
  * Besides the decode refusals:
+ * - `resync-required`: the SSE server's `resync` control frame; it could not
+ *   replay what the connection missed (`gap`) or its ids restarted (`ahead`).
+ *   Nothing of the turn after it can be trusted to follow what the host holds:
+ *   discard the turn's state and read it again from the start;
  * - `missing-call-identity`: a tool frame without a call id, and the context
  *   has no mapping or the mapping returned `undefined`;
  * - `unknown-status`: a tool result whose outcome (`ok`) is absent or not a
@@ -92,8 +98,10 @@ export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinit
  *   issues name the field: an id or time from the context, or a frame value v1
  *   does not accept, such as a legacy card without `presentation`).
  *
- * The envelope comes from `encodeChatEnvelope`: fields in the contract's order,
- * a fresh object sharing nothing with the frame.
+ * A value v1 allows only beside another (an error's `retryAfterMs` without
+ * `retryable: true`) is dropped, never a reason to refuse: an error is never
+ * lost. The envelope comes from `encodeChatEnvelope`: fields in the
+ * contract's order, a fresh object sharing nothing with the frame.
  */
 export function upgradeLegacyChatFrame<Definition extends LegacyDialectDefinition>(
   frame: unknown,
@@ -105,9 +113,17 @@ export function upgradeLegacyChatFrame<Definition extends LegacyDialectDefinitio
   return lifted as UpgradeLegacyChatFrameResult<Definition>;
 }
 
-/** The result for a decoded session or heartbeat frame. */
-export function transportOf(decoded: DecodedFrame): LegacyTransportFrame<Readonly<Record<string, unknown>>> {
-  return { ok: true, kind: 'transport', transport: decoded.type.transport ?? 'heartbeat', event: decoded.event };
+/** The result for a decoded transport frame: a session or heartbeat, or the refusal of a resync. */
+export function transportOf(
+  decoded: DecodedFrame,
+): LegacyTransportFrame<Readonly<Record<string, unknown>>> | ChatRefusal<'resync-required'> {
+  const { transport } = decoded.type;
+  if (transport === 'session' || transport === 'heartbeat') return { ok: true, kind: 'transport', transport, event: decoded.event };
+  const reason = decoded.event['reason'];
+  return refuse(
+    'resync-required',
+    `the server could not resume this stream${typeof reason === 'string' ? ` (${reason})` : ''}: discard the turn's state and read it again`,
+  );
 }
 
 /** Lifts a decoded event frame: the step {@link upgradeLegacyChatFrame} and the frame decoder share. */
@@ -121,12 +137,24 @@ export function liftEvent(
   let callIdField: string | undefined;
   for (const field of type.fields) {
     const value = event[field.legacy];
+    if (field.key !== undefined) continue;
     if (value !== undefined) v1[field.v1] = upgradeField(field.kind, value);
     else if (field.kind === 'outcome') return refuse('unknown-status', `${field.legacy}: the outcome is not reported, and v1 never assumes one`);
     else if (field.kind === 'call-id') callIdField = field.legacy;
     else if (field.default !== undefined) v1[field.v1] = field.default;
   }
   Object.assign(v1, type.fixed);
+  for (const field of type.fields) {
+    const value = event[field.legacy];
+    if (field.key === undefined || value === undefined) continue;
+    const object = (v1[field.v1] ?? {}) as Record<string, unknown>;
+    // The object's own value wins: it is what the producer wrote in v1's place.
+    if (!Object.prototype.hasOwnProperty.call(object, field.key)) v1[field.v1] = { ...object, [field.key]: value };
+  }
+  for (const field of type.fields) {
+    // The one deliberate loss: a value v1 holds only beside another it did not get.
+    if (field.when !== undefined && Object.entries(field.when).some(([other, value]) => v1[other] !== value)) delete v1[field.v1];
+  }
   if (callIdField !== undefined) {
     const mapped = callIdMapping?.({ type: type.v1 as LegacyCallIdRequest['type'], name: String(v1['name']), seq: identity.seq });
     if (mapped === undefined) {

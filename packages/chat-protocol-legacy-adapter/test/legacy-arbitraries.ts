@@ -96,6 +96,8 @@ export const scoutFrameArb: fc.Arbitrary<Frame> = fc.oneof(
   fc.record({ tool: nameArb, callId: idArb, input: optional(jsonObjectArb) }).map((data) => frame(undefined, compact({ type: 'tool_start', ...data }))),
   legacyCardArb.map((card) => frame(undefined, { type: 'card', card })),
   fc.record({ correlationId: idArb, resolution: optional(resolutionArb) }).map((data) => frame(undefined, compact({ type: 'card_closed', ...data }))),
+  fc.record({ version: fc.nat(), snapshot: jsonArb }).map((data) => frame(undefined, { type: 'state', ...data })),
+  fc.record({ href: hrefArb }).map((data) => frame(undefined, { type: 'navigate', ...data })),
   errorFieldsArb.map((data) => frame(undefined, { type: 'error', ...data })),
   doneFieldsArb.map((data) => frame(undefined, { type: 'done', ...data })),
 );
@@ -111,7 +113,7 @@ export const dottedFrameArb: fc.Arbitrary<Frame> = fc.oneof(
 );
 
 const EVENT_NAMES = [
-  'session', 'heartbeat', 'delta', 'tool_call', 'tool_result', 'provenance', 'card', 'card_closed', 'state', 'done',
+  'session', 'heartbeat', 'resync', 'delta', 'tool_call', 'tool_result', 'provenance', 'card', 'card_closed', 'state', 'done',
   'error', 'navigate', 'message', 'token', 'tool_start', 'products', 'ping', 'message.delta', 'tool.result', '__proto__',
 ];
 const TYPE_KEYS = ['type', 'kind'];
