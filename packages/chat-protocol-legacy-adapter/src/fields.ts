@@ -2,7 +2,8 @@
  * The field kinds of a dialect: how each reads from legacy data (the tolerant
  * rules of the legacy `parseChatEvent`), and how its value crosses to v1 and
  * back. It owns value conversions only; which field maps where is the
- * dialect's, and v1 validity is the strict parser's.
+ * dialect's, and v1 validity is the strict parser's, apart from the error
+ * kinds that drop or cut what v1 cannot hold (an error is never lost).
  */
 import { CHAT_LIMITS, isChatId, isCleanText } from '@papercusp/chat-protocol-core';
 import type { LegacyFieldKind } from './dialect.js';
