@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CHAT_LIMITS, parseChatEvent } from '@papercusp/chat-protocol-core';
+import { CHAT_LIMITS, isSafeJson, parseChatEvent } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
 import { dotted } from '../test/dotted-dialect.js';
 import { anyFrameArb } from '../test/legacy-arbitraries.js';
@@ -23,6 +23,9 @@ describe('decodeLegacyChatFrame reads each dialect into its typed events', () =>
       { type: 'tool_result', name: 'search', summary: 'done' },
     ],
     ['papercup error without a message', papercup, { event: 'error', data: '{}' }, { type: 'error', message: 'stream error' }],
+    ['issue 12: papercup plain-text error (Papercusp/agent-chat), the text its message', papercup, { event: 'error', data: 'boom' }, { type: 'error', message: 'boom' }],
+    ['issue 12: papercup plain-text error with a control character, U+FFFD', papercup, { event: 'error', data: 'boom\u0007' }, { type: 'error', message: 'boom\ufffd' }],
+    ['issue 12: an error’s unclean strings read as U+FFFD, not unsafe-json', scout, { data: json({ type: 'error', message: 'a\u0000', stderr: '\ud800' }) }, { type: 'error', message: 'a\ufffd' }],
     [
       'papercup error with the v1 extras',
       papercup,
@@ -95,7 +98,7 @@ describe('decodeLegacyChatFrame refusals', () => {
     ['scout data contradicting a name the server writes on its own', scout, { event: 'error', data: json({ type: 'token', content: 'a' }) }, 'invalid-event', 'event: SSE event "error" contradicts type "token"'],
     ['a prototype name as type', scout, { data: json({ type: 'toString' }) }, 'unsupported-event', '"toString" is not an event of this dialect'],
     ['a raw-text delta (the agent-chat harness stream), not papercup JSON', papercup, { event: 'delta', data: 'Hello' }, 'invalid-json', 'data: not valid JSON'],
-    ['a raw-text error (the agent-chat harness stream), not papercup JSON', papercup, { event: 'error', data: 'boom' }, 'invalid-json', 'data: not valid JSON'],
+    ['a raw-text error on a scout stream (only papercup reads plain text)', scout, { event: 'error', data: 'boom' }, 'invalid-json', 'data: not valid JSON'],
     ['the sync vocabulary’s update', papercup, { event: 'update', data: json({ name: 'foo', data: { rows: [1] }, tsMs: 1 }) }, 'unsupported-event', '"update" is not an event of this dialect'],
     ['the sync vocabulary’s invalidate', papercup, { event: 'invalidate', data: json({ name: 'bar' }) }, 'unsupported-event', '"invalidate" is not an event of this dialect'],
     ['the state channel’s state-snapshot', papercup, { event: 'state-snapshot', data: json({ runId: 'r', version: 3, snapshot: { openCards: [] } }) }, 'unsupported-event', '"state-snapshot" is not an event of this dialect'],
@@ -151,8 +154,9 @@ describe('the papercup dialect reads exactly what core’s legacy parseChatEvent
       fc.property(nameArb, fc.jsonValue(), fc.dictionary(fc.constantFrom('type', 'text', 'name', 'callId', 'ok', 'summary', 'input', 'engine', 'model', 'accountRoute', 'card', 'correlationId', 'version', 'snapshot', 'stopReason', 'usage', 'message', 'href', 'sessionId'), fc.oneof(fc.jsonValue(), fc.constantFrom(...['delta', 'x', '', null, true, { correlationId: 'c', prompt: 'p' }]))), (name, raw, fields) => {
         for (const data of [raw, fields]) {
           const text = JSON.stringify(data);
+          // Unsafe JSON aside: refused, or for an error read with U+FFFD where parseChatEvent keeps the text.
+          if (!isSafeJson(JSON.parse(text))) continue;
           const decoded = decodeLegacyChatFrame({ event: name, data: text }, { dialect: papercup });
-          if (!decoded.ok && decoded.code === 'unsafe-json') continue;
           const legacy = parseChatEvent(name, JSON.parse(text));
           // Transport aside: a session is transport whatever id it carries (issue 12), where parseChatEvent needs a sessionId.
           const parsed = JSON.parse(text) as unknown;

@@ -6,6 +6,7 @@
  */
 import {
   CHAT_LIMITS,
+  isCleanText,
   isSafeJson,
   refuse,
   type ChatRefusal,
@@ -13,7 +14,7 @@ import {
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
 import { compiledOf, type CompiledDialect, type CompiledType, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
-import { INVALID, ownField, readField } from './fields.js';
+import { INVALID, ownField, readField, replaceUncleanText } from './fields.js';
 
 /** Refusal codes of {@link decodeLegacyChatFrame}. */
 export type DecodeLegacyChatFrameRefusalCode =
@@ -42,9 +43,13 @@ export interface DecodedFrame {
  *
  * - `invalid-frame`: not an object with a string `data` (and string `event`/`id` when present).
  * - `too-large`: `data` longer than `CHAT_LIMITS.maxEnvelopeLength`.
- * - `invalid-json`: `data` is not JSON. `unsafe-json`: JSON past the v1 bounds
+ * - `invalid-json`: `data` is not JSON, unless the type the SSE event name
+ *   names reads plain text (`plainText`: papercup's `error`, the text is its
+ *   message). `unsafe-json`: JSON past the v1 bounds
  *   (`__proto__`/`constructor`/`prototype` keys, nesting past `maxJsonDepth`,
- *   control characters, numbers that overflow).
+ *   control characters, numbers that overflow); a type with
+ *   `uncleanText: 'replace'` (both built-in errors) reads control characters
+ *   and lone surrogates in strings (and plain text) as U+FFFD instead.
  * - `unsupported-event`: a type the dialect does not have — a product event
  *   (`products`, `cart_mutate`, …), a retired name, an SSE `message` without one.
  * - `invalid-event`: a known type without a required field, a data `type` that
@@ -73,7 +78,7 @@ export function decodeFrame(dialect: CompiledDialect, frame: unknown): ParseResu
   const heartbeat = heartbeatByName(dialect, message.value);
   if (heartbeat !== undefined) return { ok: true, value: heartbeat };
   const data = parseData(message.value.data);
-  return data.ok ? decodeData(dialect, message.value, data.value) : data;
+  return data.ok ? decodeData(dialect, message.value, data.value) : readPlainText(dialect, message.value, data);
 }
 
 /** The frame's `event`, `data` and `id`, read once (a getter or Proxy cannot answer twice). */
@@ -108,8 +113,18 @@ function typeByName(dialect: CompiledDialect, message: ChatSseMessage): Compiled
   return message.event === undefined ? undefined : dialect.byEventName.get(message.event);
 }
 
-/** The JSON value of SSE data text, within the v1 bounds. */
-export function parseData(data: string): ParseResult<unknown, 'too-large' | 'invalid-json' | 'unsafe-json'> {
+/** The JSON value of SSE data text; `unclean` when it is within the v1 bounds only with its strings' unclean characters replaced. */
+export interface FrameData {
+  readonly value: unknown;
+  readonly unclean: boolean;
+}
+
+/**
+ * The JSON value of SSE data text, within the v1 bounds, or with U+FFFD for
+ * each character v1 text refuses in its strings (`unclean`), for the types
+ * that read it so: which type the frame is, {@link decodeData} decides.
+ */
+export function parseData(data: string): ParseResult<FrameData, 'too-large' | 'invalid-json' | 'unsafe-json'> {
   if (data.length > CHAT_LIMITS.maxEnvelopeLength) return refuse('too-large', `data longer than ${CHAT_LIMITS.maxEnvelopeLength} characters`);
   let value: unknown;
   try {
@@ -117,13 +132,50 @@ export function parseData(data: string): ParseResult<unknown, 'too-large' | 'inv
   } catch {
     return refuse('invalid-json', 'data: not valid JSON');
   }
-  return isSafeJson(value)
-    ? { ok: true, value }
-    : refuse('unsafe-json', 'data: JSON past the v1 bounds (forbidden keys, depth, control characters or overflowing numbers)');
+  if (isSafeJson(value)) return { ok: true, value: { value, unclean: false } };
+  let replaced: unknown;
+  try {
+    // Only unsafe data pays for the second parse; keys stay as written, so an unclean key still refuses.
+    replaced = JSON.parse(data, (_key, item: unknown) => (typeof item === 'string' ? replaceUncleanText(item) : item));
+  } catch {
+    return unsafeJson();
+  }
+  return isSafeJson(replaced) ? { ok: true, value: { value: replaced, unclean: true } } : unsafeJson();
+}
+
+function unsafeJson(): ChatRefusal<'unsafe-json'> {
+  return refuse('unsafe-json', 'data: JSON past the v1 bounds (forbidden keys, depth, control characters or overflowing numbers)');
+}
+
+/**
+ * A frame whose data is not JSON, read whole into the `plainText` field of the
+ * type its SSE event name names, by the same rule as JSON text: characters v1
+ * text refuses are U+FFFD with `uncleanText: 'replace'`, else `unsafe-json`.
+ * Any other refusal, or a type without `plainText`, stays the refusal it was.
+ */
+export function readPlainText<Code extends string>(
+  dialect: CompiledDialect,
+  message: ChatSseMessage,
+  refusal: ChatRefusal<Code>,
+): ParseResult<DecodedFrame, Code | 'invalid-event' | 'unsafe-json'> {
+  const type = refusal.code === 'invalid-json' ? typeByName(dialect, message) : undefined;
+  if (type?.plainText === undefined) return refusal;
+  if (!type.replacesUncleanText && !isCleanText(message.data)) return unsafeJson();
+  return readFields(type, { [type.plainText.legacy]: replaceUncleanText(message.data) });
 }
 
 /** Finds the type of a parsed frame and reads its fields. */
 export function decodeData(
+  dialect: CompiledDialect,
+  message: ChatSseMessage,
+  data: FrameData,
+): ParseResult<DecodedFrame, 'unsupported-event' | 'invalid-event' | 'unsafe-json'> {
+  const decoded = decodeValue(dialect, message, data.value);
+  // Only a type that says so reads unclean text; any other frame with it is unsafe-json, whatever else is wrong.
+  return data.unclean && !(decoded.ok && decoded.value.type.replacesUncleanText) ? unsafeJson() : decoded;
+}
+
+function decodeValue(
   dialect: CompiledDialect,
   message: ChatSseMessage,
   value: unknown,
@@ -156,7 +208,12 @@ export function decodeData(
       return refuse('invalid-event', `data.type: ${JSON.stringify(declared)} contradicts SSE event ${JSON.stringify(typeName)}`);
     }
   }
-  const event: Record<string, unknown> = { type: typeName };
+  return readFields(type, fields);
+}
+
+/** Reads a type's fields from its data record. */
+function readFields(type: CompiledType, fields: Record<string, unknown>): ParseResult<DecodedFrame, 'invalid-event'> {
+  const event: Record<string, unknown> = { type: type.legacy };
   for (const field of type.fields) {
     const read = readField(field.kind, ownField(fields, field.legacy));
     if (read === INVALID) return invalidField(field.legacy, field.kind);

@@ -63,6 +63,11 @@ describe('defineLegacyDialect', () => {
     ['an event name that is not a string', { ...base, typeFrom: { field: 'kind', eventNames: [7 as unknown as string] }, types: {} }, 'typeFrom.eventNames: 7 is not a type of this dialect'],
     ['an event name that is not a type', { ...base, typeFrom: { field: 'kind', eventNames: ['ping'] }, types: { d: { v1: 'delta', fields: { text: 'text' } } } }, 'typeFrom.eventNames: "ping" is not a type of this dialect'],
     ['an event name from the prototype', { ...base, typeFrom: { field: 'kind', eventNames: ['toString'] }, types: {} }, 'typeFrom.eventNames: "toString" is not a type of this dialect'],
+    ['plainText naming no field of the type', { ...base, types: { e: { v1: 'error', fields: { message: 'message', code: { kind: 'id?', default: 'x' }, retryable: { kind: 'boolean?', default: false } }, plainText: 'text' } } }, 'e: plainText must name a field of a string kind'],
+    ['plainText naming a field that is not a string kind', { ...base, types: { s: { v1: 'state', fields: { version: 'version', snapshot: 'json?' }, plainText: 'snapshot' } } }, 's: plainText must name a field of a string kind'],
+    ['an unknown uncleanText', { ...base, types: { d: { v1: 'delta', fields: { text: 'text' }, uncleanText: 'strip' as 'replace' } } }, "d: uncleanText must be 'refuse' or 'replace'"],
+    ['a retry delay kind on another field', { ...base, types: { e: { v1: 'error', fields: { message: 'message', code: { kind: 'id?', default: 'x' }, retryable: { kind: 'retry-delay?', default: 0 } } } } }, 'e.retryable: kind retry-delay? maps only to v1 retryAfterMs'],
+    ['a default of kind id? that is not a string', { ...base, types: { e: { v1: 'error', fields: { message: 'message', code: { kind: 'id?', default: 1 }, retryable: { kind: 'boolean?', default: false } } } } }, 'e.code: a default of kind id? must be a string'],
   ];
 
   it.each(refusals)('throws TypeError for %s', (_, definition, problem) => {

@@ -13,12 +13,18 @@ import { CHAT_EVENT_FIELDS, type ChatEventTypeV1, type LegacyCardSnapshot } from
  * value only when it has their type, as the legacy `parseChatEvent` does.
  *
  * - `text`: a string, possibly empty. `name`: a non-empty string.
- * - `message`: a string; anything else reads as `'stream error'` (an error is never lost).
+ * - `message`: a string; anything else reads as `'stream error'` (an error is
+ *   never lost). In v1, a message past `CHAT_LIMITS.maxSummaryLength` is cut
+ *   there (never inside a surrogate pair), and an empty one is `'stream error'`.
  * - `version`: a number; anything else reads as `0`.
  * - `card`: an object with string `correlationId` and `prompt`, passed through;
  *   its epoch-millisecond `createdAt`/`expiresAt` become RFC 3339 in v1 and back.
  * - `string?`, `boolean?`, `number?`, `nullable-string?` (a string or `null`),
  *   `object?` (a non-array object), `json?` (any value): copied as they are.
+ * - `id?`: a string, kept in v1 only when it is a v1 id (1–256 printable ASCII
+ *   characters, no space), else dropped so the field's default stands in.
+ * - `retry-delay?`: a number, kept in v1 (`retryAfterMs` only) when whole
+ *   milliseconds from 0 to `CHAT_LIMITS.maxRetryAfterMs`, else dropped.
  * - `call-id`: an optional string; when absent, the host's call-id mapping
  *   supplies the v1 `callId`, else `missing-call-identity`.
  * - `outcome`: an optional boolean `ok` ↔ v1 `status` `succeeded`/`failed`;
@@ -36,6 +42,8 @@ export type LegacyFieldKind =
   | 'nullable-string?'
   | 'object?'
   | 'json?'
+  | 'id?'
+  | 'retry-delay?'
   | 'call-id'
   | 'outcome';
 
@@ -52,6 +60,8 @@ export interface LegacyFieldKindTypes {
   readonly 'nullable-string?': string | null;
   readonly 'object?': Readonly<Record<string, unknown>>;
   readonly 'json?': unknown;
+  readonly 'id?': string;
+  readonly 'retry-delay?': number;
   readonly 'call-id': string;
   readonly outcome: boolean;
 }
@@ -111,11 +121,24 @@ export type LegacyTransportRole = 'session' | 'heartbeat' | 'resync';
  * legacy form cannot carry and the one value it stands for (a legacy `done` is
  * `status: 'completed'`): upgrading sets them, and encoding refuses an event
  * whose value differs (`unsupported-event`).
+ *
+ * Two options keep a frame whose data is unusable elsewhere (the built-in
+ * errors use them: an error is never lost):
+ * - `plainText` names a string field that holds the whole data text when it
+ *   is not JSON (papercup's `event: error` `data: connection refused`), where
+ *   other types are `invalid-json`. Only a type the SSE event name names can
+ *   have such a frame.
+ * - `uncleanText: 'replace'` reads JSON whose strings hold characters v1 text
+ *   refuses (control characters, lone surrogates: a process's colour codes in
+ *   `stderr`) with each replaced by U+FFFD, where other types (and the default
+ *   `'refuse'`) are `unsafe-json`. Every other bound of JSON still refuses.
  */
 export interface LegacyEventType {
   readonly v1: ChatEventTypeV1;
   readonly fields?: LegacyFieldMap;
   readonly fixed?: Readonly<Record<string, LegacyPrimitive>>;
+  readonly plainText?: string;
+  readonly uncleanText?: 'refuse' | 'replace';
 }
 
 /**
@@ -175,6 +198,9 @@ export interface CompiledType {
   readonly v1: ChatEventTypeV1 | undefined;
   readonly fields: readonly CompiledField[];
   readonly fixed: Readonly<Record<string, LegacyPrimitive>>;
+  /** The field a data text that is not JSON is read into. */
+  readonly plainText: CompiledField | undefined;
+  readonly replacesUncleanText: boolean;
 }
 
 declare const dialectBrand: unique symbol;
@@ -219,6 +245,8 @@ const KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<LegacyFieldKind>([
   'nullable-string?',
   'object?',
   'json?',
+  'id?',
+  'retry-delay?',
   'call-id',
   'outcome',
 ]);
@@ -233,10 +261,20 @@ const DEFAULT_TYPES: Readonly<Partial<Record<LegacyFieldKind, string>>> = {
   'boolean?': 'boolean',
   'number?': 'number',
   'nullable-string?': 'string',
+  'id?': 'string',
+  'retry-delay?': 'number',
 };
 
 /** Kinds that only make sense for one v1 field. */
-const KIND_TARGET: Readonly<Partial<Record<LegacyFieldKind, string>>> = { card: 'card', 'call-id': 'callId', outcome: 'status' };
+const KIND_TARGET: Readonly<Partial<Record<LegacyFieldKind, string>>> = {
+  card: 'card',
+  'call-id': 'callId',
+  outcome: 'status',
+  'retry-delay?': 'retryAfterMs',
+};
+
+/** The kinds that read a string, which a type's `plainText` may name. */
+const STRING_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<LegacyFieldKind>(['text', 'name', 'message', 'string?', 'id?']);
 
 /**
  * The v1 fields an event cannot omit, per type. Pinned against core's schemas
@@ -281,7 +319,9 @@ export const REQUIRED_V1_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly 
  * without an `object?` field for its v1 field (or on a required kind, with a
  * default or `when`, or twice for one key), a
  * heartbeat with fields, the data field that names the type reused as an
- * event field, an `eventNames` entry that is not a type of the dialect.
+ * event field, an `eventNames` entry that is not a type of the dialect, a
+ * `plainText` that names no string field of its type, an `uncleanText` other
+ * than `'refuse'` or `'replace'`.
  * Passing the functions a dialect this did not make throws `TypeError` too.
  */
 export function defineLegacyDialect<const Definition extends LegacyDialectDefinition>(
@@ -354,7 +394,7 @@ function compileType(
   if ('transport' in type) {
     if (!TRANSPORT_ROLES.has(type.transport)) fail(`${legacy}: unknown transport role`);
     if (type.transport === 'heartbeat' && fields.length > 0) fail(`${legacy}: a heartbeat carries no fields`);
-    return { legacy, transport: type.transport, v1: undefined, fields, fixed: {} };
+    return { legacy, transport: type.transport, v1: undefined, fields, fixed: {}, plainText: undefined, replacesUncleanText: false };
   }
   const v1 = type.v1;
   if (!Object.prototype.hasOwnProperty.call(CHAT_EVENT_FIELDS, v1)) fail(`${legacy}: unknown v1 type ${JSON.stringify(v1)}`);
@@ -384,5 +424,10 @@ function compileType(
       if (condition === field.v1 || !sources.has(condition)) fail(`${legacy}.${field.legacy}: when names ${condition}, which no other field or fixed value supplies`);
     }
   }
-  return { legacy, transport: undefined, v1, fields, fixed };
+  const plainText = type.plainText === undefined ? undefined : fields.find((field) => field.legacy === type.plainText && STRING_KINDS.has(field.kind));
+  if (type.plainText !== undefined && plainText === undefined) fail(`${legacy}: plainText must name a field of a string kind`);
+  if (type.uncleanText !== undefined && type.uncleanText !== 'refuse' && type.uncleanText !== 'replace') {
+    fail(`${legacy}: uncleanText must be 'refuse' or 'replace'`);
+  }
+  return { legacy, transport: undefined, v1, fields, fixed, plainText, replacesUncleanText: type.uncleanText === 'replace' };
 }

@@ -7,15 +7,18 @@
 import { defineLegacyDialect } from './dialect.js';
 
 // An error's v1 code and retry permission: a frame without them is a stream
-// error that may not be retried (retry permission is never implied). A retry
-// delay without that permission is dropped: v1 cannot hold it, and the error
-// itself must never be lost (real producers send `{ message, code,
-// retryAfterMs }` for a rate limit).
+// error that may not be retried (retry permission is never implied). The error
+// itself is never lost, so what v1 cannot hold is dropped or normalized, never
+// a reason to refuse: a code that is not a v1 id is `stream-error`, a retry
+// delay out of v1's bounds or without permission is dropped (real producers
+// send `{ message, code, retryAfterMs }` for a rate limit), and the message
+// kind makes any text a v1 message. Strings v1 text refuses are replaced
+// rather than refused, in `stderr` as in the message.
 const ERROR_FIELDS = {
   message: 'message',
-  code: { kind: 'string?', default: 'stream-error' },
+  code: { kind: 'id?', default: 'stream-error' },
   retryable: { kind: 'boolean?', default: false },
-  retryAfterMs: { kind: 'number?', when: { retryable: true } },
+  retryAfterMs: { kind: 'retry-delay?', when: { retryable: true } },
 } as const;
 
 // Transport frames. A session names the producer's session under either id
@@ -37,7 +40,8 @@ const RESYNC = {
  * `session` is transport whatever id it carries, and `resync` is refused as
  * `resync-required`. Beyond it, `tool_result` may carry v1 `blocks` and
  * `error`, `card_closed` a `resolution`, `error` a `code`, `retryable` and
- * `retryAfterMs`, and `done` a top-level `costUsd` (read into `usage`).
+ * `retryAfterMs`, and `done` a top-level `costUsd` (read into `usage`). An
+ * `error` whose data is plain text, not JSON, has that text as its message.
  */
 export const papercup = /* @__PURE__ */ defineLegacyDialect({
   name: 'papercup',
@@ -69,7 +73,8 @@ export const papercup = /* @__PURE__ */ defineLegacyDialect({
       fields: { stopReason: 'string?', usage: 'object?', costUsd: { kind: 'number?', v1: 'usage', key: 'costUsd' } },
       fixed: { status: 'completed' },
     },
-    error: { v1: 'error', fields: ERROR_FIELDS },
+    // Papercusp/agent-chat writes `event: error` with the message as plain text.
+    error: { v1: 'error', fields: ERROR_FIELDS, plainText: 'message', uncleanText: 'replace' },
     navigate: { v1: 'navigate', fields: { href: 'text' } },
   },
 });
@@ -99,7 +104,7 @@ export const scout = /* @__PURE__ */ defineLegacyDialect({
     card_closed: { v1: 'card_closed', fields: { correlationId: 'text', resolution: 'string?' } },
     state: { v1: 'state', fields: { version: 'version', snapshot: 'json?' } },
     navigate: { v1: 'navigate', fields: { href: 'text' } },
-    error: { v1: 'error', fields: ERROR_FIELDS },
+    error: { v1: 'error', fields: ERROR_FIELDS, uncleanText: 'replace' },
     done: { v1: 'done', fields: { stopReason: 'string?', usage: 'object?' }, fixed: { status: 'completed' } },
   },
 });

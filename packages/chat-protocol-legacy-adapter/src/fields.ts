@@ -2,8 +2,10 @@
  * The field kinds of a dialect: how each reads from legacy data (the tolerant
  * rules of the legacy `parseChatEvent`), and how its value crosses to v1 and
  * back. It owns value conversions only; which field maps where is the
- * dialect's, and v1 validity is the strict parser's.
+ * dialect's, and v1 validity is the strict parser's, apart from the error
+ * kinds that drop or cut what v1 cannot hold (an error is never lost).
  */
+import { CHAT_LIMITS, isChatId, isCleanText } from '@papercusp/chat-protocol-core';
 import type { LegacyFieldKind } from './dialect.js';
 
 /** A required field without a usable value: the frame is `invalid-event`. */
@@ -42,12 +44,14 @@ export function readField(kind: LegacyFieldKind, value: unknown): unknown {
         ? value
         : INVALID;
     case 'string?':
+    case 'id?':
     case 'call-id':
       return typeof value === 'string' ? value : undefined;
     case 'boolean?':
     case 'outcome':
       return typeof value === 'boolean' ? value : undefined;
     case 'number?':
+    case 'retry-delay?':
       return typeof value === 'number' ? value : undefined;
     case 'nullable-string?':
       return typeof value === 'string' || value === null ? value : undefined;
@@ -58,14 +62,21 @@ export function readField(kind: LegacyFieldKind, value: unknown): unknown {
   }
 }
 
-/** A present legacy value as its v1 value. */
+/**
+ * A present legacy value as its v1 value, or `undefined` for a value v1 cannot
+ * hold in an optional kind: the field is then read as absent (its default, if
+ * any, stands in), a deliberate loss, never a reason to refuse the frame.
+ */
 export function upgradeField(kind: LegacyFieldKind, value: unknown): unknown {
   switch (kind) {
     case 'outcome':
       return value === true ? 'succeeded' : 'failed';
     case 'message':
-      // v1 needs a non-empty message; an empty one is still an error, never dropped.
-      return value === '' ? 'stream error' : value;
+      return upgradeMessage(value as string);
+    case 'id?':
+      return isChatId(value) ? value : undefined;
+    case 'retry-delay?':
+      return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= CHAT_LIMITS.maxRetryAfterMs ? value : undefined;
     case 'card':
       return mapCardTimes(value as Record<string, unknown>, epochToTimestamp);
     default:
@@ -91,6 +102,28 @@ export function encodeField(kind: LegacyFieldKind, value: unknown): unknown {
     default:
       return value;
   }
+}
+
+// C0 controls other than tab, LF and CR, and lone surrogates: what v1 text refuses (core's isCleanText).
+const UNCLEAN_CHARACTER = /[\0-\x08\x0b\x0c\x0e-\x1f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` with each character v1 text refuses replaced by U+FFFD, so it is clean text of the same length. */
+export function replaceUncleanText(text: string): string {
+  return isCleanText(text) ? text : text.replace(UNCLEAN_CHARACTER, '\ufffd');
+}
+
+/**
+ * An error message as v1 holds it: cut to `CHAT_LIMITS.maxSummaryLength`
+ * without splitting a surrogate pair, and `'stream error'` when empty. The
+ * error itself is never lost. Decoded text is clean (decode refuses or
+ * replaces what v1 text refuses), so the cut is the only change to its text.
+ */
+function upgradeMessage(message: string): string {
+  if (message === '') return 'stream error';
+  if (message.length <= CHAT_LIMITS.maxSummaryLength) return message;
+  const cut = message.slice(0, CHAT_LIMITS.maxSummaryLength);
+  // Clean text has no lone surrogate, so a high one at the end lost its pair to the cut.
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 /** True when {@link encodeField} found no legacy form. */

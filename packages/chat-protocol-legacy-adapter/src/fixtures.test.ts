@@ -59,6 +59,13 @@ const CAPTURES: readonly Capture[] = [
   { dialect: papercup, file: 'papercup/agent-route-error', counts: counted(2, 1), dropped: ['stderr'] },
   { dialect: papercup, file: 'papercup/rate-limited', counts: counted(2, 2), dropped: ['retryAfterMs'] },
   { dialect: papercup, file: 'papercup/setup-error', counts: counted(1, 1), dropped: ['phase'] },
+  // Papercusp/agent-chat's harness stream writes plain text: its deltas are another wire, its error is never lost.
+  {
+    dialect: papercup,
+    file: 'papercup/harness-chat',
+    counts: counted(1, 0, { 'invalid-json': 2 }),
+    refused: ['invalid-json: data: not valid JSON', 'invalid-json: data: not valid JSON'],
+  },
   { dialect: papercup, file: 'papercup/resumed-with-gap', counts: counted(2, 1, { 'resync-required': 1 }), dropped: ['reason'], refused: [resync('gap')] },
   { dialect: scout, file: 'scout/live-stream', counts: counted(4, 3, { 'unsupported-event': 1 }), refused: ['unsupported-event: "cart_mutate" is not an event of this dialect'] },
   { dialect: scout, file: 'scout/rate-limited', counts: counted(3, 3), dropped: ['retryAfterMs'] },
@@ -137,7 +144,7 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) =>
     envelopes.forEach((envelope, index) => {
       const encoded = encodeLegacyChatFrame(envelope, { dialect });
       if (!encoded.ok) throw new Error(encoded.message);
-      const parsed = JSON.parse(captured[index]?.data ?? '') as unknown;
+      const parsed = jsonOrText(captured[index]?.data ?? '');
       const original = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
       const projected = JSON.parse(encoded.frame.data) as Record<string, unknown>;
       const typeField = dialect === papercup ? undefined : dialect === scout ? 'type' : 'kind';
@@ -161,6 +168,15 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) =>
     expect([...seen].sort()).toEqual([...dropped].sort());
   });
 });
+
+/** A captured frame's data: its JSON, or for a plain-text error (papercup's `plainText`) the message it carries. */
+function jsonOrText(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return { message: data };
+  }
+}
 
 function roundTrip(envelope: ChatEventEnvelope, dialect: LegacyDialect): unknown {
   const encoded = encodeLegacyChatFrame(envelope, { dialect });

@@ -83,6 +83,20 @@ describe('createChatFrameDecoder reads v1 envelopes and legacy frames on one con
     expect(identify).toHaveBeenLastCalledWith({ seq: 1, id: 'sc-2' });
   });
 
+  it('issue 12: an error is never lost — a plain-text or unclean error is a legacy envelope, while a v1 envelope is read as sent', () => {
+    const decoder = createChatFrameDecoder({ dialect: papercup, context });
+    expect(decoder.decode({ event: 'error', data: 'agent exited' })).toMatchObject({ ok: true, source: 'legacy', envelope: { seq: 1, event: { type: 'error', message: 'agent exited' } } });
+    expect(decoder.decode({ event: 'error', data: json({ message: 'boom', stderr: '\u001b[31m' }) })).toMatchObject({ ok: true, source: 'legacy', envelope: { seq: 2, event: { message: 'boom' } } });
+    // A v1 envelope with unclean text is the strict parser's to refuse, never relaxed into a legacy error.
+    const v1 = v1Message(3, { type: 'error', code: 'x', message: 'boom', retryable: false });
+    expect(decoder.decode({ ...v1, data: v1?.data.replace('boom', 'boom\\u0000') })).toMatchObject({
+      ok: false,
+      code: 'invalid-event',
+      message: 'event.message: expected clean text of 1–4096 characters',
+    });
+    expect(decoder.counts()).toEqual({ v1: 0, legacy: 2, transport: 0, unsupported: 1, refusals: { 'invalid-event': 1 } });
+  });
+
   it('uses the host’s call-id mapping for tool frames without one', () => {
     const decoder = createChatFrameDecoder({ dialect: scout, context: { ...context, callId: ({ name, seq }) => `${name}#${seq}` } });
     expect(decoder.decode({ data: json({ type: 'tool_start', tool: 'search' }) })).toMatchObject({ envelope: { event: { type: 'tool_call', callId: 'search#1', name: 'search' } } });

@@ -12,7 +12,7 @@ import {
   type ChatRefusal,
   type ParseChatSseMessageRefusalCode,
 } from '@papercusp/chat-protocol-core';
-import { decodeData, heartbeatByName, parseData, readFrame } from './decode.js';
+import { decodeData, heartbeatByName, parseData, readFrame, readPlainText } from './decode.js';
 import { compiledOf, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
 import { ownField } from './fields.js';
 import {
@@ -132,12 +132,12 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
     let decoded = heartbeatByName(dialect, message.value);
     if (decoded === undefined) {
       const data = parseData(message.value.data);
-      if (!data.ok) return refused(data);
-      const value = data.value;
+      const value = data.ok ? data.value.value : undefined;
       if (typeof value === 'object' && value !== null && !Array.isArray(value) && ownField(value as Record<string, unknown>, 'schemaVersion') !== undefined) {
+        // The strict parser reads the data as sent: text replaced for a legacy error never makes a v1 envelope.
         return decodeV1(message.value);
       }
-      const read = decodeData(dialect, message.value, value);
+      const read = data.ok ? decodeData(dialect, message.value, data.value) : readPlainText(dialect, message.value, data);
       if (!read.ok) return refused(read);
       decoded = read.value;
     }

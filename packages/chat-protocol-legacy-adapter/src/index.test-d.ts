@@ -49,6 +49,14 @@ describe('dialect events are typed from their definition', () => {
       'session' | 'heartbeat' | 'resync' | 'token' | 'tool_start' | 'card' | 'card_closed' | 'state' | 'navigate' | 'error' | 'done'
     >();
     expectTypeOf<Extract<ScoutEvent, { type: 'token' }>>().toEqualTypeOf<{ readonly type: 'token'; readonly content: string }>();
+    // The decoded error keeps what the frame sent; v1's bounds apply on upgrade.
+    expectTypeOf<Extract<ScoutEvent, { type: 'error' }>>().toEqualTypeOf<{
+      readonly type: 'error';
+      readonly message: string;
+      readonly code?: string;
+      readonly retryable?: boolean;
+      readonly retryAfterMs?: number;
+    }>();
   });
 
   it('types a host’s dialect the same way', () => {

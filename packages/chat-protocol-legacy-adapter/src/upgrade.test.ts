@@ -120,6 +120,66 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the host�
     });
   });
 
+  const error = (fields: Record<string, unknown>) => envelopeOf({ type: 'error', code: 'stream-error', message: 'm', retryable: false, ...fields });
+  const liftedEvent = (result: ReturnType<typeof upgrade>) => (result.ok && result.kind === 'envelope' ? result.envelope : result);
+
+  it.each([
+    ['a code with a space', { code: 'rate limited' }, error({})],
+    ['a code past 256 characters', { code: 'c'.repeat(257) }, error({})],
+    ['an empty code', { code: '' }, error({})],
+    ['a code with a character past ASCII', { code: 'überlastet' }, error({})],
+    ['a code that is not a string', { code: 429 }, error({})],
+    ['a code of exactly 256 printable characters, kept', { code: 'c'.repeat(256) }, error({ code: 'c'.repeat(256) })],
+    ['a message past 4,096 characters, cut there', { message: 'x'.repeat(5000) }, error({ message: 'x'.repeat(4096) })],
+    ['a message whose surrogate pair straddles the bound, cut before the pair', { message: `${'x'.repeat(4095)}😀` }, error({ message: 'x'.repeat(4095) })],
+    ['a message ending in a pair at exactly the bound, kept', { message: `${'x'.repeat(4094)}😀` }, error({ message: `${'x'.repeat(4094)}😀` })],
+    ['an empty message', { message: '' }, error({ message: 'stream error' })],
+    ['control characters in the message, each U+FFFD (tab and newline kept)', { message: 'a\u0000b\u001b[31mc\td\ne' }, error({ message: 'a\ufffdb\ufffd[31mc\td\ne' })],
+    ['lone surrogates in the message, each U+FFFD', { message: '\ud800a\udc00😀' }, error({ message: '\ufffda\ufffd😀' })],
+    ['control characters in a field v1 drops (a process’s stderr colour codes)', { stderr: '\u001b[31mfatal\u001b[0m' }, error({})],
+    ['a fractional retry delay, with permission', { retryable: true, retryAfterMs: 1500.5 }, error({ retryable: true })],
+    ['a negative retry delay, with permission', { retryable: true, retryAfterMs: -1 }, error({ retryable: true })],
+    ['a retry delay past one day, with permission', { retryable: true, retryAfterMs: 86_400_001 }, error({ retryable: true })],
+    ['a retry delay that is not a number', { retryable: true, retryAfterMs: '30000' }, error({ retryable: true })],
+    ['a retry delay of exactly one day, kept', { retryable: true, retryAfterMs: 86_400_000 }, error({ retryable: true, retryAfterMs: 86_400_000 })],
+    ['a retry delay of zero, kept', { retryable: true, retryAfterMs: 0 }, error({ retryable: true, retryAfterMs: 0 })],
+    ['a fractional retry delay without permission', { retryAfterMs: 0.5 }, error({})],
+  ])('issue 12: an error is never lost — %s (both dialects)', (_, fields, expected) => {
+    const data = { message: 'm', ...fields };
+    expect(liftedEvent(upgrade(papercup, { event: 'error', data: json(data) }))).toEqual(expected);
+    expect(liftedEvent(upgrade(scout, { data: json({ type: 'error', ...data }) }))).toEqual(expected);
+    expect(liftedEvent(upgrade(scout, { event: 'error', data: json(data) }))).toEqual(expected);
+  });
+
+  it('issue 12: an error is never lost — only bounds of text are relaxed: a hostile key or depth in an error is still unsafe-json, and other types refuse unclean text', () => {
+    const unsafe = { ok: false, code: 'unsafe-json', message: 'data: JSON past the v1 bounds (forbidden keys, depth, control characters or overflowing numbers)' };
+    expect(upgrade(papercup, { event: 'error', data: '{"message":"m","\\u0001":1}' })).toEqual(unsafe);
+    expect(upgrade(papercup, { event: 'error', data: '{"message":"m\\u0001","__proto__":{}}' })).toEqual(unsafe);
+    expect(upgrade(scout, { data: json({ type: 'error', message: 'm\u0001', detail: JSON.parse('['.repeat(40) + ']'.repeat(40)) }) })).toEqual(unsafe);
+    expect(upgrade(papercup, { event: 'delta', data: json({ text: 'a\u0000' }) })).toEqual(unsafe);
+    // An unclean frame of a type the dialect lacks, or one that names no type, is unsafe-json as before, not a lesser refusal.
+    expect(upgrade(scout, { data: json({ type: 'products', note: 'a\u0000' }) })).toEqual(unsafe);
+    expect(upgrade(scout, { data: json({ message: 'a\u0000' }) })).toEqual(unsafe);
+  });
+
+  it('issue 12: an error is never lost — papercup’s plain-text error (Papercusp/agent-chat) is an error with that text as its message', () => {
+    expect(upgrade(papercup, { event: 'error', data: 'agent exited with code 1\nsee the server log' })).toEqual({
+      ok: true,
+      kind: 'envelope',
+      envelope: error({ message: 'agent exited with code 1\nsee the server log' }),
+      event: { type: 'error', message: 'agent exited with code 1\nsee the server log' },
+    });
+    expect(liftedEvent(upgrade(papercup, { event: 'error', data: '' }))).toEqual(error({ message: 'stream error' }));
+    expect(liftedEvent(upgrade(papercup, { event: 'error', data: '{broken' }))).toEqual(error({ message: '{broken' }));
+    expect(liftedEvent(upgrade(papercup, { event: 'error', data: `bell\u0007 ${'x'.repeat(5000)}` }))).toEqual(error({ message: `bell\ufffd ${'x'.repeat(4090)}` }));
+    // Text that happens to be JSON is read as JSON, as every papercup frame is: not an object, so no message.
+    expect(liftedEvent(upgrade(papercup, { event: 'error', data: '429' }))).toEqual(error({ message: 'stream error' }));
+    // Only the error: other plain-text frames, and scout's, stay refused; too-large stays too-large.
+    expect(upgrade(papercup, { event: 'delta', data: 'Hello' })).toEqual({ ok: false, code: 'invalid-json', message: 'data: not valid JSON' });
+    expect(upgrade(scout, { event: 'error', data: 'boom' })).toEqual({ ok: false, code: 'invalid-json', message: 'data: not valid JSON' });
+    expect(upgrade(papercup, { event: 'error', data: 'x'.repeat(1_048_577) })).toMatchObject({ ok: false, code: 'too-large' });
+  });
+
   it('issue 12: the error frames @papercusp/sse writes itself upgrade in both dialects, their extra fields dropped', () => {
     const setup = { phase: 'setup', message: 'catalog unavailable' };
     const expected = envelopeOf({ type: 'error', code: 'stream-error', message: 'catalog unavailable', retryable: false });
@@ -245,10 +305,6 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the host�
     expect(upgrade(papercup, { event: 'tool_call', data: json({ name: 't', callId: 'c 1' }) })).toMatchObject({
       code: 'invalid-envelope',
       issues: [{ path: ['event', 'callId'] }],
-    });
-    expect(upgrade(papercup, { event: 'error', data: json({ message: 'x'.repeat(4097) }) })).toMatchObject({
-      code: 'invalid-envelope',
-      issues: [{ path: ['event', 'message'] }],
     });
     expect(upgradeLegacyChatFrame({ event: 'delta', data: json({ text: 'a' }) }, { ...IDENTITY, seq: 0, dialect: papercup })).toMatchObject({
       code: 'invalid-envelope',

@@ -98,9 +98,10 @@ export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinit
  *   issues name the field: an id or time from the context, or a frame value v1
  *   does not accept, such as a legacy card without `presentation`).
  *
- * A value v1 allows only beside another (an error's `retryAfterMs` without
- * `retryable: true`) is dropped, never a reason to refuse: an error is never
- * lost. The envelope comes from `encodeChatEnvelope`: fields in the
+ * A value v1 cannot hold in an optional field (an error's code that is not a
+ * v1 id, a retry delay out of bounds or without `retryable: true`) is dropped
+ * and an error's message is made one v1 holds (see `LegacyFieldKind`), never
+ * a reason to refuse: an error is never lost. The envelope comes from `encodeChatEnvelope`: fields in the
  * contract's order, a fresh object sharing nothing with the frame.
  */
 export function upgradeLegacyChatFrame<Definition extends LegacyDialectDefinition>(
@@ -136,9 +137,11 @@ export function liftEvent(
   const v1: Record<string, unknown> = { type: type.v1 };
   let callIdField: string | undefined;
   for (const field of type.fields) {
-    const value = event[field.legacy];
     if (field.key !== undefined) continue;
-    if (value !== undefined) v1[field.v1] = upgradeField(field.kind, value);
+    const legacy = event[field.legacy];
+    // A value v1 cannot hold upgrades to undefined: the field reads as absent.
+    const value = legacy === undefined ? undefined : upgradeField(field.kind, legacy);
+    if (value !== undefined) v1[field.v1] = value;
     else if (field.kind === 'outcome') return refuse('unknown-status', `${field.legacy}: the outcome is not reported, and v1 never assumes one`);
     else if (field.kind === 'call-id') callIdField = field.legacy;
     else if (field.default !== undefined) v1[field.v1] = field.default;
@@ -152,7 +155,7 @@ export function liftEvent(
     if (!Object.prototype.hasOwnProperty.call(object, field.key)) v1[field.v1] = { ...object, [field.key]: value };
   }
   for (const field of type.fields) {
-    // The one deliberate loss: a value v1 holds only beside another it did not get.
+    // A value v1 holds only beside another it did not get is dropped too.
     if (field.when !== undefined && Object.entries(field.when).some(([other, value]) => v1[other] !== value)) delete v1[field.v1];
   }
   if (callIdField !== undefined) {
