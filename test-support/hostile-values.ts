@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 
 /** One catalogue entry: a stable name (for failure reports) and the value. */
-export interface HostileValue {
+interface HostileValue {
   readonly name: string;
   readonly value: unknown;
 }
@@ -30,29 +30,37 @@ function hostileError(): Error {
   return new Error('hostile value: this read was refused on purpose');
 }
 
-/** A handler whose every trap throws, so any operation on the Proxy but `typeof` throws. */
-const THROWING_HANDLER: ProxyHandler<object> = Object.freeze({
-  apply: () => { throw hostileError(); },
-  construct: () => { throw hostileError(); },
-  defineProperty: () => { throw hostileError(); },
-  deleteProperty: () => { throw hostileError(); },
-  get: () => { throw hostileError(); },
-  getOwnPropertyDescriptor: () => { throw hostileError(); },
-  getPrototypeOf: () => { throw hostileError(); },
-  has: () => { throw hostileError(); },
-  isExtensible: () => { throw hostileError(); },
-  ownKeys: () => { throw hostileError(); },
-  preventExtensions: () => { throw hostileError(); },
-  set: () => { throw hostileError(); },
-  setPrototypeOf: () => { throw hostileError(); },
-});
-
 type TrapName = keyof ProxyHandler<object>;
-const TRAP_NAMES = Object.keys(THROWING_HANDLER) as TrapName[];
+const TRAP_NAMES: readonly TrapName[] = [
+  'apply',
+  'construct',
+  'defineProperty',
+  'deleteProperty',
+  'get',
+  'getOwnPropertyDescriptor',
+  'getPrototypeOf',
+  'has',
+  'isExtensible',
+  'ownKeys',
+  'preventExtensions',
+  'set',
+  'setPrototypeOf',
+];
+
+/** Throws the hostile error: a getter or a trap for the exact-outcome tests. */
+export function throwHostile(): never {
+  throw hostileError();
+}
+
+/** A handler whose every trap throws, so any operation on the Proxy but `typeof` throws. */
+const THROWING_HANDLER: ProxyHandler<object> = Object.freeze(Object.fromEntries(TRAP_NAMES.map((trap) => [trap, throwHostile])));
+
+/** A Proxy whose every trap throws: only `typeof` works on it. */
+export const everyTrapThrows: object = new Proxy({}, THROWING_HANDLER);
 
 /** A Proxy over `target` that behaves normally except that the trap `trap` throws. */
 function proxyThrowingOn(target: object, trap: TrapName): object {
-  return new Proxy(target, { [trap]: THROWING_HANDLER[trap] });
+  return new Proxy(target, { [trap]: throwHostile });
 }
 
 let deepObject: unknown;
@@ -85,7 +93,7 @@ function hugeText(): string {
 }
 
 /** An object whose enumerable own properties `keys` are getters that throw. */
-export function withThrowingGetters(keys: readonly string[], base: object = {}): object {
+function withThrowingGetters(keys: readonly string[], base: object = {}): object {
   const object: object = { ...base };
   for (const key of keys) {
     Object.defineProperty(object, key, { enumerable: true, configurable: true, get: () => { throw hostileError(); } });
@@ -103,7 +111,7 @@ class HostileInstance {
  * built once: they are immutable and costly). Every entry is something a host
  * or a client can hand a function; none of them is valid anywhere.
  */
-export function hostileValues(): readonly HostileValue[] {
+function hostileValues(): readonly HostileValue[] {
   const cyclicObject: Record<string, unknown> = { type: 'delta', seq: 1 };
   cyclicObject['self'] = cyclicObject;
   const cyclicArray: unknown[] = [1];
@@ -182,7 +190,7 @@ export function hostileValues(): readonly HostileValue[] {
 const CATALOGUE_SIZE = hostileValues().length;
 
 /** One catalogue value, chosen at random (shrinks towards `undefined`). */
-export const hostileValueArbitrary: fc.Arbitrary<HostileValue> = fc
+const hostileValueArbitrary: fc.Arbitrary<HostileValue> = fc
   .nat({ max: CATALOGUE_SIZE - 1 })
   .map((index) => hostileValues()[index] as HostileValue);
 
@@ -264,7 +272,7 @@ function describePlan(plan: Plan): string {
  * the first one, which pure garbage never does. A `valid` holding no plain
  * object or array gives a catalogue value instead.
  */
-export function nearValidArbitrary(valid: unknown): fc.Arbitrary<{ readonly label: string; readonly value: unknown }> {
+function nearValidArbitrary(valid: unknown): fc.Arbitrary<{ readonly label: string; readonly value: unknown }> {
   const nodes = countContainers(valid);
   if (nodes === 0) return hostileValueArbitrary.map((hostile) => ({ label: hostile.name, value: hostile.value }));
   return fc

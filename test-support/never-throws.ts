@@ -19,7 +19,7 @@ import {
 } from './hostile-values.js';
 
 /** What a never-throwing function returns on hostile input. */
-export type HostileReturn =
+type HostileReturn =
   /** `{ ok: true, … }` or `{ ok: false, code, message }` with a kebab-case `code` (§2.2). */
   | 'result'
   /** A refusal of the §2.2 shape: hostile input is never accepted. */
@@ -86,7 +86,7 @@ async function checkCase(target: HostileTarget, hostile: HostileCase): Promise<s
  * any argument position makes it throw (or reject), that it returns what
  * `returns` says, and that no watched prototype changes.
  */
-export function describeNeverThrows(title: string, targets: Readonly<Record<string, HostileTarget>>): void {
+function describeNeverThrows(title: string, targets: Readonly<Record<string, HostileTarget>>): void {
   describe(title, () => {
     for (const [name, target] of Object.entries(targets)) {
       it(`${name} never throws on any hostile argument, and pollutes nothing (§2.1, §2.7)`, async () => {
@@ -114,7 +114,7 @@ export function describeNeverThrows(title: string, targets: Readonly<Record<stri
  * arguments it either returns or throws a `TypeError`, nothing else (§2.1),
  * and pollutes nothing.
  */
-export function describeThrowsOnlyTypeError(
+function describeThrowsOnlyTypeError(
   title: string,
   targets: Readonly<Record<string, Pick<HostileTarget, 'call' | 'valid' | 'runs' | 'async'>>>,
 ): void {
@@ -146,13 +146,50 @@ export function describeThrowsOnlyTypeError(
   });
 }
 
+/** `method` as a target's `call`: the hostile checks call it with values outside its parameter types. */
+export function anyArguments<Args extends unknown[]>(method: (...args: Args) => unknown): (...args: unknown[]) => unknown {
+  return (...args) => method(...(args as Args));
+}
+
 /**
- * The runtime function exports of `module` (functions, and the methods of
- * exported plain objects and class prototypes are the caller's to list): the
- * pin that makes a new export pick a class, never-throwing or throwing.
+ * How a package's function exports are classified. A target named `a.b`,
+ * `a().b`, `new A` or with a note in brackets is a method, a constructor or a
+ * second call of an export, and classifies nothing by itself.
  */
-export function functionExportNames(module: Readonly<Record<string, unknown>>): readonly string[] {
-  return Object.keys(module)
-    .filter((name) => typeof module[name] === 'function')
-    .sort();
+export interface FunctionClassification {
+  readonly neverThrowing: Readonly<Record<string, HostileTarget>>;
+  readonly throwing: Readonly<Record<string, Pick<HostileTarget, 'call' | 'valid' | 'runs' | 'async'>>>;
+  /** Exports checked another way, each with the reason. */
+  readonly others?: Readonly<Record<string, string>>;
+}
+
+const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * Declares that every runtime function export of `module` is classified:
+ * a never-throwing or throwing target, or one of `others`. A new export fails
+ * it until it is placed (issue 12: every exported function is one or the other).
+ */
+function describeEveryFunctionClassified(title: string, module: Readonly<Record<string, unknown>>, classification: FunctionClassification): void {
+  describe(title, () => {
+    it('places every exported function: never-throwing, throwing TypeError only, or checked another way (issue 12)', () => {
+      const classified = [classification.neverThrowing, classification.throwing, classification.others ?? {}]
+        .flatMap((group) => Object.keys(group))
+        .filter((name) => EXPORT_NAME.test(name));
+      const functions = Object.keys(module).filter((name) => typeof module[name] === 'function');
+      expect([...new Set(classified)].sort()).toEqual(functions.sort());
+    });
+  });
+}
+
+/**
+ * The hostile-input contract of one package (issue 12): its never-throwing
+ * targets never throw on any hostile argument, its throwing ones throw only
+ * `TypeError`, neither pollutes a prototype, and every function `module`
+ * exports is placed in one of the groups.
+ */
+export function describeHostileContract(name: string, module: Readonly<Record<string, unknown>>, classification: FunctionClassification): void {
+  describeNeverThrows(`${name}: never-throwing functions`, classification.neverThrowing);
+  describeThrowsOnlyTypeError(`${name}: functions documented as throwing TypeError`, classification.throwing);
+  describeEveryFunctionClassified(`${name}: every exported function is classified`, module, classification);
 }

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { prototypeChanges, snapshotPrototypes } from '../../../test-support/hostile-values.js';
-import { describeNeverThrows, describeThrowsOnlyTypeError, functionExportNames } from '../../../test-support/never-throws.js';
+import { everyTrapThrows, prototypeChanges, snapshotPrototypes, throwHostile } from '../../../test-support/hostile-values.js';
+import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
 import { RADIO_CARD, SAMPLE_SESSION, envelopeOf } from '../test/envelopes.js';
 import * as core from './index.js';
 
@@ -19,118 +19,79 @@ const state = SAMPLE_SESSION.reduce((current, next) => {
 const submit = { action: 'submit', correlationId: 'card_1', value: { optionId: 'pro' } };
 const ratingKind = { presentation: z.strictObject({ max: z.number() }), value: z.number() };
 const codec = core.createChatCodec({ cards: core.baseCardCodec });
-const call =
-  <Args extends unknown[]>(method: (...args: Args) => unknown) =>
-  (...args: unknown[]) =>
-    method(...(args as Args));
 
-describeNeverThrows('core: never-throwing functions', {
-  negotiateChatVersion: { call: call(core.negotiateChatVersion), valid: [1], returns: 'value' },
-  parseChatCapabilities: { call: call(core.parseChatCapabilities), valid: [{ ...core.LIGHTWEIGHT_CHAT_CAPABILITIES }], returns: 'result' },
+const neverThrowing: Readonly<Record<string, HostileTarget>> = {
+  negotiateChatVersion: { call: anyArguments(core.negotiateChatVersion), valid: [1], returns: 'value' },
+  parseChatCapabilities: { call: anyArguments(core.parseChatCapabilities), valid: [{ ...core.LIGHTWEIGHT_CHAT_CAPABILITIES }], returns: 'result' },
   requireChatCapabilities: {
-    call: call(core.requireChatCapabilities),
+    call: anyArguments(core.requireChatCapabilities),
     valid: [{ ...core.LIGHTWEIGHT_CHAT_CAPABILITIES }, ['connectionReplay']],
     returns: 'result',
   },
-  isChatId: { call: call(core.isChatId), valid: ['turn_1'], returns: 'boolean' },
-  isCleanText: { call: call(core.isCleanText), valid: ['clean text'], returns: 'boolean' },
-  isSafeJson: { call: call(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
-  isZonedTimestamp: { call: call(core.isZonedTimestamp), valid: ['2026-11-29T12:00:00Z'], returns: 'boolean' },
-  compareChatTimestamps: { call: call(core.compareChatTimestamps), valid: ['2026-11-29T12:00:00Z', '2026-11-29T12:00:01Z'], returns: 'value' },
-  refuse: { call: call(core.refuse), valid: ['invalid-thing', 'why', [{ path: ['a', 0], message: 'bad' }]], returns: 'value' },
-  channelOf: { call: call(core.channelOf), valid: ['delta'], returns: 'value' },
-  isChatEventTypeV1: { call: call(core.isChatEventTypeV1), valid: ['delta'], returns: 'boolean' },
-  defineCardKind: { call: call(core.defineCardKind), valid: [ratingKind], returns: 'value' },
-  parseOpenCardSnapshot: { call: call(core.parseOpenCardSnapshot), valid: [RADIO_CARD], returns: 'result' },
-  validateCardResponse: { call: call(core.validateCardResponse), valid: [RADIO_CARD, submit], returns: 'result' },
-  'baseCardCodec.parseCard': { call: call(core.baseCardCodec.parseCard), valid: [RADIO_CARD], returns: 'result' },
-  'baseCardCodec.validateResponse': { call: call(core.baseCardCodec.validateResponse), valid: [RADIO_CARD, submit], returns: 'result' },
-  parseChatEnvelope: { call: call(core.parseChatEnvelope), valid: [envelope], returns: 'result' },
-  encodeChatEnvelope: { call: call(core.encodeChatEnvelope), valid: [envelope], returns: 'result' },
-  chatEventEnvelopeJsonSchema: { call: call(core.chatEventEnvelopeJsonSchema), valid: [undefined], returns: 'value' },
-  parseChatCursor: { call: call(core.parseChatCursor), valid: ['turn_1:3'], returns: 'value' },
+  isChatId: { call: anyArguments(core.isChatId), valid: ['turn_1'], returns: 'boolean' },
+  isCleanText: { call: anyArguments(core.isCleanText), valid: ['clean text'], returns: 'boolean' },
+  isSafeJson: { call: anyArguments(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
+  isZonedTimestamp: { call: anyArguments(core.isZonedTimestamp), valid: ['2026-11-29T12:00:00Z'], returns: 'boolean' },
+  compareChatTimestamps: { call: anyArguments(core.compareChatTimestamps), valid: ['2026-11-29T12:00:00Z', '2026-11-29T12:00:01Z'], returns: 'value' },
+  refuse: { call: anyArguments(core.refuse), valid: ['invalid-thing', 'why', [{ path: ['a', 0], message: 'bad' }]], returns: 'value' },
+  channelOf: { call: anyArguments(core.channelOf), valid: ['delta'], returns: 'value' },
+  isChatEventTypeV1: { call: anyArguments(core.isChatEventTypeV1), valid: ['delta'], returns: 'boolean' },
+  defineCardKind: { call: anyArguments(core.defineCardKind), valid: [ratingKind], returns: 'value' },
+  parseOpenCardSnapshot: { call: anyArguments(core.parseOpenCardSnapshot), valid: [RADIO_CARD], returns: 'result' },
+  validateCardResponse: { call: anyArguments(core.validateCardResponse), valid: [RADIO_CARD, submit], returns: 'result' },
+  'baseCardCodec.parseCard': { call: anyArguments(core.baseCardCodec.parseCard), valid: [RADIO_CARD], returns: 'result' },
+  'baseCardCodec.validateResponse': { call: anyArguments(core.baseCardCodec.validateResponse), valid: [RADIO_CARD, submit], returns: 'result' },
+  parseChatEnvelope: { call: anyArguments(core.parseChatEnvelope), valid: [envelope], returns: 'result' },
+  encodeChatEnvelope: { call: anyArguments(core.encodeChatEnvelope), valid: [envelope], returns: 'result' },
+  chatEventEnvelopeJsonSchema: { call: anyArguments(core.chatEventEnvelopeJsonSchema), valid: [undefined], returns: 'value' },
+  parseChatCursor: { call: anyArguments(core.parseChatCursor), valid: ['turn_1:3'], returns: 'value' },
   parseChatSseMessage: {
-    call: call(core.parseChatSseMessage),
+    call: anyArguments(core.parseChatSseMessage),
     valid: [{ event: 'delta', data: JSON.stringify(envelope), id: 'turn_1:1' }],
     returns: 'result',
   },
-  parseChatState: { call: call(core.parseChatState), valid: [state], returns: 'result' },
-  'createChatCodec().parseChatEnvelope': { call: call(codec.parseChatEnvelope), valid: [envelope], returns: 'result' },
-  'createChatCodec().parseChatState': { call: call(codec.parseChatState), valid: [state], returns: 'result' },
-  isStateChannelEvent: { call: call(core.isStateChannelEvent), valid: ['card'], returns: 'boolean' },
-  isReplayableEvent: { call: call(core.isReplayableEvent), valid: ['delta'], returns: 'boolean' },
-  isChatEventType: { call: call(core.isChatEventType), valid: ['delta'], returns: 'boolean' },
-  parseChatEvent: { call: call(core.parseChatEvent), valid: ['delta', { text: 'Hello' }], returns: 'value' },
-});
-
-describeThrowsOnlyTypeError('core: functions documented as throwing TypeError', {
-  formatChatCursor: { call: call(core.formatChatCursor), valid: [{ turnId: 'turn_1', seq: 3 }] },
-  encodeChatSseFrame: { call: call(core.encodeChatSseFrame), valid: [envelope] },
-  createChatState: { call: call(core.createChatState), valid: ['conv_1'] },
-  createCardCodec: { call: call(core.createCardCodec), valid: [{ kinds: { rating: ratingKind } }] },
-  createChatCodec: { call: call(core.createChatCodec), valid: [{ cards: core.baseCardCodec }] },
-});
-
-describe('core: every exported function is classified (issue 12, hostile input)', () => {
-  it('lists never-throwing, throwing and reducer functions exactly', () => {
-    expect(functionExportNames(core)).toEqual(
-      [
-        'applyChatEvent',
-        'channelOf',
-        'chatEventEnvelopeJsonSchema',
-        'compareChatTimestamps',
-        'createCardCodec',
-        'createChatCodec',
-        'createChatState',
-        'defineCardKind',
-        'encodeChatEnvelope',
-        'encodeChatSseFrame',
-        'formatChatCursor',
-        'isChatEventType',
-        'isChatEventTypeV1',
-        'isChatId',
-        'isCleanText',
-        'isReplayableEvent',
-        'isSafeJson',
-        'isStateChannelEvent',
-        'isZonedTimestamp',
-        'negotiateChatVersion',
-        'parseChatCapabilities',
-        'parseChatCursor',
-        'parseChatEnvelope',
-        'parseChatEvent',
-        'parseChatSseMessage',
-        'parseChatState',
-        'parseOpenCardSnapshot',
-        'refuse',
-        'requireChatCapabilities',
-        'validateCardResponse',
-      ].sort(),
-    );
-  });
-});
-
-const throwing = (): never => {
-  throw new Error('hostile read');
+  parseChatState: { call: anyArguments(core.parseChatState), valid: [state], returns: 'result' },
+  'createChatCodec().parseChatEnvelope': { call: anyArguments(codec.parseChatEnvelope), valid: [envelope], returns: 'result' },
+  'createChatCodec().parseChatState': { call: anyArguments(codec.parseChatState), valid: [state], returns: 'result' },
+  isStateChannelEvent: { call: anyArguments(core.isStateChannelEvent), valid: ['card'], returns: 'boolean' },
+  isReplayableEvent: { call: anyArguments(core.isReplayableEvent), valid: ['delta'], returns: 'boolean' },
+  isChatEventType: { call: anyArguments(core.isChatEventType), valid: ['delta'], returns: 'boolean' },
+  parseChatEvent: { call: anyArguments(core.parseChatEvent), valid: ['delta', { text: 'Hello' }], returns: 'value' },
 };
-const proxyThrowingOnHas = <Target extends object>(target: Target): Target => new Proxy(target, { has: throwing });
-const everyTrapThrows = new Proxy({}, { get: throwing, getPrototypeOf: throwing, ownKeys: throwing, has: throwing });
+
+const throwing: FunctionClassification['throwing'] = {
+  formatChatCursor: { call: anyArguments(core.formatChatCursor), valid: [{ turnId: 'turn_1', seq: 3 }] },
+  encodeChatSseFrame: { call: anyArguments(core.encodeChatSseFrame), valid: [envelope] },
+  createChatState: { call: anyArguments(core.createChatState), valid: ['conv_1'] },
+  createCardCodec: { call: anyArguments(core.createCardCodec), valid: [{ kinds: { rating: ratingKind } }] },
+  createChatCodec: { call: anyArguments(core.createChatCodec), valid: [{ cards: core.baseCardCodec }] },
+};
+
+describeHostileContract('core', core, {
+  neverThrowing,
+  throwing,
+  others: {
+    applyChatEvent: 'takes the values parseChatState and parseChatEnvelope (or a codec) returned, not arbitrary values',
+  },
+});
+
+const proxyThrowingOnHas = <Target extends object>(target: Target): Target => new Proxy(target, { has: throwHostile });
 
 describe('core: exact outcomes of the hostile inputs issue 12 found', () => {
   it('isCleanText is false for a non-string, never coercing it (issue 12)', () => {
     expect(core.isCleanText(Symbol('text') as unknown as string)).toBe(false);
-    expect(core.isCleanText({ [Symbol.toPrimitive]: throwing } as unknown as string)).toBe(false);
+    expect(core.isCleanText({ [Symbol.toPrimitive]: throwHostile } as unknown as string)).toBe(false);
     expect(core.isCleanText(['clean'] as unknown as string)).toBe(false);
   });
 
   it('isSafeJson is false for a value that cannot be read (issue 12)', () => {
     expect(core.isSafeJson(everyTrapThrows)).toBe(false);
-    expect(core.isSafeJson(Object.defineProperty({}, 'a', { enumerable: true, get: throwing }))).toBe(false);
+    expect(core.isSafeJson(Object.defineProperty({}, 'a', { enumerable: true, get: throwHostile }))).toBe(false);
   });
 
   it('refuse omits issues it cannot read (issue 12)', () => {
     expect(core.refuse('invalid-thing', 'why', null as never)).toEqual({ ok: false, code: 'invalid-thing', message: 'why' });
-    expect(core.refuse('invalid-thing', 'why', new Proxy([], { get: throwing }))).toEqual({
+    expect(core.refuse('invalid-thing', 'why', new Proxy([], { get: throwHostile }))).toEqual({
       ok: false,
       code: 'invalid-thing',
       message: 'why',
@@ -163,7 +124,7 @@ describe('core: exact outcomes of the hostile inputs issue 12 found', () => {
   });
 
   it('encodeChatEnvelope refuses a record that cannot be read, or is cyclic, as invalid-envelope (§3.4)', () => {
-    expect(core.encodeChatEnvelope(everyTrapThrows)).toEqual({
+    expect(core.encodeChatEnvelope(everyTrapThrows as never)).toEqual({
       ok: false,
       code: 'invalid-envelope',
       message: 'the record cannot be read or serialized',

@@ -6,16 +6,13 @@
  */
 import { baseCardCodec } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { describeNeverThrows, describeThrowsOnlyTypeError, functionExportNames } from '../../../test-support/never-throws.js';
+import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-values.js';
+import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
 import { AT_EXPIRY, BEFORE_EXPIRY, CARD, OPENED_AT, PENDING_RECORD, SCHEMA, SCOPE, key, validate } from '../test/fixtures.js';
 import { createStubStore } from '../test/stub-store.js';
 import * as interactions from './index.js';
 
 const parseCard = (card: unknown) => baseCardCodec.parseCard(card);
-const call =
-  <Args extends unknown[]>(method: (...args: Args) => unknown) =>
-  (...args: unknown[]) =>
-    method(...(args as Args));
 const stub = createStubStore();
 const resolver = new interactions.InteractionResolver<string>({ store: stub.store, validate });
 await resolver.open({ caller: 'ana', card: CARD, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT });
@@ -24,11 +21,11 @@ const method =
   (...args: unknown[]) =>
     (resolver[name] as (...given: unknown[]) => Promise<unknown>)(...args);
 
-describeNeverThrows('interactions: never-throwing functions', {
-  parseInteractionRecord: { call: call(interactions.parseInteractionRecord), valid: [PENDING_RECORD, parseCard], returns: 'result' },
-  isInteractionScope: { call: call(interactions.isInteractionScope), valid: [SCOPE], returns: 'boolean' },
-  isInteractionSchemaRef: { call: call(interactions.isInteractionSchemaRef), valid: [SCHEMA], returns: 'boolean' },
-  standardSchemaValidator: { call: call(interactions.standardSchemaValidator), valid: [() => undefined], returns: 'value' },
+const neverThrowing: Readonly<Record<string, HostileTarget>> = {
+  parseInteractionRecord: { call: anyArguments(interactions.parseInteractionRecord), valid: [PENDING_RECORD, parseCard], returns: 'result' },
+  isInteractionScope: { call: anyArguments(interactions.isInteractionScope), valid: [SCOPE], returns: 'boolean' },
+  isInteractionSchemaRef: { call: anyArguments(interactions.isInteractionSchemaRef), valid: [SCHEMA], returns: 'boolean' },
+  standardSchemaValidator: { call: anyArguments(interactions.standardSchemaValidator), valid: [() => undefined], returns: 'value' },
   'InteractionResolver.open': {
     call: method('open'),
     valid: [{ caller: 'ana', card: CARD, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT }],
@@ -46,27 +43,23 @@ describeNeverThrows('interactions: never-throwing functions', {
     async: true,
   },
   'InteractionResolver.read': { call: method('read'), valid: [{ ...key(), at: BEFORE_EXPIRY }], returns: 'result', async: true },
-});
+};
 
-describeThrowsOnlyTypeError('interactions: functions documented as throwing TypeError', {
+const throwing: FunctionClassification['throwing'] = {
   'new InteractionResolver': {
     call: (options: unknown) => new interactions.InteractionResolver(options as never),
     valid: [{ store: stub.store, validate, cards: baseCardCodec, clock: () => OPENED_AT }],
   },
-});
-
-describe('interactions: every exported function is classified (issue 12, hostile input)', () => {
-  it('lists the never-throwing functions and InteractionResolver exactly', () => {
-    expect(functionExportNames(interactions)).toEqual(
-      ['InteractionResolver', 'isInteractionSchemaRef', 'isInteractionScope', 'parseInteractionRecord', 'standardSchemaValidator'].sort(),
-    );
-  });
-});
-
-const throwing = (): never => {
-  throw new Error('hostile read');
 };
-const everyTrapThrows = new Proxy({}, { get: throwing, getPrototypeOf: throwing, ownKeys: throwing, has: throwing, getOwnPropertyDescriptor: throwing });
+
+describeHostileContract('interactions', interactions, {
+  neverThrowing,
+  throwing,
+  others: {
+    InteractionResolver: 'a class: its constructor and every method are targets above',
+  },
+});
+
 const unreadable = { ok: false, code: 'invalid-request', message: 'expected a request object whose fields can be read' };
 
 describe('interactions: exact outcomes of the hostile inputs issue 12 found', () => {
@@ -74,7 +67,7 @@ describe('interactions: exact outcomes of the hostile inputs issue 12 found', ()
     const cannotRead = { ok: false, code: 'invalid-record', message: 'record: it cannot be read', issues: [{ path: ['record'], message: 'it cannot be read' }] };
     expect(interactions.parseInteractionRecord(everyTrapThrows, parseCard)).toMatchObject({ ok: false, code: 'invalid-record' });
     expect(interactions.parseInteractionRecord(PENDING_RECORD, 'not a parser' as never)).toEqual(cannotRead);
-    expect(interactions.parseInteractionRecord(PENDING_RECORD, throwing)).toEqual(cannotRead);
+    expect(interactions.parseInteractionRecord(PENDING_RECORD, throwHostile)).toEqual(cannotRead);
     expect(interactions.parseInteractionRecord(PENDING_RECORD, parseCard)).toMatchObject({ ok: true });
   });
 
@@ -90,7 +83,7 @@ describe('interactions: exact outcomes of the hostile inputs issue 12 found', ()
 
   it('isInteractionScope and isInteractionSchemaRef are false for values they cannot read (§2.1)', () => {
     expect(interactions.isInteractionScope(everyTrapThrows)).toBe(false);
-    expect(interactions.isInteractionSchemaRef(new Proxy({ ...SCHEMA }, { ownKeys: throwing }))).toBe(false);
+    expect(interactions.isInteractionSchemaRef(new Proxy({ ...SCHEMA }, { ownKeys: throwHostile }))).toBe(false);
   });
 
   it('every resolver method resolves unreadable requests to invalid-request, never rejecting (§7.5)', async () => {

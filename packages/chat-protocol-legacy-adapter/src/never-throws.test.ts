@@ -7,7 +7,8 @@
  * exception, passed on, and is not exercised here.
  */
 import { describe, expect, it } from 'vitest';
-import { describeNeverThrows, describeThrowsOnlyTypeError, functionExportNames } from '../../../test-support/never-throws.js';
+import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-values.js';
+import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
 import * as legacy from './index.js';
 
 const deltaFrame = { event: 'delta', data: JSON.stringify({ text: 'Hello' }), id: 'turn_1:1' };
@@ -19,37 +20,26 @@ const decoderContext = {
   identify: ({ seq }: { readonly seq: number }) => ({ eventId: `legacy_${seq}`, occurredAt: '2026-11-30T09:00:00Z' }),
 };
 const definition = { name: 'tiny', types: { ping: { transport: 'heartbeat' }, delta: { v1: 'delta', fields: { text: { kind: 'text', v1: 'text' } } } } };
-const call =
-  <Args extends unknown[]>(method: (...args: Args) => unknown) =>
-  (...args: unknown[]) =>
-    method(...(args as Args));
 const decoder = legacy.createChatFrameDecoder({ dialect: legacy.papercup, context: decoderContext });
 
-describeNeverThrows('legacy adapter: never-throwing functions', {
-  decodeLegacyChatFrame: { call: call(legacy.decodeLegacyChatFrame), valid: [deltaFrame, { dialect: legacy.papercup }], returns: 'result' },
-  upgradeLegacyChatFrame: { call: call(legacy.upgradeLegacyChatFrame), valid: [deltaFrame, { ...identity, dialect: legacy.papercup }], returns: 'result' },
-  encodeLegacyChatFrame: { call: call(legacy.encodeLegacyChatFrame), valid: [envelope, { dialect: legacy.scout }], returns: 'result' },
-  'createChatFrameDecoder().decode': { call: call(decoder.decode), valid: [deltaFrame], returns: 'result' },
-  'createChatFrameDecoder().counts': { call: call(decoder.counts), valid: [undefined], returns: 'value' },
-});
-
-describeThrowsOnlyTypeError('legacy adapter: functions documented as throwing TypeError', {
-  defineLegacyDialect: { call: call(legacy.defineLegacyDialect), valid: [definition] },
-  createChatFrameDecoder: { call: call(legacy.createChatFrameDecoder), valid: [{ dialect: legacy.papercup, context: decoderContext }] },
-});
-
-describe('legacy adapter: every exported function is classified (issue 12, hostile input)', () => {
-  it('lists the never-throwing and the throwing functions exactly', () => {
-    expect(functionExportNames(legacy)).toEqual(
-      ['createChatFrameDecoder', 'decodeLegacyChatFrame', 'defineLegacyDialect', 'encodeLegacyChatFrame', 'upgradeLegacyChatFrame'].sort(),
-    );
-  });
-});
-
-const throwing = (): never => {
-  throw new Error('hostile read');
+const neverThrowing: Readonly<Record<string, HostileTarget>> = {
+  decodeLegacyChatFrame: { call: anyArguments(legacy.decodeLegacyChatFrame), valid: [deltaFrame, { dialect: legacy.papercup }], returns: 'result' },
+  upgradeLegacyChatFrame: { call: anyArguments(legacy.upgradeLegacyChatFrame), valid: [deltaFrame, { ...identity, dialect: legacy.papercup }], returns: 'result' },
+  encodeLegacyChatFrame: { call: anyArguments(legacy.encodeLegacyChatFrame), valid: [envelope, { dialect: legacy.scout }], returns: 'result' },
+  'createChatFrameDecoder().decode': { call: anyArguments(decoder.decode), valid: [deltaFrame], returns: 'result' },
+  'createChatFrameDecoder().counts': { call: anyArguments(decoder.counts), valid: [undefined], returns: 'value' },
 };
-const everyTrapThrows = new Proxy({}, { get: throwing, getPrototypeOf: throwing, ownKeys: throwing, has: throwing, getOwnPropertyDescriptor: throwing });
+
+const throwing: FunctionClassification['throwing'] = {
+  defineLegacyDialect: { call: anyArguments(legacy.defineLegacyDialect), valid: [definition] },
+  createChatFrameDecoder: { call: anyArguments(legacy.createChatFrameDecoder), valid: [{ dialect: legacy.papercup, context: decoderContext }] },
+};
+
+describeHostileContract('legacy adapter', legacy, {
+  neverThrowing,
+  throwing,
+});
+
 const invalidOptions = {
   ok: false,
   code: 'invalid-options',
@@ -65,7 +55,7 @@ describe('legacy adapter: exact outcomes of the hostile inputs issue 12 found', 
 
   it('upgradeLegacyChatFrame refuses a context it cannot read, or whose callId is not a function, as invalid-options (§2.1)', () => {
     expect(legacy.upgradeLegacyChatFrame(deltaFrame, undefined as never)).toEqual(invalidOptions);
-    const getter = Object.defineProperty({ ...identity, dialect: legacy.papercup }, 'turnId', { get: throwing, enumerable: true });
+    const getter = Object.defineProperty({ ...identity, dialect: legacy.papercup }, 'turnId', { get: throwHostile, enumerable: true });
     expect(legacy.upgradeLegacyChatFrame(deltaFrame, getter)).toEqual(invalidOptions);
     expect(legacy.upgradeLegacyChatFrame(deltaFrame, { ...identity, dialect: legacy.papercup, callId: 'call_1' } as never)).toEqual(invalidOptions);
     expect(legacy.upgradeLegacyChatFrame(deltaFrame, { ...identity, dialect: legacy.papercup })).toMatchObject({ ok: true, kind: 'envelope' });

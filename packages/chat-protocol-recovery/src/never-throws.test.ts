@@ -6,7 +6,8 @@
  */
 import { LIGHTWEIGHT_CHAT_CAPABILITIES } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { describeNeverThrows, describeThrowsOnlyTypeError, functionExportNames } from '../../../test-support/never-throws.js';
+import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-values.js';
+import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
 import * as recovery from './index.js';
 
 const expected = { conversationId: 'conv_1', turnId: 'turn_1', after: 'turn_1:0' };
@@ -20,39 +21,30 @@ const frame = (seq: number) => ({
   event: { type: 'delta', text: `part ${seq}` },
 });
 const window = { lowerBound: 0, latestSeq: 2, frames: [frame(1), frame(2)] } as unknown as recovery.ReplayWindow;
-const call =
-  <Args extends unknown[]>(method: (...args: Args) => unknown) =>
-  (...args: unknown[]) =>
-    method(...(args as Args));
 
-describeNeverThrows('recovery: never-throwing functions', {
-  validateReplayWindow: { call: call(recovery.validateReplayWindow), valid: [window, expected], returns: 'result' },
-  isTurnId: { call: call(recovery.isTurnId), valid: ['turn_0123456789abcdef0123456789abcdef'], returns: 'boolean' },
-  parseTurnStatusResponse: { call: call(recovery.parseTurnStatusResponse), valid: [{ turnId: 'turn_1', status: 'running', lastSeq: 3 }], returns: 'result' },
-  deliveryStateFromResend: { call: call(recovery.deliveryStateFromResend), valid: [{ type: 'response', status: 200 }], returns: 'value' },
+const neverThrowing: Readonly<Record<string, HostileTarget>> = {
+  validateReplayWindow: { call: anyArguments(recovery.validateReplayWindow), valid: [window, expected], returns: 'result' },
+  isTurnId: { call: anyArguments(recovery.isTurnId), valid: ['turn_0123456789abcdef0123456789abcdef'], returns: 'boolean' },
+  parseTurnStatusResponse: { call: anyArguments(recovery.parseTurnStatusResponse), valid: [{ turnId: 'turn_1', status: 'running', lastSeq: 3 }], returns: 'result' },
+  deliveryStateFromResend: { call: anyArguments(recovery.deliveryStateFromResend), valid: [{ type: 'response', status: 200 }], returns: 'value' },
   deliveryStateFromStatus: {
-    call: call(recovery.deliveryStateFromStatus),
+    call: anyArguments(recovery.deliveryStateFromStatus),
     valid: ['turn_1', { type: 'response', status: 200, body: { turnId: 'turn_1', status: 'running' } }],
     returns: 'value',
   },
-});
-
-describeThrowsOnlyTypeError('recovery: functions documented as throwing TypeError', {
-  createTurnId: { call: call(recovery.createTurnId), valid: [{ getRandomValues: (bytes: Uint8Array) => bytes.fill(7) }] },
-});
-
-describe('recovery: every exported function is classified (issue 12, hostile input)', () => {
-  it('lists the never-throwing and the throwing functions, and TurnRecovery, exactly', () => {
-    expect(functionExportNames(recovery)).toEqual(
-      ['TurnRecovery', 'createTurnId', 'deliveryStateFromResend', 'deliveryStateFromStatus', 'isTurnId', 'parseTurnStatusResponse', 'validateReplayWindow'].sort(),
-    );
-  });
-});
-
-const throwing = (): never => {
-  throw new Error('hostile read');
 };
-const everyTrapThrows = new Proxy({}, { get: throwing, getPrototypeOf: throwing, ownKeys: throwing, has: throwing, getOwnPropertyDescriptor: throwing });
+
+const throwing: FunctionClassification['throwing'] = {
+  createTurnId: { call: anyArguments(recovery.createTurnId), valid: [{ getRandomValues: (bytes: Uint8Array) => bytes.fill(7) }] },
+};
+
+describeHostileContract('recovery', recovery, {
+  neverThrowing,
+  throwing,
+  others: {
+    TurnRecovery: 'a class over the host adapter: its operations resolve to typed results for adapter failures and wrong ids (turn-recovery.test.ts)',
+  },
+});
 
 describe('recovery: exact outcomes of the hostile inputs issue 12 found', () => {
   it('validateReplayWindow(window, null) is invalid-request, not a TypeError reading after (§6.9)', () => {
@@ -73,7 +65,7 @@ describe('recovery: exact outcomes of the hostile inputs issue 12 found', () => 
   });
 
   it('validateReplayWindow refuses a window whose frames cannot be read as invalid-window (§6.9)', () => {
-    const frames = new Proxy([frame(1), frame(2)], { get: throwing });
+    const frames = new Proxy([frame(1), frame(2)], { get: throwHostile });
     expect(recovery.validateReplayWindow({ lowerBound: 0, latestSeq: 2, frames } as never, expected)).toEqual({
       ok: false,
       code: 'invalid-window',
@@ -110,7 +102,7 @@ describe('recovery: exact outcomes of the hostile inputs issue 12 found', () => 
   it('createTurnId throws TypeError, and only TypeError, when its random source cannot be used (§2.1)', () => {
     expect(() => recovery.createTurnId(everyTrapThrows as never)).toThrow(new TypeError('createTurnId: the options cannot be read'));
     expect(() => recovery.createTurnId({ getRandomValues: 'random' as never })).toThrow(new TypeError('createTurnId: getRandomValues must be a function'));
-    expect(() => recovery.createTurnId({ getRandomValues: throwing })).toThrow(new TypeError('createTurnId: the random source failed'));
+    expect(() => recovery.createTurnId({ getRandomValues: throwHostile })).toThrow(new TypeError('createTurnId: the random source failed'));
     expect(recovery.createTurnId({ getRandomValues: (bytes) => bytes.fill(255) })).toBe(`turn_${'f'.repeat(32)}`);
   });
 });

@@ -5,15 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeNeverThrows, describeThrowsOnlyTypeError, functionExportNames } from '../../../test-support/never-throws.js';
+import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-values.js';
+import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
 import * as testkit from './index.js';
 
 const capture = readFileSync(new URL('../captures/violations.sse', import.meta.url), 'utf8');
 const report = testkit.verifyChatCapture(capture);
-const call =
-  <Args extends unknown[]>(method: (...args: Args) => unknown) =>
-  (...args: unknown[]) =>
-    method(...(args as Args));
 const chunked = (options: unknown, chunk: unknown) => {
   const verifier = testkit.createChatCaptureVerifier(options as never);
   verifier.push(chunk as string);
@@ -22,44 +19,35 @@ const chunked = (options: unknown, chunk: unknown) => {
 };
 const isReport = (value: unknown) => typeof value === 'object' && value !== null && 'violations' in value;
 
-describeNeverThrows('testkit: never-throwing functions', {
-  verifyChatCapture: { call: call(testkit.verifyChatCapture), valid: [capture, { conversationId: 'conv_1' }], returns: 'value' },
-  'verifyChatCapture (legacy)': { call: call(testkit.verifyChatCapture), valid: ['event: delta\ndata: {"text":"Hi"}\n\n', { legacy: 'papercup', turnId: 'turn_1' }], returns: 'value' },
-  'createChatCaptureVerifier, push and end': { call: chunked, valid: [{ legacy: 'scout' }, capture.slice(0, 200)], returns: 'value' },
-  replayGoldenSession: { call: call(testkit.replayGoldenSession), valid: [testkit.listGoldenSessions()[0]?.name], returns: 'result' },
-  listGoldenSessions: { call: call(testkit.listGoldenSessions), valid: [undefined], returns: 'value' },
+const neverThrowing: Readonly<Record<string, HostileTarget>> = {
+  verifyChatCapture: { call: anyArguments(testkit.verifyChatCapture), valid: [capture, { conversationId: 'conv_1' }], returns: 'value' },
+  'verifyChatCapture (legacy)': { call: anyArguments(testkit.verifyChatCapture), valid: ['event: delta\ndata: {"text":"Hi"}\n\n', { legacy: 'papercup', turnId: 'turn_1' }], returns: 'value' },
+  createChatCaptureVerifier: { call: chunked, valid: [{ legacy: 'scout' }, capture.slice(0, 200)], returns: 'value' },
+  replayGoldenSession: { call: anyArguments(testkit.replayGoldenSession), valid: [testkit.listGoldenSessions()[0]?.name], returns: 'result' },
+  listGoldenSessions: { call: anyArguments(testkit.listGoldenSessions), valid: [undefined], returns: 'value' },
+};
+
+const throwing: FunctionClassification['throwing'] = {
+  formatChatCaptureReport: { call: anyArguments(testkit.formatChatCaptureReport), valid: [report, 'capture.sse'] },
+};
+
+describeHostileContract('testkit', testkit, {
+  neverThrowing,
+  throwing,
+  others: {
+    FakeDatabaseError: 'the error class the fakes fault with, by design',
+    createFakeDatabase: 'a test tool: expects the options it documents',
+    createFakeTurnStore: 'a test tool over a fake database',
+    createFakeInteractionStore: 'a test tool over a fake database',
+  },
 });
 
-describeThrowsOnlyTypeError('testkit: functions documented as throwing TypeError', {
-  formatChatCaptureReport: { call: call(testkit.formatChatCaptureReport), valid: [report, 'capture.sse'] },
-});
-
-describe('testkit: every exported function is classified (issue 12, hostile input)', () => {
-  it('lists the never-throwing and the throwing functions, and the fakes, exactly', () => {
-    expect(functionExportNames(testkit)).toEqual(
-      [
-        'FakeDatabaseError',
-        'createChatCaptureVerifier',
-        'createFakeDatabase',
-        'createFakeInteractionStore',
-        'createFakeTurnStore',
-        'formatChatCaptureReport',
-        'listGoldenSessions',
-        'replayGoldenSession',
-        'verifyChatCapture',
-      ].sort(),
-    );
-  });
-
+describe('testkit: the valid arguments', () => {
   it('the valid capture above is a report with violations, so mutations start from a real one', () => {
     expect(isReport(report) && report.violations.length > 0).toBe(true);
   });
 });
 
-const throwing = (): never => {
-  throw new Error('hostile read');
-};
-const everyTrapThrows = new Proxy({}, { get: throwing, getPrototypeOf: throwing, ownKeys: throwing, has: throwing, getOwnPropertyDescriptor: throwing });
 const refused = (message: string) => ({ ok: false, frames: 0, turns: 0, violations: [{ rule: 'invalid-options', message }] });
 
 describe('testkit: exact outcomes of the hostile inputs issue 12 found', () => {
@@ -82,7 +70,7 @@ describe('testkit: exact outcomes of the hostile inputs issue 12 found', () => {
     expect(() => testkit.formatChatCaptureReport(everyTrapThrows as never, 'capture.sse')).toThrow(
       new TypeError('formatChatCaptureReport: the report cannot be read'),
     );
-    expect(() => testkit.formatChatCaptureReport(report, { [Symbol.toPrimitive]: throwing } as never)).toThrow(
+    expect(() => testkit.formatChatCaptureReport(report, { [Symbol.toPrimitive]: throwHostile } as never)).toThrow(
       new TypeError('formatChatCaptureReport: source must be a string'),
     );
     expect(testkit.formatChatCaptureReport(testkit.verifyChatCapture(capture, null as never), 'capture.sse')).toBe(
