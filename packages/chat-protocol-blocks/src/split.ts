@@ -5,6 +5,7 @@
  * is the block parsers' business (report.ts, ask.ts); nothing here renders.
  */
 import { parseAskBlock, type AskBlock } from './ask.js';
+import { asRecord, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
 import { parseReportBlock, type ReportBlock } from './report.js';
 
@@ -449,18 +450,25 @@ function finishOpenTag(state: ScanState, out: TurnTextSegment[]): void {
  * opener at the very end is held back and an open tag is `pending`; otherwise an
  * unclosed tag is `invalid` and a partial opener is text.
  *
- * Never throws (a non-string reads as empty text); linear in the text's length
+ * Never throws (a non-string reads as empty text, and options that are not an
+ * object with an own `streaming: true` read as not streaming); linear in the text's length
  * plus the cost of parsing each tag body. Equals the concatenation of a
  * {@link createTurnTextSplitter}'s outputs for any cut of the same text into deltas.
  */
 export function splitTurnText(text: string, options?: SplitTurnTextOptions): TurnTextSegment[] {
   const state = createScanState();
   const out: TurnTextSegment[] = [];
-  const streaming = options?.streaming === true;
+  const streaming = isStreaming(options);
   scan(state, typeof text === 'string' ? text : '', !streaming, out);
   if (!streaming) finishOpenTag(state, out);
   else out.push(...pendingOf(state));
   return out;
+}
+
+// Options come from the caller: a getter or a Proxy trap never runs or throws here.
+function isStreaming(options: unknown): boolean {
+  const record = asRecord(options);
+  return record !== undefined && readOwnValue(record, 'streaming') === true;
 }
 
 /**

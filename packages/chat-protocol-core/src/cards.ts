@@ -393,16 +393,31 @@ function findNonData(value: unknown, path: readonly (string | number)[], depth: 
   return undefined;
 }
 
+// A Proxy's traps run inside findNonData (`Array.isArray`, `getPrototypeOf`,
+// `ownKeys`) and may throw: a value that cannot be read is not data.
+function nonDataIssue(value: unknown): ChatIssue | undefined {
+  try {
+    return findNonData(value, [], 0);
+  } catch {
+    return { path: [], message: 'not JSON data (it cannot be read)' };
+  }
+}
+
 function parseCardWith<Card>(
   schema: z.ZodMiniType<Card>,
   input: unknown,
 ): ParseResult<Card, OpenCardRefusalCode> {
-  const nonData = findNonData(input, [], 0);
+  const nonData = nonDataIssue(input);
   if (nonData !== undefined) return refuse('invalid-card', 'the card is not JSON data', [nonData]);
-  const parsed = schema.safeParse(input);
-  return parsed.success
-    ? { ok: true, value: parsed.data }
-    : refuse('invalid-card', 'the card does not match the v1 card schema', issuesOf(parsed.error));
+  try {
+    const parsed = schema.safeParse(input);
+    return parsed.success
+      ? { ok: true, value: parsed.data }
+      : refuse('invalid-card', 'the card does not match the v1 card schema', issuesOf(parsed.error));
+  } catch {
+    // A Proxy passes the data check (its traps forward) and throws in zod's reads.
+    return refuse('invalid-card', 'the card cannot be read');
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -529,7 +544,7 @@ function validateResponseWith(
 ): ParseResult<CardResponseOf<unknown>, CardResponseRefusalCode> {
   const parsedCard = parseCardWith(cardSchema, card);
   if (!parsedCard.ok) return refuse('invalid-card', parsedCard.message, parsedCard.issues);
-  const nonData = findNonData(response, [], 0);
+  const nonData = nonDataIssue(response);
   if (nonData !== undefined) return refuse('invalid-response', 'the response is not JSON data', [nonData]);
   const envelope = ResponseEnvelopeSchema.safeParse(response);
   if (!envelope.success) {
@@ -561,6 +576,22 @@ function validateResponseWith(
   return (
     rule.check(presentation, value.data) ?? { ok: true, value: { action: 'submit', correlationId, value: value.data } }
   );
+}
+
+// The card is read under parseCardWith's own guard; what throws past it is the
+// response (a Proxy passes the data check, then throws in zod's reads) or a
+// product's `validate` breaking its contract.
+function validateResponseGuarded(
+  cardSchema: z.ZodMiniType<OpenCardSnapshotOf<KindPresentation>>,
+  rules: ReadonlyMap<string, KindRule>,
+  card: unknown,
+  response: unknown,
+): ParseResult<CardResponseOf<unknown>, CardResponseRefusalCode> {
+  try {
+    return validateResponseWith(cardSchema, rules, card, response);
+  } catch {
+    return refuse('invalid-response', 'the response cannot be read');
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -660,7 +691,7 @@ function assembleCodec<
     // The rules were registered per kind, so the value a rule accepted is the
     // value type of the card's kind; TypeScript cannot follow that through a Map.
     validateResponse: <Card extends OpenCardSnapshotOf<Presentation>>(card: Card, response: unknown) =>
-      validateResponseWith(cardSchema, rules, card, response) as ParseResult<
+      validateResponseGuarded(cardSchema, rules, card, response) as ParseResult<
         CardResponseOf<ValueByKind[Card['presentation']['kind']]>,
         CardResponseRefusalCode
       >,
@@ -760,9 +791,22 @@ function assertKindDefinition(kind: string, definition: unknown): asserts defini
  * end: the card's presentation union gains `{ kind: name, ...presentation }` per
  * product kind and a submitted value's type follows the card's kind.
  * Throws `TypeError` (a programming error, at creation only) when a kind name is
- * not kebab-case, redefines a base kind, or its schemas are not strict.
+ * not kebab-case, redefines a base kind, or its schemas are not strict, and
+ * when the options cannot be read (a getter or a Proxy trap threw); never
+ * anything else.
  */
 export function createCardCodec<const Kinds extends CardKindDefinitions>(options: {
+  readonly kinds: Kinds & { readonly [Kind in CardKind]?: never };
+}): CardCodec<CardPresentationV1 | ProductCardPresentation<Kinds>, CardValueByKind & ProductCardValueByKind<Kinds>> {
+  try {
+    return buildCardCodec<Kinds>(options);
+  } catch (error) {
+    if (error instanceof TypeError) throw error;
+    throw new TypeError('createCardCodec: the options cannot be read (a getter or a Proxy trap threw)');
+  }
+}
+
+function buildCardCodec<const Kinds extends CardKindDefinitions>(options: {
   readonly kinds: Kinds & { readonly [Kind in CardKind]?: never };
 }): CardCodec<CardPresentationV1 | ProductCardPresentation<Kinds>, CardValueByKind & ProductCardValueByKind<Kinds>> {
   if (!isPlainObject(options) || !isPlainObject(options.kinds)) {

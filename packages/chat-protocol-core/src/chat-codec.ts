@@ -28,11 +28,15 @@ export interface ChatCodec<Card> {
  * const chat = createChatCodec({ cards });
  * const parsed = chat.parseChatEnvelope(text); // a `rating` card is accepted here
  * ```
+ *
+ * Throws `TypeError` (a programming error, at creation only) when `options.cards`
+ * is not a card codec or cannot be read; never anything else. The parsers it
+ * returns never throw.
  */
 export function createChatCodec<Presentation extends { readonly kind: string }>(options: {
   readonly cards: CardCodec<Presentation, { readonly [Kind in Presentation['kind']]: unknown }>;
 }): ChatCodec<OpenCardSnapshotOf<Presentation>> {
-  const { cards } = options;
+  const cards = readCardCodec(options);
   const rules = cardEventRules((card) => {
     const parsed = cards.parseCard(card);
     return parsed.ok ? null : (parsed.issues?.[0] ?? { path: [], message: parsed.message });
@@ -47,4 +51,21 @@ export function createChatCodec<Presentation extends { readonly kind: string }>(
     parseChatState: (input) =>
       parseStateWith(input, stateSchema) as ParseResult<ChatStateOf<OpenCardSnapshotOf<Presentation>>, ParseChatStateRefusalCode>,
   };
+}
+
+// A programming error at creation, reported as the one kind of throw the contract allows.
+function readCardCodec<Presentation extends { readonly kind: string }>(options: {
+  readonly cards: CardCodec<Presentation, { readonly [Kind in Presentation['kind']]: unknown }>;
+}): CardCodec<Presentation, { readonly [Kind in Presentation['kind']]: unknown }> {
+  let cards: CardCodec<Presentation, { readonly [Kind in Presentation['kind']]: unknown }>;
+  let isCodec: boolean;
+  try {
+    cards = options.cards;
+    const { parseCard, CardSchema: cardSchema } = cards;
+    isCodec = typeof parseCard === 'function' && typeof cardSchema === 'object' && cardSchema !== null && '_zod' in cardSchema;
+  } catch {
+    throw new TypeError('createChatCodec needs { cards: a card codec } (the options cannot be read)');
+  }
+  if (!isCodec) throw new TypeError('createChatCodec needs { cards: a card codec from createCardCodec or baseCardCodec }');
+  return cards;
 }

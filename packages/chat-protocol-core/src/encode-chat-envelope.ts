@@ -39,8 +39,9 @@ export type EncodeChatEnvelopeResult =
  * other than 1 is `unsupported-version`. Never throws.
  */
 export function encodeChatEnvelope(record: ChatEnvelopeRecord): EncodeChatEnvelopeResult {
-  if (!isPlainObject(record)) return refuse('invalid-envelope', 'expected an envelope object');
   try {
+    // Inside the guard: a Proxy's getPrototypeOf trap may throw.
+    if (!isPlainObject(record)) return refuse('invalid-envelope', 'expected an envelope object');
     if (record.schemaVersion !== undefined && record.schemaVersion !== 1) {
       return refuse('unsupported-version', 'schemaVersion must be 1');
     }

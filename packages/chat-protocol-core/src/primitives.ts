@@ -26,12 +26,13 @@ export function isChatId(value: unknown): value is string {
   return typeof value === 'string' && value.length <= CHAT_LIMITS.maxIdLength && ID_PATTERN.test(value);
 }
 
-/** Well-formed Unicode without C0 control characters other than tab, LF and CR. */
+/** Well-formed Unicode without C0 control characters other than tab, LF and CR. False for a non-string; never throws. */
 export function isCleanText(value: string): boolean {
   // Most text has no surrogate and no control character at all: one scan for a
   // plain character class settles it, and only text with either pays for the
-  // exact check of pairs.
-  return !SUSPECT_TEXT.test(value) || !UNCLEAN_TEXT.test(value);
+  // exact check of pairs. A non-string is never coerced: coercion runs the
+  // value's own code (`toString`, `Symbol.toPrimitive`), which may throw.
+  return typeof value === 'string' && (!SUSPECT_TEXT.test(value) || !UNCLEAN_TEXT.test(value));
 }
 
 /** A string that is clean text and at most `max` code units long. */
@@ -134,9 +135,12 @@ export function isSafeHref(value: unknown): value is string {
   );
 }
 
-/** A non-negative safe integer. */
+/**
+ * A non-negative safe integer, `-0` excluded: JSON writes `-0` as `0`, so a
+ * count read as `-0` would not survive a round trip unchanged (issue 12).
+ */
 export function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && !Object.is(value, -0);
 }
 
 /** A positive safe integer. */
@@ -159,10 +163,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /**
  * JSON data within the v1 bounds: finite numbers, clean strings and keys, no
  * `__proto__`/`constructor`/`prototype` keys, nesting at most `maxJsonDepth`,
- * plain objects and arrays only. Never throws on values `JSON.parse` returns.
+ * plain objects and arrays only. Never throws: a value that cannot be read (a
+ * throwing getter, a Proxy whose traps throw, a revoked Proxy) is not safe JSON.
  */
 export function isSafeJson(value: unknown): boolean {
-  return isSafeJsonAt(value, 0);
+  try {
+    return isSafeJsonAt(value, 0);
+  } catch {
+    return false;
+  }
 }
 
 function isSafeJsonAt(value: unknown, depth: number): boolean {
@@ -231,9 +240,9 @@ export const SafeHrefSchema = /* @__PURE__ */ (() =>
 export const SeqSchema = /* @__PURE__ */ (() =>
   z.int().check(z.positive()))();
 
-/** Schema of a non-negative safe integer. */
+/** Schema of a non-negative safe integer, `-0` excluded (see {@link isCount}). */
 export const CountSchema = /* @__PURE__ */ (() =>
-  z.int().check(z.nonnegative()))();
+  z.int().check(z.nonnegative(), z.refine((value) => !Object.is(value, -0), 'expected a non-negative integer, not -0')))();
 
 /** Schema of bounded free JSON. */
 export const SafeJsonSchema = /* @__PURE__ */ (() =>

@@ -24,15 +24,23 @@ export type ParseResult<T, Code extends string = string> =
   | ChatRefusal<Code>;
 
 /**
- * Builds a refusal; `issues` is omitted rather than set to `undefined`. Packages
- * built on core refuse through it, so every refusal has the same shape.
+ * Builds a refusal; `issues` is omitted rather than set to `undefined`, and
+ * also when it is not a non-empty array. Packages built on core refuse through
+ * it, so every refusal has the same shape. Never throws.
  */
 export function refuse<Code extends string>(
   code: Code,
   message: string,
   issues?: readonly ChatIssue[],
 ): ChatRefusal<Code> {
-  return issues === undefined || issues.length === 0
-    ? { ok: false, code, message }
-    : { ok: false, code, message, issues };
+  return hasIssues(issues) ? { ok: false, code, message, issues } : { ok: false, code, message };
+}
+
+// `Array.isArray` throws on a revoked Proxy and `length` may be a throwing trap.
+function hasIssues(issues: unknown): issues is readonly ChatIssue[] {
+  try {
+    return Array.isArray(issues) && issues.length > 0;
+  } catch {
+    return false;
+  }
 }

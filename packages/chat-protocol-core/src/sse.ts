@@ -25,10 +25,17 @@ const SEQ_TEXT = /^(?:0|[1-9]\d{0,15})$/;
  * Throws `TypeError` when `turnId` is not an id or `seq` is not a non-negative safe integer.
  */
 export function formatChatCursor(cursor: ChatCursor): string {
-  if (!isChatId(cursor.turnId) || !isCount(cursor.seq)) {
+  let turnId: unknown;
+  let seq: unknown;
+  try {
+    ({ turnId, seq } = cursor);
+  } catch {
+    // null, a throwing getter or a Proxy: the cursor cannot be read.
+  }
+  if (!isChatId(turnId) || !isCount(seq)) {
     throw new TypeError('formatChatCursor: expected { turnId: id, seq: non-negative safe integer }');
   }
-  return `${cursor.turnId}:${cursor.seq}`;
+  return `${turnId}:${seq}`;
 }
 
 /**

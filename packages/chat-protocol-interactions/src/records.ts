@@ -72,8 +72,13 @@ const BASE_KEYS = ['recordVersion', 'status', 'correlationId', 'card', 'schema',
 const TERMINAL_KEYS = [...BASE_KEYS, 'closedAt', 'closedBy', 'value'];
 const SCOPE_KEYS = ['conversationId', 'principalId', 'tenantId', 'customerId', 'publicOwnerId'];
 
+// Never throws: `Array.isArray` throws on a revoked Proxy, a `getPrototypeOf` trap may throw.
 function isRecordObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  try {
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  } catch {
+    return false;
+  }
 }
 
 function hasOnly(value: Readonly<Record<string, unknown>>, keys: readonly string[]): boolean {
@@ -81,34 +86,58 @@ function hasOnly(value: Readonly<Record<string, unknown>>, keys: readonly string
 }
 
 const isOptionalId = (value: unknown) => value === null || isChatId(value);
+// `-0` is not a revision: JSON writes it as `0`, so it would come back changed (issue 12).
 const isAtLeast = (value: unknown, minimum: number): value is number =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= minimum;
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= minimum && !Object.is(value, -0);
 
-/** True for a well-formed scope: ids for conversation, principal and tenant; an id or `null` for customer and public owner. */
+/** True for a well-formed scope: ids for conversation, principal and tenant; an id or `null` for customer and public owner. Never throws. */
 export function isInteractionScope(value: unknown): value is InteractionScope {
-  return (
+  return guarded(() =>
     isRecordObject(value) &&
     hasOnly(value, SCOPE_KEYS) &&
     isChatId(value['conversationId']) &&
     isChatId(value['principalId']) &&
     isChatId(value['tenantId']) &&
     isOptionalId(value['customerId']) &&
-    isOptionalId(value['publicOwnerId'])
+    isOptionalId(value['publicOwnerId']),
   );
 }
 
-/** True for a schema reference: an id and a non-negative revision. */
+// A getter or a Proxy trap that throws makes a value not well-formed, never an exception.
+function guarded(check: () => boolean): boolean {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
+}
+
+/** True for a schema reference: an id and a non-negative revision (not `-0`). Never throws. */
 export function isInteractionSchemaRef(value: unknown): value is InteractionSchemaRef {
-  return isRecordObject(value) && hasOnly(value, ['id', 'revision']) && isChatId(value['id']) && isAtLeast(value['revision'], 0);
+  return guarded(() => isRecordObject(value) && hasOnly(value, ['id', 'revision']) && isChatId(value['id']) && isAtLeast(value['revision'], 0));
 }
 
 /**
  * Reads a stored record strictly: a record a store hands back is data from
  * outside, so a drifted or corrupted one is `invalid-record` (its issue names
  * the first field at fault), never trusted. `parseCard` reads the card (the
- * base v1 cards or a product codec's). Never throws on plain data.
+ * base v1 cards or a product codec's). Never throws, on any argument: a
+ * record that cannot be read (a throwing getter, a Proxy, a cycle) is
+ * `invalid-record`, and so is a card `parseCard` cannot read (it throws, or is
+ * not a function). A revision of `-0` is refused.
  */
 export function parseInteractionRecord<Card>(
+  input: unknown,
+  parseCard: (card: unknown) => ParseResult<Card, string>,
+): ParseResult<InteractionRecordV1<Card>, ParseInteractionRecordRefusalCode> {
+  try {
+    return parseRecord(input, parseCard);
+  } catch {
+    return refuse('invalid-record', 'record: it cannot be read', [{ path: ['record'], message: 'it cannot be read' }]);
+  }
+}
+
+function parseRecord<Card>(
   input: unknown,
   parseCard: (card: unknown) => ParseResult<Card, string>,
 ): ParseResult<InteractionRecordV1<Card>, ParseInteractionRecordRefusalCode> {

@@ -197,9 +197,11 @@ interface CloseAttempt {
 
 /**
  * Opens cards and resolves their answers through the host's
- * {@link InteractionStore}. Every method returns a typed result and never
- * throws for a request it can read; the only exceptions are those the host's
- * own callbacks throw outside a store call.
+ * {@link InteractionStore}. Every method resolves to a typed result and never
+ * rejects, whatever the request: one that is not an object or cannot be read
+ * (a throwing getter, a Proxy) is `invalid-request`, and each request is read
+ * once. The only exceptions are those the host's own callbacks throw outside a
+ * store call.
  */
 export class InteractionResolver<Caller = unknown, Card extends InteractionCard = OpenCardSnapshotV1> {
   readonly #store: InteractionStore<Card, Caller>;
@@ -207,12 +209,22 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
   readonly #cards: InteractionCardVocabulary<Card>;
   readonly #clock: (() => string) | undefined;
 
-  /** Holds the host's store, validator, card vocabulary and clock; does no I/O. */
+  /**
+   * Holds the host's store, validator, card vocabulary and clock; does no I/O.
+   * Throws `TypeError` (a programming error, at construction only) when the
+   * options cannot be read, or `cards` or `clock` is given but is not a card
+   * vocabulary or a function; the options are read once, here.
+   */
   constructor(options: InteractionResolverOptions<Card, Caller>) {
-    this.#store = options.store;
-    this.#validate = options.validate;
-    this.#cards = options.cards ?? (baseCardCodec as unknown as InteractionCardVocabulary<Card>);
-    this.#clock = options.clock;
+    const read = readRequest(options, ['store', 'validate', 'cards', 'clock']);
+    if (read === undefined) throw new TypeError('InteractionResolver needs { store, validate, cards?, clock? }');
+    const cards = readCardVocabulary(read.cards ?? (baseCardCodec as unknown as InteractionCardVocabulary<Card>));
+    if (cards === undefined) throw new TypeError('InteractionResolver: cards must have parseCard and validateResponse functions');
+    if (read.clock !== undefined && typeof read.clock !== 'function') throw new TypeError('InteractionResolver: clock must be a function');
+    this.#store = read.store;
+    this.#validate = read.validate;
+    this.#cards = cards;
+    this.#clock = read.clock;
   }
 
   /**
@@ -222,7 +234,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * again with the same binding is `replayed`; a different one under the same
    * correlation id is `already-exists`.
    */
-  async open(request: OpenInteractionRequest<Caller>): Promise<OpenInteractionResult<Card>> {
+  async open(given: OpenInteractionRequest<Caller>): Promise<OpenInteractionResult<Card>> {
+    const request = readRequest(given, ['caller', 'card', 'schema', 'expiresAt', 'scope', 'at']);
+    if (request === undefined) return unreadableRequest();
     const at = this.#timeOf(request.at);
     if (typeof at !== 'string') return at;
     const { schema, expiresAt, scope } = request;
@@ -287,7 +301,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * `stale-revision`). The same submission retried is `replayed` with the
    * stored outcome.
    */
-  async submit(request: SubmitInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
+  async submit(given: SubmitInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
+    const request = readRequest(given, ['caller', 'conversationId', 'correlationId', 'at', 'value']);
+    if (request === undefined) return unreadableRequest();
     return this.#close(request, 'submit', request.value) as Promise<SubmitInteractionResult<Card>>;
   }
 
@@ -310,10 +326,12 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * Takes a client's `CardResponse` as it arrived (`{ action, correlationId,
    * value? }`) to submit, decline or cancel. Anything else is `invalid-request`.
    */
-  async respond(request: RespondInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
-    const response = request.response;
-    if (typeof response !== 'object' || response === null) return invalidRequest('response: expected a CardResponse');
-    const { action, correlationId, value } = response as { readonly action?: unknown; readonly correlationId?: unknown; readonly value?: unknown };
+  async respond(given: RespondInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
+    const request = readRequest(given, ['caller', 'conversationId', 'response', 'at']);
+    if (request === undefined) return unreadableRequest();
+    const response = readRequest(request.response as { readonly action?: unknown; readonly correlationId?: unknown; readonly value?: unknown }, ['action', 'correlationId', 'value']);
+    if (response === undefined) return invalidRequest('response: expected a CardResponse');
+    const { action, correlationId, value } = response;
     if (typeof correlationId !== 'string') return invalidRequest('response.correlationId: expected an id');
     const base = { caller: request.caller, conversationId: request.conversationId, correlationId, ...(request.at === undefined ? {} : { at: request.at }) };
     switch (action) {
@@ -333,7 +351,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * current authority (`not-found` otherwise). `expired` tells whether answers
    * are late at `at` (or the clock).
    */
-  async read(request: InteractionRequest<Caller>): Promise<ReadInteractionResult<Card>> {
+  async read(given: InteractionRequest<Caller>): Promise<ReadInteractionResult<Card>> {
+    const request = readRequest(given, INTERACTION_REQUEST_KEYS);
+    if (request === undefined) return unreadableRequest();
     const at = this.#timeOf(request.at);
     if (typeof at !== 'string') return at;
     const key = keyOf(request);
@@ -346,7 +366,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     return { ok: true, outcome: 'read', record, expired };
   }
 
-  async #close(request: InteractionRequest<Caller>, action: Action, value: unknown): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
+  async #close(given: InteractionRequest<Caller>, action: Action, value: unknown): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
+    const request = readRequest(given, INTERACTION_REQUEST_KEYS);
+    if (request === undefined) return unreadableRequest();
     const at = this.#timeOf(request.at);
     if (typeof at !== 'string') return at;
     const key = keyOf(request);
@@ -577,6 +599,43 @@ function notFound(): ChatRefusal<'not-found'> {
 
 function alreadyExists(): ChatRefusal<'already-exists'> {
   return refuse('already-exists', 'another card is open under this correlation id');
+}
+
+const INTERACTION_REQUEST_KEYS = ['caller', 'conversationId', 'correlationId', 'at'] as const;
+
+// A request is read once, into a fresh plain object of the fields named: a
+// getter or a Proxy trap can neither throw later nor answer one check and then
+// another (issue 12). `undefined` when it is not an object or cannot be read.
+function readRequest<Request extends object>(request: Request, keys: readonly (keyof Request & string)[]): Request | undefined {
+  if (typeof request !== 'object' || request === null) return undefined;
+  try {
+    const copy: Record<string, unknown> = {};
+    for (const key of keys) {
+      const value: unknown = request[key];
+      if (value !== undefined) copy[key] = value;
+    }
+    return copy as Request;
+  } catch {
+    return undefined;
+  }
+}
+
+// The two methods, read once here (a getter cannot answer differently later) and called with the vocabulary as receiver.
+function readCardVocabulary<Card>(cards: InteractionCardVocabulary<Card>): InteractionCardVocabulary<Card> | undefined {
+  try {
+    const { parseCard, validateResponse } = cards;
+    if (typeof parseCard !== 'function' || typeof validateResponse !== 'function') return undefined;
+    return {
+      parseCard: (input) => parseCard.call(cards, input),
+      validateResponse: (card, response) => validateResponse.call(cards, card, response),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function unreadableRequest(): ChatRefusal<'invalid-request'> {
+  return invalidRequest('expected a request object whose fields can be read');
 }
 
 function invalidRequest(message: string): ChatRefusal<'invalid-request'> {

@@ -139,11 +139,13 @@ describe('decodeLegacyChatFrame refusals', () => {
     }
   });
 
-  it('throws TypeError for a dialect defineLegacyDialect did not make', () => {
+  it('refuses a dialect defineLegacyDialect did not make as invalid-options (issue 12: parsers never throw)', () => {
     const forged = { name: 'forged', definition: papercup.definition } as unknown as LegacyDialect;
-    expect(() => decodeLegacyChatFrame({ event: 'delta', data: '{}' }, { dialect: forged })).toThrow(
-      new TypeError('expected a dialect made by defineLegacyDialect'),
-    );
+    expect(decodeLegacyChatFrame({ event: 'delta', data: '{}' }, { dialect: forged })).toEqual({
+      ok: false,
+      code: 'invalid-options',
+      message: 'options: expected { dialect } with a dialect made by defineLegacyDialect',
+    });
   });
 });
 

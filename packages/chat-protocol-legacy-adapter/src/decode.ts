@@ -13,11 +13,12 @@ import {
   type ChatSseMessage,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
-import { compiledOf, type CompiledDialect, type CompiledType, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
+import { readDialectOption, type CompiledDialect, type CompiledType, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
 import { INVALID, ownField, readField, replaceUncleanText } from './fields.js';
 
 /** Refusal codes of {@link decodeLegacyChatFrame}. */
 export type DecodeLegacyChatFrameRefusalCode =
+  | 'invalid-options'
   | 'invalid-frame'
   | 'too-large'
   | 'invalid-json'
@@ -38,9 +39,11 @@ export interface DecodedFrame {
 }
 
 /**
- * Reads one legacy frame into the dialect's typed event. Never throws on any
- * `frame`; throws `TypeError` only for a dialect `defineLegacyDialect` did not make.
+ * Reads one legacy frame into the dialect's typed event. Never throws, on any
+ * `frame` and any `options`.
  *
+ * - `invalid-options`: `options` cannot be read (null, a throwing getter, a
+ *   Proxy) or its `dialect` was not made by `defineLegacyDialect`.
  * - `invalid-frame`: not an object with a string `data` (and string `event`/`id` when present).
  * - `too-large`: `data` longer than `CHAT_LIMITS.maxEnvelopeLength`.
  * - `invalid-json`: `data` is not JSON, unless the type the SSE event name
@@ -67,8 +70,15 @@ export function decodeLegacyChatFrame<Definition extends LegacyDialectDefinition
   frame: unknown,
   options: { readonly dialect: LegacyDialect<Definition> },
 ): DecodeLegacyChatFrameResult<Definition> {
-  const decoded = decodeFrame(compiledOf(options.dialect), frame);
+  const dialect = readDialectOption(options);
+  if (dialect === undefined) return invalidOptions();
+  const decoded = decodeFrame(dialect.compiled, frame);
   return decoded.ok ? { ok: true, value: decoded.value.event as LegacyEventOf<Definition> } : decoded;
+}
+
+/** The refusal of options that cannot be read or hold no dialect made by `defineLegacyDialect`. */
+export function invalidOptions(): ChatRefusal<'invalid-options'> {
+  return refuse('invalid-options', 'options: expected { dialect } with a dialect made by defineLegacyDialect');
 }
 
 /** {@link decodeLegacyChatFrame} on a compiled dialect, keeping the type's rules for the next step. */

@@ -226,11 +226,22 @@ export interface CompiledDialect {
 
 const compiledDialects = /* @__PURE__ */ new WeakMap<object, CompiledDialect>();
 
-/** The compiled form of a dialect; `TypeError` for an object {@link defineLegacyDialect} did not make. */
-export function compiledOf(dialect: LegacyDialect): CompiledDialect {
-  const compiled = compiledDialects.get(dialect);
-  if (compiled === undefined) throw new TypeError('expected a dialect made by defineLegacyDialect');
-  return compiled;
+/**
+ * The dialect in `options.dialect` with its compiled form, or `undefined` when
+ * the options cannot be read (null, a throwing getter, a Proxy) or hold no
+ * dialect {@link defineLegacyDialect} made. Never throws: the codec functions
+ * refuse such options as `invalid-options`.
+ */
+export function readDialectOption(options: unknown): { readonly dialect: LegacyDialect; readonly compiled: CompiledDialect } | undefined {
+  let dialect: unknown;
+  try {
+    dialect = (options as { readonly dialect?: unknown }).dialect;
+  } catch {
+    return undefined;
+  }
+  // A WeakMap lookup runs no trap of a Proxy key, and is undefined for a primitive.
+  const compiled = compiledDialects.get(dialect as object);
+  return compiled === undefined ? undefined : { dialect: dialect as LegacyDialect, compiled };
 }
 
 const KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<LegacyFieldKind>([
@@ -321,12 +332,24 @@ export const REQUIRED_V1_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly 
  * heartbeat with fields, the data field that names the type reused as an
  * event field, an `eventNames` entry that is not a type of the dialect, a
  * `plainText` that names no string field of its type, an `uncleanText` other
- * than `'refuse'` or `'replace'`.
- * Passing the functions a dialect this did not make throws `TypeError` too.
+ * than `'refuse'` or `'replace'`; also when the definition cannot be read.
+ * Never throws anything else. The codec functions refuse a dialect this did
+ * not make as `invalid-options` (they never throw); `createChatFrameDecoder`
+ * throws `TypeError` for it, at creation.
  */
 export function defineLegacyDialect<const Definition extends LegacyDialectDefinition>(
   definition: Definition,
 ): LegacyDialect<Definition> {
+  try {
+    return compileDialect(definition);
+  } catch (error) {
+    // The one kind of throw the contract allows, also for a getter or a Proxy trap that threw.
+    if (error instanceof TypeError) throw error;
+    throw new TypeError('defineLegacyDialect: the definition cannot be read (a getter or a Proxy trap threw)');
+  }
+}
+
+function compileDialect<const Definition extends LegacyDialectDefinition>(definition: Definition): LegacyDialect<Definition> {
   const fail = (problem: string): never => {
     throw new TypeError(`defineLegacyDialect(${JSON.stringify(definition.name)}): ${problem}`);
   };

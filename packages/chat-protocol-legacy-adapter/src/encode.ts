@@ -11,7 +11,7 @@ import {
   type ChatSseMessage,
   type ParseChatEnvelopeRefusalCode,
 } from '@papercusp/chat-protocol-core';
-import { compiledOf, type LegacyDialect } from './dialect.js';
+import { readDialectOption, type LegacyDialect } from './dialect.js';
 import { encodeField, isNoLegacyForm } from './fields.js';
 
 /** A legacy frame as it goes on the wire. `id` is the v1 cursor, so a reconnecting reader resumes. */
@@ -19,8 +19,8 @@ export interface LegacyChatFrame extends ChatSseMessage {
   readonly id: string;
 }
 
-/** Refusal codes of {@link encodeLegacyChatFrame}: the strict parser's, and `unsupported-event`. */
-export type EncodeLegacyChatFrameRefusalCode = ParseChatEnvelopeRefusalCode | 'unsupported-event';
+/** Refusal codes of {@link encodeLegacyChatFrame}: the strict parser's, `unsupported-event` and `invalid-options`. */
+export type EncodeLegacyChatFrameRefusalCode = ParseChatEnvelopeRefusalCode | 'unsupported-event' | 'invalid-options';
 
 /** Result of {@link encodeLegacyChatFrame}: the frame and the SSE message text that carries it. */
 export type EncodeLegacyChatFrameResult =
@@ -30,7 +30,9 @@ export type EncodeLegacyChatFrameResult =
 /**
  * Projects a v1 envelope onto the dialect's legacy frame. The envelope is
  * checked by the strict v1 parser first (its refusal codes pass through).
- * Never throws on any `envelope`.
+ * Never throws, on any `envelope` and any `options`: options that cannot be
+ * read, or whose `dialect` was not made by `defineLegacyDialect`, are
+ * `invalid-options`.
  *
  * `unsupported-event` when the dialect has no type for the event (`reasoning`
  * in every built-in dialect; `tool_result`, `provenance`, `state` and
@@ -43,20 +45,22 @@ export type EncodeLegacyChatFrameResult =
  * encoded again is the frame it was.
  */
 export function encodeLegacyChatFrame(envelope: unknown, options: { readonly dialect: LegacyDialect }): EncodeLegacyChatFrameResult {
-  const dialect = compiledOf(options.dialect);
+  const option = readDialectOption(options);
+  if (option === undefined) return refuse('invalid-options', 'options: expected { dialect } with a dialect made by defineLegacyDialect');
+  const { dialect: named, compiled: dialect } = option;
   const parsed = parseChatEnvelope(envelope);
   if (!parsed.ok) return parsed;
   const { turnId, seq, event } = parsed.value;
   const type = dialect.byV1Type.get(event.type);
-  if (type === undefined) return unsupported(`${options.dialect.name} has no legacy form of ${event.type}`);
+  if (type === undefined) return unsupported(`${named.name} has no legacy form of ${event.type}`);
   const values = event as unknown as Readonly<Record<string, unknown>>;
   for (const field of Object.keys(values)) {
     const placed = field === 'type' || type.fields.some((mapped) => mapped.v1 === field) || Object.prototype.hasOwnProperty.call(type.fixed, field);
-    if (!placed) return unsupported(`${event.type}.${field} has no place in ${options.dialect.name} ${type.legacy}`);
+    if (!placed) return unsupported(`${event.type}.${field} has no place in ${named.name} ${type.legacy}`);
   }
   for (const [field, value] of Object.entries(type.fixed)) {
     if (values[field] !== value) {
-      return unsupported(`${options.dialect.name} ${type.legacy} stands for ${event.type}.${field} ${JSON.stringify(value)}`);
+      return unsupported(`${named.name} ${type.legacy} stands for ${event.type}.${field} ${JSON.stringify(value)}`);
     }
   }
   const data: Record<string, unknown> = dialect.typeField === undefined ? {} : { [dialect.typeField]: type.legacy };
@@ -65,7 +69,7 @@ export function encodeLegacyChatFrame(envelope: unknown, options: { readonly dia
     // A keyed field travels back inside its object field.
     if (value === undefined || value === field.default || field.key !== undefined) continue;
     const legacy = encodeField(field.kind, value);
-    if (isNoLegacyForm(legacy)) return unsupported(`${options.dialect.name} ${type.legacy}: ${legacy.noLegacyForm}`);
+    if (isNoLegacyForm(legacy)) return unsupported(`${named.name} ${type.legacy}: ${legacy.noLegacyForm}`);
     data[field.legacy] = legacy;
   }
   const id = `${turnId}:${seq}`;

@@ -13,7 +13,7 @@ import {
   type ParseChatSseMessageRefusalCode,
 } from '@papercusp/chat-protocol-core';
 import { decodeData, heartbeatByName, parseData, readFrame, readPlainText } from './decode.js';
-import { compiledOf, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
+import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
 import { ownField } from './fields.js';
 import {
   liftEvent,
@@ -86,6 +86,12 @@ export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = L
  * (a `resync` control frame is `resync-required`) is counted as unsupported
  * and yields nothing.
  *
+ * Throws `TypeError` (a programming error, at creation only) when the options
+ * cannot be read, the dialect was not made by `defineLegacyDialect`, or the
+ * context has no `identify` function; the context is read once, here. The
+ * decoder's `decode` never throws on any message (an `identify` or `callId`
+ * that throws is the host's exception, passed on).
+ *
  * ```ts
  * let seq = 0;
  * const decoder = createChatFrameDecoder({
@@ -102,8 +108,7 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
   readonly dialect: LegacyDialect<Definition>;
   readonly context: ChatFrameDecoderContext;
 }): ChatFrameDecoder<Definition> {
-  const dialect = compiledOf(options.dialect);
-  const { context } = options;
+  const { dialect, context } = readDecoderOptions(options);
   const totals = { v1: 0, legacy: 0, transport: 0, unsupported: 0 };
   const refusals: Partial<Record<ChatFrameDecoderRefusalCode, number>> = {};
   let lastSeq = 0;
@@ -160,4 +165,26 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
     decode,
     counts: () => ({ ...totals, refusals: { ...refusals } }),
   };
+}
+
+// Read once at creation, so a getter or a Proxy in the options can neither
+// throw nor answer differently later; bad options are a programming error.
+function readDecoderOptions(options: unknown): { readonly dialect: CompiledDialect; readonly context: ChatFrameDecoderContext } {
+  const dialect = readDialectOption(options);
+  let context: ChatFrameDecoderContext | undefined;
+  try {
+    const given = (options as { readonly context: ChatFrameDecoderContext }).context;
+    const { conversationId, turnId, identify, callId } = given;
+    if (typeof identify === 'function' && (callId === undefined || typeof callId === 'function')) {
+      // `identify` keeps the host's context as its receiver.
+      const identifyFrame: ChatFrameDecoderContext['identify'] = (frame) => identify.call(given, frame);
+      context = callId === undefined ? { conversationId, turnId, identify: identifyFrame } : { conversationId, turnId, identify: identifyFrame, callId };
+    }
+  } catch {
+    // Unreadable: refused below.
+  }
+  if (dialect === undefined || context === undefined) {
+    throw new TypeError('createChatFrameDecoder needs { dialect: a dialect made by defineLegacyDialect, context: { conversationId, turnId, identify, callId? } }');
+  }
+  return { dialect: dialect.compiled, context };
 }

@@ -11,8 +11,8 @@ import {
   type ChatEventEnvelope,
   type ChatRefusal,
 } from '@papercusp/chat-protocol-core';
-import { decodeFrame, type DecodedFrame, type DecodeLegacyChatFrameRefusalCode } from './decode.js';
-import { compiledOf, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
+import { decodeFrame, invalidOptions, type DecodedFrame, type DecodeLegacyChatFrameRefusalCode } from './decode.js';
+import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
 import { upgradeField } from './fields.js';
 
 /** What a call-id mapping is asked: the tool event that arrived without a call id. */
@@ -82,10 +82,12 @@ export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinit
 
 /**
  * Decodes a legacy frame and lifts it into a v1 envelope with the host's
- * identities. Never throws on any `frame` (a `callId` mapping that throws is
- * the host's exception, passed on).
+ * identities. Never throws, on any `frame` and any `context` (a `callId`
+ * mapping that throws is the host's exception, passed on).
  *
- * Besides the decode refusals:
+ * Besides the decode refusals (`invalid-options` here: the context cannot be
+ * read, its `dialect` was not made by `defineLegacyDialect`, or its `callId` is
+ * neither a function nor absent):
  * - `resync-required`: the SSE server's `resync` control frame; it could not
  *   replay what the connection missed (`gap`) or its ids restarted (`ahead`).
  *   Nothing of the turn after it can be trusted to follow what the host holds:
@@ -108,10 +110,28 @@ export function upgradeLegacyChatFrame<Definition extends LegacyDialectDefinitio
   frame: unknown,
   context: LegacyUpgradeContext<Definition>,
 ): UpgradeLegacyChatFrameResult<Definition> {
-  const decoded = decodeFrame(compiledOf(context.dialect), frame);
+  const read = readUpgradeContext(context);
+  if (read === undefined) return invalidOptions();
+  const decoded = decodeFrame(read.dialect, frame);
   if (!decoded.ok) return decoded;
-  const lifted = decoded.value.type.v1 === undefined ? transportOf(decoded.value) : liftEvent(decoded.value, context, context.callId);
+  const lifted = decoded.value.type.v1 === undefined ? transportOf(decoded.value) : liftEvent(decoded.value, read.identity, read.callId);
   return lifted as UpgradeLegacyChatFrameResult<Definition>;
+}
+
+// The context is read once, here, so a getter or a Proxy cannot throw (or
+// answer differently) later; the identity is judged by the strict encoder.
+function readUpgradeContext(
+  context: unknown,
+): { readonly dialect: CompiledDialect; readonly identity: LegacyEnvelopeIdentity; readonly callId: LegacyCallIdMapping | undefined } | undefined {
+  const dialect = readDialectOption(context);
+  if (dialect === undefined) return undefined;
+  try {
+    const { conversationId, turnId, eventId, seq, occurredAt, callId } = context as LegacyUpgradeContext;
+    if (callId !== undefined && typeof callId !== 'function') return undefined;
+    return { dialect: dialect.compiled, identity: { conversationId, turnId, eventId, seq, occurredAt }, callId };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The result for a decoded transport frame: a session or heartbeat, or the refusal of a resync. */

@@ -37,16 +37,18 @@ export type StatusAnswer =
  * processed) is `still-working`; 408, 429 and 503 (not processed, retry later)
  * and every other 4xx (refused) are `not-sent`; any other 5xx, a 1xx/3xx, a
  * status that is not an HTTP status, and no response at all are `check`, because
- * the host may have stored the turn. Never throws.
+ * the host may have stored the turn. Never throws: an answer that cannot be
+ * read (null, a throwing getter, a Proxy) is `check`.
  */
 export function deliveryStateFromResend(answer: ResendAnswer): DeliveryState {
-  switch (answer.type) {
+  const read = readAnswer(answer, 'status');
+  switch (read.type) {
     case 'not-attempted':
       return 'waiting';
     case 'attempting':
       return 'sending';
     case 'response': {
-      const status = answer.status;
+      const status = read.field as number;
       if (!Number.isInteger(status) || status < 100 || status > 599) return 'check';
       if (status >= 200 && status < 300) return 'sent';
       if (status === 409) return 'still-working';
@@ -66,12 +68,13 @@ export function deliveryStateFromResend(answer: ResendAnswer): DeliveryState {
  * outcome is unknown) is `check`, as is no response; `not-found` is `not-sent`;
  * `running` is `still-working`; every terminal status (`completed`, `cancelled`,
  * `interrupted`, `failed`) is `sent`: the turn arrived, and what became of it is
- * the chat's to show. Never throws.
+ * the chat's to show. Never throws: an answer that cannot be read is `check`.
  */
 export function deliveryStateFromStatus(turnId: string, answer: StatusAnswer): DeliveryState {
-  if (answer.type === 'attempting') return 'sending';
-  if (answer.type !== 'response') return 'check';
-  const parsed = parseTurnStatusResponse(answer.body);
+  const read = readAnswer(answer, 'body');
+  if (read.type === 'attempting') return 'sending';
+  if (read.type !== 'response') return 'check';
+  const parsed = parseTurnStatusResponse(read.field);
   if (!parsed.ok || parsed.value.turnId !== turnId) return 'check';
   switch (parsed.value.status) {
     case 'not-found':
@@ -82,5 +85,16 @@ export function deliveryStateFromStatus(turnId: string, answer: StatusAnswer): D
       return 'check';
     default:
       return 'sent';
+  }
+}
+
+// An answer is read once, and one that cannot be read (null, a throwing getter,
+// a Proxy) is no answer at all: `check`, since the turn may have arrived.
+function readAnswer(answer: unknown, field: 'status' | 'body'): { readonly type: unknown; readonly field: unknown } {
+  try {
+    const { type, [field]: value } = answer as Readonly<Record<string, unknown>>;
+    return { type, field: value };
+  } catch {
+    return { type: 'no-response', field: undefined };
   }
 }

@@ -5,11 +5,12 @@
  * it does not read any log and never repairs one: a window with a hole is
  * refused, because a client folding it would render a turn with text missing.
  */
-import { parseChatCursor, parseChatEnvelope, refuse, type ChatCursor, type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { isChatId, parseChatCursor, parseChatEnvelope, refuse, type ChatCursor, type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import type { ReplayWindow } from './adapter.js';
 
 /** Refusal codes of {@link validateReplayWindow}. */
 export type ValidateReplayWindowRefusalCode =
+  | 'invalid-request'
   | 'invalid-window'
   | 'invalid-cursor'
   | 'stale-cursor'
@@ -45,8 +46,9 @@ function refusal(code: ValidateReplayWindowRefusalCode, message: string, path: r
   return refuse(code, message, [{ path, message }]);
 }
 
+// `-0` is not a seq: JSON writes it as `0`, so it would not survive a round trip (issue 12).
 function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && !Object.is(value, -0);
 }
 
 /**
@@ -75,7 +77,8 @@ export function readReplayCursor(after: unknown, turnId: string): ChatCursor | C
 /**
  * Checks a host's replay window against the cursor it answers.
  *
- * Guarantees, in this order: the window states `lowerBound ≤ latestSeq`, both
+ * Guarantees, in this order: the expectation can be read and names the
+ * conversation and turn with v1 ids (`invalid-request`); the window states `lowerBound ≤ latestSeq`, both
  * non-negative safe integers, and a frame list (`invalid-window`); the cursor
  * parses (`invalid-cursor`) and names this turn (`foreign-turn`); it is not
  * below the retained lower bound (`stale-cursor`) nor past the latest seq
@@ -87,14 +90,30 @@ export function readReplayCursor(after: unknown, turnId: string): ChatCursor | C
  * (`out-of-order-frame`), not skipping one (`frame-gap`); and the frames reach
  * `latestSeq` (`frame-gap`). On success the value is the complete suffix
  * `after.seq + 1 … latestSeq` as fresh objects, and `lowerBound`/`latestSeq`
- * are reported even when it is empty. Pure: never throws, never mutates.
+ * are reported even when it is empty. A seq or bound of `-0` is refused (it
+ * would come back as `0`). Pure: never throws, on any argument (null, getters,
+ * Proxies, cycles), and never mutates.
  */
 export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindowExpectation): ValidateReplayWindowResult {
+  let conversationId: unknown;
+  let turnId: unknown;
+  let after: unknown;
+  try {
+    ({ conversationId, turnId, after } = expected);
+  } catch {
+    return refusal('invalid-request', 'the expectation { conversationId, turnId, after } cannot be read', ['expected']);
+  }
+  if (!isChatId(conversationId) || !isChatId(turnId)) {
+    return refusal('invalid-request', 'the expectation must name the conversation and turn with v1 ids', ['expected']);
+  }
   let lowerBound: unknown;
   let latestSeq: unknown;
   let frames: unknown;
+  let frameList: readonly unknown[];
   try {
     ({ lowerBound, latestSeq, frames } = window);
+    // A fresh copy, read once: an array Proxy's traps cannot throw (or answer differently) later.
+    frameList = Array.isArray(frames) ? Array.prototype.slice.call(frames) : [];
   } catch {
     return refusal('invalid-window', 'the window cannot be read');
   }
@@ -102,8 +121,7 @@ export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindo
     return refusal('invalid-window', 'the window must state 0 ≤ lowerBound ≤ latestSeq as safe integers', ['lowerBound']);
   }
   if (!Array.isArray(frames)) return refusal('invalid-window', 'the window must list its frames', ['frames']);
-  const frameList: readonly unknown[] = frames;
-  const cursor = readReplayCursor(expected.after, expected.turnId);
+  const cursor = readReplayCursor(after, turnId);
   if ('ok' in cursor) return { ...cursor, issues: [{ path: ['after'], message: cursor.message }] };
   if (cursor.seq < lowerBound) {
     return refusal('stale-cursor', `the cursor seq ${cursor.seq} is below the retained lower bound ${lowerBound}: frames after it are gone`, ['after']);
@@ -124,10 +142,10 @@ export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindo
   for (let index = 0; index < envelopes.length; index += 1) {
     const envelope = envelopes[index] as ChatEventEnvelope;
     const path = ['frames', index];
-    if (envelope.conversationId !== expected.conversationId) {
+    if (envelope.conversationId !== conversationId) {
       return refusal('foreign-conversation', `frames[${index}] belongs to conversation ${JSON.stringify(envelope.conversationId)}`, path);
     }
-    if (envelope.turnId !== expected.turnId) return refusal('foreign-turn', `frames[${index}] belongs to turn ${JSON.stringify(envelope.turnId)}`, path);
+    if (envelope.turnId !== turnId) return refusal('foreign-turn', `frames[${index}] belongs to turn ${JSON.stringify(envelope.turnId)}`, path);
     if (seenSeqs.has(envelope.seq) || seenEventIds.has(envelope.eventId)) {
       return refusal('duplicate-frame', `frames[${index}] repeats seq ${envelope.seq} or event id ${JSON.stringify(envelope.eventId)}`, path);
     }

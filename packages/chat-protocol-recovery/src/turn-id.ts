@@ -34,13 +34,24 @@ function defaultRandomSource(): RandomSource | undefined {
  * Mints a turn id: `turn_` and 32 lowercase hex digits (128 random bits), a
  * valid v1 id. Call it once per sealed turn and keep it for every resend.
  * Throws `TypeError` when no random source is given and the runtime has no
- * `crypto.getRandomValues`.
+ * `crypto.getRandomValues`, when `getRandomValues` is not a function or throws,
+ * and when the options cannot be read; never anything else.
  */
 export function createTurnId(options: CreateTurnIdOptions = {}): string {
-  const source = options.getRandomValues ?? defaultRandomSource();
+  let source: unknown;
+  try {
+    source = options.getRandomValues ?? defaultRandomSource();
+  } catch {
+    throw new TypeError('createTurnId: the options cannot be read');
+  }
   if (source === undefined) throw new TypeError('createTurnId: no random source (pass getRandomValues)');
+  if (typeof source !== 'function') throw new TypeError('createTurnId: getRandomValues must be a function');
   const bytes = new Uint8Array(TURN_ID_BYTES);
-  source(bytes);
+  try {
+    (source as RandomSource)(bytes);
+  } catch {
+    throw new TypeError('createTurnId: the random source failed');
+  }
   let hex = '';
   for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
   return `turn_${hex}`;

@@ -15,7 +15,8 @@ export const TurnStatusResponseSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     turnId: z.string().check(z.refine(isChatId, 'not a v1 id')),
     status: z.enum(TURN_STATUS_VALUES),
-    lastSeq: z.optional(z.int().check(z.nonnegative())),
+    // `-0` is not a seq: JSON writes it as `0` (issue 12).
+    lastSeq: z.optional(z.int().check(z.nonnegative(), z.refine((seq) => !Object.is(seq, -0), 'expected a non-negative integer, not -0'))),
   }))();
 
 /** A turn-status response. */

@@ -10,8 +10,20 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 /**
  * Formats a report for a terminal, one line each, ending with a newline.
  * `source` names the capture in the summary line (a path, `stdin`, a URL).
+ * Throws `TypeError` when `report` is not a report `verifyChatCapture` could
+ * have returned, or cannot be read; never anything else.
  */
 export function formatChatCaptureReport(report: ChatCaptureReport, source: string): string {
+  try {
+    if (typeof source !== 'string') throw new TypeError('formatChatCaptureReport: source must be a string');
+    return formatReport(report, source);
+  } catch (error) {
+    if (error instanceof TypeError) throw error;
+    throw new TypeError('formatChatCaptureReport: the report cannot be read');
+  }
+}
+
+function formatReport(report: ChatCaptureReport, source: string): string {
   const size = `${plural(report.frames, 'frame')}, ${plural(report.turns, 'turn')}`;
   const summary = report.ok
     ? `${source}: ok, ${size}, no violations`

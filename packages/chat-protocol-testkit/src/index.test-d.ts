@@ -38,6 +38,8 @@ describe('public types', () => {
 
   it('capture rules and dialects are closed vocabularies; the report is read-only data', () => {
     expectTypeOf<ChatCaptureRule>().toEqualTypeOf<
+      | 'invalid-options'
+      | 'invalid-capture'
       | 'invalid-sse-line'
       | 'unterminated-frame'
       | 'unparseable-frame'

@@ -67,7 +67,23 @@ describe('verify: the sample captures (issue 7)', () => {
 });
 
 describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
-  const cases: readonly { readonly name: string; readonly capture: string; readonly report: Omit<ChatCaptureReport, 'ok'> }[] = [
+  const cases: readonly {
+    readonly name: string;
+    readonly capture: string;
+    readonly options?: unknown;
+    readonly report: Omit<ChatCaptureReport, 'ok'>;
+  }[] = [
+    {
+      name: 'options it cannot use are one invalid-options violation, and nothing is read (issue 12)',
+      capture: delta('turn_a', 1),
+      options: { legacy: 'papercupp' },
+      report: { frames: 0, turns: 0, violations: [{ rule: 'invalid-options', message: 'legacy: expected one of papercup, scout' }] },
+    },
+    {
+      name: 'a capture that is not text is an invalid-capture violation, never a throw (issue 12)',
+      capture: null as unknown as string,
+      report: { frames: 0, turns: 0, violations: [{ rule: 'invalid-capture', message: 'a chunk of the capture is a null, not text; it was not read', frame: 1 }] },
+    },
     {
       name: 'an identical redelivery, even in another key order, is replay overlap, not a violation',
       capture: delta('turn_a', 1) + delta('turn_a', 1) + delta('turn_a', 2).replace('"type":"delta","text":"text 2"', '"text":"text 2","type":"delta"') + delta('turn_a', 2),
@@ -223,12 +239,12 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
     },
   ];
 
-  it.each(cases)('$name', ({ capture, report }) => {
-    expect(verifyChatCapture(capture)).toEqual({ ok: report.violations.length === 0, ...report });
+  it.each(cases)('$name', ({ capture, options, report }) => {
+    expect(verifyChatCapture(capture, options as never)).toEqual({ ok: report.violations.length === 0, ...report });
   });
 
   it('every rule of the closed list is shown by a case here or by the bad capture', () => {
-    const shown = new Set([...cases.flatMap(({ capture }) => verifyChatCapture(capture).violations), ...verifyChatCapture(readCapture('violations.sse')).violations].map((violation) => violation.rule));
+    const shown = new Set([...cases.flatMap(({ capture, options }) => verifyChatCapture(capture, options as never).violations), ...verifyChatCapture(readCapture('violations.sse')).violations].map((violation) => violation.rule));
     expect([...shown].sort()).toEqual([...CHAT_CAPTURE_RULES].sort());
   });
 

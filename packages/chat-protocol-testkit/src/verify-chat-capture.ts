@@ -3,11 +3,14 @@
  * `eventsource-parser` (never by hand), each is read with core's strict parsers,
  * and the envelopes are checked per turn and folded through `applyChatEvent`.
  * It owns no I/O: text comes in (whole or in chunks), a report comes out, and
- * nothing in it throws on any input. One problem is reported once.
+ * nothing in it throws on any input: options it cannot use are an
+ * `invalid-options` violation, a chunk that is not text `invalid-capture`.
+ * One problem is reported once.
  */
 import {
   applyChatEvent,
   createChatState,
+  isChatId,
   parseChatEnvelope,
   parseChatSseMessage,
   type ChatEventEnvelope,
@@ -24,6 +27,8 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 /** Every rule a capture can break, in the order the checks run. Closed: a new rule is a new minor version. */
 export const CHAT_CAPTURE_RULES = [
+  'invalid-options',
+  'invalid-capture',
   'invalid-sse-line',
   'unterminated-frame',
   'unparseable-frame',
@@ -124,11 +129,13 @@ interface TurnMemory {
  * each message is checked as it completes, so a live stream is checked as it
  * arrives. The same chunks in any split give the same report.
  */
-export function createChatCaptureVerifier(options: VerifyChatCaptureOptions = {}): ChatCaptureVerifier {
+export function createChatCaptureVerifier(given: VerifyChatCaptureOptions = {}): ChatCaptureVerifier {
   const violations: ChatCaptureViolation[] = [];
   const turns = new Map<string, TurnMemory>();
   // event id → where it was delivered.
   const eventIds = new Map<string, { readonly turnId: string; readonly seq: number }>();
+  const options = readOptions(given);
+  if (typeof options === 'string') return refusedVerifier({ rule: 'invalid-options', message: options });
   let conversationId = options.conversationId;
   let state: ChatStateV1 | undefined;
   let frames = 0;
@@ -250,7 +257,9 @@ export function createChatCaptureVerifier(options: VerifyChatCaptureOptions = {}
 
   return {
     push(chunk) {
-      if (report === undefined) parser.feed(chunk);
+      if (report !== undefined) return;
+      if (typeof chunk === 'string') parser.feed(chunk);
+      else violate({ rule: 'invalid-capture', message: `a chunk of the capture is a ${describeType(chunk)}, not text; it was not read`, frame: frames + 1 });
     },
     end() {
       if (report !== undefined) return report;
@@ -275,6 +284,43 @@ export function verifyChatCapture(text: string, options: VerifyChatCaptureOption
   const verifier = createChatCaptureVerifier(options);
   verifier.push(text);
   return verifier.end();
+}
+
+// Options are read once, and must be what the contract says: a typo in
+// `legacy` is refused, never read as papercup.
+function readOptions(options: unknown): VerifyChatCaptureOptions | string {
+  let conversationId: unknown;
+  let legacy: unknown;
+  let turnId: unknown;
+  try {
+    ({ conversationId, legacy, turnId } = options as VerifyChatCaptureOptions);
+  } catch {
+    return 'the options cannot be read; expected { conversationId?, legacy?, turnId? }';
+  }
+  if (conversationId !== undefined && !isChatId(conversationId)) return 'conversationId: expected a v1 id';
+  if (turnId !== undefined && !isChatId(turnId)) return 'turnId: expected a v1 id';
+  if (legacy !== undefined && !(CHAT_CAPTURE_DIALECTS as readonly unknown[]).includes(legacy)) {
+    return `legacy: expected one of ${CHAT_CAPTURE_DIALECTS.join(', ')}`;
+  }
+  return {
+    ...(conversationId === undefined ? {} : { conversationId }),
+    ...(legacy === undefined ? {} : { legacy: legacy as ChatCaptureDialect }),
+    ...(turnId === undefined ? {} : { turnId }),
+  };
+}
+
+// A verifier for options it refused: the one violation, and nothing read.
+function refusedVerifier(violation: ChatCaptureViolation): ChatCaptureVerifier {
+  const report: ChatCaptureReport = { ok: false, frames: 0, turns: 0, violations: [violation] };
+  return {
+    push() {},
+    end: () => report,
+  };
+}
+
+// By `typeof` only: `Array.isArray` throws on a revoked Proxy.
+function describeType(value: unknown): string {
+  return value === null ? 'null' : typeof value;
 }
 
 type Mismatch = { readonly rule: 'event-mismatch' | 'id-mismatch'; readonly message: string };
