@@ -72,7 +72,10 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
   }
   const record = recordOf(state);
   const { turnId, seq, eventId } = envelope;
-  const position = turnPosition(record.memory, turnId, record.turns.size);
+  // Most events continue the newest turn: its id is compared before the turn index is asked.
+  const newest = record.turns.tail[record.turns.tail.length - 1];
+  const position =
+    newest !== undefined && newest.turnId === turnId ? record.turns.size - 1 : turnPosition(record.memory, turnId, record.turns.size);
   const turn = position === undefined ? undefined : itemAt(record.turns, position);
   const lastSeq = turn?.lastSeq ?? 0;
   digestEnvelopeInto(envelope, digest);

@@ -16,16 +16,19 @@ import { isPlainObject } from './primitives.js';
 let first = 0;
 let second = 0;
 
-function feedCode(code: number): void {
-  first = Math.imul(first ^ code, 2654435761);
-  second = Math.imul(second ^ code, 1597334677);
-}
-
 // Strings are fed with their length first, so no two sequences of fields feed
-// the same codes (`"ab","c"` and `"a","bc"` differ).
+// the same codes (`"ab","c"` and `"a","bc"` differ). The loop works on locals:
+// module variables would be read and written back at every character.
 function feedString(text: string): void {
-  feedCode(0x10000 + text.length);
-  for (let index = 0; index < text.length; index++) feedCode(text.charCodeAt(index));
+  let lane1 = Math.imul(first ^ (0x10000 + text.length), 2654435761);
+  let lane2 = Math.imul(second ^ (0x10000 + text.length), 1597334677);
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    lane1 = Math.imul(lane1 ^ code, 2654435761);
+    lane2 = Math.imul(lane2 ^ code, 1597334677);
+  }
+  first = lane1;
+  second = lane2;
 }
 
 function feedValue(value: unknown): void {

@@ -12,8 +12,8 @@
  */
 import { formatDigest } from './digest.js';
 
-// Per event, in `entries`: where its id ends in `idBytes`, the digest's two halves, the id's hash.
-const STRIDE = 4;
+// Per event, in `entries`: where its id ends in `idBytes`, then the digest's two halves.
+const STRIDE = 3;
 
 /** One conversation's memory. Mutable only through the functions below. */
 export interface EventMemory {
@@ -22,7 +22,11 @@ export interface EventMemory {
   idBytes: Uint8Array;
   idLength: number;
   entries: Int32Array;
-  /** Ordinal + 1 of the event whose id hashes to the slot (linear probing); 0 is free. */
+  /**
+   * Pairs (ordinal + 1, hash of the id) by the hash (linear probing); ordinal + 1
+   * of 0 is a free slot. The hash beside the ordinal lets a probe skip most
+   * mismatches without reading the event.
+   */
   table: Int32Array;
   /** Per turn position, the ordinals of its seq 1, 2, … */
   turnEvents: Int32Array[];
@@ -37,7 +41,7 @@ export function createEventMemory(): EventMemory {
     idBytes: new Uint8Array(256),
     idLength: 0,
     entries: new Int32Array(16 * STRIDE),
-    table: new Int32Array(32),
+    table: new Int32Array(64),
     turnEvents: [],
     turnPositions: new Map(),
   };
@@ -79,20 +83,26 @@ function idIs(memory: EventMemory, ordinal: number, eventId: string): boolean {
 }
 
 // FNV-1a over the id's character codes (bytes, for the ASCII ids v1 allows).
+// The reducer looks an id up and then records it: the second call reuses the hash.
+let hashedId: string | undefined;
+let hashOfHashedId = 0;
 function hashOfId(eventId: string): number {
+  if (eventId === hashedId) return hashOfHashedId;
   let hash = 0x811c9dc5;
   for (let index = 0; index < eventId.length; index++) hash = Math.imul(hash ^ eventId.charCodeAt(index), 0x01000193);
-  return hash ^ (hash >>> 15);
+  hashedId = eventId;
+  hashOfHashedId = hash ^ (hash >>> 15);
+  return hashOfHashedId;
 }
 
 /** Whether one of the first `count` events has id `eventId`. */
 export function hasEventId(memory: EventMemory, eventId: string, count: number): boolean {
   const hash = hashOfId(eventId);
-  const { table, entries } = memory;
-  const mask = table.length - 1;
-  for (let slot = hash & mask; table[slot] !== 0; slot = (slot + 1) & mask) {
-    const ordinal = (table[slot] as number) - 1;
-    if (ordinal < count && entries[ordinal * STRIDE + 3] === hash && idIs(memory, ordinal, eventId)) return true;
+  const { table } = memory;
+  const mask = (table.length >>> 1) - 1;
+  for (let slot = hash & mask; table[slot * 2] !== 0; slot = (slot + 1) & mask) {
+    const ordinal = (table[slot * 2] as number) - 1;
+    if (table[slot * 2 + 1] === hash && ordinal < count && idIs(memory, ordinal, eventId)) return true;
   }
   return false;
 }
@@ -110,31 +120,32 @@ export function recordEvent(memory: EventMemory, position: number, seq: number, 
   memory.idLength += eventId.length;
   if ((ordinal + 1) * STRIDE > memory.entries.length) memory.entries = grown(memory.entries, (ordinal + 1) * STRIDE);
   const at = ordinal * STRIDE;
-  const hash = hashOfId(eventId);
   memory.entries[at] = memory.idLength;
   memory.entries[at + 1] = high;
   memory.entries[at + 2] = low;
-  memory.entries[at + 3] = hash;
   let events = memory.turnEvents[position] as Int32Array;
   if (seq > events.length) events = memory.turnEvents[position] = grown(events, seq);
   events[seq - 1] = ordinal;
   memory.count = ordinal + 1;
   // At most half full, so a miss (the usual case: a new event id) ends within a few slots.
-  if (memory.count * 2 > memory.table.length) memory.table = rehashed(memory, memory.table.length * 2);
-  else insert(memory.table, hash, ordinal);
+  if (memory.count > memory.table.length >>> 2) memory.table = rehashed(memory.table, memory.table.length * 2);
+  insert(memory.table, hashOfId(eventId), ordinal);
 }
 
 function insert(table: Int32Array, hash: number, ordinal: number): void {
-  const mask = table.length - 1;
+  const mask = (table.length >>> 1) - 1;
   let slot = hash & mask;
-  while (table[slot] !== 0) slot = (slot + 1) & mask;
-  table[slot] = ordinal + 1;
+  while (table[slot * 2] !== 0) slot = (slot + 1) & mask;
+  table[slot * 2] = ordinal + 1;
+  table[slot * 2 + 1] = hash;
 }
 
-function rehashed(memory: EventMemory, size: number): Int32Array {
-  const table = new Int32Array(size);
-  for (let ordinal = 0; ordinal < memory.count; ordinal++) insert(table, memory.entries[ordinal * STRIDE + 3] as number, ordinal);
-  return table;
+function rehashed(table: Int32Array, size: number): Int32Array {
+  const next = new Int32Array(size);
+  for (let slot = 0; slot < table.length; slot += 2) {
+    if (table[slot] !== 0) insert(next, table[slot + 1] as number, (table[slot] as number) - 1);
+  }
+  return next;
 }
 
 // Half as large again: less slack than doubling, still amortised O(1) per event.
