@@ -58,6 +58,13 @@ describe('a reduced state is the plain JSON value (issue 12: turns and eventLog 
     expect(applyChatEvent(state, turnTwo)).toStrictEqual({ ok: true, state, outcome: 'duplicate' });
   });
 
+  it('the hidden record belongs to its state only: an object inheriting from it, with turns of its own, is read from its own value', () => {
+    const heir = Object.create(state) as ChatStateV1;
+    Object.defineProperty(heir, 'turns', { value: [], enumerable: true });
+    Object.defineProperty(heir, 'conversationId', { value: CONVERSATION_ID, enumerable: true });
+    expect(applyChatEvent(heir, SAMPLE_SESSION[0] as ChatEventEnvelope)).toMatchObject({ ok: true, outcome: 'applied' });
+  });
+
   it('a frozen state still reads and continues', () => {
     const frozen = Object.freeze(replay(SAMPLE_SESSION.slice(0, 3)));
     Object.freeze(frozen.turns);
