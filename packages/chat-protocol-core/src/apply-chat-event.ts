@@ -11,8 +11,8 @@ import { addTurn, eventAt, eventIs, hasEventId, recordEvent, turnPosition } from
 import { itemAt, pushItem, setItem } from './persistent-list.js';
 import { refuse, type ChatRefusal } from './result.js';
 import type { ChatCursor } from './sse.js';
-import type { ChatStateOf, ChatStateV1 } from './state.js';
-import { ownMemory, recordOf, viewOf, type StateRecord, type TurnRecord } from './state-record.js';
+import type { ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
+import { ownMemory, recordOf, turnRecord, viewOf, type StateRecord, type TurnRecord } from './state-record.js';
 
 /** Refusal codes of {@link applyChatEvent}. */
 export type ApplyChatEventRefusalCode =
@@ -105,7 +105,7 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
 
   // A fresh turn this call owns: reduceTurn writes the event's effect into it.
   const memory = ownMemory(record);
-  const nextTurn = advanceTurn(turn, turnId, seq, position ?? record.turns.size, memory);
+  const nextTurn = turnRecord(turn ?? newTurn(turnId), seq, position ?? record.turns.size, memory, undefined);
   const refusal = reduceTurn(nextTurn, envelope.event);
   if (refusal !== null) return refusal;
   if (position === undefined) addTurn(memory, turnId);
@@ -121,50 +121,20 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
   return { ok: true, state: viewOf(next), outcome: 'applied' };
 }
 
-// Every field spelled out, in schema order: one object shape for every turn,
-// which the engine copies far faster than a spread with overrides.
-function advanceTurn(
-  turn: TurnRecord | undefined,
-  turnId: string,
-  lastSeq: number,
-  position: number,
-  memory: TurnRecord['memory'],
-): TurnRecord {
-  if (turn === undefined) {
-    return {
-      turnId,
-      status: 'running',
-      lastSeq,
-      text: '',
-      reasoning: '',
-      toolCalls: [],
-      cards: [],
-      hostState: null,
-      provenance: null,
-      stopReason: null,
-      usage: null,
-      error: null,
-      position,
-      memory,
-      exposed: undefined,
-    };
-  }
+function newTurn(turnId: string): Omit<ChatTurnState, 'eventLog'> {
   return {
-    turnId: turn.turnId,
-    status: turn.status,
-    lastSeq,
-    text: turn.text,
-    reasoning: turn.reasoning,
-    toolCalls: turn.toolCalls,
-    cards: turn.cards,
-    hostState: turn.hostState,
-    provenance: turn.provenance,
-    stopReason: turn.stopReason,
-    usage: turn.usage,
-    error: turn.error,
-    position,
-    memory,
-    exposed: undefined,
+    turnId,
+    status: 'running',
+    lastSeq: 0,
+    text: '',
+    reasoning: '',
+    toolCalls: [],
+    cards: [],
+    hostState: null,
+    provenance: null,
+    stopReason: null,
+    usage: null,
+    error: null,
   };
 }
 

@@ -70,6 +70,7 @@ const EVENT_LOG_ACCESSOR: PropertyDescriptor = { get: eventLogOfView, enumerable
 /** The public state over `record`, made once per record. */
 export function viewOf(record: StateRecord): ChatStateV1 {
   if (record.view !== undefined) return record.view;
+  if (shapeKeepers === undefined) keepShapes();
   const view = { schemaVersion: 1, conversationId: record.conversationId } as ChatStateV1;
   Object.defineProperty(view, STATE, { value: record });
   Object.defineProperty(view, 'turns', TURNS_ACCESSOR);
@@ -100,6 +101,56 @@ function exposeTurn(record: TurnRecord): ChatTurnState {
   return view;
 }
 
+// The engine forgets the object shapes that defineProperty creates once no
+// object has them, and then throws away the code compiled for them: between two
+// conversations a host may hold no state at all. One small state and turn of
+// each shape, made on first use, keep them (and that code) alive.
+let shapeKeepers: readonly unknown[] | undefined;
+function keepShapes(): void {
+  const memory = createEventMemory();
+  const turn = turnRecord(
+    { turnId: 'shape', status: 'running', lastSeq: 0, text: '', reasoning: '', toolCalls: [], cards: [], hostState: null, provenance: null, stopReason: null, usage: null, error: null },
+    0,
+    0,
+    memory,
+    undefined,
+  );
+  const record: StateRecord = { conversationId: 'shape', turns: listOf([turn]), memory, eventCount: 0, exposedTurns: undefined, view: undefined };
+  shapeKeepers = [];
+  shapeKeepers = [viewOf(record), exposeTurn(turn)];
+}
+
+/**
+ * A turn record with `fields` (a record's or a public turn's), at `lastSeq`.
+ * Every field spelled out, in schema order: one object shape for every turn
+ * record, which the engine copies far faster than a spread with overrides.
+ */
+export function turnRecord(
+  fields: Omit<ChatTurnState, 'eventLog'>,
+  lastSeq: number,
+  position: number,
+  memory: EventMemory,
+  exposed: ChatTurnState | undefined,
+): TurnRecord {
+  return {
+    turnId: fields.turnId,
+    status: fields.status,
+    lastSeq,
+    text: fields.text,
+    reasoning: fields.reasoning,
+    toolCalls: fields.toolCalls,
+    cards: fields.cards,
+    hostState: fields.hostState,
+    provenance: fields.provenance,
+    stopReason: fields.stopReason,
+    usage: fields.usage,
+    error: fields.error,
+    position,
+    memory,
+    exposed,
+  };
+}
+
 // Records read from states the reducer did not make (createChatState, parseChatState,
 // a literal): built once per state object, kept while the state lives.
 const readRecords = new WeakMap<object, StateRecord>();
@@ -121,7 +172,7 @@ function readRecord(state: ChatStateV1): StateRecord {
   const turns = state.turns.map((turn): TurnRecord => {
     const position = addTurn(memory, turn.turnId);
     recordEventLog(memory, position, turn.eventLog);
-    return { ...recordFields(turn), position, memory, exposed: turn };
+    return turnRecord(turn, turn.lastSeq, position, memory, turn);
   });
   return {
     conversationId: state.conversationId,
@@ -130,23 +181,6 @@ function readRecord(state: ChatStateV1): StateRecord {
     eventCount: memory.count,
     exposedTurns: undefined,
     view: state,
-  };
-}
-
-function recordFields(turn: Omit<ChatTurnState, 'eventLog'>): Omit<ChatTurnState, 'eventLog'> {
-  return {
-    turnId: turn.turnId,
-    status: turn.status,
-    lastSeq: turn.lastSeq,
-    text: turn.text,
-    reasoning: turn.reasoning,
-    toolCalls: turn.toolCalls,
-    cards: turn.cards,
-    hostState: turn.hostState,
-    provenance: turn.provenance,
-    stopReason: turn.stopReason,
-    usage: turn.usage,
-    error: turn.error,
   };
 }
 
