@@ -8,7 +8,7 @@ import { digestEnvelopeInto } from './digest.js';
 import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope.js';
 import type { ChatEventV1 } from './events.js';
 import { addTurn, eventAt, eventIs, hasEventId, recordEvent, turnPosition } from './event-memory.js';
-import { itemAt, pushItem, setItem } from './persistent-list.js';
+import { itemAt, lastItem, pushItem, setItem } from './persistent-list.js';
 import { refuse, type ChatRefusal } from './result.js';
 import type { ChatCursor } from './sse.js';
 import type { ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
@@ -73,7 +73,7 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
   const record = recordOf(state);
   const { turnId, seq, eventId } = envelope;
   // Most events continue the newest turn: its id is compared before the turn index is asked.
-  const newest = record.turns.tail[record.turns.tail.length - 1];
+  const newest = lastItem(record.turns);
   const position =
     newest !== undefined && newest.turnId === turnId ? record.turns.size - 1 : turnPosition(record.memory, turnId, record.turns.size);
   const turn = position === undefined ? undefined : itemAt(record.turns, position);
@@ -104,12 +104,12 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
   }
 
   // A fresh turn this call owns: reduceTurn writes the event's effect into it.
-  const memory = ownMemory(record);
-  const nextTurn = turnRecord(turn ?? newTurn(turnId), seq, position ?? record.turns.size, memory, undefined);
+  const nextTurn = turnRecord(turn ?? newTurn(turnId), seq, undefined);
   const refusal = reduceTurn(nextTurn, envelope.event);
   if (refusal !== null) return refusal;
+  const memory = ownMemory(record);
   if (position === undefined) addTurn(memory, turnId);
-  recordEvent(memory, nextTurn.position, seq, eventId, high, low);
+  recordEvent(memory, position ?? record.turns.size, seq, eventId, high, low);
   const next: StateRecord = {
     conversationId: record.conversationId,
     turns: position === undefined ? pushItem(record.turns, nextTurn) : setItem(record.turns, position, nextTurn),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyList, itemAt, listOf, pushItem, setItem, toArray, type PersistentList } from './persistent-list.js';
+import { emptyList, itemAt, lastItem, listOf, pushItem, setItem, toArray, type PersistentList } from './persistent-list.js';
 
 type Operation = { readonly kind: 'push'; readonly item: number } | { readonly kind: 'set'; readonly at: number; readonly item: number };
 
@@ -32,6 +32,7 @@ describe('persistent list: the turn list without a copy per event (issue 12, DES
         for (const [index, item] of model.entries()) expect(itemAt(list, index)).toBe(item);
         expect(itemAt(list, -1)).toBeUndefined();
         expect(itemAt(list, model.length)).toBeUndefined();
+        expect(lastItem(list)).toBe(model[model.length - 1]);
       }),
       { numRuns: 300 },
     );

@@ -46,6 +46,11 @@ export function itemAt<Item>(list: PersistentList<Item>, index: number): Item | 
   return node[index & MASK] as Item;
 }
 
+/** The last item, or `undefined` when the list is empty (O(1): it is in the tail). */
+export function lastItem<Item>(list: PersistentList<Item>): Item | undefined {
+  return list.tail[list.tail.length - 1];
+}
+
 /** A new version with `item` at `index` (which must be `0 ≤ index < size`). */
 export function setItem<Item>(list: PersistentList<Item>, index: number, item: Item): PersistentList<Item> {
   const offset = tailOffset(list);

@@ -18,12 +18,11 @@ import {
 import { itemAt, listOf, toArray, type PersistentList } from './persistent-list.js';
 import type { ChatStateV1, ChatTurnState } from './state.js';
 
-/** A turn as the reducer holds it: its public fields but `eventLog`, whose lines live in `memory`. */
+/**
+ * A turn as the reducer holds it: its public fields but `eventLog`, whose lines
+ * live in the memory of every state that has the turn, at the turn's position.
+ */
 export interface TurnRecord extends Omit<ChatTurnState, 'eventLog'> {
-  /** Its index in the conversation's turns and in `memory`. */
-  readonly position: number;
-  /** The memory that holds its lines (a branch's copy holds them too). */
-  readonly memory: EventMemory;
   /** The public turn, once built (or the caller's own turn when the record was read from it). */
   exposed: ChatTurnState | undefined;
 }
@@ -47,20 +46,26 @@ const TURN = Symbol('chat-turn-record');
 interface StateView {
   readonly [STATE]?: StateRecord;
 }
+/** Where a public turn's `eventLog` lines are. */
+interface TurnLines {
+  readonly memory: EventMemory;
+  readonly position: number;
+  readonly lastSeq: number;
+}
 interface TurnView {
-  readonly [TURN]?: TurnRecord;
+  readonly [TURN]?: TurnLines;
 }
 
 function turnsOfView(this: StateView): ChatTurnState[] {
   const record = this[STATE];
   if (record === undefined) throw new TypeError('turns: not a state returned by applyChatEvent');
-  return (record.exposedTurns ??= toArray(record.turns).map(exposeTurn));
+  return (record.exposedTurns ??= toArray(record.turns).map((turn, position) => exposeTurn(turn, position, record.memory)));
 }
 
 function eventLogOfView(this: TurnView): string {
-  const record = this[TURN];
-  if (record === undefined) throw new TypeError('eventLog: not a turn of a state returned by applyChatEvent');
-  return eventLogText(record.memory, record.position, record.lastSeq);
+  const lines = this[TURN];
+  if (lines === undefined) throw new TypeError('eventLog: not a turn of a state returned by applyChatEvent');
+  return eventLogText(lines.memory, lines.position, lines.lastSeq);
 }
 
 // One descriptor object each, so every view shares one accessor and one object shape.
@@ -78,7 +83,7 @@ export function viewOf(record: StateRecord): ChatStateV1 {
   return view;
 }
 
-function exposeTurn(record: TurnRecord): ChatTurnState {
+function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): ChatTurnState {
   if (record.exposed !== undefined) return record.exposed;
   // Every field in schema order, as the reducer has always written a turn.
   const view = {
@@ -95,7 +100,8 @@ function exposeTurn(record: TurnRecord): ChatTurnState {
     usage: record.usage,
     error: record.error,
   } as ChatTurnState;
-  Object.defineProperty(view, TURN, { value: record });
+  const lines: TurnLines = { memory, position, lastSeq: record.lastSeq };
+  Object.defineProperty(view, TURN, { value: lines });
   Object.defineProperty(view, 'eventLog', EVENT_LOG_ACCESSOR);
   record.exposed = view;
   return view;
@@ -111,13 +117,11 @@ function keepShapes(): void {
   const turn = turnRecord(
     { turnId: 'shape', status: 'running', lastSeq: 0, text: '', reasoning: '', toolCalls: [], cards: [], hostState: null, provenance: null, stopReason: null, usage: null, error: null },
     0,
-    0,
-    memory,
     undefined,
   );
   const record: StateRecord = { conversationId: 'shape', turns: listOf([turn]), memory, eventCount: 0, exposedTurns: undefined, view: undefined };
   shapeKeepers = [];
-  shapeKeepers = [viewOf(record), exposeTurn(turn)];
+  shapeKeepers = [viewOf(record), exposeTurn(turn, 0, memory)];
 }
 
 /**
@@ -128,8 +132,6 @@ function keepShapes(): void {
 export function turnRecord(
   fields: Omit<ChatTurnState, 'eventLog'>,
   lastSeq: number,
-  position: number,
-  memory: EventMemory,
   exposed: ChatTurnState | undefined,
 ): TurnRecord {
   return {
@@ -145,8 +147,6 @@ export function turnRecord(
     stopReason: fields.stopReason,
     usage: fields.usage,
     error: fields.error,
-    position,
-    memory,
     exposed,
   };
 }
@@ -172,7 +172,7 @@ function readRecord(state: ChatStateV1): StateRecord {
   const turns = state.turns.map((turn): TurnRecord => {
     const position = addTurn(memory, turn.turnId);
     recordEventLog(memory, position, turn.eventLog);
-    return turnRecord(turn, turn.lastSeq, position, memory, turn);
+    return turnRecord(turn, turn.lastSeq, turn);
   });
   return {
     conversationId: state.conversationId,
