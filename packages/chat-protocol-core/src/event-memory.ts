@@ -72,8 +72,17 @@ export function eventIs(memory: EventMemory, ordinal: number, eventId: string, h
   return memory.entries[at + 1] === high && memory.entries[at + 2] === low && idIs(memory, ordinal, eventId);
 }
 
+// Event `ordinal`'s id is idBytes[start, end): it starts where the previous one ended.
+function idStart(memory: EventMemory, ordinal: number): number {
+  return ordinal === 0 ? 0 : (memory.entries[(ordinal - 1) * STRIDE] as number);
+}
+
+function idAt(memory: EventMemory, ordinal: number): string {
+  return String.fromCharCode(...memory.idBytes.subarray(idStart(memory, ordinal), memory.entries[ordinal * STRIDE]));
+}
+
 function idIs(memory: EventMemory, ordinal: number, eventId: string): boolean {
-  const start = ordinal === 0 ? 0 : (memory.entries[(ordinal - 1) * STRIDE] as number);
+  const start = idStart(memory, ordinal);
   const end = memory.entries[ordinal * STRIDE] as number;
   if (end - start !== eventId.length) return false;
   for (let index = 0; index < eventId.length; index++) {
@@ -161,9 +170,7 @@ export function eventLogText(memory: EventMemory, position: number, lastSeq: num
   for (let seq = 1; seq <= lastSeq; seq++) {
     const ordinal = eventAt(memory, position, seq);
     const at = ordinal * STRIDE;
-    const start = ordinal === 0 ? 0 : (memory.entries[at - STRIDE] as number);
-    const id = String.fromCharCode(...memory.idBytes.subarray(start, memory.entries[at]));
-    lines.push(`${id} ${formatDigest(memory.entries[at + 1] as number, memory.entries[at + 2] as number)}`);
+    lines.push(`${idAt(memory, ordinal)} ${formatDigest(memory.entries[at + 1] as number, memory.entries[at + 2] as number)}`);
   }
   return lines.join('\n');
 }
@@ -191,9 +198,7 @@ export function copyEventMemory(memory: EventMemory, turns: readonly { readonly 
     for (let seq = 1; seq <= turn.lastSeq; seq++) {
       const ordinal = eventAt(memory, position, seq);
       const at = ordinal * STRIDE;
-      const start = ordinal === 0 ? 0 : (memory.entries[at - STRIDE] as number);
-      const id = String.fromCharCode(...memory.idBytes.subarray(start, memory.entries[at]));
-      recordEvent(copy, position, seq, id, memory.entries[at + 1] as number, memory.entries[at + 2] as number);
+      recordEvent(copy, position, seq, idAt(memory, ordinal), memory.entries[at + 1] as number, memory.entries[at + 2] as number);
     }
   }
   return copy;
