@@ -12,6 +12,7 @@ import { blockContenders, blockRows, measureBlocksBundles, naiveContenders } fro
 import { measureClientBundle, measureTestkitBundles } from './bundle-size.mjs';
 import { legacyContenders, legacyRows } from './legacy.mjs';
 import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
+import { reducerResults } from './reducer.mjs';
 import {
   agUiTextContentText,
   agUiToolCallResultText,
@@ -84,6 +85,7 @@ const blocksBundles = await measureBlocksBundles();
 const testkitBundles = await measureTestkitBundles();
 const roundTrips = await countRoundTrips();
 const latencyRates = await measureRecoveryLatency(median);
+const reducerSection = reducerResults({ median });
 const seconds = (performance.now() - startedAt) / 1000;
 
 const ns = (id) => median(samples.get(id));
@@ -244,6 +246,7 @@ ${table}
 - Client bundle: ${bytes(bundle.minifiedBytes)} minified, ${bytes(bundle.gzippedBytes)} gzipped; zod is
   ${bytes(bundle.zodMinifiedBytes)} (${zodShare} %) of the minified bytes. KB in the goals is 1,000 bytes.
 
+${reducerSection}
 ## Blocks: reading a streamed turn text (issue #3)
 
 ${blocksTable}

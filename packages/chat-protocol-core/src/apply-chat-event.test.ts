@@ -839,3 +839,63 @@ describe('applyChatEvent: properties over generated valid streams', () => {
     );
   }, PROPERTY_TIMEOUT);
 });
+
+describe('applyChatEvent: a restored state is the live state (issue 12: the memory is shared and built when read)', () => {
+  /** What a caller can observe of a result: outcome or refusal, and the state's JSON. */
+  const observed = (result: ReturnType<typeof applyChatEvent>) =>
+    result.ok ? { outcome: result.outcome, state: JSON.stringify(result.state) } : { ...result };
+
+  const probeArb = fc.record({
+    at: fc.nat(),
+    change: fc.constantFrom('none', 'none', 'occurredAt', 'seq', 'eventId', 'older state'),
+  });
+
+  it('after parseChatState(JSON.stringify(state)), every envelope, redelivery and conflict answers exactly as on the live state', () => {
+    fc.assert(
+      fc.property(streamSpecArb, fc.nat(), fc.array(probeArb, { maxLength: 30 }), (spec, cutAt, probes) => {
+        const stream = buildStream(spec);
+        const cut = cutAt % (stream.length + 1);
+        let live = replay(stream.slice(0, cut));
+        const restoredResult = parseChatState(JSON.stringify(live));
+        if (!restoredResult.ok) throw new Error(restoredResult.message);
+        let restored = restoredResult.value;
+        let olderLive = live;
+        let olderRestored = restored;
+        const rest = stream.slice(cut);
+        for (let index = 0; index < Math.max(rest.length, probes.length); index++) {
+          const probe = probes[index];
+          const known = stream[(probe?.at ?? 0) % Math.max(stream.length, 1)];
+          const candidates: ChatEventEnvelope[] = [];
+          if (probe !== undefined && known !== undefined && probe.change !== 'older state') {
+            candidates.push(
+              probe.change === 'occurredAt'
+                ? { ...known, occurredAt: '2030-01-01T00:00:00Z' }
+                : probe.change === 'seq'
+                  ? { ...known, seq: known.seq + 1 }
+                  : probe.change === 'eventId'
+                    ? { ...known, eventId: `${known.eventId}.again` }
+                    : copyOf(known),
+            );
+          }
+          const next = rest[index];
+          if (next !== undefined) candidates.push(next);
+          for (const candidate of candidates) {
+            const fromLive = applyChatEvent(live, candidate);
+            expect(observed(applyChatEvent(restored, candidate))).toStrictEqual(observed(fromLive));
+            // An older state of each (a branch from it) answers alike too.
+            expect(observed(applyChatEvent(olderRestored, candidate))).toStrictEqual(observed(applyChatEvent(olderLive, candidate)));
+            if (fromLive.ok) {
+              if (probe?.change === 'older state') [olderLive, olderRestored] = [live, restored];
+              live = fromLive.state;
+              const fromRestored = applyChatEvent(restored, candidate);
+              if (fromRestored.ok) restored = fromRestored.state;
+            }
+          }
+        }
+        expect(JSON.stringify(restored)).toBe(JSON.stringify(live));
+        expect(live).toStrictEqual(JSON.parse(JSON.stringify(live)));
+      }),
+      { numRuns: 3_000 },
+    );
+  }, PROPERTY_TIMEOUT);
+});

@@ -4,12 +4,15 @@
  * identical envelope is a no-op; anything that contradicts what was applied
  * fails closed. It never mutates its input and never reads a clock.
  */
-import { digestEnvelope } from './digest.js';
+import { digestEnvelopeInto } from './digest.js';
 import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope.js';
 import type { ChatEventV1 } from './events.js';
+import { addTurn, eventAt, eventIs, hasEventId, recordEvent, turnPosition } from './event-memory.js';
+import { itemAt, lastItem, pushItem, setItem } from './persistent-list.js';
 import { refuse, type ChatRefusal } from './result.js';
 import type { ChatCursor } from './sse.js';
 import type { ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
+import { ownMemory, recordOf, turnRecord, viewOf, type StateRecord, type TurnRecord } from './state-record.js';
 
 /** Refusal codes of {@link applyChatEvent}. */
 export type ApplyChatEventRefusalCode =
@@ -38,40 +41,8 @@ export type ApplyChatEventResult<State = ChatStateV1> =
   | ChatSeqGap
   | ChatRefusal<Exclude<ApplyChatEventRefusalCode, 'seq-gap'>>;
 
-// The memory is kept in each turn's `eventLog`; this index over it answers
-// "was this event id seen?" in O(1). An index belongs to the newest state derived
-// from it (its head); applying to any other state rebuilds it, so two branches
-// from one state never see each other's events. The index of the state applied
-// last is held in `hot` (no bookkeeping on a single stream's hot path); switching
-// to another conversation parks it in a WeakMap.
-interface MemoryIndex {
-  head: ChatStateV1;
-  readonly eventIds: Set<string>;
-  readonly turnIndex: Map<string, number>;
-  readonly lines: Map<string, string[]>;
-}
-let hot: MemoryIndex | undefined;
-const parked = new WeakMap<ChatStateV1, MemoryIndex>();
-
-function indexOf(state: ChatStateV1): MemoryIndex {
-  if (hot !== undefined && hot.head === state) return hot;
-  const parkedIndex = parked.get(state);
-  const index = parkedIndex !== undefined && parkedIndex.head === state ? parkedIndex : buildIndex(state);
-  if (hot !== undefined) parked.set(hot.head, hot);
-  hot = index;
-  return index;
-}
-
-function buildIndex(state: ChatStateV1): MemoryIndex {
-  const index: MemoryIndex = { head: state, eventIds: new Set(), turnIndex: new Map(), lines: new Map() };
-  state.turns.forEach((turn, position) => {
-    index.turnIndex.set(turn.turnId, position);
-    const lines = turn.eventLog.split('\n');
-    index.lines.set(turn.turnId, lines);
-    for (const line of lines) index.eventIds.add(line.slice(0, line.indexOf(' ')));
-  });
-  return index;
-}
+// The digest of the envelope being applied, as its two 32-bit halves.
+const digest = new Int32Array(2);
 
 /**
  * Applies one v1 envelope (as returned by `parseChatEnvelope`) to `state`.
@@ -82,6 +53,12 @@ function buildIndex(state: ChatStateV1): MemoryIndex {
  * event id or seq with different content is `conflicting-duplicate`. A gap
  * returns `seq-gap` with the cursor to replay after. The result shares unchanged
  * parts with `state` and with the envelope; treat both as immutable.
+ *
+ * Cost: the same whatever the conversation's length (no copy of the turn list
+ * or of the memory), except once when `state` is not the newest state derived
+ * from its origin (a branch, or a state read with `parseChatState`): then the
+ * memory is read or copied, O(events). The returned state's `turns` array is
+ * built when first read (O(turns), once per state).
  */
 export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope): ApplyChatEventResult;
 /** Applies an envelope of a product's card vocabulary (see `createChatCodec`); the rules are the same. */
@@ -93,16 +70,20 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
   if (envelope.conversationId !== state.conversationId) {
     return refuse('foreign-conversation', `envelope belongs to conversation ${envelope.conversationId}`);
   }
-  const index = indexOf(state);
+  const record = recordOf(state);
   const { turnId, seq, eventId } = envelope;
-  const position = index.turnIndex.get(turnId);
-  const turn = position === undefined ? undefined : state.turns[position];
+  // Most events continue the newest turn: its id is compared before the turn index is asked.
+  const newest = lastItem(record.turns);
+  const position =
+    newest !== undefined && newest.turnId === turnId ? record.turns.size - 1 : turnPosition(record.memory, turnId, record.turns.size);
+  const turn = position === undefined ? undefined : itemAt(record.turns, position);
   const lastSeq = turn?.lastSeq ?? 0;
-  const digest = digestEnvelope(envelope);
+  digestEnvelopeInto(envelope, digest);
+  const high = digest[0] as number;
+  const low = digest[1] as number;
 
   if (seq <= lastSeq) {
-    const line = index.lines.get(turnId)?.[seq - 1];
-    return line === `${eventId} ${digest}`
+    return position !== undefined && eventIs(record.memory, eventAt(record.memory, position, seq), eventId, high, low)
       ? { ok: true, state, outcome: 'duplicate' }
       : refuse('conflicting-duplicate', `seq ${seq} of turn ${turnId} was applied with other content`);
   }
@@ -118,33 +99,29 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
       replayAfter: { turnId, seq: lastSeq },
     };
   }
-  if (index.eventIds.has(eventId)) {
+  if (hasEventId(record.memory, eventId, record.eventCount)) {
     return refuse('conflicting-duplicate', `event id ${eventId} was already applied at another position`);
   }
 
-  const line = eventId + ' ' + digest;
   // A fresh turn this call owns: reduceTurn writes the event's effect into it.
-  const nextTurn = advanceTurn(turn ?? newTurn(turnId), seq, turn === undefined ? line : turn.eventLog + '\n' + line);
+  const nextTurn = turnRecord(turn ?? newTurn(turnId), seq, undefined);
   const refusal = reduceTurn(nextTurn, envelope.event);
   if (refusal !== null) return refusal;
-  const turns = state.turns.slice();
-  if (position === undefined) turns.push(nextTurn);
-  else turns[position] = nextTurn;
-  const next: ChatStateV1 = { schemaVersion: 1, conversationId: state.conversationId, turns };
-
-  // The new state takes over the index (it is `hot`); `state` rebuilds if used again.
-  index.head = next;
-  index.eventIds.add(eventId);
-  if (position === undefined) {
-    index.turnIndex.set(turnId, turns.length - 1);
-    index.lines.set(turnId, [line]);
-  } else {
-    index.lines.get(turnId)?.push(line);
-  }
-  return { ok: true, state: next, outcome: 'applied' };
+  const memory = ownMemory(record);
+  if (position === undefined) addTurn(memory, turnId);
+  recordEvent(memory, position ?? record.turns.size, seq, eventId, high, low);
+  const next: StateRecord = {
+    conversationId: record.conversationId,
+    turns: position === undefined ? pushItem(record.turns, nextTurn) : setItem(record.turns, position, nextTurn),
+    memory,
+    eventCount: memory.count,
+    exposedTurns: undefined,
+    view: undefined,
+  };
+  return { ok: true, state: viewOf(next), outcome: 'applied' };
 }
 
-function newTurn(turnId: string): ChatTurnState {
+function newTurn(turnId: string): Omit<ChatTurnState, 'eventLog'> {
   return {
     turnId,
     status: 'running',
@@ -158,27 +135,6 @@ function newTurn(turnId: string): ChatTurnState {
     stopReason: null,
     usage: null,
     error: null,
-    eventLog: '',
-  };
-}
-
-// Every field spelled out, in schema order: one object shape for every turn,
-// which the engine copies far faster than a spread with overrides.
-function advanceTurn(turn: ChatTurnState, lastSeq: number, eventLog: string): ChatTurnState {
-  return {
-    turnId: turn.turnId,
-    status: turn.status,
-    lastSeq,
-    text: turn.text,
-    reasoning: turn.reasoning,
-    toolCalls: turn.toolCalls,
-    cards: turn.cards,
-    hostState: turn.hostState,
-    provenance: turn.provenance,
-    stopReason: turn.stopReason,
-    usage: turn.usage,
-    error: turn.error,
-    eventLog,
   };
 }
 
@@ -187,7 +143,7 @@ type TurnRefusal = ChatRefusal<
 >;
 
 /** Writes the event's effect into `turn`, a copy owned by the caller; a refusal leaves it unused. */
-function reduceTurn(turn: ChatTurnState, event: ChatEventV1): TurnRefusal | null {
+function reduceTurn(turn: TurnRecord, event: ChatEventV1): TurnRefusal | null {
   switch (event.type) {
     case 'delta':
       turn.text += event.text;

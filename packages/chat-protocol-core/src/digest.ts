@@ -16,16 +16,19 @@ import { isPlainObject } from './primitives.js';
 let first = 0;
 let second = 0;
 
-function feedCode(code: number): void {
-  first = Math.imul(first ^ code, 2654435761);
-  second = Math.imul(second ^ code, 1597334677);
-}
-
 // Strings are fed with their length first, so no two sequences of fields feed
-// the same codes (`"ab","c"` and `"a","bc"` differ).
+// the same codes (`"ab","c"` and `"a","bc"` differ). The loop works on locals:
+// module variables would be read and written back at every character.
 function feedString(text: string): void {
-  feedCode(0x10000 + text.length);
-  for (let index = 0; index < text.length; index++) feedCode(text.charCodeAt(index));
+  let lane1 = Math.imul(first ^ (0x10000 + text.length), 2654435761);
+  let lane2 = Math.imul(second ^ (0x10000 + text.length), 1597334677);
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    lane1 = Math.imul(lane1 ^ code, 2654435761);
+    lane2 = Math.imul(lane2 ^ code, 1597334677);
+  }
+  first = lane1;
+  second = lane2;
 }
 
 function feedValue(value: unknown): void {
@@ -45,6 +48,27 @@ function canonicalJson(value: unknown): string {
 
 /** The digest of what an envelope says (its timestamp and event): 16 lower-case hex characters. */
 export function digestEnvelope(envelope: ChatEventEnvelope): string {
+  mix(envelope);
+  return hex16(first, second);
+}
+
+/**
+ * The same digest as {@link digestEnvelope}, as its two 32-bit halves (first
+ * eight hex digits, then the last eight) written into `target[0]` and
+ * `target[1]`: what the reducer's memory stores, without building the text.
+ */
+export function digestEnvelopeInto(envelope: ChatEventEnvelope, target: Int32Array): void {
+  mix(envelope);
+  target[0] = first;
+  target[1] = second;
+}
+
+/** The text form of a digest given as its two 32-bit halves (see {@link digestEnvelopeInto}). */
+export function formatDigest(high: number, low: number): string {
+  return hex16(high, low);
+}
+
+function mix(envelope: ChatEventEnvelope): void {
   first = 0xdeadbeef;
   second = 0x41c6ce57;
   feedString(envelope.occurredAt);
@@ -60,7 +84,6 @@ export function digestEnvelope(envelope: ChatEventEnvelope): string {
   first ^= Math.imul(second ^ (second >>> 13), 3266489909);
   second = Math.imul(second ^ (second >>> 16), 2246822507);
   second ^= Math.imul(first ^ (first >>> 13), 3266489909);
-  return hex16(first, second);
 }
 
 // One string allocation for the 16 digits.
