@@ -8,10 +8,19 @@ import * as z from 'zod/mini';
 import { CHAT_LIMITS } from './limits.js';
 
 const ID_PATTERN = /^[\x21-\x7e]+$/;
-// C0 controls other than tab, LF and CR; a high surrogate not followed by a low
-// one; a low surrogate not preceded by a high one.
+// The same rule as a search for one bad character: a valid id then never
+// matches, and a failed search skips the match bookkeeping a successful one pays.
+const NON_ID_CHARACTER = /[^\x21-\x7e]/;
+// C0 controls other than tab, LF and CR, or any surrogate: text with neither is clean.
 const SUSPECT_TEXT = /[\0-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]/;
-const UNCLEAN_TEXT = /[\0-\x08\x0b\x0c\x0e-\x1f]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+const CONTROL_CHARACTER = /[\0-\x08\x0b\x0c\x0e-\x1f]/;
+// A high surrogate not followed by a low one; a low surrogate not preceded by a high one.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+// `String.prototype.isWellFormed` (ES2024) answers without reading a string
+// that holds no character past U+00FF, and scans the others faster than a
+// regex; runtimes without it (Hermes, older browsers) take the regex.
+const HAS_IS_WELL_FORMED = /* @__PURE__ */ (() =>
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function')();
 // The shape only; the calendar and `-00:00` are checked by isZonedTimestamp.
 const TIMESTAMP_PATTERN =
   /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
@@ -23,25 +32,28 @@ export const FORBIDDEN_JSON_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(
 
 /** 1–256 printable ASCII characters without spaces. */
 export function isChatId(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= CHAT_LIMITS.maxIdLength && ID_PATTERN.test(value);
+  return (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= CHAT_LIMITS.maxIdLength &&
+    !NON_ID_CHARACTER.test(value)
+  );
+}
+
+/**
+ * No lone surrogate: every high surrogate is followed by a low one and every
+ * low one preceded by a high one. Says nothing about control characters.
+ */
+export function isWellFormedText(value: string): boolean {
+  return HAS_IS_WELL_FORMED ? (value as string & { isWellFormed(): boolean }).isWellFormed() : !LONE_SURROGATE.test(value);
 }
 
 /** Well-formed Unicode without C0 control characters other than tab, LF and CR. */
 export function isCleanText(value: string): boolean {
   // Most text has no surrogate and no control character at all: one scan for a
   // plain character class settles it, and only text with either pays for the
-  // exact check of pairs.
-  return !SUSPECT_TEXT.test(value) || !UNCLEAN_TEXT.test(value);
-}
-
-/** A string that is clean text and at most `max` code units long. */
-export function isBoundedText(value: unknown, max: number): value is string {
-  return typeof value === 'string' && value.length <= max && isCleanText(value);
-}
-
-/** A non-empty bounded clean string. */
-export function isName(value: unknown, max: number = CHAT_LIMITS.maxNameLength): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= max && isCleanText(value);
+  // exact checks.
+  return !SUSPECT_TEXT.test(value) || (!CONTROL_CHARACTER.test(value) && isWellFormedText(value));
 }
 
 /** Days in `month` (1–12) of `year` in the proleptic Gregorian calendar. */
@@ -162,13 +174,22 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * plain objects and arrays only. Never throws on values `JSON.parse` returns.
  */
 export function isSafeJson(value: unknown): boolean {
-  return isSafeJsonAt(value, 0);
+  return isSafeJsonAt(value, 0, false);
 }
 
-function isSafeJsonAt(value: unknown, depth: number): boolean {
+/**
+ * {@link isSafeJson} for a value `JSON.parse` returned from a text that
+ * `isScreenedJsonText` passed: its strings and keys cannot hold a control
+ * character, so only their well-formedness is left to check.
+ */
+export function isScreenedSafeJson(value: unknown): boolean {
+  return isSafeJsonAt(value, 0, true);
+}
+
+function isSafeJsonAt(value: unknown, depth: number, screened: boolean): boolean {
   switch (typeof value) {
     case 'string':
-      return isCleanText(value);
+      return screened ? isWellFormedText(value) : isCleanText(value);
     case 'number':
       return Number.isFinite(value);
     case 'boolean':
@@ -177,12 +198,18 @@ function isSafeJsonAt(value: unknown, depth: number): boolean {
       if (value === null) return true;
       if (depth >= CHAT_LIMITS.maxJsonDepth) return false;
       if (Array.isArray(value)) {
-        for (const item of value) if (!isSafeJsonAt(item, depth + 1)) return false;
+        for (const item of value) if (!isSafeJsonAt(item, depth + 1, screened)) return false;
         return true;
       }
       if (!isPlainObject(value)) return false;
       for (const key of Object.keys(value)) {
-        if (FORBIDDEN_JSON_KEYS.has(key) || !isCleanText(key) || !isSafeJsonAt(value[key], depth + 1)) return false;
+        if (
+          FORBIDDEN_JSON_KEYS.has(key) ||
+          !(screened ? isWellFormedText(key) : isCleanText(key)) ||
+          !isSafeJsonAt(value[key], depth + 1, screened)
+        ) {
+          return false;
+        }
       }
       return true;
     }
@@ -194,6 +221,30 @@ function isSafeJsonAt(value: unknown, depth: number): boolean {
 /** A plain object that is {@link isSafeJson}. */
 export function isSafeJsonObject(value: unknown): value is Record<string, unknown> {
   return isPlainObject(value) && isSafeJson(value);
+}
+
+/** A plain object that is {@link isScreenedSafeJson}. */
+export function isScreenedSafeJsonObject(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && isScreenedSafeJson(value);
+}
+
+/**
+ * True when no string of a JSON text that `JSON.parse` accepted can hold a C0
+ * control character. JSON forbids raw controls inside strings, so one can only
+ * come from an escape: `\b`, `\f` or `\uXXXX` (`\n`, `\r`, `\t` give the three
+ * allowed ones). A text without those escapes passes; any `\u` fails, though
+ * most name a harmless character, and leaves the strings to the full check.
+ * Only valid for text `JSON.parse` accepted: there every backslash opens a
+ * two-character escape inside a string, which is what lets it skip two at a time.
+ */
+export function isScreenedJsonText(text: string): boolean {
+  let index = text.indexOf('\\');
+  while (index !== -1) {
+    const escaped = text.charCodeAt(index + 1);
+    if (escaped === 98 || escaped === 102 || escaped === 117) return false; // b, f, u
+    index = text.indexOf('\\', index + 2);
+  }
+  return true;
 }
 
 // Schemas. Each is the documented form of the predicate above it; the
