@@ -1,10 +1,25 @@
 /**
  * A small timing harness: warm up and calibrate each contender, then take
- * interleaved samples (every contender once per round, the order rotated each
- * round) so drift, thermal or GC pressure lands on all of them alike. It reports
- * samples of ns per operation; callers turn them into ratios.
+ * interleaved samples (every contender once per round, in a freshly shuffled
+ * order each round) so drift, thermal or GC pressure lands on all of them alike.
+ * It reports samples of ns per operation; callers turn them into ratios.
+ *
+ * Batches are timed in this process's CPU time, not wall time: on a machine
+ * shared with other work, a wall-clock batch also counts the time the process
+ * waited for a core, which adds about the same to both sides of a ratio and
+ * pulls every ratio toward 1 (a loaded run used to flatter the slower side).
+ * CPU time counts every thread of the process, so `pnpm bench` runs node with
+ * `--single-threaded-gc`: a collector thread still sweeping up after one
+ * contender would otherwise bill the next. The order is shuffled, not rotated,
+ * because a rotation gives every contender the same predecessor in every round.
  */
 import { performance } from 'node:perf_hooks';
+
+/** Milliseconds of CPU time (user and system) this process has used. */
+function cpuMilliseconds() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 const collectGarbage = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 
@@ -24,7 +39,7 @@ function compileBatch(run, isAsync) {
          for (let index = 0; index < count; index += 1) sink = run();
          return { elapsed: now() - start, sink };
        };`;
-  return new Function('run', 'now', body)(run, () => performance.now());
+  return new Function('run', 'now', body)(run, cpuMilliseconds);
 }
 
 /**
@@ -51,9 +66,9 @@ export async function measure(contenders, { samples = 31, batchMilliseconds = 10
     count = Math.max(1, Math.round((count * batchMilliseconds) / elapsed));
     prepared.push({ ...contender, batch, count, samples: [] });
   }
+  const random = seededRandom(samples);
   for (let round = 0; round < samples; round += 1) {
-    for (let offset = 0; offset < prepared.length; offset += 1) {
-      const contender = prepared[(round + offset) % prepared.length];
+    for (const contender of shuffled(prepared, random)) {
       collectGarbage();
       const { elapsed, sink } = await contender.batch(contender.count);
       if (!contender.check(sink)) throw new Error(`${contender.id}: the contender refused its own input`);
@@ -62,6 +77,28 @@ export async function measure(contenders, { samples = 31, batchMilliseconds = 10
     }
   }
   return new Map(prepared.map((contender) => [contender.id, contender.samples]));
+}
+
+/** A deterministic generator of numbers in [0, 1) (mulberry32): the same seed gives the same run. */
+export function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** A shuffled copy of `items` (Fisher–Yates). */
+function shuffled(items, random) {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other], copy[index]];
+  }
+  return copy;
 }
 
 /** The median of a list of numbers. */

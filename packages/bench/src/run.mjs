@@ -5,26 +5,18 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { EventSchemas } from '@ag-ui/core/schemas';
-import { applyChatEvent, ChatEventEnvelopeSchema, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';
-import { uiMessageChunkSchema } from 'ai';
+import { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';
 import { blockContenders, blockRows, measureBlocksBundles, naiveContenders } from './blocks.mjs';
 import { measureClientBundle, measureTestkitBundles } from './bundle-size.mjs';
 import { legacyContenders, legacyRows } from './legacy.mjs';
 import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
 import { reducerResults } from './reducer.mjs';
-import {
-  agUiTextContentText,
-  agUiToolCallResultText,
-  aiSdkTextDeltaText,
-  deltaEnvelopeText,
-  deltaTurnTexts,
-  toolResultEnvelopeText,
-} from './fixtures.mjs';
+import { deltaTurnTexts, POOL_SIZE } from './fixtures.mjs';
 import { median, medianRatio, measure } from './harness.mjs';
+import { checkParsePools, parseContenders, parseRows } from './parse.mjs';
 
 const TURN_LENGTH = 10_000;
-const GOALS = { delta: 1.35, toolResult: 2.0, apply: 1.0, gzippedBytes: 12_000 };
+const GOALS = { apply: 1.0, gzippedBytes: 12_000 };
 
 // The turn's envelopes are parsed once, outside the timing: the reducer's cost is measured alone.
 const turnEnvelopes = deltaTurnTexts(TURN_LENGTH).map((text) => {
@@ -43,28 +35,11 @@ function applyWholeTurn() {
   return { ok: state.turns[0]?.lastSeq === TURN_LENGTH };
 }
 
-// The AI SDK validates each chunk as it reads a stream: `safeValidateTypes` takes the
-// lazy schema, calls it, then awaits its `validate` (zod `safeParseAsync`). Same here.
-const aiSdkValidate = (value) => uiMessageChunkSchema().validate(value);
-
 const isOk = (result) => result.ok === true;
-const isSuccess = (result) => result.success === true;
-const isParsed = (value) => typeof value === 'object' && value !== null;
 
+await checkParsePools();
 const contenders = [
-  { id: 'delta/json', run: () => JSON.parse(deltaEnvelopeText), check: isParsed },
-  { id: 'delta/core', run: () => parseChatEnvelope(deltaEnvelopeText), check: isOk },
-  // The same contract checked by its zod/mini schema: what the hand-written hot path replaces.
-  { id: 'delta/zod', run: () => ChatEventEnvelopeSchema.safeParse(JSON.parse(deltaEnvelopeText)), check: isSuccess },
-  { id: 'delta/ag-ui/json', run: () => JSON.parse(agUiTextContentText), check: isParsed },
-  { id: 'delta/ag-ui', run: () => EventSchemas.safeParse(JSON.parse(agUiTextContentText)), check: isSuccess },
-  { id: 'delta/ai-sdk/json', run: () => JSON.parse(aiSdkTextDeltaText), check: isParsed },
-  { id: 'delta/ai-sdk', run: () => aiSdkValidate(JSON.parse(aiSdkTextDeltaText)), check: isSuccess, isAsync: true },
-  { id: 'tool/json', run: () => JSON.parse(toolResultEnvelopeText), check: isParsed },
-  { id: 'tool/core', run: () => parseChatEnvelope(toolResultEnvelopeText), check: isOk },
-  { id: 'tool/zod', run: () => ChatEventEnvelopeSchema.safeParse(JSON.parse(toolResultEnvelopeText)), check: isSuccess },
-  { id: 'tool/ag-ui/json', run: () => JSON.parse(agUiToolCallResultText), check: isParsed },
-  { id: 'tool/ag-ui', run: () => EventSchemas.safeParse(JSON.parse(agUiToolCallResultText)), check: isSuccess },
+  ...parseContenders,
   { id: 'apply', run: applyWholeTurn, check: isOk, operationsPerRun: TURN_LENGTH },
   ...blockContenders,
   ...legacyContenders,
@@ -108,70 +83,7 @@ const COLUMNS = {
 };
 const rows = [];
 
-// `floor` is the column every goal is stated in: time over JSON.parse of our envelope text.
-function parseRows(measure, { coreId, jsonId, zodId, text, goal, peers }) {
-  const coreRatio = ratio(coreId, jsonId);
-  const common = { measure, input: bytes(text.length) };
-  rows.push({
-    ...common,
-    contender: 'JSON.parse alone (floor)',
-    floor: '1.00×',
-    ownFloor: '1.00×',
-    core: times(ratio(jsonId, coreId)),
-    time: nanoseconds(ns(jsonId)),
-  });
-  rows.push({
-    ...common,
-    contender: '**parseChatEnvelope**',
-    floor: times(coreRatio),
-    ownFloor: times(coreRatio),
-    core: '1.00×',
-    time: nanoseconds(ns(coreId)),
-    goal: `≤ ${times(goal)}`,
-    met: verdict(coreRatio <= goal),
-  });
-  rows.push({
-    ...common,
-    contender: 'the same contract as its zod/mini schema (`ChatEventEnvelopeSchema.safeParse`)',
-    floor: times(ratio(zodId, jsonId)),
-    ownFloor: times(ratio(zodId, jsonId)),
-    core: times(ratio(zodId, coreId)),
-    time: nanoseconds(ns(zodId)),
-  });
-  for (const peer of peers) {
-    const versusCore = ratio(peer.id, coreId);
-    rows.push({
-      measure,
-      contender: peer.name,
-      input: bytes(peer.text.length),
-      floor: times(ratio(peer.id, jsonId)),
-      ownFloor: times(ratio(peer.id, `${peer.id}/json`)),
-      core: times(versusCore),
-      time: nanoseconds(ns(peer.id)),
-      goal: 'slower than ours',
-      met: verdict(versusCore > 1),
-    });
-  }
-}
-parseRows('delta', {
-  coreId: 'delta/core',
-  jsonId: 'delta/json',
-  zodId: 'delta/zod',
-  text: deltaEnvelopeText,
-  goal: GOALS.delta,
-  peers: [
-    { id: 'delta/ag-ui', name: 'AG-UI `EventSchemas` TEXT_MESSAGE_CONTENT', text: agUiTextContentText },
-    { id: 'delta/ai-sdk', name: 'AI SDK `uiMessageChunkSchema` text-delta', text: aiSdkTextDeltaText },
-  ],
-});
-parseRows('tool result', {
-  coreId: 'tool/core',
-  jsonId: 'tool/json',
-  zodId: 'tool/zod',
-  text: toolResultEnvelopeText,
-  goal: GOALS.toolResult,
-  peers: [{ id: 'tool/ag-ui', name: 'AG-UI `EventSchemas` TOOL_CALL_RESULT', text: agUiToolCallResultText }],
-});
+rows.push(...parseRows({ samples, median, medianRatio, times, nanoseconds, verdict }));
 const applyRatio = ratio('apply', 'delta/core');
 rows.push({
   measure: 'reducer',
@@ -238,9 +150,12 @@ Ratios carry over between machines; the ns/op column is context for this machine
 
 ${table}
 
-- Every goal is stated against \`JSON.parse\` of our envelope (the floor). Peers are measured as \`JSON.parse\` plus
-  their own validation, on events that carry the same text, id sizes and tool result content, and divided by that same
-  floor. "Own string" divides them by \`JSON.parse\` of their own (shorter, less validated) string instead.
+- Each parse row reads the next of ${POOL_SIZE} distinct strings per call (4 conversations of 4 turns of 16 events, so
+  conversation and turn ids repeat as on a connection; every event id, seq, timestamp and text differs; one delta in
+  eight and most long blocks hold a character past U+00FF). Every goal is stated against \`JSON.parse\` of the same
+  strings (the floor). Peers are measured as \`JSON.parse\` plus their own validation, on events that carry the same
+  text, id sizes and tool result content, and divided by that same floor. "Own string" divides them by \`JSON.parse\`
+  of their own (shorter, less validated) strings instead.
 - The AI SDK validates asynchronously (\`safeParseAsync\` behind its lazy schema), as it does when reading a stream;
   its time includes one \`await\` per chunk.
 - Client bundle: ${bytes(bundle.minifiedBytes)} minified, ${bytes(bundle.gzippedBytes)} gzipped; zod is

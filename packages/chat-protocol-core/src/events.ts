@@ -2,9 +2,12 @@
  * The v1 event union: one strict zod/mini schema per `event.type`, the per-type
  * field allowlist the encoder copies through, and the channel of each type.
  * It owns shapes only; ordering, identity and turn rules live in the reducer.
+ * The allowlist is read off the hot-path validator's rule tables, which are
+ * typed by these schemas' types (see "Adding a field" in the README).
  */
 import * as z from 'zod/mini';
 import { OpenCardSnapshotV1Schema } from './cards.js';
+import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
   hasOwn,
@@ -15,15 +18,11 @@ import {
   SafeJsonSchema,
   textSchema,
 } from './primitives.js';
+import { EVENT_FIELD_NAMES } from './validate-envelope.js';
+
+export { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES };
 
 const nameSchema = () => textSchema(CHAT_LIMITS.maxNameLength, 1);
-
-/** Outcomes of a tool call. */
-export const TOOL_RESULT_STATUSES = ['succeeded', 'failed', 'cancelled', 'needs-reconciliation'] as const;
-/** How a turn ended through `done`. */
-export const DONE_STATUSES = ['completed', 'cancelled', 'interrupted', 'needs-reconciliation'] as const;
-/** How a card closed. */
-export const CARD_RESOLUTIONS = ['submitted', 'declined', 'cancelled', 'expired', 'interrupted'] as const;
 
 /** A reference a grounded block cites: opaque to the protocol, resolved by the host. */
 export const ChatSourceSchema = /* @__PURE__ */ (() =>
@@ -159,22 +158,12 @@ export type ChatEventV1Of<Type extends ChatEventTypeV1> = Extract<ChatEventV1, {
 
 /**
  * The fields each event type may carry, in wire order. `encodeChatEnvelope`
- * copies exactly these, so a field a host forgot to strip never leaks.
+ * copies exactly these, so a field a host forgot to strip never leaks. They are
+ * the keys of the validator's rule tables, so the encoder can never copy a
+ * field the parser refuses, nor drop one it accepts.
  */
 export const CHAT_EVENT_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[] } =
-  /* @__PURE__ */ Object.freeze({
-    delta: ['type', 'text'],
-    reasoning: ['type', 'text'],
-    tool_call: ['type', 'callId', 'name', 'input'],
-    tool_result: ['type', 'callId', 'name', 'status', 'summary', 'blocks', 'error'],
-    provenance: ['type', 'engine', 'model', 'accountRoute'],
-    card: ['type', 'card'],
-    card_closed: ['type', 'correlationId', 'resolution'],
-    state: ['type', 'version', 'snapshot'],
-    navigate: ['type', 'href'],
-    done: ['type', 'status', 'stopReason', 'usage'],
-    error: ['type', 'code', 'message', 'retryable', 'retryAfterMs'],
-  });
+  EVENT_FIELD_NAMES;
 
 /** Every v1 event type, in the order of the contract's table. */
 export const CHAT_EVENT_TYPES_V1 = /* @__PURE__ */ (() =>

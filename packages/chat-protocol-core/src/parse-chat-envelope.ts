@@ -5,6 +5,7 @@
  */
 import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_LIMITS } from './limits.js';
+import { isScreenedJsonText } from './primitives.js';
 import { refuse, type ChatRefusal, type ParseResult } from './result.js';
 import { validateEnvelope, type Rules } from './validate-envelope.js';
 
@@ -56,7 +57,9 @@ export function parseEnvelopeWith(
     if (json === undefined) return refuse('invalid-json', 'the value has no JSON form');
     return parseEnvelopeWith(json, cardRules);
   }
-  const problem = validateEnvelope(value, cardRules);
+  // One search of the text for the escapes that alone can put a control
+  // character in a string saves scanning every string for one.
+  const problem = validateEnvelope(value, cardRules, isScreenedJsonText(input));
   if (problem !== null) return refuse(problem.code, describeIssue(problem.issue.path, problem.issue.message), [problem.issue]);
   return { ok: true, value };
 }

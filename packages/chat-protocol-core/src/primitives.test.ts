@@ -1,8 +1,16 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { timestampArb } from '../test/arbitraries.js';
 import { CHAT_LIMITS } from './limits.js';
-import { isChatId, isCleanText, isSafeHref, isSafeJson, isZonedTimestamp } from './primitives.js';
+import {
+  isChatId,
+  isCleanText,
+  isSafeHref,
+  isSafeJson,
+  isScreenedJsonText,
+  isWellFormedText,
+  isZonedTimestamp,
+} from './primitives.js';
 
 // A slow, obviously right reading of the timestamp rule, to hold the
 // position scanner in primitives.ts to it.
@@ -109,5 +117,89 @@ describe('isChatId, isCleanText, isSafeHref, isSafeJson', () => {
     expect(isSafeJson(undefined)).toBe(false);
     expect(isSafeJson(new Date())).toBe(false);
     expect(isSafeJson({ 'a\u0000': 1 })).toBe(false);
+  });
+});
+
+// Characters at the edges of the clean-text rule, and the escapes JSON writes for them.
+const EDGE_CHARACTERS = ['a', 'é', '\t', '\n', '\r', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', '\\', '"', '/', '\u2028', '\ud83d', '\ude00', '😀'];
+const edgeTextArb = fc.array(fc.constantFrom(...EDGE_CHARACTERS), { maxLength: 8 }).map((characters) => characters.join(''));
+// JSON with such strings as values and keys, its lone surrogates written raw (a
+// JS string may hold them, and JSON.parse takes them) rather than escaped.
+const edgeJsonTextArb = fc
+  .oneof(edgeTextArb, fc.dictionary(edgeTextArb, fc.oneof(edgeTextArb, fc.array(edgeTextArb, { maxLength: 3 })), { maxKeys: 3 }))
+  .map((value) => JSON.stringify(value).replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
+const stringsOf = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? [value]
+    : typeof value === 'object' && value !== null
+      ? Object.entries(value).flatMap(([key, entry]) => [key, ...stringsOf(entry)])
+      : [];
+
+describe('isScreenedJsonText: one search of the JSON text stands in for a control-character scan of every string (issue 12)', () => {
+  it.each([
+    ['"plain"', true],
+    ['"a\\nb\\rc\\td"', true],
+    ['"quote \\" slash \\/ backslash \\\\"', true],
+    ['"\\\\b is a backslash and a b"', true],
+    ['"\\b"', false],
+    ['"\\f"', false],
+    ['"\\u0041"', false],
+    ['"\\\\\\f"', false],
+    ['{"k\\u0000":1}', false],
+  ])('%s → %s', (text, expected) => {
+    expect(isScreenedJsonText(text)).toBe(expected);
+  });
+
+  it('passes a text only when no string or key JSON.parse makes of it holds a control character', () => {
+    fc.assert(
+      fc.property(edgeJsonTextArb, (text) => {
+        const parsed: unknown = JSON.parse(text);
+        const hasControl = stringsOf(parsed).some((string) => /[\0-\x08\x0b\x0c\x0e-\x1f]/.test(string));
+        if (isScreenedJsonText(text)) expect({ text, hasControl }).toEqual({ text, hasControl: false });
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('relies on JSON: raw control characters inside strings are refused by JSON.parse itself', () => {
+    for (const control of ['\u0000', '\b', '\f', '\u001f', '\n']) expect(() => JSON.parse(`"a${control}"`)).toThrow(SyntaxError);
+  });
+});
+
+describe('isWellFormedText and isCleanText (issue 12: the clean-text scan)', () => {
+  const referenceIsWellFormed = (text: string) =>
+    !/[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/.test(text);
+  const referenceIsClean = (text: string) => referenceIsWellFormed(text) && !/[\0-\x08\x0b\x0c\x0e-\x1f]/.test(text);
+
+  it('agree with a reference reading of the rule on strings made of its edge characters', () => {
+    fc.assert(
+      fc.property(edgeTextArb, (text) => {
+        expect({ text, wellFormed: isWellFormedText(text), clean: isCleanText(text) }).toEqual({
+          text,
+          wellFormed: referenceIsWellFormed(text),
+          clean: referenceIsClean(text),
+        });
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('give the same verdicts on a runtime without String.prototype.isWellFormed (Hermes)', async () => {
+    const prototype = String.prototype as { isWellFormed?: () => boolean };
+    const native = prototype.isWellFormed;
+    delete prototype.isWellFormed;
+    try {
+      vi.resetModules();
+      const fallback = await import('./primitives.js');
+      fc.assert(
+        fc.property(edgeTextArb, (text) => {
+          expect([fallback.isWellFormedText(text), fallback.isCleanText(text)]).toEqual([referenceIsWellFormed(text), referenceIsClean(text)]);
+        }),
+        { numRuns: 2_000 },
+      );
+    } finally {
+      if (native !== undefined) prototype.isWellFormed = native;
+      vi.resetModules();
+    }
   });
 });

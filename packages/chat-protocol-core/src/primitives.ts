@@ -8,10 +8,19 @@ import * as z from 'zod/mini';
 import { CHAT_LIMITS } from './limits.js';
 
 const ID_PATTERN = /^[\x21-\x7e]+$/;
-// C0 controls other than tab, LF and CR; a high surrogate not followed by a low
-// one; a low surrogate not preceded by a high one.
+// The same rule as a search for one bad character: a valid id then never
+// matches, and a failed search skips the match bookkeeping a successful one pays.
+const NON_ID_CHARACTER = /[^\x21-\x7e]/;
+// C0 controls other than tab, LF and CR, or any surrogate: text with neither is clean.
 const SUSPECT_TEXT = /[\0-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]/;
-const UNCLEAN_TEXT = /[\0-\x08\x0b\x0c\x0e-\x1f]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+const CONTROL_CHARACTER = /[\0-\x08\x0b\x0c\x0e-\x1f]/;
+// A high surrogate not followed by a low one; a low surrogate not preceded by a high one.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+// `String.prototype.isWellFormed` (ES2024) answers without reading a string
+// that holds no character past U+00FF, and scans the others faster than a
+// regex; runtimes without it (Hermes, older browsers) take the regex.
+const HAS_IS_WELL_FORMED = /* @__PURE__ */ (() =>
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function')();
 // The shape only; the calendar and `-00:00` are checked by isZonedTimestamp.
 const TIMESTAMP_PATTERN =
   /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
@@ -23,26 +32,29 @@ export const FORBIDDEN_JSON_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(
 
 /** 1–256 printable ASCII characters without spaces. */
 export function isChatId(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= CHAT_LIMITS.maxIdLength && ID_PATTERN.test(value);
+  return (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= CHAT_LIMITS.maxIdLength &&
+    !NON_ID_CHARACTER.test(value)
+  );
+}
+
+/**
+ * No lone surrogate: every high surrogate is followed by a low one and every
+ * low one preceded by a high one. Says nothing about control characters.
+ */
+export function isWellFormedText(value: string): boolean {
+  return HAS_IS_WELL_FORMED ? (value as string & { isWellFormed(): boolean }).isWellFormed() : !LONE_SURROGATE.test(value);
 }
 
 /** Well-formed Unicode without C0 control characters other than tab, LF and CR. False for a non-string; never throws. */
 export function isCleanText(value: string): boolean {
   // Most text has no surrogate and no control character at all: one scan for a
   // plain character class settles it, and only text with either pays for the
-  // exact check of pairs. A non-string is never coerced: coercion runs the
+  // exact checks. A non-string is never coerced: coercion runs the
   // value's own code (`toString`, `Symbol.toPrimitive`), which may throw.
-  return typeof value === 'string' && (!SUSPECT_TEXT.test(value) || !UNCLEAN_TEXT.test(value));
-}
-
-/** A string that is clean text and at most `max` code units long. */
-export function isBoundedText(value: unknown, max: number): value is string {
-  return typeof value === 'string' && value.length <= max && isCleanText(value);
-}
-
-/** A non-empty bounded clean string. */
-export function isName(value: unknown, max: number = CHAT_LIMITS.maxNameLength): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= max && isCleanText(value);
+  return typeof value === 'string' && (!SUSPECT_TEXT.test(value) || (!CONTROL_CHARACTER.test(value) && isWellFormedText(value)));
 }
 
 /** Days in `month` (1–12) of `year` in the proleptic Gregorian calendar. */
@@ -76,49 +88,83 @@ function startsWithDate(value: string): boolean {
   );
 }
 
-/** The first 17 characters, `YYYY-MM-DDTHH:MM:`, on a real calendar day and clock. */
-function isDateHourMinute(value: string): boolean {
-  const hour = twoDigits(value, 11);
-  const minute = twoDigits(value, 14);
-  return (
-    startsWithDate(value) &&
-    value.charCodeAt(10) === 84 &&
-    hour >= 0 &&
-    hour <= 23 &&
-    value.charCodeAt(13) === 58 &&
-    minute >= 0 &&
-    minute <= 59 &&
-    value.charCodeAt(16) === 58
-  );
-}
-
 /**
  * RFC 3339 date-time with an explicit zone: `Z` or `±HH:MM` (upper-case `T` and
  * `Z`; `-00:00`, "offset unknown", is refused), on a real calendar day.
  * Scanned by position, not with a regex: every envelope carries one, so it sits
- * on the hot path.
+ * on the hot path. Each character is read once, into a local: a read is a
+ * dispatch on how the engine stores the string, and the reads are most of the
+ * cost, so the function does no more of them than the rule needs and calls no
+ * helpers an engine might not inline.
  */
 export function isZonedTimestamp(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length < 20 || value.length > 35) return false;
-  const second = twoDigits(value, 17);
-  if (!isDateHourMinute(value) || second < 0 || second > 59) return false;
-  let index = 19;
-  if (value.charCodeAt(index) === 46) {
-    const fractionStart = ++index;
-    while (index < value.length && isDigit(value.charCodeAt(index))) index++;
-    if (index === fractionStart || index - fractionStart > 9) return false;
+  if (typeof value !== 'string') return false;
+  const length = value.length;
+  if (length < 20 || length > 35) return false;
+  // `YYYY-MM-DDTHH:MM:SS`: fourteen digits and five separators at fixed places.
+  const year1 = value.charCodeAt(0) - 48;
+  const year2 = value.charCodeAt(1) - 48;
+  const year3 = value.charCodeAt(2) - 48;
+  const year4 = value.charCodeAt(3) - 48;
+  const month1 = value.charCodeAt(5) - 48;
+  const month2 = value.charCodeAt(6) - 48;
+  const day1 = value.charCodeAt(8) - 48;
+  const day2 = value.charCodeAt(9) - 48;
+  const hour1 = value.charCodeAt(11) - 48;
+  const hour2 = value.charCodeAt(12) - 48;
+  const minute1 = value.charCodeAt(14) - 48;
+  const minute2 = value.charCodeAt(15) - 48;
+  const second1 = value.charCodeAt(17) - 48;
+  const second2 = value.charCodeAt(18) - 48;
+  // A digit d has d ≥ 0 and 9 − d ≥ 0; one negative term sets the sign bit of the OR.
+  if (
+    (year1 | year2 | year3 | year4 | month1 | month2 | day1 | day2 | hour1 | hour2 | minute1 | minute2 | second1 | second2 |
+      (9 - year1) | (9 - year2) | (9 - year3) | (9 - year4) | (9 - month1) | (9 - month2) | (9 - day1) | (9 - day2) |
+      (9 - hour1) | (9 - hour2) | (9 - minute1) | (9 - minute2) | (9 - second1) | (9 - second2)) < 0 ||
+    value.charCodeAt(4) !== 45 ||
+    value.charCodeAt(7) !== 45 ||
+    value.charCodeAt(10) !== 84 ||
+    value.charCodeAt(13) !== 58 ||
+    value.charCodeAt(16) !== 58
+  ) {
+    return false;
   }
-  const zone = value.charCodeAt(index);
-  if (zone === 90) return index + 1 === value.length;
-  if ((zone !== 43 && zone !== 45) || index + 6 !== value.length || value.charCodeAt(index + 3) !== 58) return false;
-  const zoneHours = twoDigits(value, index + 1);
-  const zoneMinutes = twoDigits(value, index + 4);
-  if (zoneHours < 0 || zoneHours > 23 || zoneMinutes < 0 || zoneMinutes > 59) return false;
-  return !(zone === 45 && zoneHours === 0 && zoneMinutes === 0);
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
+  const month = month1 * 10 + month2;
+  const day = day1 * 10 + day2;
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    (day > 28 && day > daysInMonth(year1 * 1000 + year2 * 100 + year3 * 10 + year4, month)) ||
+    hour1 * 10 + hour2 > 23 ||
+    minute1 > 5 ||
+    second1 > 5
+  ) {
+    return false;
+  }
+  let index = 19;
+  let zone = value.charCodeAt(19);
+  if (zone === 46) {
+    // A fraction of 1–9 digits; `zone` ends as the first character after it.
+    do zone = value.charCodeAt(++index);
+    while (zone >= 48 && zone <= 57);
+    if (index === 20 || index > 29) return false;
+  }
+  if (zone === 90) return index + 1 === length;
+  if ((zone !== 43 && zone !== 45) || index + 6 !== length || value.charCodeAt(index + 3) !== 58) return false;
+  const zoneHour1 = value.charCodeAt(index + 1) - 48;
+  const zoneHour2 = value.charCodeAt(index + 2) - 48;
+  const zoneMinute1 = value.charCodeAt(index + 4) - 48;
+  const zoneMinute2 = value.charCodeAt(index + 5) - 48;
+  if (
+    (zoneHour1 | zoneHour2 | zoneMinute1 | zoneMinute2 | (9 - zoneHour1) | (9 - zoneHour2) | (9 - zoneMinute1) | (9 - zoneMinute2)) < 0 ||
+    zoneHour1 * 10 + zoneHour2 > 23 ||
+    zoneMinute1 > 5
+  ) {
+    return false;
+  }
+  // `-00:00` says the offset is unknown.
+  return !(zone === 45 && zoneHour1 === 0 && zoneHour2 === 0 && zoneMinute1 === 0 && zoneMinute2 === 0);
 }
 
 /** `YYYY-MM-DD` on a real calendar day. Two such strings order as dates when compared as strings. */
@@ -168,16 +214,25 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  */
 export function isSafeJson(value: unknown): boolean {
   try {
-    return isSafeJsonAt(value, 0);
+    return isSafeJsonAt(value, 0, false);
   } catch {
     return false;
   }
 }
 
-function isSafeJsonAt(value: unknown, depth: number): boolean {
+/**
+ * {@link isSafeJson} for a value `JSON.parse` returned from a text that
+ * `isScreenedJsonText` passed: its strings and keys cannot hold a control
+ * character, so only their well-formedness is left to check.
+ */
+export function isScreenedSafeJson(value: unknown): boolean {
+  return isSafeJsonAt(value, 0, true);
+}
+
+function isSafeJsonAt(value: unknown, depth: number, screened: boolean): boolean {
   switch (typeof value) {
     case 'string':
-      return isCleanText(value);
+      return screened ? isWellFormedText(value) : isCleanText(value);
     case 'number':
       return Number.isFinite(value);
     case 'boolean':
@@ -186,12 +241,18 @@ function isSafeJsonAt(value: unknown, depth: number): boolean {
       if (value === null) return true;
       if (depth >= CHAT_LIMITS.maxJsonDepth) return false;
       if (Array.isArray(value)) {
-        for (const item of value) if (!isSafeJsonAt(item, depth + 1)) return false;
+        for (const item of value) if (!isSafeJsonAt(item, depth + 1, screened)) return false;
         return true;
       }
       if (!isPlainObject(value)) return false;
       for (const key of Object.keys(value)) {
-        if (FORBIDDEN_JSON_KEYS.has(key) || !isCleanText(key) || !isSafeJsonAt(value[key], depth + 1)) return false;
+        if (
+          FORBIDDEN_JSON_KEYS.has(key) ||
+          !(screened ? isWellFormedText(key) : isCleanText(key)) ||
+          !isSafeJsonAt(value[key], depth + 1, screened)
+        ) {
+          return false;
+        }
       }
       return true;
     }
@@ -203,6 +264,30 @@ function isSafeJsonAt(value: unknown, depth: number): boolean {
 /** A plain object that is {@link isSafeJson}. */
 export function isSafeJsonObject(value: unknown): value is Record<string, unknown> {
   return isPlainObject(value) && isSafeJson(value);
+}
+
+/** A plain object that is {@link isScreenedSafeJson}. */
+export function isScreenedSafeJsonObject(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && isScreenedSafeJson(value);
+}
+
+/**
+ * True when no string of a JSON text that `JSON.parse` accepted can hold a C0
+ * control character. JSON forbids raw controls inside strings, so one can only
+ * come from an escape: `\b`, `\f` or `\uXXXX` (`\n`, `\r`, `\t` give the three
+ * allowed ones). A text without those escapes passes; any `\u` fails, though
+ * most name a harmless character, and leaves the strings to the full check.
+ * Only valid for text `JSON.parse` accepted: there every backslash opens a
+ * two-character escape inside a string, which is what lets it skip two at a time.
+ */
+export function isScreenedJsonText(text: string): boolean {
+  let index = text.indexOf('\\');
+  while (index !== -1) {
+    const escaped = text.charCodeAt(index + 1);
+    if (escaped === 98 || escaped === 102 || escaped === 117) return false; // b, f, u
+    index = text.indexOf('\\', index + 2);
+  }
+  return true;
 }
 
 // Schemas. Each is the documented form of the predicate above it; the

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { cardArb, envelopeArb, mutate, mutationArb, neighbours } from '../test/arbitraries.js';
 import { ChatEventEnvelopeSchema } from './envelope.js';
 import { CardEventSchema } from './events.js';
+import { parseChatEnvelope } from './parse-chat-envelope.js';
+import { isScreenedJsonText } from './primitives.js';
 import { validateEnvelope, validateEvent } from './validate-envelope.js';
 
 const RUNS = 10_000;
@@ -67,5 +69,42 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
       }),
       { numRuns: RUNS },
     );
+  });
+});
+
+// Strings at the edges of the clean-text rule, put anywhere in an envelope; the
+// text keeps lone surrogates raw (JSON.parse takes them) so that it passes
+// isScreenedJsonText and the screened tables, not the full ones, judge them.
+const EDGE_CHARACTERS = ['a', '\t', '\n', '\b', '\f', '\u0000', '\u001f', '\\', '"', '\ud83d', '\ude00', '😀', 'é'];
+const edgeMutationArb = fc.record({
+  kind: fc.constant('replace' as const),
+  pick: fc.nat(),
+  value: fc.array(fc.constantFrom(...EDGE_CHARACTERS), { minLength: 1, maxLength: 6 }).map((characters) => characters.join('')),
+  key: fc.constant('text'),
+});
+const rawSurrogates = (text: string) =>
+  text.replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+describe('a screened text is judged as strictly as any other (issue 12: parsing ahead of every peer)', () => {
+  it('parseChatEnvelope agrees with ChatEventEnvelopeSchema on texts with edge strings, screened or not', () => {
+    let screened = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(envelopeArb, fc.tuple(envelopeArb, cardArb).map(([envelope, card]) => ({ ...envelope, event: { type: 'card', card } }))),
+        fc.array(fc.oneof(edgeMutationArb, mutationArb), { minLength: 1, maxLength: 3 }),
+        (envelope, mutations) => {
+          const text = rawSurrogates(JSON.stringify(mutations.reduce<unknown>((value, mutation) => mutate(value, mutation), envelope)));
+          if (isScreenedJsonText(text)) screened++;
+          const parsed = parseChatEnvelope(text).ok;
+          const schema = ChatEventEnvelopeSchema.safeParse(JSON.parse(text)).success;
+          expect({ parsed, text }).toEqual({ parsed: schema, text });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    // About half the generated texts are screened (the rest hold a \b, \f or \u
+    // escape), so both the screened and the full tables were exercised.
+    expect(screened).toBeGreaterThan(RUNS / 4);
+    expect(screened).toBeLessThan((3 * RUNS) / 4);
   });
 });

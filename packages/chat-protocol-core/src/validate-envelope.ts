@@ -3,7 +3,11 @@
  * JSON value, reporting the first problem with its path. It accepts and refuses
  * exactly what `ChatEventEnvelopeSchema` does (a property test holds it to that);
  * it exists because a general schema walk costs several times `JSON.parse`.
+ * Its field tables are typed by the schemas' types, and the encoder's allowlist
+ * is read off them, so a field cannot be added to one without the other.
  */
+import type { CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './cards.js';
+import { CARD_LIMITS } from './cards.js';
 import {
   expiresAfterCreation,
   hasUniqueIds,
@@ -13,20 +17,22 @@ import {
   isSliderRangeValid,
   isTextLengthRangeOrdered,
 } from './card-rules.js';
-import { CARD_LIMITS } from './cards.js';
-import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, type ChatEventTypeV1 } from './events.js';
+import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
+import type { ChatEventTypeV1, ChatEventV1Of, ChatResultBlock, ChatSource } from './events.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
   hasOwn,
-  isBoundedText,
   isCalendarDate,
   isChatId,
+  isCleanText,
   isCount,
-  isName,
   isSafeHref,
   isSafeJson,
   isSafeJsonObject,
+  isScreenedSafeJson,
+  isScreenedSafeJsonObject,
   isSeq,
+  isWellFormedText,
   isZonedTimestamp,
 } from './primitives.js';
 import type { ChatIssue } from './result.js';
@@ -43,28 +49,40 @@ type Path = readonly (string | number)[];
  * relative to the value; paths are built only on failure, never on the hot path.
  */
 type Check = (value: unknown) => ChatIssue | null;
-interface Rule {
+interface Rule<Optional extends boolean = boolean> {
   readonly check: Check;
-  readonly optional: boolean;
+  readonly optional: Optional;
 }
+/**
+ * The rules of a strict object shaped like `Shape`: one per key, no more and no
+ * fewer, required exactly where `Shape` requires the key. Tables are written
+ * against the schemas' inferred types, so a field added to a schema and not
+ * here (or the other way round) fails the type check.
+ */
+type FieldRules<Shape> = {
+  readonly [Key in keyof Shape]-?: Rule<Record<never, never> extends Pick<Shape, Key> ? true : false>;
+};
 /**
  * Field rules of one strict object, also split once into parallel arrays of
  * required and optional keys and checks: the fast pass walks those by index.
+ * `keys` lists every field in declaration order, which is the wire order.
  */
 export interface Rules {
   readonly byKey: Readonly<Record<string, Rule>>;
+  readonly keys: readonly string[];
   readonly requiredKeys: readonly string[];
   readonly requiredChecks: readonly Check[];
   readonly optionalKeys: readonly string[];
   readonly optionalChecks: readonly Check[];
 }
 
-function rules(byKey: Readonly<Record<string, Rule>>): Rules {
-  const entries = Object.entries(byKey);
+function rules<Shape>(byKey: FieldRules<Shape>): Rules {
+  const entries = Object.entries(byKey as Readonly<Record<string, Rule>>);
   const requiredEntries = entries.filter(([, rule]) => !rule.optional);
   const optionalEntries = entries.filter(([, rule]) => rule.optional);
   return {
-    byKey,
+    byKey: byKey as Readonly<Record<string, Rule>>,
+    keys: Object.freeze(entries.map(([key]) => key)),
     requiredKeys: requiredEntries.map(([key]) => key),
     requiredChecks: requiredEntries.map(([, rule]) => rule.check),
     optionalKeys: optionalEntries.map(([key]) => key),
@@ -87,8 +105,10 @@ const when =
   (predicate: (value: unknown) => boolean, message: string): Check =>
   (value) =>
     predicate(value) ? null : fail([], message);
-const required = (check: Check): Rule => ({ check, optional: false });
-const optional = (check: Check): Rule => ({ check, optional: true });
+const required = (check: Check): Rule<false> => ({ check, optional: false });
+const optional = (check: Check): Rule<true> => ({ check, optional: true });
+/** A required key whose value the caller already dispatched on or checks itself (`type`, `kind`, `event`). */
+const dispatched = required(() => null);
 
 /**
  * Checks a plain object against `rules`: no unknown keys, every required key
@@ -130,25 +150,56 @@ function explain(value: Record<string, unknown>, rules: Rules): ChatIssue {
   return fail([], 'unexpected inherited property');
 }
 
-// The rule tables are built in one function called once at load and marked
-// pure, so a bundle that never validates an envelope (a client importing only
-// isCleanText, say) drops them entirely.
-function buildRuleTables() {
-  /** A required key whose value the caller already dispatched on or checks itself (`type`, `kind`, `event`). */
-  const dispatched = required(() => null);
+/** The presentation of each base card kind, as the schema's type states it. */
+type PresentationOf<Kind extends CardKind> = Extract<CardPresentationV1, { kind: Kind }>;
+
+/**
+ * Every strict object of the envelope the validator knows, by name: the
+ * envelope frame, each event type, the card and its parts, each presentation
+ * kind, each block kind and a source. `contract-fields.test.ts` compares their
+ * keys with the schemas' and the test generators'.
+ */
+export interface RuleTables {
+  readonly envelope: Rules;
+  readonly events: { readonly [Type in ChatEventTypeV1]: Rules };
+  readonly card: Rules;
+  readonly cardSchemaReference: Rules;
+  readonly cardOption: Rules;
+  readonly presentations: { readonly [Kind in CardKind]: Rules };
+  readonly blocks: { readonly [Kind in ChatResultBlock['kind']]: Rules };
+  readonly source: Rules;
+}
+
+/**
+ * Builds the rule tables. With `screened`, the strings they see come from a
+ * JSON text {@link isScreenedJsonText} passed, so none can hold a control
+ * character and text checks only ask for well-formed Unicode; every other rule,
+ * message and path is the same. The tables are built in a function called at
+ * load and marked pure, so a bundle that never validates an envelope (a client
+ * importing only isCleanText, say) drops them entirely.
+ */
+function buildRuleTables(screened: boolean): RuleTables {
+  const isText = screened ? isWellFormedText : isCleanText;
   const oneOf = (values: readonly string[]): Check =>
     when((value) => typeof value === 'string' && values.includes(value), `expected one of ${values.join(', ')}`);
 
   const id = when(isChatId, 'expected an id: 1–256 printable ASCII characters without spaces');
-  const name = when(isName, 'expected non-empty clean text of at most 256 characters');
+  const name = when(
+    (value) => typeof value === 'string' && value.length > 0 && value.length <= CHAT_LIMITS.maxNameLength && isText(value),
+    'expected non-empty clean text of at most 256 characters',
+  );
   const text = (max: number, min = 0): Check =>
     when(
-      (value) => isBoundedText(value, max) && value.length >= min,
+      (value) => typeof value === 'string' && value.length <= max && value.length >= min && isText(value),
       `expected clean text of ${min}–${max} characters`,
     );
-  const json = when((value) => value !== undefined && isSafeJson(value), 'expected bounded JSON data');
-  const jsonObject = when(isSafeJsonObject, 'expected a bounded JSON object');
+  const json = when(
+    (value) => value !== undefined && (screened ? isScreenedSafeJson(value) : isSafeJson(value)),
+    'expected bounded JSON data',
+  );
+  const jsonObject = when(screened ? isScreenedSafeJsonObject : isSafeJsonObject, 'expected a bounded JSON object');
   const boolean = when((value) => typeof value === 'boolean', 'expected a boolean');
+  const count = when(isCount, 'expected a non-negative integer');
   const nullableName: Check = (value) => (value === null ? null : name(value));
   const arrayOf =
     (max: number, item: Check): Check =>
@@ -161,29 +212,25 @@ function buildRuleTables() {
       }
       return null;
     };
-
   const strict =
-    (fields: Readonly<Record<string, Rule>>): Check => {
-      const compiled = rules(fields);
-      return (value) => checkStrict(value, compiled);
-    };
+    (compiled: Rules): Check =>
+    (value) =>
+      checkStrict(value, compiled);
 
-  const sources = optional(
-    arrayOf(
-      CHAT_LIMITS.maxSources,
-      strict({ ref: required(text(CHAT_LIMITS.maxRefLength, 1)), label: optional(name) }),
-    ),
-  );
-  const textBlockRules = rules({
-    kind: required(oneOf(['text'])),
-    text: required(text(CHAT_LIMITS.maxTextLength)),
-    sources,
-  });
-  const dataBlockRules = rules({ kind: required(oneOf(['data'])), data: required(json), sources });
+  const source = rules<ChatSource>({ ref: required(text(CHAT_LIMITS.maxRefLength, 1)), label: optional(name) });
+  const sources = optional(arrayOf(CHAT_LIMITS.maxSources, strict(source)));
+  const blocks = {
+    text: rules<Extract<ChatResultBlock, { kind: 'text' }>>({
+      kind: required(oneOf(['text'])),
+      text: required(text(CHAT_LIMITS.maxTextLength)),
+      sources,
+    }),
+    data: rules<Extract<ChatResultBlock, { kind: 'data' }>>({ kind: required(oneOf(['data'])), data: required(json), sources }),
+  };
   const block: Check = (value) => {
     if (!isJsonObject(value)) return fail([], 'expected an object');
-    if (value['kind'] === 'text') return checkStrict(value, textBlockRules);
-    if (value['kind'] === 'data') return checkStrict(value, dataBlockRules);
+    if (value['kind'] === 'text') return checkStrict(value, blocks.text);
+    if (value['kind'] === 'data') return checkStrict(value, blocks.data);
     return fail(['kind'], 'expected one of text, data');
   };
 
@@ -198,36 +245,51 @@ function buildRuleTables() {
     when((value) => isCount(value) && value >= min && value <= max, `expected an integer of ${min}–${max}`);
   const label = text(CARD_LIMITS.maxLabelLength, 1);
   const calendarDate = when(isCalendarDate, 'expected a YYYY-MM-DD calendar date');
+  const cardOption = rules<CardOption>({
+    id: required(id),
+    label: required(label),
+    description: optional(text(CARD_LIMITS.maxDescriptionLength)),
+  });
   const options: Check = (value) =>
-    arrayOf(CARD_LIMITS.maxOptions, strict({ id: required(id), label: required(label), description: optional(text(CARD_LIMITS.maxDescriptionLength)) }))(value) ??
+    arrayOf(CARD_LIMITS.maxOptions, strict(cardOption))(value) ??
     (Array.isArray(value) && value.length === 0
       ? fail([], 'expected at least 1 item')
       : hasUniqueIds(value as { id: unknown }[])
         ? null
         : fail([], 'option ids must be unique'));
-  const PRESENTATION_RULES: Readonly<Record<string, Check>> = {
-    text: refined(
-      strict({
-        kind: dispatched,
-        placeholder: optional(text(CARD_LIMITS.maxLabelLength)),
-        multiline: optional(boolean),
-        minLength: optional(integerUpTo(0, CARD_LIMITS.maxTextAnswerLength)),
-        maxLength: optional(integerUpTo(1, CARD_LIMITS.maxTextAnswerLength)),
-      }),
-      isTextLengthRangeOrdered,
-      'minLength',
-      'minLength must not exceed maxLength',
-    ),
-    radio: strict({ kind: dispatched, options: required(options) }),
-    select: strict({ kind: dispatched, options: required(options) }),
+  const presentations: RuleTables['presentations'] = {
+    text: rules<PresentationOf<'text'>>({
+      kind: dispatched,
+      placeholder: optional(text(CARD_LIMITS.maxLabelLength)),
+      multiline: optional(boolean),
+      minLength: optional(integerUpTo(0, CARD_LIMITS.maxTextAnswerLength)),
+      maxLength: optional(integerUpTo(1, CARD_LIMITS.maxTextAnswerLength)),
+    }),
+    radio: rules<PresentationOf<'radio'>>({ kind: dispatched, options: required(options) }),
+    select: rules<PresentationOf<'select'>>({ kind: dispatched, options: required(options) }),
+    checkbox: rules<PresentationOf<'checkbox'>>({
+      kind: dispatched,
+      options: required(options),
+      minSelected: optional(count),
+      maxSelected: optional(count),
+    }),
+    confirm: rules<PresentationOf<'confirm'>>({ kind: dispatched, confirmLabel: optional(label), rejectLabel: optional(label) }),
+    date: rules<PresentationOf<'date'>>({ kind: dispatched, min: optional(calendarDate), max: optional(calendarDate) }),
+    slider: rules<PresentationOf<'slider'>>({
+      kind: dispatched,
+      min: required(finiteNumber),
+      max: required(finiteNumber),
+      step: optional(when((value) => typeof value === 'number' && value > 0 && Number.isFinite(value), 'expected a positive number')),
+      unit: optional(text(CARD_LIMITS.maxUnitLength, 1)),
+    }),
+  };
+  const PRESENTATION_CHECKS: Readonly<Record<string, Check>> = {
+    text: refined(strict(presentations.text), isTextLengthRangeOrdered, 'minLength', 'minLength must not exceed maxLength'),
+    radio: strict(presentations.radio),
+    select: strict(presentations.select),
     checkbox: refined(
       refined(
-        strict({
-          kind: dispatched,
-          options: required(options),
-          minSelected: optional(when(isCount, 'expected a non-negative integer')),
-          maxSelected: optional(when(isCount, 'expected a non-negative integer')),
-        }),
+        strict(presentations.checkbox),
         isCheckboxMinimumReachable,
         'minSelected',
         'minSelected must not exceed maxSelected or the number of options',
@@ -236,61 +298,47 @@ function buildRuleTables() {
       'maxSelected',
       'maxSelected must not exceed the number of options',
     ),
-    confirm: strict({ kind: dispatched, confirmLabel: optional(label), rejectLabel: optional(label) }),
-    date: refined(
-      strict({ kind: dispatched, min: optional(calendarDate), max: optional(calendarDate) }),
-      isDateRangeOrdered,
-      'min',
-      'min must not be after max',
-    ),
-    slider: refined(
-      strict({
-        kind: dispatched,
-        min: required(finiteNumber),
-        max: required(finiteNumber),
-        step: optional(when((value) => typeof value === 'number' && value > 0 && Number.isFinite(value), 'expected a positive number')),
-        unit: optional(text(CARD_LIMITS.maxUnitLength, 1)),
-      }),
-      isSliderRangeValid,
-      'max',
-      'min must be below max, with a finite span',
-    ),
+    confirm: strict(presentations.confirm),
+    date: refined(strict(presentations.date), isDateRangeOrdered, 'min', 'min must not be after max'),
+    slider: refined(strict(presentations.slider), isSliderRangeValid, 'max', 'min must be below max, with a finite span'),
   };
   const presentation: Check = (value) => {
     if (!isJsonObject(value)) return fail([], 'expected an object');
     const kind = value['kind'];
-    const check = typeof kind === 'string' && hasOwn(PRESENTATION_RULES, kind) ? PRESENTATION_RULES[kind] : undefined;
-    return check === undefined ? fail(['kind'], `expected one of ${Object.keys(PRESENTATION_RULES).join(', ')}`) : check(value);
+    const check = typeof kind === 'string' && hasOwn(PRESENTATION_CHECKS, kind) ? PRESENTATION_CHECKS[kind] : undefined;
+    return check === undefined ? fail(['kind'], `expected one of ${Object.keys(PRESENTATION_CHECKS).join(', ')}`) : check(value);
   };
   const timestamp = when(isZonedTimestamp, 'expected an RFC 3339 date-time with Z or ±HH:MM');
-  const card = refined(
-    strict({
-      correlationId: required(id),
-      createdAt: required(timestamp),
-      expiresAt: optional(timestamp),
-      schema: optional(strict({ id: required(id), revision: required(when(isCount, 'expected a non-negative integer')) })),
-      prompt: required(text(CARD_LIMITS.maxPromptLength, 1)),
-      presentation: required(presentation),
-      fallbackText: optional(text(CARD_LIMITS.maxPromptLength)),
-      details: optional(text(CARD_LIMITS.maxPromptLength)),
-      allowDecline: optional(boolean),
-      timeoutMs: optional(integerUpTo(1, CARD_LIMITS.maxTimeoutMs)),
-    }),
-    expiresAfterCreation,
-    'expiresAt',
-    'expiresAt must be after createdAt',
-  );
+  const cardSchemaReference = rules<NonNullable<OpenCardSnapshotV1['schema']>>({ id: required(id), revision: required(count) });
+  const card = rules<OpenCardSnapshotV1>({
+    correlationId: required(id),
+    createdAt: required(timestamp),
+    expiresAt: optional(timestamp),
+    schema: optional(strict(cardSchemaReference)),
+    prompt: required(text(CARD_LIMITS.maxPromptLength, 1)),
+    presentation: required(presentation),
+    fallbackText: optional(text(CARD_LIMITS.maxPromptLength)),
+    details: optional(text(CARD_LIMITS.maxPromptLength)),
+    allowDecline: optional(boolean),
+    timeoutMs: optional(integerUpTo(1, CARD_LIMITS.maxTimeoutMs)),
+  });
+  const cardCheck = refined(strict(card), expiresAfterCreation, 'expiresAt', 'expiresAt must be after createdAt');
 
   const retryAfterMs = when(
     (value) => isCount(value) && value <= CHAT_LIMITS.maxRetryAfterMs,
     `expected an integer of 0–${CHAT_LIMITS.maxRetryAfterMs}`,
   );
 
-  const EVENT_RULES: { readonly [Type in ChatEventTypeV1]: Rules } = {
-    delta: rules({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
-    reasoning: rules({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
-    tool_call: rules({ type: dispatched, callId: required(id), name: required(name), input: optional(jsonObject) }),
-    tool_result: rules({
+  const events: RuleTables['events'] = {
+    delta: rules<ChatEventV1Of<'delta'>>({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
+    reasoning: rules<ChatEventV1Of<'reasoning'>>({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
+    tool_call: rules<ChatEventV1Of<'tool_call'>>({
+      type: dispatched,
+      callId: required(id),
+      name: required(name),
+      input: optional(jsonObject),
+    }),
+    tool_result: rules<ChatEventV1Of<'tool_result'>>({
       type: dispatched,
       callId: required(id),
       name: required(name),
@@ -299,21 +347,30 @@ function buildRuleTables() {
       blocks: optional(arrayOf(CHAT_LIMITS.maxBlocks, block)),
       error: optional(text(CHAT_LIMITS.maxSummaryLength)),
     }),
-    provenance: rules({ type: dispatched, engine: required(name), model: required(name), accountRoute: optional(nullableName) }),
-    card: rules({ type: dispatched, card: required(card) }),
-    card_closed: rules({ type: dispatched, correlationId: required(id), resolution: optional(oneOf(CARD_RESOLUTIONS)) }),
-    state: rules({ type: dispatched, version: required(when(isCount, 'expected a non-negative integer')), snapshot: required(json) }),
-    navigate: rules({
+    provenance: rules<ChatEventV1Of<'provenance'>>({
+      type: dispatched,
+      engine: required(name),
+      model: required(name),
+      accountRoute: optional(nullableName),
+    }),
+    card: rules<ChatEventV1Of<'card'>>({ type: dispatched, card: required(cardCheck) }),
+    card_closed: rules<ChatEventV1Of<'card_closed'>>({
+      type: dispatched,
+      correlationId: required(id),
+      resolution: optional(oneOf(CARD_RESOLUTIONS)),
+    }),
+    state: rules<ChatEventV1Of<'state'>>({ type: dispatched, version: required(count), snapshot: required(json) }),
+    navigate: rules<ChatEventV1Of<'navigate'>>({
       type: dispatched,
       href: required(when(isSafeHref, 'expected an app-relative path or an https: URL')),
     }),
-    done: rules({
+    done: rules<ChatEventV1Of<'done'>>({
       type: dispatched,
       status: required(oneOf(DONE_STATUSES)),
       stopReason: optional(name),
       usage: optional(jsonObject),
     }),
-    error: rules({
+    error: rules<ChatEventV1Of<'error'>>({
       type: dispatched,
       code: required(id),
       message: required(text(CHAT_LIMITS.maxSummaryLength, 1)),
@@ -322,7 +379,7 @@ function buildRuleTables() {
     }),
   };
 
-  const ENVELOPE_RULES = rules({
+  const envelope = rules<{ [Key in 'schemaVersion' | 'conversationId' | 'turnId' | 'eventId' | 'seq' | 'occurredAt' | 'event']: unknown }>({
     schemaVersion: dispatched,
     conversationId: required(id),
     turnId: required(id),
@@ -332,41 +389,128 @@ function buildRuleTables() {
     event: dispatched,
   });
 
-  return { dispatched, EVENT_RULES, ENVELOPE_RULES };
+  return { envelope, events, card, cardSchemaReference, cardOption, presentations, blocks, source };
 }
 
-const RULES = /* @__PURE__ */ buildRuleTables();
+/** The rule tables for any parsed JSON value. */
+export const RULE_TABLES: RuleTables = /* @__PURE__ */ buildRuleTables(false);
+// The same rules for values parsed from a screened text (see isScreenedJsonText).
+const SCREENED_RULE_TABLES: RuleTables = /* @__PURE__ */ buildRuleTables(true);
+
+/**
+ * The fields of each event type in wire order, frozen: the keys of the event
+ * rule tables, which `CHAT_EVENT_FIELDS` publishes as the encoder's allowlist.
+ */
+export const EVENT_FIELD_NAMES: { readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[] } =
+  /* @__PURE__ */ (() =>
+    Object.freeze(
+      Object.fromEntries(Object.entries(RULE_TABLES.events).map(([type, eventRules]) => [type, eventRules.keys])),
+    ) as { readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[] })();
 
 /**
  * The rules of a `card` event whose card is checked by `checkCard` instead of
  * the base v1 rules: how a product's card vocabulary (a card codec) reaches the
- * envelope. Build it once per vocabulary.
+ * envelope. Build it once per vocabulary; it serves screened and unscreened
+ * texts alike, since `checkCard` makes its own full checks.
  */
 export function cardEventRules(checkCard: (card: unknown) => ChatIssue | null): Rules {
-  return rules({ type: RULES.dispatched, card: required(checkCard) });
+  return rules<{ type: 'card'; card: unknown }>({ type: dispatched, card: required(checkCard) });
 }
 
 /**
  * Validates a value `JSON.parse` returned as a v1 envelope; null when it is one.
  * `cardRules` replaces the rules of `card` events (see {@link cardEventRules}).
+ * `screened` says the value was parsed from a text `isScreenedJsonText` passed,
+ * whose strings then need no scan for control characters.
  *
  * Most envelopes are text deltas, so those are checked first by straight-line
  * predicate calls that the engine can inline; anything else, and any failure,
  * takes the rule-driven path, which also names the problem.
  */
-export function validateEnvelope(value: unknown, cardRules: Rules = RULES.EVENT_RULES.card): EnvelopeProblem | null {
+export function validateEnvelope(value: unknown, cardRules?: Rules, screened = false): EnvelopeProblem | null {
+  const tables = screened ? SCREENED_RULE_TABLES : RULE_TABLES;
+  const eventCardRules = cardRules ?? tables.events.card;
   if (isJsonObject(value) && isEnvelopeFrame(value)) {
     const event = value['event'];
     if (isJsonObject(event)) {
       const type = event['type'];
-      if ((type === 'delta' || type === 'reasoning') && isBoundedText(event['text'], CHAT_LIMITS.maxTextLength) && countKeys(event) === 2) {
-        return null;
-      }
+      if ((type === 'delta' || type === 'reasoning') && isPlainTextEvent(event, screened)) return null;
+      if (type === 'tool_result' && isPlainToolResult(event, screened)) return null;
     }
     // The frame passed: only the event is left to check.
-    return eventProblemAt(event, cardRules);
+    return eventProblemAt(event, tables, eventCardRules);
   }
-  return validateEnvelopeByRules(value, cardRules);
+  return validateEnvelopeByRules(value, tables, eventCardRules);
+}
+
+/** A string of `min`–`max` code units that is clean text (well-formed only, for screened text). */
+function isTextOf(value: unknown, min: number, max: number, screened: boolean): boolean {
+  return (
+    typeof value === 'string' &&
+    value.length >= min &&
+    value.length <= max &&
+    (screened ? isWellFormedText(value) : isCleanText(value))
+  );
+}
+
+// The straight-line checks below hold the events most streams are made of to
+// every rule of their tables, without the tables' generic walk. Each is true
+// only when the event is valid; anything it was not written for (a data block,
+// a field added later) makes it false and goes to the rule tables, which
+// decide. So they can make a valid event cheaper, never an invalid one
+// acceptable; contract-fields.test.ts checks they still take every generated one.
+
+/** A `delta` or `reasoning` event (its `type` already read): `{ type, text }` with clean text. */
+export function isPlainTextEvent(event: Record<string, unknown>, screened: boolean): boolean {
+  return isTextOf(event['text'], 0, CHAT_LIMITS.maxTextLength, screened) && countKeys(event) === 2;
+}
+
+/** A `tool_result` event (its `type` already read) whose blocks are all text blocks. */
+export function isPlainToolResult(event: Record<string, unknown>, screened: boolean): boolean {
+  const { callId, name, status, summary, blocks, error } = event;
+  let keys = 4;
+  if (
+    !isChatId(callId) ||
+    !isTextOf(name, 1, CHAT_LIMITS.maxNameLength, screened) ||
+    !(TOOL_RESULT_STATUSES as readonly unknown[]).includes(status)
+  ) {
+    return false;
+  }
+  if (summary !== undefined) {
+    keys++;
+    if (!isTextOf(summary, 0, CHAT_LIMITS.maxSummaryLength, screened)) return false;
+  }
+  if (error !== undefined) {
+    keys++;
+    if (!isTextOf(error, 0, CHAT_LIMITS.maxSummaryLength, screened)) return false;
+  }
+  if (blocks !== undefined) {
+    keys++;
+    if (!Array.isArray(blocks) || blocks.length > CHAT_LIMITS.maxBlocks) return false;
+    for (let index = 0; index < blocks.length; index++) {
+      if (!isPlainTextBlock(blocks[index], screened)) return false;
+    }
+  }
+  return countKeys(event) === keys;
+}
+
+function isPlainTextBlock(block: unknown, screened: boolean): boolean {
+  if (!isJsonObject(block) || block['kind'] !== 'text') return false;
+  const { text, sources } = block;
+  if (!isTextOf(text, 0, CHAT_LIMITS.maxTextLength, screened)) return false;
+  if (sources === undefined) return countKeys(block) === 2;
+  if (!Array.isArray(sources) || sources.length > CHAT_LIMITS.maxSources) return false;
+  for (let index = 0; index < sources.length; index++) {
+    const source: unknown = sources[index];
+    if (!isJsonObject(source) || !isTextOf(source['ref'], 1, CHAT_LIMITS.maxRefLength, screened)) return false;
+    const label = source['label'];
+    if (label === undefined) {
+      if (countKeys(source) !== 1) return false;
+    } else if (!isTextOf(label, 1, CHAT_LIMITS.maxNameLength, screened) || countKeys(source) !== 2) {
+      return false;
+    }
+  }
+  return countKeys(block) === 3;
 }
 
 // The conversation and turn ids of the last frame that passed: a stream repeats
@@ -401,31 +545,35 @@ function countKeys(value: object): number {
   return keys;
 }
 
-function validateEnvelopeByRules(value: unknown, cardRules: Rules): EnvelopeProblem | null {
+function validateEnvelopeByRules(value: unknown, tables: RuleTables, cardRules: Rules): EnvelopeProblem | null {
   if (!isJsonObject(value)) return { code: 'invalid-envelope', issue: fail([], 'expected an object') };
   if (value['schemaVersion'] !== 1) {
     return { code: 'unsupported-version', issue: fail(['schemaVersion'], 'expected schemaVersion 1') };
   }
-  const envelopeIssue = checkStrict(value, RULES.ENVELOPE_RULES);
+  const envelopeIssue = checkStrict(value, tables.envelope);
   if (envelopeIssue !== null) return { code: 'invalid-envelope', issue: envelopeIssue };
-  return eventProblemAt(value['event'], cardRules);
+  return eventProblemAt(value['event'], tables, cardRules);
 }
 
 /** The event's problem, with its path under `event`. */
-function eventProblemAt(event: unknown, cardRules: Rules): EnvelopeProblem | null {
-  const problem = validateEvent(event, cardRules);
+function eventProblemAt(event: unknown, tables: RuleTables, cardRules: Rules): EnvelopeProblem | null {
+  const problem = validateEventWith(event, tables, cardRules);
   return problem === null ? null : { code: problem.code, issue: under('event', problem.issue) };
 }
 
 /** Validates a `JSON.parse` value as a v1 event; null when it is one. Paths are relative to the event. */
-export function validateEvent(event: unknown, cardRules: Rules = RULES.EVENT_RULES.card): EnvelopeProblem | null {
+export function validateEvent(event: unknown, cardRules: Rules = RULE_TABLES.events.card): EnvelopeProblem | null {
+  return validateEventWith(event, RULE_TABLES, cardRules);
+}
+
+function validateEventWith(event: unknown, tables: RuleTables, cardRules: Rules): EnvelopeProblem | null {
   if (!isJsonObject(event)) return { code: 'invalid-event', issue: fail([], 'expected an event object') };
   const type = event['type'];
   const eventRules =
     type === 'card'
       ? cardRules
-      : typeof type === 'string' && hasOwn(RULES.EVENT_RULES, type)
-        ? RULES.EVENT_RULES[type as ChatEventTypeV1]
+      : typeof type === 'string' && hasOwn(tables.events, type)
+        ? tables.events[type as ChatEventTypeV1]
         : undefined;
   if (eventRules === undefined) return { code: 'unknown-event', issue: fail(['type'], 'unknown event type') };
   const issue = checkStrict(event, eventRules);

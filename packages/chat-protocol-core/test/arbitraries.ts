@@ -41,90 +41,130 @@ export const jsonObjectArb = fc
   .dictionary(jsonKeyArb, jsonArb, { maxKeys: 4 })
   .map((value) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
 
-const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+// The generators are written as field models, one record of arbitraries per
+// strict object of the contract, so `contract-fields.test.ts` can compare their
+// keys (and which of them may be left out) with the schemas and the validator.
+
+/** One generator per field of a strict object; the record `fc.record` draws from. */
+export type FieldModel = Readonly<Record<string, fc.Arbitrary<unknown>>>;
+
+const OPTIONAL_FIELDS = new WeakSet<fc.Arbitrary<unknown>>();
+/** Sometimes the value, sometimes left out (compact() drops it): an optional field. */
+const optional = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => {
+  const field = fc.option(arb, { nil: undefined });
+  OPTIONAL_FIELDS.add(field);
+  return field;
+};
+/** True when a field model's generator may leave its field out. */
+export const isOptionalField = (arb: fc.Arbitrary<unknown>): boolean => OPTIONAL_FIELDS.has(arb);
+
 /** Drops keys whose value is undefined, as JSON does. */
 const compact = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+const recordOf = (model: FieldModel) => fc.record(model).map(compact);
 
-const sourceArb = fc.record({ ref: nameArb, label: optional(nameArb) }).map(compact);
-export const blockArb = fc.oneof(
-  fc.record({ kind: fc.constant('text' as const), text: textArb, sources: optional(fc.array(sourceArb, { maxLength: 3 })) }).map(compact),
-  fc.record({ kind: fc.constant('data' as const), data: jsonArb, sources: optional(fc.array(sourceArb, { maxLength: 3 })) }).map(compact),
-);
+/** The field model of a block's source. */
+export const SOURCE_MODEL = { ref: nameArb, label: optional(nameArb) } satisfies FieldModel;
+const sourcesArb = optional(fc.array(recordOf(SOURCE_MODEL), { maxLength: 3 }));
+/** The field model of each result block kind. */
+export const BLOCK_MODELS = {
+  text: { kind: fc.constant('text' as const), text: textArb, sources: sourcesArb },
+  data: { kind: fc.constant('data' as const), data: jsonArb, sources: sourcesArb },
+} satisfies Record<string, FieldModel>;
+export const blockArb = fc.oneof(recordOf(BLOCK_MODELS.text), recordOf(BLOCK_MODELS.data));
 
-const optionsArb = fc.uniqueArray(
-  fc.record({ id: idArb, label: nameArb, description: optional(textArb) }).map(compact),
-  { minLength: 1, maxLength: 4, selector: (option) => option.id },
-);
+/** The field model of a card option. */
+export const OPTION_MODEL = { id: idArb, label: nameArb, description: optional(textArb) } satisfies FieldModel;
+const optionsArb = fc.uniqueArray(recordOf(OPTION_MODEL) as fc.Arbitrary<{ id: string }>, {
+  minLength: 1,
+  maxLength: 4,
+  selector: (option) => option.id,
+});
 const dateArb = fc
   .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-12-31T00:00:00Z'), noInvalidDate: true })
   .map((date) => date.toISOString().slice(0, 10));
+/** The field model of each base presentation kind. */
+export const PRESENTATION_MODELS = {
+  text: { kind: fc.constant('text'), placeholder: optional(textArb), multiline: optional(fc.boolean()), minLength: optional(fc.nat(10)), maxLength: optional(fc.integer({ min: 1, max: 10 })) },
+  radio: { kind: fc.constant('radio'), options: optionsArb },
+  select: { kind: fc.constant('select'), options: optionsArb },
+  checkbox: { kind: fc.constant('checkbox'), options: optionsArb, minSelected: optional(fc.nat(4)), maxSelected: optional(fc.nat(4)) },
+  confirm: { kind: fc.constant('confirm'), confirmLabel: optional(nameArb), rejectLabel: optional(nameArb) },
+  date: { kind: fc.constant('date'), min: optional(dateArb), max: optional(dateArb) },
+  slider: { kind: fc.constant('slider'), min: fc.integer({ min: -100, max: 0 }), max: fc.integer({ min: 1, max: 100 }), step: optional(fc.constantFrom(0.5, 1, 5)), unit: optional(nameArb.filter((unit) => unit.length <= 32)) },
+} satisfies Record<string, FieldModel>;
+type Drawn = Record<string, unknown> & { options?: readonly unknown[] };
+const numberAt = (value: Drawn, key: string): number | undefined => value[key] as number | undefined;
+const stringAt = (value: Drawn, key: string): string | undefined => value[key] as string | undefined;
 // Bounds are drawn freely, so some cards break the cross-field rules: those are
 // filtered out here and left for the mutation tests to produce on purpose.
+const PRESENTATION_HOLDS: { readonly [Kind in keyof typeof PRESENTATION_MODELS]?: (presentation: Drawn) => boolean } = {
+  text: (presentation) => (numberAt(presentation, 'minLength') ?? 0) <= (numberAt(presentation, 'maxLength') ?? Infinity),
+  checkbox: (presentation) => {
+    const count = presentation.options?.length ?? 0;
+    const maxSelected = numberAt(presentation, 'maxSelected');
+    return (maxSelected ?? 0) <= count && (numberAt(presentation, 'minSelected') ?? 0) <= (maxSelected ?? count);
+  },
+  date: (presentation) => {
+    const [min, max] = [stringAt(presentation, 'min'), stringAt(presentation, 'max')];
+    return min === undefined || max === undefined || min <= max;
+  },
+};
 const presentationArb = fc.oneof(
-  fc.record({ kind: fc.constant('text'), placeholder: optional(textArb), multiline: optional(fc.boolean()), minLength: optional(fc.nat(10)), maxLength: optional(fc.integer({ min: 1, max: 10 })) })
-    .map(compact)
-    .filter((presentation) => (presentation.minLength ?? 0) <= (presentation.maxLength ?? Infinity)),
-  optionsArb.map((options) => ({ kind: 'radio', options })),
-  optionsArb.map((options) => ({ kind: 'select', options })),
-  fc.record({ kind: fc.constant('checkbox'), options: optionsArb, minSelected: optional(fc.nat(4)), maxSelected: optional(fc.nat(4)) })
-    .map(compact)
-    .filter(
-      (presentation) =>
-        (presentation.maxSelected ?? 0) <= presentation.options.length &&
-        (presentation.minSelected ?? 0) <= (presentation.maxSelected ?? presentation.options.length),
-    ),
-  fc.record({ kind: fc.constant('confirm'), confirmLabel: optional(nameArb), rejectLabel: optional(nameArb) }).map(compact),
-  fc.record({ kind: fc.constant('date'), min: optional(dateArb), max: optional(dateArb) })
-    .map(compact)
-    .filter((presentation) => presentation.min === undefined || presentation.max === undefined || presentation.min <= presentation.max),
-  fc.record({ kind: fc.constant('slider'), min: fc.integer({ min: -100, max: 0 }), max: fc.integer({ min: 1, max: 100 }), step: optional(fc.constantFrom(0.5, 1, 5)), unit: optional(nameArb.filter((unit) => unit.length <= 32)) }).map(compact),
+  ...Object.entries(PRESENTATION_MODELS).map(([kind, model]) =>
+    recordOf(model).filter(PRESENTATION_HOLDS[kind as keyof typeof PRESENTATION_MODELS] ?? (() => true)),
+  ),
 );
-export const cardArb = fc
-  .record({
-    correlationId: idArb,
-    createdAt: fc.constant('2026-11-29T12:00:00Z'),
-    expiresAt: optional(fc.constantFrom('2026-11-29T13:00:00-01:30', '2026-11-29T12:00:00.000000001Z', '2026-11-29T12:30:00+00:15')),
-    schema: optional(fc.record({ id: idArb, revision: fc.nat() })),
-    prompt: nameArb,
-    presentation: presentationArb,
-    fallbackText: optional(textArb),
-    details: optional(textArb),
-    allowDecline: optional(fc.boolean()),
-    timeoutMs: optional(fc.integer({ min: 1, max: 604_800_000 })),
-  })
-  .map(compact);
+/** The field model of a card's `schema` reference. */
+export const CARD_SCHEMA_REFERENCE_MODEL = { id: idArb, revision: fc.nat() } satisfies FieldModel;
+/** The field model of an open card. */
+export const CARD_MODEL = {
+  correlationId: idArb,
+  createdAt: fc.constant('2026-11-29T12:00:00Z'),
+  expiresAt: optional(fc.constantFrom('2026-11-29T13:00:00-01:30', '2026-11-29T12:00:00.000000001Z', '2026-11-29T12:30:00+00:15')),
+  schema: optional(fc.record(CARD_SCHEMA_REFERENCE_MODEL)),
+  prompt: nameArb,
+  presentation: presentationArb,
+  fallbackText: optional(textArb),
+  details: optional(textArb),
+  allowDecline: optional(fc.boolean()),
+  timeoutMs: optional(fc.integer({ min: 1, max: 604_800_000 })),
+} satisfies FieldModel;
+export const cardArb = recordOf(CARD_MODEL);
+
+/** The field model of each v1 event type. */
+export const EVENT_MODELS = {
+  delta: { type: fc.constant('delta'), text: textArb },
+  reasoning: { type: fc.constant('reasoning'), text: textArb },
+  tool_call: { type: fc.constant('tool_call'), callId: idArb, name: nameArb, input: optional(jsonObjectArb) },
+  tool_result: {
+    type: fc.constant('tool_result'),
+    callId: idArb,
+    name: nameArb,
+    status: fc.constantFrom('succeeded', 'failed', 'cancelled', 'needs-reconciliation'),
+    summary: optional(textArb),
+    blocks: optional(fc.array(blockArb, { maxLength: 3 })),
+    error: optional(textArb),
+  },
+  provenance: { type: fc.constant('provenance'), engine: nameArb, model: nameArb, accountRoute: optional(fc.option(nameArb, { nil: null })) },
+  card: { type: fc.constant('card'), card: cardArb },
+  card_closed: { type: fc.constant('card_closed'), correlationId: idArb, resolution: optional(fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted')) },
+  state: { type: fc.constant('state'), version: fc.nat(), snapshot: jsonArb },
+  navigate: { type: fc.constant('navigate'), href: fc.constantFrom('/', '/a/b?c=d#e', 'https://example.com', 'https://a.example:8443/x?y#z') },
+  done: { type: fc.constant('done'), status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'), stopReason: optional(nameArb), usage: optional(jsonObjectArb) },
+  // retryAfterMs is only valid with retryable: true, so a drawn one goes with a refusal to retry.
+  error: { type: fc.constant('error'), code: idArb, message: nameArb, retryable: fc.boolean(), retryAfterMs: optional(fc.integer({ min: 0, max: 86_400_000 })) },
+} satisfies Record<string, FieldModel>;
+const dropRetryAfterUnlessRetryable = (event: Drawn): Drawn =>
+  event['type'] === 'error' && event['retryable'] !== true ? compact({ ...event, retryAfterMs: undefined }) : event;
 
 /** A valid event of every v1 type. */
 export const eventArb: fc.Arbitrary<ChatEventV1> = fc.oneof(
-  fc.record({ type: fc.constant('delta'), text: textArb }),
-  fc.record({ type: fc.constant('reasoning'), text: textArb }),
-  fc.record({ type: fc.constant('tool_call'), callId: idArb, name: nameArb, input: optional(jsonObjectArb) }).map(compact),
-  fc
-    .record({
-      type: fc.constant('tool_result'),
-      callId: idArb,
-      name: nameArb,
-      status: fc.constantFrom('succeeded', 'failed', 'cancelled', 'needs-reconciliation'),
-      summary: optional(textArb),
-      blocks: optional(fc.array(blockArb, { maxLength: 3 })),
-      error: optional(textArb),
-    })
-    .map(compact),
-  fc.record({ type: fc.constant('provenance'), engine: nameArb, model: nameArb, accountRoute: optional(fc.option(nameArb, { nil: null })) }).map(compact),
-  fc.record({ type: fc.constant('card'), card: cardArb }),
-  fc.record({ type: fc.constant('card_closed'), correlationId: idArb, resolution: optional(fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted')) }).map(compact),
-  fc.record({ type: fc.constant('state'), version: fc.nat(), snapshot: jsonArb }),
-  fc.record({ type: fc.constant('navigate'), href: fc.constantFrom('/', '/a/b?c=d#e', 'https://example.com', 'https://a.example:8443/x?y#z') }),
-  fc.record({ type: fc.constant('done'), status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'), stopReason: optional(nameArb), usage: optional(jsonObjectArb) }).map(compact),
-  fc.oneof(
-    fc.record({ type: fc.constant('error'), code: idArb, message: nameArb, retryable: fc.constant(true), retryAfterMs: optional(fc.integer({ min: 0, max: 86_400_000 })) }).map(compact),
-    fc.record({ type: fc.constant('error'), code: idArb, message: nameArb, retryable: fc.constant(false) }),
-  ),
+  ...Object.values(EVENT_MODELS).map((model) => recordOf(model).map(dropRetryAfterUnlessRetryable)),
 ) as fc.Arbitrary<ChatEventV1>;
 
-/** A valid envelope of any event type. */
-export const envelopeArb: fc.Arbitrary<ChatEventEnvelope> = fc.record({
+/** The field model of the envelope. */
+export const ENVELOPE_MODEL = {
   schemaVersion: fc.constant(1 as const),
   conversationId: idArb,
   turnId: idArb,
@@ -132,7 +172,9 @@ export const envelopeArb: fc.Arbitrary<ChatEventEnvelope> = fc.record({
   seq: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
   occurredAt: timestampArb,
   event: eventArb,
-});
+} satisfies FieldModel;
+/** A valid envelope of any event type. */
+export const envelopeArb: fc.Arbitrary<ChatEventEnvelope> = fc.record(ENVELOPE_MODEL) as fc.Arbitrary<ChatEventEnvelope>;
 
 /** Any JavaScript value a careless or hostile caller could pass: boxed values, Maps, BigInts, sparse arrays, null prototypes. */
 export const hostileValueArb = fc.anything({
