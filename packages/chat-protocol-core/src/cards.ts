@@ -104,7 +104,7 @@ const TextPresentationSchema = /* @__PURE__ */ (() =>
       kind: z.literal('text'),
       placeholder: z.optional(textSchema(CARD_LIMITS.maxLabelLength)),
       multiline: z.optional(z.boolean()),
-      minLength: z.optional(z.int().check(z.nonnegative(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
+      minLength: z.optional(CountSchema.check(z.maximum(CARD_LIMITS.maxTextAnswerLength))),
       maxLength: z.optional(z.int().check(z.positive(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
     })
     .check(

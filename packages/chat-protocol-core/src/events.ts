@@ -125,7 +125,7 @@ export const ErrorEventSchema = /* @__PURE__ */ (() =>
       code: ChatIdSchema,
       message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
       retryable: z.boolean(),
-      retryAfterMs: z.optional(z.int().check(z.nonnegative(), z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
+      retryAfterMs: z.optional(CountSchema.check(z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
     })
     .check(
       z.refine((event) => event.retryable || event.retryAfterMs === undefined, {

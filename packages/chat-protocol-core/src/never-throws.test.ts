@@ -161,6 +161,25 @@ describe('core: exact outcomes of the hostile inputs issue 12 found', () => {
   });
 });
 
+describe('-0 in the exported schemas (issue 12)', () => {
+  // The hot-path validator refuses -0 through isCount; the zod schemas users
+  // call directly must give the same verdict, or the two readings drift.
+  const errorEvent = { type: 'error', code: 'rate-limited', message: 'slow down', retryable: true, retryAfterMs: -0 };
+  const textPresentation = { kind: 'text', minLength: -0 };
+
+  it('an error event with retryAfterMs -0 is refused by ErrorEventSchema and by parseChatEnvelope alike', () => {
+    expect(z.safeParse(core.ErrorEventSchema, errorEvent).success).toBe(false);
+    expect(z.safeParse(core.ErrorEventSchema, { ...errorEvent, retryAfterMs: 0 }).success).toBe(true);
+    const text = JSON.stringify(envelopeOf({ ...errorEvent, retryAfterMs: 0 } as never)).replace('"retryAfterMs":0', '"retryAfterMs":-0');
+    expect(core.parseChatEnvelope(text)).toMatchObject({ ok: false, code: 'invalid-event', issues: [{ path: ['event', 'retryAfterMs'] }] });
+  });
+
+  it("a text card's minLength -0 is refused by CardPresentationV1Schema, as the validator refuses it", () => {
+    expect(z.safeParse(core.CardPresentationV1Schema, textPresentation).success).toBe(false);
+    expect(z.safeParse(core.CardPresentationV1Schema, { ...textPresentation, minLength: 0 }).success).toBe(true);
+  });
+});
+
 describe('the shared hostile-input check itself (issue 12)', () => {
   it('reports a property added to Object.prototype, and nothing once it is gone', () => {
     const before = snapshotPrototypes();

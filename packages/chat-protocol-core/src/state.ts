@@ -92,7 +92,7 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
         code: ChatIdSchema,
         message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
         retryable: z.boolean(),
-        retryAfterMs: z.nullable(z.int().check(z.nonnegative(), z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
+        retryAfterMs: z.nullable(CountSchema.check(z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
       }),
     ),
     eventLog: z.string(),
