@@ -1,6 +1,8 @@
 /**
  * The build every package shares: ESM and CJS for ES2020 runtimes (Hermes
- * included) with `.d.ts` and `.d.cts`, tree-shaken, no source maps.
+ * included) with `.d.ts` and `.d.cts`, tree-shaken, with a source map beside
+ * each file. The maps carry the sources' text (`sourcesContent`), since `src`
+ * is not published: a debugger or stack trace in an app shows the TypeScript.
  */
 import { defineConfig } from 'tsup';
 
@@ -10,6 +12,6 @@ export default defineConfig({
   dts: true,
   target: 'es2020',
   clean: true,
-  sourcemap: false,
+  sourcemap: true,
   treeshake: true,
 });
