@@ -76,6 +76,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'parseChatSseMessage',
       'parseChatState',
       'parseOpenCardSnapshot',
+      'readFields',
       'refuse',
       'requireChatCapabilities',
       'validateCardResponse',

@@ -31,6 +31,7 @@ export { isChatId, isCleanText, isSafeJson, isZonedTimestamp } from './primitive
 export { compareChatTimestamps } from './card-rules.js';
 export type { ChatLimits } from './limits.js';
 
+export { readFields } from './read-fields.js';
 export { refuse } from './result.js';
 export type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
 

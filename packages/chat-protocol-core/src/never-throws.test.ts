@@ -33,6 +33,7 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   isSafeJson: { call: anyArguments(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
   isZonedTimestamp: { call: anyArguments(core.isZonedTimestamp), valid: ['2026-11-29T12:00:00Z'], returns: 'boolean' },
   compareChatTimestamps: { call: anyArguments(core.compareChatTimestamps), valid: ['2026-11-29T12:00:00Z', '2026-11-29T12:00:01Z'], returns: 'value' },
+  readFields: { call: anyArguments(core.readFields), valid: [{ caller: 'alice', turnId: 'turn_1' }, ['caller', 'turnId']], returns: 'value' },
   refuse: { call: anyArguments(core.refuse), valid: ['invalid-thing', 'why', [{ path: ['a', 0], message: 'bad' }]], returns: 'value' },
   channelOf: { call: anyArguments(core.channelOf), valid: ['delta'], returns: 'value' },
   isChatEventTypeV1: { call: anyArguments(core.isChatEventTypeV1), valid: ['delta'], returns: 'boolean' },

@@ -11,6 +11,7 @@ import {
   isChatId,
   isSafeJson,
   isZonedTimestamp,
+  readFields,
   refuse,
   type CardResponseRefusalCode,
   type ChatIssue,
@@ -216,7 +217,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * vocabulary or a function; the options are read once, here.
    */
   constructor(options: InteractionResolverOptions<Card, Caller>) {
-    const read = readRequest(options, ['store', 'validate', 'cards', 'clock']);
+    const read = readFields(options, ['store', 'validate', 'cards', 'clock']);
     if (read === undefined) throw new TypeError('InteractionResolver needs { store, validate, cards?, clock? }');
     const cards = readCardVocabulary(read.cards ?? (baseCardCodec as unknown as InteractionCardVocabulary<Card>));
     if (cards === undefined) throw new TypeError('InteractionResolver: cards must have parseCard and validateResponse functions');
@@ -235,7 +236,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * correlation id is `already-exists`.
    */
   async open(given: OpenInteractionRequest<Caller>): Promise<OpenInteractionResult<Card>> {
-    const request = readRequest(given, ['caller', 'card', 'schema', 'expiresAt', 'scope', 'at']);
+    const request = readFields(given, ['caller', 'card', 'schema', 'expiresAt', 'scope', 'at']);
     if (request === undefined) return unreadableRequest();
     const at = this.#timeOf(request.at);
     if (typeof at !== 'string') return at;
@@ -302,7 +303,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * stored outcome.
    */
   async submit(given: SubmitInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
-    const request = readRequest(given, ['caller', 'conversationId', 'correlationId', 'at', 'value']);
+    const request = readFields(given, ['caller', 'conversationId', 'correlationId', 'at', 'value']);
     if (request === undefined) return unreadableRequest();
     return this.#close(request, 'submit', request.value) as Promise<SubmitInteractionResult<Card>>;
   }
@@ -327,9 +328,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * value? }`) to submit, decline or cancel. Anything else is `invalid-request`.
    */
   async respond(given: RespondInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
-    const request = readRequest(given, ['caller', 'conversationId', 'response', 'at']);
+    const request = readFields(given, ['caller', 'conversationId', 'response', 'at']);
     if (request === undefined) return unreadableRequest();
-    const response = readRequest(request.response as { readonly action?: unknown; readonly correlationId?: unknown; readonly value?: unknown }, ['action', 'correlationId', 'value']);
+    const response = readFields(request.response as { readonly action?: unknown; readonly correlationId?: unknown; readonly value?: unknown }, ['action', 'correlationId', 'value']);
     if (response === undefined) return invalidRequest('response: expected a CardResponse');
     const { action, correlationId, value } = response;
     if (typeof correlationId !== 'string') return invalidRequest('response.correlationId: expected an id');
@@ -352,7 +353,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * are late at `at` (or the clock).
    */
   async read(given: InteractionRequest<Caller>): Promise<ReadInteractionResult<Card>> {
-    const request = readRequest(given, INTERACTION_REQUEST_KEYS);
+    const request = readFields(given, INTERACTION_REQUEST_KEYS);
     if (request === undefined) return unreadableRequest();
     const at = this.#timeOf(request.at);
     if (typeof at !== 'string') return at;
@@ -367,7 +368,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
   }
 
   async #close(given: InteractionRequest<Caller>, action: Action, value: unknown): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
-    const request = readRequest(given, INTERACTION_REQUEST_KEYS);
+    const request = readFields(given, INTERACTION_REQUEST_KEYS);
     if (request === undefined) return unreadableRequest();
     const at = this.#timeOf(request.at);
     if (typeof at !== 'string') return at;
@@ -602,23 +603,6 @@ function alreadyExists(): ChatRefusal<'already-exists'> {
 }
 
 const INTERACTION_REQUEST_KEYS = ['caller', 'conversationId', 'correlationId', 'at'] as const;
-
-// A request is read once, into a fresh plain object of the fields named: a
-// getter or a Proxy trap can neither throw later nor answer one check and then
-// another (issue 12). `undefined` when it is not an object or cannot be read.
-function readRequest<Request extends object>(request: Request, keys: readonly (keyof Request & string)[]): Request | undefined {
-  if (typeof request !== 'object' || request === null) return undefined;
-  try {
-    const copy: Record<string, unknown> = {};
-    for (const key of keys) {
-      const value: unknown = request[key];
-      if (value !== undefined) copy[key] = value;
-    }
-    return copy as Request;
-  } catch {
-    return undefined;
-  }
-}
 
 // The two methods, read once here (a getter cannot answer differently later) and called with the vocabulary as receiver.
 function readCardVocabulary<Card>(cards: InteractionCardVocabulary<Card>): InteractionCardVocabulary<Card> | undefined {

@@ -7,7 +7,7 @@
  * expectations: a stale snapshot costs a retry and can never authorize a launch.
  * Time comes from its injected clock, only to date admissions and judge their lease.
  */
-import { isChatId, isZonedTimestamp, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import { DEFAULT_ADMISSION_LEASE_MS, inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import type {
@@ -153,19 +153,47 @@ function settledOutcome<Result>(effect: EffectRecord<Result>): CompletedOutcome<
   return null;
 }
 
-function isTurnRequestShape(request: { conversationId: unknown; turnId: unknown }): boolean {
-  return isChatId(request.conversationId) && isChatId(request.turnId);
+/** What every request naming a turn holds: its conversation and turn. */
+interface NamesTurn {
+  readonly conversationId: string;
+  readonly turnId: string;
 }
 
-// The fields of a turn request, read once (a getter that throws or a non-object is no request).
-function readTurnRequest<Caller>(request: unknown): { caller: Caller; conversationId: string; turnId: string } | null {
-  if (typeof request !== 'object' || request === null) return null;
+// Every operation reads its request here, once (core's readFields): the fields
+// `keys` and the turn's ids, which must be v1 ids. Null when the request is not
+// an object, cannot be read (a throwing getter, a Proxy) or names no turn; the
+// operation then uses only the copy, so a getter cannot answer twice.
+function readTurnRequest<Request extends NamesTurn, Key extends keyof Request & string>(
+  request: Request,
+  keys: readonly Key[],
+): Pick<Request, Key | keyof NamesTurn> | null {
+  const fields = readFields<Request, Key | keyof NamesTurn>(request, [...keys, 'conversationId', 'turnId']);
+  return fields !== undefined && isChatId(fields.conversationId) && isChatId(fields.turnId) ? fields : null;
+}
+
+// A list of unique v1 ids, copied with each entry read once; null when it is
+// anything else or cannot be read. It stops at the first entry that is not an id.
+function readUniqueIds(value: unknown): readonly string[] | null {
   try {
-    const { caller, conversationId, turnId } = request as { caller: Caller; conversationId: unknown; turnId: unknown };
-    return isChatId(conversationId) && isChatId(turnId) ? { caller, conversationId, turnId } : null;
+    if (!Array.isArray(value)) return null;
+    const length: unknown = value.length;
+    if (typeof length !== 'number') return null;
+    const ids: string[] = [];
+    for (let index = 0; index < length; index += 1) {
+      const id: unknown = value[index];
+      if (!isChatId(id)) return null;
+      ids.push(id);
+    }
+    return new Set(ids).size === ids.length ? ids : null;
   } catch {
+    // Array.isArray throws on a revoked Proxy; an entry may be a throwing getter.
     return null;
   }
+}
+
+// An option's value for a TypeError's message: String() throws on a symbol or a throwing toPrimitive.
+function describeOption(value: unknown): string {
+  return typeof value === 'number' ? String(value) : typeof value;
 }
 
 // Runs the host's execution: a synchronous throw becomes a failed settlement, never an exception here.
@@ -192,8 +220,9 @@ function startExecution<Result>(execute: (execution: EffectExecution) => Result 
  * store does not hold. An admitted effect without a result is never
  * launched again: past the admission lease a claim marks it
  * `needs-reconciliation` (`admission-expired`). Every operation answers with a
- * typed result and never throws when an adapter method or the clock throws or
- * rejects; a store answer outside its contract makes the writes it carried
+ * typed result and never rejects, whatever the request (one that is not an
+ * object or cannot be read is `invalid-request`; each is read once), and when an
+ * adapter method or the clock throws or rejects; a store answer outside its contract makes the writes it carried
  * unknown (`needs-reconciliation` or a read-back), never a hang.
  */
 export class TurnRecovery<Result = unknown, Caller = unknown> {
@@ -206,20 +235,27 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   private readonly queues = new Map<string, QueuedWrite<Result>[]>();
 
   /**
-   * Holds the adapter; reads nothing until an operation runs. Throws a
-   * `TypeError` (its only throw, at construction) when `admissionLeaseMs` is
-   * not a positive safe integer or `clock` is not a function: a host
-   * misconfigured at boot, not an input to refuse.
+   * Holds the adapter; reads nothing of it until an operation runs, and reads
+   * the options once, here. Throws a `TypeError` (its only throw, at
+   * construction) when the options cannot be read (a throwing getter, a
+   * Proxy), `admissionLeaseMs` is not a positive safe integer, `clock` is not
+   * a function, or `maxWriteAttempts` or `cacheSize` is given but is not a
+   * number: a host misconfigured at boot, not an input to refuse.
    */
   constructor(adapter: TurnRecoveryAdapter<Result, Caller>, options: TurnRecoveryOptions = {}) {
-    const { admissionLeaseMs = DEFAULT_ADMISSION_LEASE_MS, clock = systemClock } = options;
+    const read = readFields(options, ['maxWriteAttempts', 'cacheSize', 'admissionLeaseMs', 'clock']);
+    if (read === undefined) throw new TypeError('TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, clock? }');
+    const { admissionLeaseMs = DEFAULT_ADMISSION_LEASE_MS, clock = systemClock, maxWriteAttempts = 1000, cacheSize = 256 } = read;
     if (!Number.isSafeInteger(admissionLeaseMs) || admissionLeaseMs < 1) {
-      throw new TypeError(`TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got ${String(admissionLeaseMs)}`);
+      throw new TypeError(`TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got ${describeOption(admissionLeaseMs)}`);
     }
     if (typeof clock !== 'function') throw new TypeError('TurnRecovery: clock must be a function returning an RFC 3339 timestamp');
+    // NaN would never reach the attempt bound, so the write loop could not end.
+    if (typeof maxWriteAttempts !== 'number' || Number.isNaN(maxWriteAttempts)) throw new TypeError('TurnRecovery: maxWriteAttempts must be a number');
+    if (typeof cacheSize !== 'number' || Number.isNaN(cacheSize)) throw new TypeError('TurnRecovery: cacheSize must be a number');
     this.adapter = adapter;
-    this.maxWriteAttempts = Math.max(1, Math.floor(options.maxWriteAttempts ?? 1000));
-    this.cacheSize = Math.max(0, Math.floor(options.cacheSize ?? 256));
+    this.maxWriteAttempts = Math.max(1, Math.floor(maxWriteAttempts));
+    this.cacheSize = Math.max(0, Math.floor(cacheSize));
     this.admissionLeaseMs = admissionLeaseMs;
     this.clock = clock;
   }
@@ -233,11 +269,13 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   async startTurn(request: StartTurnRequest<Caller>): Promise<StartTurnResult<Result>> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
-    const { conversationId, turnId, effectIds } = request;
-    if (!isTurnRequestShape(request) || !Array.isArray(effectIds) || !effectIds.every(isChatId) || new Set(effectIds).size !== effectIds.length) {
+    const fields = readTurnRequest(request, ['caller', 'effectIds']);
+    const effectIds = fields === null ? null : readUniqueIds(fields.effectIds);
+    if (fields === null || effectIds === null) {
       return refuse('invalid-request', 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids');
     }
-    if (!(await this.authorized(request.caller, 'start', conversationId, turnId))) return refuse('forbidden', 'the caller may not start this turn');
+    const { caller, conversationId, turnId } = fields;
+    if (!(await this.authorized(caller, 'start', conversationId, turnId))) return refuse('forbidden', 'the caller may not start this turn');
     const record: TurnRecord<Result> = {
       conversationId,
       turnId,
@@ -289,9 +327,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   async claimEffect(request: EffectRequest<Caller>): Promise<ClaimEffectResult<Result>> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
-    const { conversationId, turnId, effectId } = request;
-    if (!isTurnRequestShape(request) || !isChatId(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
-    if (!(await this.authorized(request.caller, 'claim', conversationId, turnId))) return refuse('forbidden', 'the caller may not claim effects of this turn');
+    const fields = readTurnRequest(request, ['caller', 'effectId']);
+    if (fields === null || !isChatId(fields.effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
+    const { caller, conversationId, turnId, effectId } = fields;
+    if (!(await this.authorized(caller, 'claim', conversationId, turnId))) return refuse('forbidden', 'the caller may not claim effects of this turn');
     type Verdict = ClaimEffectResult<Result>;
     // The claim number this call writes, and whether the write is the expiry
     // mark instead: set by the last decision, which is the one written.
@@ -375,17 +414,12 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if ('ok' in gate) return gate;
     const admitDispatch = gate.admitDispatch;
     if (typeof admitDispatch !== 'function') return refuse('no-admission-seam', 'the store has no admitDispatch: dispatch cannot be fenced against cancellation');
-    const { claim, execute } = request;
-    if (
-      typeof claim !== 'object' ||
-      claim === null ||
-      !isTurnRequestShape(claim) ||
-      !isChatId(claim.effectId) ||
-      !(Number.isSafeInteger(claim.claim) && claim.claim > 0) ||
-      typeof execute !== 'function'
-    ) {
+    const fields = readFields(request, ['caller', 'claim', 'execute']);
+    const claim = fields === undefined ? null : readTurnRequest(fields.claim, ['effectId', 'claim']);
+    if (fields === undefined || claim === null || !isChatId(claim.effectId) || !(Number.isSafeInteger(claim.claim) && claim.claim > 0) || typeof fields.execute !== 'function') {
       return refuse('invalid-request', 'expected a claim from claimEffect and an execute function');
     }
+    const { caller, execute } = fields;
     const execution: EffectExecution = { conversationId: claim.conversationId, turnId: claim.turnId, effectId: claim.effectId, claim: claim.claim };
     const admittedAt = this.now();
     if (admittedAt === null) return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp to date the admission: nothing was launched');
@@ -395,7 +429,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     };
     let admission: Awaited<ReturnType<typeof admitDispatch>> | undefined;
     try {
-      admission = await admitDispatch.call(gate, { caller: request.caller, ...execution, admittedAt }, launch);
+      admission = await admitDispatch.call(gate, { caller, ...execution, admittedAt }, launch);
     } catch {
       admission = undefined;
     }
@@ -405,8 +439,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (admission === undefined || admission.admitted) return needsReconciliation('admission-unacknowledged');
     switch (admission.code) {
       case 'effect-settled': {
-        const turn = await this.read(gate, claim.turnId);
-        const effect = turn === 'unavailable' || turn === null ? undefined : findEffect(turn.record, claim.effectId);
+        const turn = await this.read(gate, execution.turnId);
+        const effect = turn === 'unavailable' || turn === null ? undefined : findEffect(turn.record, execution.effectId);
         const outcome = effect === undefined ? null : settledOutcome(effect);
         return outcome ?? refuse('store-unavailable', 'the effect is settled but its record could not be read');
       }
@@ -438,9 +472,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   async cancelTurn(request: TurnRequest<Caller>): Promise<CancelTurnResult> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
-    const { conversationId, turnId } = request;
-    if (!isTurnRequestShape(request)) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
-    if (!(await this.authorized(request.caller, 'cancel', conversationId, turnId))) return refuse('forbidden', 'the caller may not cancel this turn');
+    const fields = readTurnRequest(request, ['caller']);
+    if (fields === null) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
+    const { caller, conversationId, turnId } = fields;
+    if (!(await this.authorized(caller, 'cancel', conversationId, turnId))) return refuse('forbidden', 'the caller may not cancel this turn');
     // A fresh read: the in-flight list must come from what is stored, not from a snapshot.
     const start = await this.read(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
@@ -502,9 +537,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   async reconcileEffect(request: ReconcileEffectRequest<Result, Caller>): Promise<ReconcileEffectResult<Result>> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
-    const { conversationId, turnId, effectId, result } = request;
-    if (!isTurnRequestShape(request) || !isChatId(effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
-    if (!(await this.authorized(request.caller, 'reconcile', conversationId, turnId))) return refuse('forbidden', 'the caller may not reconcile effects of this turn');
+    const fields = readTurnRequest(request, ['caller', 'effectId', 'result']);
+    if (fields === null || !isChatId(fields.effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
+    const { caller, conversationId, turnId, effectId, result } = fields;
+    if (!(await this.authorized(caller, 'reconcile', conversationId, turnId))) return refuse('forbidden', 'the caller may not reconcile effects of this turn');
     const start = await this.snapshot(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
@@ -527,10 +563,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   async inspectTurn(request: TurnRequest<Caller>): Promise<InspectTurnResult<Result>> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
-    const fields = readTurnRequest<Caller>(request);
+    const fields = readTurnRequest(request, ['caller']);
     if (fields === null) return refuse('invalid-request', 'expected a request with v1 ids for the conversation and turn');
-    const { conversationId, turnId } = fields;
-    if (!(await this.authorized(fields.caller, 'inspect', conversationId, turnId))) return refuse('forbidden', 'the caller may not inspect this turn');
+    const { caller, conversationId, turnId } = fields;
+    if (!(await this.authorized(caller, 'inspect', conversationId, turnId))) return refuse('forbidden', 'the caller may not inspect this turn');
     const turn = await this.read(gate, turnId);
     if (turn === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (turn === null || turn.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
@@ -558,11 +594,12 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (capability !== null) return capability;
     const replayWindow = this.adapter.replayWindow;
     if (typeof replayWindow !== 'function') return this.missingPart('connectionReplay', 'the adapter has no replay window');
-    const { conversationId, turnId, after } = request;
-    if (!isTurnRequestShape(request)) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
+    const fields = readTurnRequest(request, ['caller', 'after']);
+    if (fields === null) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
+    const { caller, conversationId, turnId, after } = fields;
     const cursor = readReplayCursor(after, turnId);
     if ('ok' in cursor) return cursor;
-    if (!(await this.authorized(request.caller, 'replay', conversationId, turnId))) return refuse('forbidden', 'the caller may not replay this turn');
+    if (!(await this.authorized(caller, 'replay', conversationId, turnId))) return refuse('forbidden', 'the caller may not replay this turn');
     let window: Awaited<ReturnType<typeof replayWindow>>;
     try {
       window = await replayWindow.call(this.adapter, { conversationId, turnId, after: cursor.seq });

@@ -7,6 +7,7 @@
  * share the same fences, faults and restarts without forking this one.
  * Deterministic: no clock, no Math.random; random fault plans come from the seed.
  */
+import { readFields } from '@papercusp/chat-protocol-core';
 
 /** Faults a test can inject into one call of an operation. */
 export type FakeFaultKind =
@@ -208,6 +209,44 @@ function isTargeted(call: FakeCall, target: FakeCallTarget | undefined): boolean
   return fields.every((field) => target[field] === undefined || call.target[field] === target[field]);
 }
 
+// The entries of a list, each read once, when every one passes `accept`; undefined otherwise.
+function readList<Entry>(value: unknown, accept: (entry: unknown) => entry is Entry): Entry[] | undefined {
+  try {
+    if (!Array.isArray(value)) return undefined;
+    const entries: unknown[] = Array.from(value as unknown[]);
+    return entries.every(accept) ? entries : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isFaultKind = (value: unknown): value is FakeFaultKind => FAKE_FAULT_KINDS.includes(value as FakeFaultKind);
+const isOptionalNumber = (value: unknown): boolean => value === undefined || typeof value === 'number';
+
+// A rule read once into a copy the fault matcher can read later without a getter or a trap running.
+function readFaultRule(given: FakeFaultRule): FakeFaultRule {
+  const unusable = new TypeError('FakeDatabase.inject: expected { operation, kind, times?, turns?, target?, occurrence?, when? }');
+  const rule = readFields(given, ['operation', 'kind', 'times', 'turns', 'target', 'occurrence', 'when']);
+  if (rule === undefined || typeof rule.operation !== 'string' || !isFaultKind(rule.kind)) throw unusable;
+  if (![rule.times, rule.turns, rule.occurrence].every(isOptionalNumber) || (rule.when !== undefined && typeof rule.when !== 'function')) throw unusable;
+  if (rule.target === undefined) return rule;
+  const target = readFields(rule.target, ['conversationId', 'turnId', 'effectId', 'correlationId']);
+  if (target === undefined) throw unusable;
+  return { ...rule, target };
+}
+
+// A random plan read once, its lists copied.
+function readRandomFaults(given: FakeRandomFaults): FakeRandomFaults {
+  const unusable = new TypeError('FakeDatabase.injectRandomFaults: expected { rate, operations, kinds? } or null');
+  const plan = readFields(given, ['rate', 'operations', 'kinds']);
+  if (plan === undefined || typeof plan.rate !== 'number') throw unusable;
+  const operations = readList(plan.operations, isText);
+  const kinds = plan.kinds === undefined ? undefined : readList(plan.kinds, isFaultKind);
+  if (operations === undefined || (plan.kinds !== undefined && kinds === undefined)) throw unusable;
+  return kinds === undefined ? { rate: plan.rate, operations } : { rate: plan.rate, operations, kinds };
+}
+
 /**
  * Creates an empty fake database.
  *
@@ -220,11 +259,19 @@ function isTargeted(call: FakeCall, target: FakeCallTarget | undefined): boolean
  * injection on. `restart()` makes every call
  * still waiting or paused throw `restarted` without committing, and new calls
  * take fresh fences. The same seed, faults and call order give the same history.
+ * Reads `options` once; throws `TypeError` (its only throw) when they cannot be
+ * read (a throwing getter, a Proxy), `seed` is not a number or `pause` is not a
+ * function. `inject` and `injectRandomFaults` read a rule or plan once and
+ * throw `TypeError` for one they cannot use, so a hostile rule cannot make a
+ * later call throw.
  */
 export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatabase {
-  const seed = options.seed ?? 1;
+  const read = readFields(options, ['seed', 'pause']);
+  if (read === undefined) throw new TypeError('createFakeDatabase: the options cannot be read; expected { seed?, pause? }');
+  const { seed = 1, pause: pauseHook } = read;
+  if (typeof seed !== 'number') throw new TypeError('createFakeDatabase: seed must be a number');
+  if (pauseHook !== undefined && typeof pauseHook !== 'function') throw new TypeError('createFakeDatabase: pause must be a function');
   const random = seededGenerator(seed);
-  const pauseHook = options.pause;
   const tables = new Map<string, Map<string, unknown>>();
   const history: FakeHistoryEntry[] = [];
   const calls = new Map<string, number>();
@@ -350,11 +397,12 @@ export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatab
       loseAcknowledgement(fault?.kind, operation, 'side-effect');
       return value;
     },
-    inject(rule: FakeFaultRule): void {
+    inject(given: FakeFaultRule): void {
+      const rule = readFaultRule(given);
       queued = [...queued, { rule, remaining: rule.times ?? 1, skip: Math.max(0, Math.floor(rule.occurrence ?? 1) - 1) }];
     },
     injectRandomFaults(plan: FakeRandomFaults | null): void {
-      randomPlan = plan;
+      randomPlan = plan === null ? null : readRandomFaults(plan);
     },
     clearFaults(): void {
       queued = [];
@@ -381,4 +429,53 @@ export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatab
     },
   };
   return database;
+}
+
+/** What a store module uses of a database: its tables and methods, read once when the store connects. */
+export interface FakeDatabaseConnection {
+  /** The epoch the connection was made in; a restart ends it. */
+  readonly epoch: number;
+  /** The tables the store asked for, by name. */
+  readonly tables: ReadonlyMap<string, Map<string, unknown>>;
+  transact<Value>(spec: FakeTransactionSpec<Value>): Promise<Value>;
+  call<Value>(operation: string, key: string, body: () => Promise<Value> | Value, target?: FakeCallTarget): Promise<Value>;
+  record(type: string, key: string, detail?: Readonly<Record<string, unknown>>): void;
+  /** Throws `restarted` once the database restarted after this connection was made. */
+  alive(operation: string): void;
+}
+
+const DATABASE_MEMBERS = ['epoch', 'table', 'transact', 'call', 'record', 'assertEpoch'] as const;
+
+/**
+ * Connects a store module to `database`: reads what the store uses once and
+ * calls it with `database` as receiver from then on, so a getter cannot answer
+ * differently later. Throws `TypeError` (naming `factory`) when `database`
+ * cannot be read, is not shaped like a `FakeDatabase`, or cannot give a table.
+ */
+export function connectFakeDatabase(database: FakeDatabase, factory: string, tableNames: readonly string[]): FakeDatabaseConnection {
+  const unusable = (): TypeError => new TypeError(`${factory}: expected a FakeDatabase from createFakeDatabase`);
+  const read = readFields(database, DATABASE_MEMBERS);
+  if (read === undefined) throw unusable();
+  const { epoch, table, transact, call, record, assertEpoch } = read;
+  if (typeof epoch !== 'number' || [table, transact, call, record, assertEpoch].some((member) => typeof member !== 'function')) throw unusable();
+  const tables = new Map<string, Map<string, unknown>>();
+  try {
+    for (const name of tableNames) {
+      const rows: unknown = table.call(database, name);
+      if (!(rows instanceof Map)) throw unusable();
+      tables.set(name, rows as Map<string, unknown>);
+    }
+    // bind keeps each method's generic signature; it reads the function's name and length, so it is inside the try.
+    const checkEpoch = assertEpoch.bind(database);
+    return {
+      epoch,
+      tables,
+      transact: transact.bind(database),
+      call: call.bind(database),
+      record: record.bind(database),
+      alive: (operation) => checkEpoch(epoch, operation),
+    };
+  } catch {
+    throw unusable();
+  }
 }

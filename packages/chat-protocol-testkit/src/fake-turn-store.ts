@@ -6,9 +6,10 @@
  * bound. Each `createFakeTurnStore` call is one worker's connection; a restart
  * kills it. It also guards the protocol: a write that would overwrite a stored
  * result, reopen a cancelled turn or lower a claim is refused and recorded as a
- * `violation` in the history.
+ * `violation` in the history. Its operations read every request once and answer
+ * one they cannot read as naming no turn; only a write they cannot make rejects.
  */
-import { LIGHTWEIGHT_CHAT_CAPABILITIES, type ChatCapabilities, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import { LIGHTWEIGHT_CHAT_CAPABILITIES, readFields, type ChatCapabilities, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import type {
   AbortRequest,
   AdmitDispatchRequest,
@@ -25,7 +26,7 @@ import type {
   TurnStore,
 } from '@papercusp/chat-protocol-recovery';
 import { admissionRefusal } from './admission-refusal.js';
-import type { FakeDatabase, FakeTransaction } from './fake-database.js';
+import { connectFakeDatabase, type FakeDatabase, type FakeTransaction } from './fake-database.js';
 
 /** Every capability: what the fake store supports. */
 const FULL_CAPABILITIES: ChatCapabilities = /* @__PURE__ */ Object.freeze({
@@ -90,16 +91,39 @@ function clone<Value>(value: Value): Value {
   return structuredClone(value);
 }
 
-function grantKey(conversationId: string, caller: string): string {
-  return JSON.stringify([conversationId, caller]);
+// A grant's key; undefined for ids JSON cannot write (a BigInt, a cycle, a Proxy), which hold no grant.
+function grantKey(conversationId: unknown, caller: unknown): string | undefined {
+  try {
+    return JSON.stringify([conversationId, caller]);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// Whether a cloned value (plain data: no getter, no Proxy) has the fields the store reads of a turn record.
+function isTurnRecordShape(value: unknown): value is TurnRecord<unknown> {
+  if (!isRecord(value)) return false;
+  const { turnId, conversationId, revision, status, effects } = value;
+  return (
+    typeof turnId === 'string' &&
+    typeof conversationId === 'string' &&
+    typeof revision === 'number' &&
+    typeof status === 'string' &&
+    Array.isArray(effects) &&
+    effects.every((effect) => isRecord(effect) && typeof effect['effectId'] === 'string' && typeof effect['claim'] === 'number' && typeof effect['status'] === 'string')
+  );
 }
 
 // Why a write breaks the protocol, or null. A real store would accept it; the
 // fake one refuses so a broken component shows up in the history.
-function protocolViolation(current: TurnRow | null, request: CompareAndSwapRequest<unknown>): string | null {
-  const { next } = request;
-  if (next.turnId !== request.turnId) return 'the record names another turn';
-  if (next.revision !== request.expectedRevision + 1) return 'the revision must go up by one';
+function protocolViolation(current: TurnRow | null, turnId: string, expectedRevision: number, next: unknown): string | null {
+  if (!isTurnRecordShape(next)) return 'the record cannot be read as a turn record';
+  if (next.turnId !== turnId) return 'the record names another turn';
+  if (next.revision !== expectedRevision + 1) return 'the revision must go up by one';
   if (current === null) return null;
   const previous = current.record;
   if (next.conversationId !== previous.conversationId) return 'the conversation changed';
@@ -110,10 +134,30 @@ function protocolViolation(current: TurnRow | null, request: CompareAndSwapReque
     const after = next.effects[index];
     if (before === undefined || after === undefined || before.effectId !== after.effectId) return 'the effect list changed';
     if (after.claim < before.claim) return `the claim of ${after.effectId} went down`;
-    if (before.status === 'completed' && JSON.stringify(after) !== JSON.stringify(before)) return `the stored result of ${after.effectId} was overwritten`;
+    if (before.status === 'completed' && !sameJson(after, before)) return `the stored result of ${after.effectId} was overwritten`;
   }
   return null;
 }
+
+// Whether two cloned values write the same JSON; a value JSON cannot write (a BigInt) is never the same.
+function sameJson(left: unknown, right: unknown): boolean {
+  try {
+    return JSON.stringify(left) === JSON.stringify(right);
+  } catch {
+    return false;
+  }
+}
+
+// A copy of a request's `next`, or undefined when it cannot be cloned (a getter that throws, a Proxy, a function).
+function cloneOrUndefined(value: unknown): unknown {
+  try {
+    return clone(value);
+  } catch {
+    return undefined;
+  }
+}
+
+const EMPTY_WINDOW: ReplayWindow = Object.freeze({ lowerBound: 0, latestSeq: 0, frames: Object.freeze([]) });
 
 /**
  * Opens one worker's connection to the turn store in `database`.
@@ -126,13 +170,29 @@ function protocolViolation(current: TurnRow | null, request: CompareAndSwapReque
  * History entries: `turn-written`, `cancel-committed`, `result-stored`,
  * `marked-needs-reconciliation`, `admitted`, `launched`, `violation`. After
  * `database.restart()` every call on this connection throws `restarted`.
+ *
+ * Hostile requests (issue 12): each operation reads its request once and never
+ * throws on it. `read`, `replayWindow`, `authorize` and `admitDispatch` answer a
+ * request they cannot read (not an object, a throwing getter, a Proxy, a turn
+ * id that is not a string) as naming no turn: `null`, an empty window, `false`,
+ * `forbidden` (also for a `launch` that is not a function). `compareAndSwap`
+ * answers a revision that does not match with the stored turn as always, and
+ * rejects with `TypeError` (a `violation` in the history) only for a write it
+ * cannot make: a protocol break or a `next` that is not a storable turn record.
+ * The test-setup methods throw only `TypeError` for arguments they cannot use.
+ * `createFakeTurnStore` throws `TypeError` when `database` is not a usable
+ * `FakeDatabase`; it reads the database once.
  */
 export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): FakeTurnStore<Result> {
-  const connectedIn = database.epoch;
-  const turns = database.table<TurnRow>(FAKE_TURN_TABLES.turns);
-  const grants = database.table<true>(FAKE_TURN_TABLES.grants);
-  const logs = database.table<LogRow>(FAKE_TURN_TABLES.logs);
-  const alive = (operation: string): void => database.assertEpoch(connectedIn, operation);
+  const connection = connectFakeDatabase(database, 'createFakeTurnStore', Object.values(FAKE_TURN_TABLES));
+  const turns = connection.tables.get(FAKE_TURN_TABLES.turns) as Map<string, TurnRow>;
+  const grants = connection.tables.get(FAKE_TURN_TABLES.grants) as Map<string, true>;
+  const logs = connection.tables.get(FAKE_TURN_TABLES.logs) as Map<string, LogRow>;
+  const alive = connection.alive;
+  const isGranted = (conversationId: unknown, caller: unknown): boolean => {
+    const key = grantKey(conversationId, caller);
+    return key !== undefined && grants.has(key);
+  };
   const stored = (turnId: string): StoredTurn<Result> | null => {
     const row = turns.get(turnId);
     return row === undefined ? null : (clone(row) as StoredTurn<Result>);
@@ -155,39 +215,62 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
   const store: FakeTurnStore<Result> = {
     async read(turnId: string): Promise<StoredTurn<Result> | null> {
       alive('read');
-      return database.call('read', turnId, () => stored(turnId), { turnId });
+      // A turn id that is not a string names no turn; nothing to ask the database.
+      if (typeof turnId !== 'string') return null;
+      return connection.call('read', turnId, () => stored(turnId), { turnId });
     },
 
-    async compareAndSwap(request: CompareAndSwapRequest<Result>): Promise<CompareAndSwapResult<Result>> {
+    async compareAndSwap(given: CompareAndSwapRequest<Result>): Promise<CompareAndSwapResult<Result>> {
       alive('compareAndSwap');
-      return database.transact({
+      const request = readFields(given, ['turnId', 'expectedRevision', 'next']);
+      const turnId = request?.turnId;
+      // A request that cannot be read, or a turn id that is not a string, names no turn.
+      if (request === undefined || typeof turnId !== 'string') return { swapped: false, current: null };
+      const { expectedRevision } = request;
+      const next = cloneOrUndefined(request.next);
+      const conversationId = isRecord(next) && typeof next['conversationId'] === 'string' ? next['conversationId'] : undefined;
+      return connection.transact({
         operation: 'compareAndSwap',
-        key: request.turnId,
-        target: { turnId: request.turnId, conversationId: request.next.conversationId },
+        key: turnId,
+        target: conversationId === undefined ? { turnId } : { turnId, conversationId },
         body: async (transaction): Promise<CompareAndSwapResult<Result>> => {
-          const current = turns.get(request.turnId) ?? null;
-          if ((current?.record.revision ?? 0) !== request.expectedRevision) return { swapped: false, current: stored(request.turnId) };
-          const violation = protocolViolation(current, request);
-          if (violation !== null) {
-            transaction.record('violation', { operation: 'compareAndSwap', violation });
-            throw new TypeError(`fake turn store: ${violation}`);
+          const current = turns.get(turnId) ?? null;
+          if ((current?.record.revision ?? 0) !== expectedRevision) return { swapped: false, current: stored(turnId) };
+          const violation = protocolViolation(current, turnId, expectedRevision, next);
+          if (violation !== null || !isTurnRecordShape(next)) {
+            const reason = violation ?? 'the record cannot be read as a turn record';
+            transaction.record('violation', { operation: 'compareAndSwap', violation: reason });
+            throw new TypeError(`fake turn store: ${reason}`);
           }
           await transaction.pause('checked');
-          writeRecord(transaction, current, request.next);
-          return { swapped: true, turn: stored(request.turnId) as StoredTurn<Result> };
+          writeRecord(transaction, current, next);
+          return { swapped: true, turn: stored(turnId) as StoredTurn<Result> };
         },
       });
     },
 
-    async admitDispatch(request: AdmitDispatchRequest<string>, launch: () => void): Promise<AdmitDispatchResult> {
+    async admitDispatch(given: AdmitDispatchRequest<string>, launch: () => void): Promise<AdmitDispatchResult> {
       alive('admitDispatch');
-      return database.transact({
+      const request = readFields(given, ['caller', 'conversationId', 'turnId', 'effectId', 'claim', 'admittedAt']);
+      // A request that cannot be read names no caller to authorize: nothing is admitted or launched.
+      if (
+        request === undefined ||
+        typeof request.conversationId !== 'string' ||
+        typeof request.turnId !== 'string' ||
+        typeof request.effectId !== 'string' ||
+        typeof request.claim !== 'number' ||
+        typeof request.admittedAt !== 'string' ||
+        typeof launch !== 'function'
+      ) {
+        return { admitted: false, code: 'forbidden' };
+      }
+      return connection.transact({
         operation: 'admitDispatch',
         key: request.turnId,
         target: { turnId: request.turnId, effectId: request.effectId, conversationId: request.conversationId },
         body: async (transaction): Promise<AdmitDispatchResult> => {
           const current = turns.get(request.turnId);
-          const refusal = admissionRefusal(current, request, grants.has(grantKey(request.conversationId, request.caller)));
+          const refusal = admissionRefusal(current, request, isGranted(request.conversationId, request.caller));
           // No refusal means the turn exists; the second test only tells the compiler so.
           if (refusal !== null || current === undefined) return { admitted: false, code: refusal ?? 'unknown-turn' };
           await transaction.pause('checked');
@@ -198,47 +281,63 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
         },
         beforeRelease: (answer) => {
           if (!answer.admitted) return;
-          database.record('launched', request.turnId, { effectId: request.effectId, claim: request.claim });
+          connection.record('launched', request.turnId, { effectId: request.effectId, claim: request.claim });
           launch();
         },
       });
     },
 
-    async replayWindow(request: ReplayWindowRequest): Promise<ReplayWindow> {
+    async replayWindow(given: ReplayWindowRequest): Promise<ReplayWindow> {
       alive('replayWindow');
-      const target = { turnId: request.turnId, conversationId: request.conversationId };
-      return database.call('replayWindow', request.turnId, () => {
-        const log = logs.get(request.turnId);
+      const request = readFields(given, ['conversationId', 'turnId', 'after']);
+      // A request that cannot be read names no log.
+      if (request === undefined || typeof request.turnId !== 'string' || typeof request.conversationId !== 'string' || typeof request.after !== 'number') {
+        return EMPTY_WINDOW;
+      }
+      const { turnId, after } = request;
+      const target = { turnId, conversationId: request.conversationId };
+      return connection.call('replayWindow', turnId, () => {
+        const log = logs.get(turnId);
         if (log === undefined) return { lowerBound: 0, latestSeq: 0, frames: [] };
         const latestSeq = log.frames[log.frames.length - 1]?.seq ?? log.lowerBound;
-        return { lowerBound: log.lowerBound, latestSeq, frames: clone(log.frames.filter((frame) => frame.seq > request.after)) };
+        return { lowerBound: log.lowerBound, latestSeq, frames: clone(log.frames.filter((frame) => frame.seq > after)) };
       }, target);
     },
 
-    async authorize(request: AuthorizationRequest<string>): Promise<boolean> {
+    async authorize(given: AuthorizationRequest<string>): Promise<boolean> {
       alive('authorize');
-      return database.call('authorize', request.turnId, () => grants.has(grantKey(request.conversationId, request.caller)), {
-        turnId: request.turnId,
-        conversationId: request.conversationId,
-      });
+      const request = readFields(given, ['caller', 'conversationId', 'turnId']);
+      // A request that cannot be read names no caller: no authority.
+      if (request === undefined || typeof request.turnId !== 'string' || typeof request.conversationId !== 'string') return false;
+      const { caller, conversationId, turnId } = request;
+      return connection.call('authorize', turnId, () => isGranted(conversationId, caller), { turnId, conversationId });
     },
 
     grant(conversationId: string, caller: string): void {
-      grants.set(grantKey(conversationId, caller), true);
+      const key = grantKey(conversationId, caller);
+      if (typeof conversationId !== 'string' || key === undefined) throw new TypeError('FakeTurnStore.grant: expected a conversation id and a caller JSON can write');
+      grants.set(key, true);
     },
 
     revoke(conversationId: string, caller: string): void {
-      grants.delete(grantKey(conversationId, caller));
+      const key = grantKey(conversationId, caller);
+      if (key !== undefined) grants.delete(key);
     },
 
     appendFrames(frames: readonly ChatEventEnvelope[]): void {
-      for (const frame of frames) {
+      // Cloned first, and checked before any is appended: the frames are read once, and all or none land.
+      const copies = cloneOrUndefined(frames);
+      if (!Array.isArray(copies) || !copies.every((frame) => isRecord(frame) && typeof frame['turnId'] === 'string' && typeof frame['seq'] === 'number')) {
+        throw new TypeError('FakeTurnStore.appendFrames: expected a list of envelopes, each with a turnId and a seq');
+      }
+      for (const frame of copies as ChatEventEnvelope[]) {
         const log = logs.get(frame.turnId) ?? { lowerBound: 0, frames: [] };
-        logs.set(frame.turnId, { lowerBound: log.lowerBound, frames: [...log.frames, clone(frame)] });
+        logs.set(frame.turnId, { lowerBound: log.lowerBound, frames: [...log.frames, frame] });
       }
     },
 
     retainAfter(turnId: string, lowerBound: number): void {
+      if (typeof lowerBound !== 'number') throw new TypeError('FakeTurnStore.retainAfter: lowerBound must be a number');
       const log = logs.get(turnId) ?? { lowerBound: 0, frames: [] };
       // Retention never passes the latest seq: the window keeps reporting it.
       const latestSeq = log.frames[log.frames.length - 1]?.seq ?? log.lowerBound;
@@ -249,18 +348,21 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
     peek: stored,
 
     adapter(options: FakeTurnAdapterOptions = {}): TurnRecoveryAdapter<Result, string> {
-      const { onAbort } = options;
+      const read = readFields(options, ['capabilities', 'onAbort', 'withoutAdmissionSeam']);
+      if (read === undefined) throw new TypeError('FakeTurnStore.adapter: the options cannot be read; expected { capabilities?, onAbort?, withoutAdmissionSeam? }');
+      const { onAbort } = read;
+      if (onAbort !== undefined && typeof onAbort !== 'function') throw new TypeError('FakeTurnStore.adapter: onAbort must be a function');
       const { admitDispatch: _seam, ...withoutSeam } = store;
       return {
-        capabilities: options.capabilities ?? FULL_CAPABILITIES,
+        capabilities: read.capabilities ?? FULL_CAPABILITIES,
         authorize: (request) => store.authorize(request),
-        store: options.withoutAdmissionSeam === true ? withoutSeam : store,
+        store: read.withoutAdmissionSeam === true ? withoutSeam : store,
         replayWindow: (request) => store.replayWindow(request),
         ...(onAbort === undefined
           ? {}
           : {
               abort: (request: AbortRequest) =>
-                database.call('abort', request.turnId, () => onAbort(request), { turnId: request.turnId, conversationId: request.conversationId }),
+                connection.call('abort', request.turnId, () => onAbort(request), { turnId: request.turnId, conversationId: request.conversationId }),
             }),
       };
     },
