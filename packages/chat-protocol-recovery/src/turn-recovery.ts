@@ -809,8 +809,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
 
   // After the execution settled: store its result, or mark the effect for reconciliation.
   private async finish(store: TurnStore<Result, Caller>, execution: EffectExecution, settled: Settled<Result>): Promise<DispatchEffectResult<Result>> {
-    const start = await this.snapshot(store, execution.turnId);
     if (settled.ok) {
+      const start = await this.snapshot(store, execution.turnId);
       if (start === 'unavailable' || start === null) {
         return { ok: false, code: 'checkpoint-failed', message: 'the turn could not be read to store the result; it is returned here', result: settled.result };
       }
@@ -819,6 +819,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
         ? { ok: false, code: 'checkpoint-failed', message: 'the effect vanished from its turn; the result is returned here', result: settled.result }
         : outcome;
     }
+    // A fresh read, not a snapshot: a snapshot may still show a mark that a
+    // verified result (another worker's reconcileEffect) has since replaced,
+    // and a mark is a stop that no compare-and-swap would correct.
+    const start = await this.read(store, execution.turnId);
     if (start === 'unavailable' || start === null) return needsReconciliation('dispatch-failed');
     // Best effort: mark the effect so a later claim says why. If a verified
     // result was stored meanwhile, that result is the answer.

@@ -184,6 +184,21 @@ describe('rule: an adapter without an admission seam refuses dispatch (§6.4)', 
 });
 
 describe('rule: a stale snapshot or the abort hook can never authorize a launch (§6.4)', () => {
+  it("a failed execution answers the verified result another worker stored, not its own stale snapshot's mark (§6.6, §6.11)", async () => {
+    // The model test's counterexample: the dispatching worker's snapshot holds
+    // the admission-expired mark its own claim wrote; another worker then
+    // reconciles. The failure must report what is stored, not that mark.
+    const { cluster, first } = await started();
+    const pending = first.recovery.dispatchEffect({ caller: OWNER, claim: await claim(first), execute: cluster.execute('deferred') });
+    await cluster.launched('pay');
+    cluster.clock.elapsedMs = ADMISSION_LEASE_MS;
+    expect(await first.recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ outcome: 'needs-reconciliation', reason: 'admission-expired' });
+    expect(await cluster.worker().recovery.reconcileEffect({ ...TURN, effectId: 'pay', result: 'verified:pay' })).toMatchObject({ outcome: 'completed', reused: false });
+    cluster.fail('pay');
+    expect(await pending).toEqual({ ok: true, outcome: 'completed', reused: true, result: 'verified:pay' });
+    expect(cluster.launches).toEqual(['pay']);
+  });
+
   it('a worker whose snapshot predates the cancellation is refused turn-not-running', async () => {
     const { cluster, first } = await started();
     const held = await claim(first);
