@@ -6,8 +6,9 @@ import { CardEventSchema } from './events.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';
 import { isScreenedJsonText } from './primitives.js';
 import { validateEnvelope, validateEvent } from './validate-envelope.js';
+import { runs } from '../../../test-support/property-runs.js';
 
-const RUNS = 10_000;
+const RUNS = runs(1_000);
 
 describe('the hot-path validator accepts and refuses exactly what ChatEventEnvelopeSchema does', () => {
   it('agrees on generated valid envelopes of every event type', () => {
@@ -55,7 +56,7 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
           if (fast !== schema) expect({ fast, candidate }).toEqual({ fast: schema, candidate });
         }
       }),
-      { numRuns: 150 },
+      { numRuns: runs(50) },
     );
   });
 
