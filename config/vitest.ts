@@ -1,10 +1,13 @@
 /**
  * The test setup every package shares. Examples import the package by name,
  * as a user would; the alias runs them against the sources. `pnpm test` runs
- * each property's base count and the type tests; `pnpm soak` (`--mode soak`)
- * runs every property `test-support/property-runs.ts`'s multiple of that, and
- * no type tests (issue 14). Slow is not wrong on a loaded 2-core CI machine:
- * time is measured in `pnpm bench`, never here.
+ * each property's base count; `pnpm soak` (`--mode soak`) runs every property
+ * `test-support/property-runs.ts`'s multiple of that (issue 14). The type
+ * tests (`*.test-d.ts`) are compile-time assertions: `pnpm typecheck` checks
+ * them with the rest of the package, so `pnpm test` does not run `tsc` a
+ * second time (`vitest run --typecheck` still does, for one package).
+ * Slow is not wrong on a loaded 2-core CI machine: time is measured in
+ * `pnpm bench`, never here.
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
@@ -47,7 +50,6 @@ export function packageTestConfig(name: string, packageRoot: URL, options: Packa
             }
           : {}),
         typecheck: {
-          enabled: !soak,
           include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'],
           tsconfig: fileURLToPath(new URL('tsconfig.json', packageRoot)),
         },

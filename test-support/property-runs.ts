@@ -8,16 +8,13 @@
  * multiplied by `config/soak-setup.ts`. Nothing here measures time.
  */
 
-/** The soak multiple when `CHAT_PROTOCOL_SOAK` is `1` or set without a number: ten times every base count. */
+/** The multiple of `pnpm soak` unless `CHAT_PROTOCOL_SOAK` names another (and of `CHAT_PROTOCOL_SOAK=1`): ten times every base count. */
 export const DEFAULT_SOAK_MULTIPLE = 10;
 
-/**
- * The multiple in effect: 1 outside a soak, `DEFAULT_SOAK_MULTIPLE` for
- * `CHAT_PROTOCOL_SOAK=1`, and `CHAT_PROTOCOL_SOAK=50` for a fifty-fold
- * campaign. Anything but a positive safe integer reads as no soak.
- */
-export function soakMultiple(environment: Readonly<Record<string, string | undefined>> = process.env): number {
-  const setting = Number(environment['CHAT_PROTOCOL_SOAK'] ?? Number.NaN);
+// 1 outside a soak, `DEFAULT_SOAK_MULTIPLE` for `CHAT_PROTOCOL_SOAK=1`, fifty
+// for `CHAT_PROTOCOL_SOAK=50`; anything but a positive safe integer is no soak.
+function soakMultiple(): number {
+  const setting = Number(process.env['CHAT_PROTOCOL_SOAK'] ?? Number.NaN);
   if (!Number.isSafeInteger(setting) || setting < 1) return 1;
   return setting === 1 ? DEFAULT_SOAK_MULTIPLE : setting;
 }
