@@ -42,6 +42,12 @@ export function packageTestConfig(name: string, packageRoot: URL, options: Packa
       },
       test: {
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        // The test files share a worker's modules instead of each importing zod, fast-check and the
+        // sources afresh: that import was half of a package's suite. They test pure functions and
+        // fakes each test creates, restore their spies, and the hostile checks compare prototypes
+        // around each test; the caches pure modules keep are invisible by contract, so sharing them
+        // across files tests that too. `vitest run --isolate` gives each file its own again.
+        isolate: false,
         testTimeout: soak ? testTimeout * 10 : testTimeout,
         ...(soak
           ? {
