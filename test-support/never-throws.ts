@@ -17,6 +17,7 @@ import {
   type CallOutcome,
   type HostileCase,
 } from './hostile-values.js';
+import { runs } from './property-runs.js';
 
 /** What a never-throwing function returns on hostile input. */
 type HostileReturn =
@@ -35,7 +36,7 @@ export interface HostileTarget {
   /** A valid call; each position is replaced or mutated in turn. */
   readonly valid: readonly unknown[];
   readonly returns: HostileReturn;
-  /** Random cases beyond the exhaustive sweep; 150 unless told. */
+  /** Random cases beyond the exhaustive sweep in `pnpm test`, 150 unless told; `pnpm soak` runs its multiple of them. */
   readonly runs?: number;
   /** The function returns a promise: it must resolve, never reject. */
   readonly async?: boolean;
@@ -48,11 +49,10 @@ async function runTarget(target: Pick<HostileTarget, 'call' | 'async'>, hostile:
 }
 
 const KEBAB_CODE = /^[a-z]+(?:-[a-z]+)*$/;
-// `HOSTILE_RUNS=5000 pnpm test` runs a longer campaign locally; CI keeps the default.
-const RUNS_OVERRIDE = Number(process.env['HOSTILE_RUNS'] ?? Number.NaN);
+const HOSTILE_RUNS = 150;
 
 function runsOf(target: Pick<HostileTarget, 'runs'>): number {
-  return Number.isSafeInteger(RUNS_OVERRIDE) && RUNS_OVERRIDE > 0 ? RUNS_OVERRIDE : (target.runs ?? 150);
+  return runs(target.runs ?? HOSTILE_RUNS);
 }
 
 /** Why `outcome` breaks the contract for `returns`, or `undefined` when it keeps it. */

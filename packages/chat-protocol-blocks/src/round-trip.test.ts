@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { NASTY_PIECES, validAskArb, validReportArb } from '../test/block-arbitraries.js';
 import { serializeAskTag, serializeReportTag } from './serialize.js';
 import { parseAskTag, parseReportTag } from './tags.js';
+import { runs } from '../../../test-support/property-runs.js';
 
-const RUNS = 2_000;
+const RUNS = runs(500);
 
 describe('round trip: the tag readers read back exactly what the serializers wrote (DESIGN §4)', () => {
   it('parseAskTag(serializeAskTag(b)) deep-equals b for every valid ask block', () => {
@@ -38,7 +39,7 @@ describe('round trip: the tag readers read back exactly what the serializers wro
         expect(parseReportTag(text)).toStrictEqual(report);
         expect(parseAskTag(text)).toStrictEqual(ask);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

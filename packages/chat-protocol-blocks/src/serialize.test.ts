@@ -5,6 +5,7 @@ import type { AskBlock } from './ask.js';
 import { BLOCK_LIMITS } from './limits.js';
 import type { ReportBlock } from './report.js';
 import { serializeAskTag, serializeReportTag } from './serialize.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 /** The JSON between the tags, or a failure when the tag is not exactly `<tag>…</tag>`. */
 function bodyOf(tag: string, text: string): string {
@@ -47,7 +48,7 @@ describe('serializeAskTag and serializeReportTag: output (DESIGN §4)', () => {
           expect(JSON.parse(body)).toStrictEqual(block);
         }
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -57,7 +58,7 @@ describe('serializeAskTag and serializeReportTag: output (DESIGN §4)', () => {
         const reversed = Object.fromEntries(Object.entries(block).reverse()) as AskBlock;
         expect(serializeAskTag(reversed)).toBe(serializeAskTag(block));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

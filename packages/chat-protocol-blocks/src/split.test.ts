@@ -7,6 +7,7 @@ import {
   stripBlockTags,
   type TurnTextSegment,
 } from './split.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 // Rules of the turn-text grammar (DESIGN §4 and the module comment of split.ts)
 // with exact segments; fixtures/blocks/corpus.json holds one case per rule and
@@ -244,7 +245,7 @@ describe('stripBlockTags', () => {
       fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (value) => {
         expect(stripBlockTags(value.replace(/</g, '{'))).toBe(value.replace(/</g, '{'));
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -313,7 +314,7 @@ describe('never throws, never hangs', () => {
         expectWellFormed(source, splitTurnText(source), false);
         expectWellFormed(source, splitTurnText(source, { streaming: true }), true);
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -327,7 +328,7 @@ describe('never throws, never hangs', () => {
         expect(mergeText(outputs)).toStrictEqual(splitTurnText(source));
         expect(typeof stripBlockTags(source)).toBe('string');
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -345,7 +346,7 @@ describe('every split point gives the same segments', () => {
           expect(mergeText(outputs)).toStrictEqual(whole);
         }
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -370,7 +371,7 @@ describe('every split point gives the same segments', () => {
           expect(mergeText(outputs)).toStrictEqual(splitTurnText(source));
         },
       ),
-      { numRuns: 2_000 },
+      { numRuns: runs(500) },
     );
   });
 });

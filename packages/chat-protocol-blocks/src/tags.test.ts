@@ -4,6 +4,7 @@ import { parseAskBlock, type AskBlock } from './ask.js';
 import { parseReportBlock, type ReportBlock } from './report.js';
 import { serializeAskTag, serializeReportTag } from './serialize.js';
 import { parseAskTag, parseReportTag } from './tags.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 // DESIGN §4: "Tag readers parseReportTag(text), parseAskTag(text) return the
 // first complete tag's block or null", and parseAskTag(serializeAskTag(b))
@@ -93,7 +94,7 @@ describe('round trip through the serializers', () => {
         // Prose before it can open inline code; a line break first puts the tag at a fresh line.
         expect(parseAskTag(`<ask>{}</ask>\n${tag}\n${prose}`)).toStrictEqual(block);
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -102,7 +103,7 @@ describe('round trip through the serializers', () => {
       fc.property(reportBlock, (block) => {
         expect(parseReportTag(serializeReportTag(block))).toStrictEqual(block);
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
   });
 });

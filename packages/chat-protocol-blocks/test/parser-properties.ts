@@ -6,8 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anythingArb } from './block-arbitraries.js';
+import { runs } from '../../../test-support/property-runs.js';
 
-const RUNS = 10_000;
+const RUNS = runs(1_000);
 
 /** True when every object and array in `value` has the plain prototype. */
 export function everyObjectIsPlain(value: unknown): boolean {
@@ -57,7 +58,7 @@ export function describeParserProperties<Block>(
           expect(schema.safeParse(block).success).toBe(true);
           expect(parse(block)).toStrictEqual(block);
         }),
-        { numRuns: 1_000 },
+        { numRuns: runs(500) },
       );
     });
   });

@@ -8,6 +8,7 @@ import type { ChatEventEnvelope } from './envelope.js';
 import { DONE_STATUSES, type ChatEventV1 } from './events.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';
 import { createChatState, parseChatState, type ChatStateV1, type ChatTurnState } from './state.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -584,7 +585,7 @@ describe('applyChatEvent: purity, branches, restore, determinism', () => {
 // ---------------------------------------------------------------------------
 // Properties over generated valid streams
 
-const RUNS = 10_000;
+const RUNS = runs(1_000);
 const PROPERTY_TIMEOUT = 120_000;
 
 const APPLY_CODES: readonly ApplyChatEventRefusalCode[] = [
@@ -895,7 +896,7 @@ describe('applyChatEvent: a restored state is the live state (issue 12: the memo
         expect(JSON.stringify(restored)).toBe(JSON.stringify(live));
         expect(live).toStrictEqual(JSON.parse(JSON.stringify(live)));
       }),
-      { numRuns: 3_000 },
+      { numRuns: runs(300) },
     );
   }, PROPERTY_TIMEOUT);
 });

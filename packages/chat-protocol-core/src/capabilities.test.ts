@@ -8,6 +8,7 @@ import {
   type ChatCapabilities,
   type ChatCapabilityName,
 } from './capabilities.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const MALFORMED = 'capability declaration is malformed';
 
@@ -342,7 +343,7 @@ describe('requireChatCapabilities', () => {
             : { ok: false, code: 'unsupported-capability', message: missingMessage(missing), missing };
         expect(requireChatCapabilities(declared, required)).toEqual(expected);
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(2_000) },
     );
   });
 
@@ -383,7 +384,7 @@ describe('requireChatCapabilities', () => {
         }
         expect(({} as Record<string, unknown>)['interruptedTurnRecovery']).toBe(undefined);
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(2_000) },
     );
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { timestampArb } from '../test/arbitraries.js';
 import { compareChatTimestamps } from './index.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 describe('compareChatTimestamps orders v1 timestamps as instants', () => {
   it.each([
@@ -27,7 +28,7 @@ describe('compareChatTimestamps orders v1 timestamps as instants', () => {
         const difference = Date.parse(left) - Date.parse(right);
         if (difference !== 0) expect(Math.sign(compareChatTimestamps(left, right))).toBe(Math.sign(difference));
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(2_000) },
     );
   });
 });

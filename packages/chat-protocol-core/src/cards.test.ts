@@ -19,6 +19,7 @@ import {
   type OpenCardSnapshotV1,
 } from './cards.js';
 import type { ChatIssue } from './result.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const INVALID_CARD = 'the card does not match the v1 card schema';
 
@@ -719,7 +720,7 @@ describe('never throws (properties)', () => {
           expect(codes.has(result.code)).toBe(true);
         }
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(2_000) },
     );
   });
 
@@ -738,7 +739,7 @@ describe('never throws (properties)', () => {
         if (result.ok) expect(parseOpenCardSnapshot(result.value)).toEqual(result);
         else expect(result.code).toBe('invalid-card');
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(2_000) },
     );
   });
 });

@@ -16,6 +16,7 @@ import { CARD_KINDS, CardOptionSchema, CardPresentationV1Schema, OpenCardSnapsho
 import { ChatEventEnvelopeSchema } from './envelope.js';
 import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, ChatEventV1Schema, ChatResultBlockSchema, ChatSourceSchema } from './events.js';
 import { RULE_TABLES, isPlainTextEvent, isPlainToolResult, type Rules } from './validate-envelope.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 // The field list of every strict object lives in the zod schemas (the contract,
 // and the JSON Schema), the hot-path validator's rule tables (which the
@@ -151,10 +152,10 @@ describe('the straight-line checks keep up with the tables (issue 12: parsing ah
   const textEvents = fc.oneof(fc.record(EVENT_MODELS.delta), fc.record(EVENT_MODELS.reasoning));
 
   it.each([false, true])('takes every generated delta and reasoning event (screened text: %s)', (screened) => {
-    fc.assert(fc.property(textEvents, (event) => isPlainTextEvent(event, screened)), { numRuns: 2_000 });
+    fc.assert(fc.property(textEvents, (event) => isPlainTextEvent(event, screened)), { numRuns: runs(2_000) });
   });
 
   it.each([false, true])('takes every generated tool result whose blocks are text blocks (screened text: %s)', (screened) => {
-    fc.assert(fc.property(toolResultsWithTextBlocks, (event) => isPlainToolResult(event, screened)), { numRuns: 2_000 });
+    fc.assert(fc.property(toolResultsWithTextBlocks, (event) => isPlainToolResult(event, screened)), { numRuns: runs(2_000) });
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { envelopeArb } from '../test/arbitraries.js';
 import { envelopeOf } from '../test/envelopes.js';
 import { digestEnvelope } from './digest.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const reorder = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(reorder);
@@ -25,7 +26,7 @@ describe('digestEnvelope (the idempotency memory, DESIGN §3.5)', () => {
         const moved = { ...envelope, eventId: 'other', seq: envelope.seq + 1, event: reorder(envelope.event) } as typeof envelope;
         expect(digestEnvelope(moved)).toBe(digestEnvelope(envelope));
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(1_000) },
     );
   });
 

@@ -5,6 +5,7 @@ import { envelopeOf } from '../test/envelopes.js';
 import { encodeChatEnvelope } from './encode-chat-envelope.js';
 import { CHAT_EVENT_FIELDS } from './events.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 describe('encodeChatEnvelope copies only the allowed fields (DESIGN §3.4)', () => {
   it('drops fields a host forgot to strip, at the envelope and the event level', () => {
@@ -78,7 +79,7 @@ describe('round trip (issue 2 properties)', () => {
         if (!encoded.ok) return;
         expect(parseChatEnvelope(encoded.json)).toEqual({ ok: true, value: envelope });
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(1_000) },
     );
   });
 });

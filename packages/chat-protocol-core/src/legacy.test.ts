@@ -12,6 +12,7 @@ import {
   type ChatEventType,
   type LegacyChatEvent,
 } from './legacy.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const ALL_NAMES: readonly ChatEventType[] = [
   'session',
@@ -470,7 +471,7 @@ describe('parseChatEvent: properties (§2.1, §2.7)', () => {
         checkInvariants(name, input, parseChatEvent(name, input));
         expect(({} as Record<string, unknown>)['polluted']).toBe(undefined);
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(2_000) },
     );
   });
 
@@ -486,7 +487,7 @@ describe('parseChatEvent: properties (§2.1, §2.7)', () => {
         // error, state and done have no required field: they are refused only for a disagreeing type.
         else if (name === 'error' || name === 'state' || name === 'done') expect(result).not.toBe(null);
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(2_000) },
     );
   });
 
@@ -498,7 +499,7 @@ describe('parseChatEvent: properties (§2.1, §2.7)', () => {
         expect(({} as Record<string, unknown>)['polluted']).toBe(undefined);
         expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(2_000) },
     );
   });
 });

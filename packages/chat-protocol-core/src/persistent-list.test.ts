@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyList, itemAt, lastItem, listOf, pushItem, setItem, toArray, type PersistentList } from './persistent-list.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 type Operation = { readonly kind: 'push'; readonly item: number } | { readonly kind: 'set'; readonly at: number; readonly item: number };
 
@@ -34,7 +35,7 @@ describe('persistent list: the turn list without a copy per event (issue 12, DES
         expect(itemAt(list, model.length)).toBeUndefined();
         expect(lastItem(list)).toBe(model[model.length - 1]);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -50,7 +51,7 @@ describe('persistent list: the turn list without a copy per event (issue 12, DES
         }
         for (const version of versions) expect(toArray(version.list)).toStrictEqual(version.items);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 

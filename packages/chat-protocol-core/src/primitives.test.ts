@@ -11,6 +11,7 @@ import {
   isWellFormedText,
   isZonedTimestamp,
 } from './primitives.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 // A slow, obviously right reading of the timestamp rule, to hold the
 // position scanner in primitives.ts to it.
@@ -65,7 +66,7 @@ describe('isZonedTimestamp', () => {
         fc.pre(!/^00\d\d/.test(value));
         expect(isZonedTimestamp(value)).toBe(referenceIsZonedTimestamp(value));
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(2_000) },
     );
   });
 });
@@ -157,7 +158,7 @@ describe('isScreenedJsonText: one search of the JSON text stands in for a contro
         const hasControl = stringsOf(parsed).some((string) => /[\0-\x08\x0b\x0c\x0e-\x1f]/.test(string));
         if (isScreenedJsonText(text)) expect({ text, hasControl }).toEqual({ text, hasControl: false });
       }),
-      { numRuns: 5_000 },
+      { numRuns: runs(1_000) },
     );
   });
 
@@ -180,7 +181,7 @@ describe('isWellFormedText and isCleanText (issue 12: the clean-text scan)', () 
           clean: referenceIsClean(text),
         });
       }),
-      { numRuns: 5_000 },
+      { numRuns: runs(1_000) },
     );
   });
 
@@ -195,7 +196,7 @@ describe('isWellFormedText and isCleanText (issue 12: the clean-text scan)', () 
         fc.property(edgeTextArb, (text) => {
           expect([fallback.isWellFormedText(text), fallback.isCleanText(text)]).toEqual([referenceIsWellFormed(text), referenceIsClean(text)]);
         }),
-        { numRuns: 2_000 },
+        { numRuns: runs(1_000) },
       );
     } finally {
       if (native !== undefined) prototype.isWellFormed = native;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { envelopeArb } from '../test/arbitraries.js';
 import { envelopeOf } from '../test/envelopes.js';
 import { CHAT_SSE_HEARTBEAT, encodeChatSseFrame, formatChatCursor, parseChatCursor, parseChatSseMessage } from './sse.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const DELTA = envelopeOf({ type: 'delta', text: 'line one\nline two' }, { turnId: 'turn:7', seq: 3 });
 
@@ -32,7 +33,7 @@ describe('SSE framing (DESIGN §3.4)', () => {
         const [id, event, data] = lines.map((line) => line.slice(line.indexOf(': ') + 2));
         expect(parseChatSseMessage({ id, event, data: data ?? '' })).toEqual({ ok: true, value: envelope });
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(1_000) },
     );
   });
 });

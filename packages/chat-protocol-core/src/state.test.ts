@@ -5,8 +5,9 @@ import { CONVERSATION_ID, SAMPLE_SESSION } from '../test/envelopes.js';
 import { applyChatEvent } from './apply-chat-event.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { createChatState, parseChatState, type ChatStateV1, type ChatTurnState, type ParseChatStateRefusalCode } from './state.js';
+import { runs } from '../../../test-support/property-runs.js';
 
-const RUNS = 10_000;
+const RUNS = runs(1_000);
 const PROPERTY_TIMEOUT = 60_000;
 
 function replay(envelopes: readonly ChatEventEnvelope[]): ChatStateV1 {

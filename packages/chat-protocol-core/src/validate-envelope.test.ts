@@ -6,8 +6,7 @@ import { CardEventSchema } from './events.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';
 import { isScreenedJsonText } from './primitives.js';
 import { validateEnvelope, validateEvent } from './validate-envelope.js';
-
-const RUNS = 10_000;
+import { runs } from '../../../test-support/property-runs.js';
 
 describe('the hot-path validator accepts and refuses exactly what ChatEventEnvelopeSchema does', () => {
   it('agrees on generated valid envelopes of every event type', () => {
@@ -16,7 +15,7 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
         expect(validateEnvelope(envelope)).toBeNull();
         expect(ChatEventEnvelopeSchema.safeParse(envelope).success).toBe(true);
       }),
-      { numRuns: RUNS },
+      { numRuns: runs(5_000) },
     );
   });
 
@@ -28,7 +27,7 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
         const schema = ChatEventEnvelopeSchema.safeParse(candidate).success;
         expect({ fast, candidate }).toEqual({ fast: schema, candidate });
       }),
-      { numRuns: RUNS },
+      { numRuns: runs(2_000) },
     );
   });
 
@@ -40,7 +39,7 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
         const schema = CardEventSchema.safeParse(event).success;
         expect({ fast, event }).toEqual({ fast: schema, event });
       }),
-      { numRuns: RUNS },
+      { numRuns: runs(2_000) },
     );
   });
 
@@ -55,7 +54,7 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
           if (fast !== schema) expect({ fast, candidate }).toEqual({ fast: schema, candidate });
         }
       }),
-      { numRuns: 150 },
+      { numRuns: runs(50) },
     );
   });
 
@@ -67,7 +66,7 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
         const value: unknown = JSON.parse(text);
         expect(validateEnvelope(value) === null).toBe(ChatEventEnvelopeSchema.safeParse(value).success);
       }),
-      { numRuns: RUNS },
+      { numRuns: runs(5_000) },
     );
   });
 });
@@ -87,6 +86,7 @@ const rawSurrogates = (text: string) =>
 
 describe('a screened text is judged as strictly as any other (issue 12: parsing ahead of every peer)', () => {
   it('parseChatEnvelope agrees with ChatEventEnvelopeSchema on texts with edge strings, screened or not', () => {
+    const numRuns = runs(2_000);
     let screened = 0;
     fc.assert(
       fc.property(
@@ -100,11 +100,11 @@ describe('a screened text is judged as strictly as any other (issue 12: parsing 
           expect({ parsed, text }).toEqual({ parsed: schema, text });
         },
       ),
-      { numRuns: RUNS },
+      { numRuns },
     );
     // About half the generated texts are screened (the rest hold a \b, \f or \u
     // escape), so both the screened and the full tables were exercised.
-    expect(screened).toBeGreaterThan(RUNS / 4);
-    expect(screened).toBeLessThan((3 * RUNS) / 4);
+    expect(screened).toBeGreaterThan(numRuns / 4);
+    expect(screened).toBeLessThan((3 * numRuns) / 4);
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHAT_PROTOCOL_VERSION, negotiateChatVersion } from './version.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const REFUSAL_MESSAGE = 'requested protocol version is not 0 or 1';
 
@@ -114,7 +115,7 @@ describe('negotiateChatVersion', () => {
           expect(result).toEqual({ ok: true, version });
         }
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(2_000) },
     );
   });
 });

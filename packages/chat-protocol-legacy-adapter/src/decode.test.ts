@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { dotted } from '../test/dotted-dialect.js';
 import { anyFrameArb } from '../test/legacy-arbitraries.js';
 import { decodeLegacyChatFrame, papercup, scout, type DecodeLegacyChatFrameRefusalCode, type LegacyDialect } from './index.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -173,7 +174,7 @@ describe('the papercup dialect reads exactly what core’s legacy parseChatEvent
           expect(picked).toEqual(legacy);
         }
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(1_000) },
     );
   });
 });
@@ -185,7 +186,7 @@ describe('decodeLegacyChatFrame never throws', () => {
         const result = decodeLegacyChatFrame(frame, { dialect });
         expect(typeof result.ok).toBe('boolean');
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(1_000) },
     );
   });
 });

@@ -5,6 +5,7 @@ import { envelopeArb, idArb, nameArb, textArb } from '../../chat-protocol-core/t
 import { dotted } from '../test/dotted-dialect.js';
 import { dottedFrameArb, papercupFrameArb, scoutFrameArb, type Frame } from '../test/legacy-arbitraries.js';
 import { encodeLegacyChatFrame, papercup, scout, upgradeLegacyChatFrame, type LegacyDialect } from './index.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const IDENTITY = {
   conversationId: 'conv_1',
@@ -66,7 +67,7 @@ describe.each(DIALECTS)('the $dialect.name dialect is lossless where both sides 
         if (!encoded.ok) throw new Error(encoded.message);
         expect(fields(encoded.frame)).toEqual(fields(frame));
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(1_000) },
     );
   });
 
@@ -85,7 +86,7 @@ describe.each(DIALECTS)('the $dialect.name dialect is lossless where both sides 
         if (!upgraded.ok || upgraded.kind !== 'envelope') throw new Error(JSON.stringify(upgraded));
         expect(upgraded.envelope).toEqual({ ...envelope, event: instantsOf(event) });
       }),
-      { numRuns: 10_000 },
+      { numRuns: runs(1_000) },
     );
   });
 });
@@ -111,7 +112,7 @@ describe.each([papercup, scout] as LegacyDialect[])('the deliberate losses of $n
         const { retryAfterMs: _dropped, ...kept } = error;
         expect(throughV1(retryable === undefined ? error : { ...error, retryable })).toEqual(asFrame(kept));
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -125,7 +126,7 @@ describe.each([papercup, scout] as LegacyDialect[])('the deliberate losses of $n
       fc.property(nameArb, codeArb, delayArb, (message, code, retryAfterMs) => {
         expect(throughV1({ message, code, retryable: true, retryAfterMs })).toEqual(asFrame({ message, code, retryable: true }));
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -135,7 +136,7 @@ describe.each([papercup, scout] as LegacyDialect[])('the deliberate losses of $n
       fc.property(nameArb, badCodeArb, (message, code) => {
         expect(throughV1({ message, code })).toEqual(asFrame({ message }));
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -151,7 +152,7 @@ describe.each([papercup, scout] as LegacyDialect[])('the deliberate losses of $n
         else break;
         expect(throughV1({ message, code })).toEqual(asFrame({ message: expected, code }));
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -164,7 +165,7 @@ describe.each([papercup, scout] as LegacyDialect[])('the deliberate losses of $n
         const expected = pieces.map(([clean]) => `${clean}\ufffd`).join('');
         expect(throughV1({ message, code })).toEqual(asFrame({ message: expected, code }));
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
     expect(throughV1({ message: '', code: 'c' })).toEqual(asFrame({ message: 'stream error', code: 'c' }));
   });
@@ -185,7 +186,7 @@ describe('the deliberate loss of papercup’s plain-text error (issue 12: an err
         const upgraded = upgradeLegacyChatFrame({ event: 'error', data: text }, { ...IDENTITY, dialect: papercup });
         expect(projected(upgraded, papercup)).toEqual({ message: text === '' ? 'stream error' : text });
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(500) },
     );
   });
 });

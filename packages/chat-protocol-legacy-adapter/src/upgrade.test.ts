@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { dotted } from '../test/dotted-dialect.js';
 import { anyFrameArb } from '../test/legacy-arbitraries.js';
 import { papercup, scout, upgradeLegacyChatFrame, type LegacyCallIdMapping, type LegacyDialect } from './index.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const json = (value: unknown) => JSON.stringify(value);
 const IDENTITY = {
@@ -329,7 +330,7 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
           const result = upgrade(dialect, frame, ({ seq }) => `call_${seq}`);
           if (result.ok && result.kind === 'envelope') expect(parseChatEnvelope(JSON.stringify(result.envelope))).toEqual({ ok: true, value: result.envelope });
         }),
-        { numRuns: 10_000 },
+        { numRuns: runs(1_000) },
       );
     },
   );

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CAPTURES, FIXTURES, readCapture } from '../test/capture.js';
 import { main } from './cli.js';
 import { formatChatCaptureReport, verifyChatCapture } from './index.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 interface Run {
   readonly code: number;
@@ -125,7 +126,7 @@ describe('chat-protocol verify <capture> (issue 7)', () => {
         const report = verifyChatCapture(new TextDecoder().decode(Buffer.concat(chunks)));
         expect(result).toEqual({ code: report.ok ? 0 : 1, stdout: `${JSON.stringify(report, null, 2)}\n`, stderr: '' });
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(1_000) },
     );
   });
 });

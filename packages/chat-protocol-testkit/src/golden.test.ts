@@ -36,6 +36,7 @@ import { createFakeInteractionStore } from './fake-interaction-store.js';
 import { createFakeTurnStore } from './fake-turn-store.js';
 import { listGoldenSessions, replayGoldenSession, type GoldenReplay, type GoldenSessionName } from './golden.js';
 import { verifyChatCapture } from './verify-chat-capture.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 // The golden sessions of fixtures/golden (written by scripts/write-golden.mjs),
 // as the testkit ships them: each replays to its pinned state byte for byte,
@@ -162,7 +163,7 @@ describe('the golden sessions as shipped', () => {
         const result = replayGoldenSession(value as GoldenSessionName);
         expect(result.ok).toBe(typeof value === 'string' && (NAMES as readonly string[]).includes(value));
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(500) },
     );
     expect(replayGoldenSession(Object.create(null) as GoldenSessionName)).toMatchObject({ code: 'unknown-session', message: expect.stringContaining('named by a value of type object') as string });
   });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFakeDatabase, createFakeInteractionStore, createFakeTurnStore } from './index.js';
 import { checkRaces, scheduleInteractionStore, scheduleTurnRecoveryAdapter, settleRace } from './races.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 // The race helpers a host's own race test uses (issue 12, "Testkit: a fault
 // model a host team can aim"): real interleavings, not the order calls started.
@@ -32,7 +33,7 @@ describe('scheduleTurnRecoveryAdapter', () => {
         expect(await claimed).toEqual({ ok: true, outcome: 'claimed', claim: { conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1 } });
         expect(database.counts()).toEqual({ authorize: 1, read: 1, compareAndSwap: 1 });
       }),
-      { numRuns: 20 },
+      { numRuns: runs(20) },
     );
   });
 
@@ -112,7 +113,7 @@ describe('scheduleInteractionStore', () => {
         expect(await read).toEqual({ record: null, authority: null });
         expect(database.counts()).toEqual({ 'interaction.read': 1 });
       }),
-      { numRuns: 10 },
+      { numRuns: runs(10) },
     );
   });
 });

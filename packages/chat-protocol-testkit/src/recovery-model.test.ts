@@ -3,6 +3,7 @@ import type { DispatchEffectResult, EffectClaim, NeedsReconciliationReason } fro
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ADMISSION_LEASE_MS, CONVERSATION_ID, OWNER, TURN, TURN_ID, createCluster, resultOf, type Cluster, type Worker } from '../test/host.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 // A model-based test (issue 5): random sequences of start / claim / dispatch /
 // complete / fail / cancel / reconcile / append / retain / replay / restart /
@@ -340,7 +341,7 @@ describe('TurnRecovery against a reference model (issues 5 and 12)', () => {
         for (const effectId of model.inFlight) cluster.settle(effectId);
         await Promise.all(real.pending.values());
       }),
-      { numRuns: 500 },
+      { numRuns: runs(200) },
     );
   });
 });

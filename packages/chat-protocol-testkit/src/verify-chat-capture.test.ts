@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { delta, done, FIXTURES, frame, readCapture } from '../test/capture.js';
 import { CHAT_CAPTURE_RULES, createChatCaptureVerifier, verifyChatCapture, type ChatCaptureReport, type ChatCaptureRule } from './index.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 const card = (correlationId: string) => ({
   correlationId,
@@ -61,7 +62,7 @@ describe('verify: the sample captures (issue 7)', () => {
         verifier.push(text.slice(from));
         expect(verifier.end()).toEqual(whole);
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -346,7 +347,7 @@ describe('verify never throws (DESIGN §2.7)', () => {
       fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.constantFrom<undefined | 'papercup' | 'scout'>(undefined, 'papercup', 'scout'), (text, legacy) => {
         reportShape(verifyChatCapture(text, { legacy }));
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -361,7 +362,7 @@ describe('verify never throws (DESIGN §2.7)', () => {
       fc.property(fc.array(line, { maxLength: 30 }), fc.constantFrom('\n', '\r\n', '\r'), (lines, newline) => {
         reportShape(verifyChatCapture(lines.join(newline)));
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -392,7 +393,7 @@ describe('verify never throws (DESIGN §2.7)', () => {
         }
         reportShape(verifyChatCapture(mutated.join('\n')));
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(300) },
     );
   });
 });
