@@ -5,7 +5,7 @@
  * through `createCardCodec`. It owns no clock, expiry verdict, storage or
  * authority: the host judges expiry and timeouts and decides who may answer.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { CHAT_LIMITS } from './limits.js';
 import {
   hasOwn,
@@ -316,9 +316,13 @@ export type CardResponseOf<Value> =
   | { action: 'decline'; correlationId: string }
   | { action: 'cancel'; correlationId: string };
 
-// The response before its value is judged against the card's kind.
+// The response before its value is judged against the card's kind. Its value is
+// any value but a missing one: zod 4 refuses a missing `z.unknown()` key, zod
+// 3.25 lets it through, so the rule is stated here (the data check has already
+// refused a key holding `undefined`) and a submit without a value is
+// `invalid-response` under both lines of the peer range.
 const ResponseEnvelopeSchema = /* @__PURE__ */ (() =>
-  cardResponseSchema(z.unknown()))();
+  cardResponseSchema(z.custom<unknown>((value) => value !== undefined, 'expected nonoptional')))();
 
 // ---------------------------------------------------------------------------
 // Refusals
@@ -761,6 +765,14 @@ function productRule(kind: string, definition: CardKindDefinition): KindRule {
   };
 }
 
+// zod 4's `safeExtend` is absent from zod 3.25, whose `extend` drops the
+// object's refinements: the fields and refinements are carried over by hand,
+// so a product presentation keeps its rules under both lines of the peer range.
+function withKind(presentation: CardKindPresentationSchema, kind: string): z.ZodMiniObject {
+  const refinements = (presentation._zod.def.checks ?? []) as Array<z.core.$ZodCheck<object>>;
+  return z.strictObject({ ...presentation.shape, kind: z.literal(kind) }).check(...refinements);
+}
+
 function assertKindDefinition(kind: string, definition: unknown): asserts definition is CardKindDefinition {
   if (!KIND_NAME_PATTERN.test(kind) || kind.length > CARD_LIMITS.maxKindLength) {
     throw new TypeError(
@@ -817,7 +829,7 @@ function buildCardCodec<const Kinds extends CardKindDefinitions>(options: {
   const values: z.ZodMiniType[] = [CardValueSchema];
   for (const [kind, definition] of Object.entries(options.kinds)) {
     assertKindDefinition(kind, definition);
-    presentations.push(z.safeExtend(definition.presentation, { kind: z.literal(kind) }));
+    presentations.push(withKind(definition.presentation, kind));
     values.push(definition.value);
     rules.set(kind, productRule(kind, definition));
   }

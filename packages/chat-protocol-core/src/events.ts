@@ -5,7 +5,7 @@
  * The allowlist is read off the hot-path validator's rule tables, which are
  * typed by these schemas' types (see "Adding a field" in the README).
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { OpenCardSnapshotV1Schema } from './cards.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';

@@ -4,7 +4,7 @@
  * argument, hostile ones included) or documented as throwing `TypeError` only.
  */
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { everyTrapThrows, prototypeChanges, snapshotPrototypes, throwHostile } from '../../../test-support/hostile-values.js';
 import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
 import { RADIO_CARD, SAMPLE_SESSION, envelopeOf } from '../test/envelopes.js';

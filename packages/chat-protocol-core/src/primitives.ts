@@ -4,7 +4,7 @@
  * schema built on it (the documented shape and the JSON Schema export).
  * It owns no envelope or event structure.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { CHAT_LIMITS } from './limits.js';
 
 const ID_PATTERN = /^[\x21-\x7e]+$/;

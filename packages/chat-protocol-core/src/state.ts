@@ -4,7 +4,7 @@
  * digest of its content) is part of it, so a snapshot restored with
  * `parseChatState` continues exactly like the state that was never serialized.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { OpenCardSnapshotV1Schema } from './cards.js';
 import {
   CARD_RESOLUTIONS,

@@ -5,7 +5,7 @@
  * from it in `delivery.ts`.
  */
 import { CHAT_TURN_STATUSES, isChatId, type ChatIssue, type ParseResult } from '@papercusp/chat-protocol-core';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 
 /** Statuses a turn-status response may carry: core's turn statuses, and `not-found` (the host never stored the turn). */
 export const TURN_STATUS_VALUES = /* @__PURE__ */ Object.freeze([...CHAT_TURN_STATUSES, 'not-found'] as const);
