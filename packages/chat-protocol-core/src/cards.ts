@@ -6,6 +6,7 @@
  * authority: the host judges expiry and timeouts and decides who may answer.
  */
 import * as z from 'zod/v4/mini';
+import { discriminatedUnionSchema, integerSchema } from './portable-zod.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
   hasOwn,
@@ -104,8 +105,8 @@ const TextPresentationSchema = /* @__PURE__ */ (() =>
       kind: z.literal('text'),
       placeholder: z.optional(textSchema(CARD_LIMITS.maxLabelLength)),
       multiline: z.optional(z.boolean()),
-      minLength: z.optional(z.int().check(z.nonnegative(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
-      maxLength: z.optional(z.int().check(z.positive(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
+      minLength: z.optional(integerSchema().check(z.nonnegative(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
+      maxLength: z.optional(integerSchema().check(z.positive(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
     })
     .check(
       z.refine(
@@ -199,7 +200,7 @@ const BASE_PRESENTATION_SCHEMAS = /* @__PURE__ */ Object.freeze([
  * A confirm card's `rejectLabel` names the "no" answer (`{ confirmed: false }`),
  * which is an answer, not the card-level decline.
  */
-export const CardPresentationV1Schema = /* @__PURE__ */ z.discriminatedUnion('kind', BASE_PRESENTATION_SCHEMAS);
+export const CardPresentationV1Schema = /* @__PURE__ */ discriminatedUnionSchema('kind', BASE_PRESENTATION_SCHEMAS);
 
 /** How a v1 card asks: one of the {@link CARD_KINDS} with its fields. */
 export type CardPresentationV1 = z.infer<typeof CardPresentationV1Schema>;
@@ -219,7 +220,7 @@ function cardSnapshotSchema<Presentation extends z.ZodMiniType>(presentation: Pr
       fallbackText: z.optional(textSchema(CARD_LIMITS.maxPromptLength)),
       details: z.optional(textSchema(CARD_LIMITS.maxPromptLength)),
       allowDecline: z.optional(z.boolean()),
-      timeoutMs: z.optional(z.int().check(z.positive(), z.maximum(CARD_LIMITS.maxTimeoutMs))),
+      timeoutMs: z.optional(integerSchema().check(z.positive(), z.maximum(CARD_LIMITS.maxTimeoutMs))),
     })
     .check(z.refine(expiresAfterCreation, { message: 'expiresAt must be after createdAt', path: ['expiresAt'] }));
 }
@@ -293,7 +294,7 @@ export const CardValueSchema = /* @__PURE__ */ z.union([
 export type CardValue = z.infer<typeof CardValueSchema>;
 
 function cardResponseSchema<Value extends z.ZodMiniType>(value: Value) {
-  return z.discriminatedUnion('action', [
+  return discriminatedUnionSchema('action', [
     z.strictObject({ action: z.literal('submit'), correlationId: ChatIdSchema, value }),
     z.strictObject({ action: z.literal('decline'), correlationId: ChatIdSchema }),
     z.strictObject({ action: z.literal('cancel'), correlationId: ChatIdSchema }),
@@ -837,7 +838,7 @@ function buildCardCodec<const Kinds extends CardKindDefinitions>(options: {
   type ValueByKind = CardValueByKind & ProductCardValueByKind<Kinds>;
   // The schemas are assembled at run time from the definitions, so their static
   // type is the one the definitions promise rather than one zod can infer.
-  const presentationSchema = z.discriminatedUnion('kind', presentations as [z.ZodMiniObject, ...z.ZodMiniObject[]]);
+  const presentationSchema = discriminatedUnionSchema('kind', presentations as [z.ZodMiniObject, ...z.ZodMiniObject[]]);
   const cardSchema = cardSnapshotSchema(presentationSchema) as z.ZodMiniType as z.ZodMiniType<
     OpenCardSnapshotOf<Presentation>
   >;

@@ -6,6 +6,7 @@
  * typed by these schemas' types (see "Adding a field" in the README).
  */
 import * as z from 'zod/v4/mini';
+import { discriminatedUnionSchema, integerSchema } from './portable-zod.js';
 import { OpenCardSnapshotV1Schema } from './cards.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';
@@ -37,7 +38,7 @@ const sourcesSchema = () => z.optional(z.array(ChatSourceSchema).check(z.maxLeng
 
 /** A grounded result block: text or JSON data, each with optional sources. */
 export const ChatResultBlockSchema = /* @__PURE__ */ (() =>
-  z.discriminatedUnion('kind', [
+  discriminatedUnionSchema('kind', [
     z.strictObject({ kind: z.literal('text'), text: textSchema(CHAT_LIMITS.maxTextLength), sources: sourcesSchema() }),
     z.strictObject({ kind: z.literal('data'), data: SafeJsonSchema, sources: sourcesSchema() }),
   ]))();
@@ -125,7 +126,7 @@ export const ErrorEventSchema = /* @__PURE__ */ (() =>
       code: ChatIdSchema,
       message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
       retryable: z.boolean(),
-      retryAfterMs: z.optional(z.int().check(z.nonnegative(), z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
+      retryAfterMs: z.optional(integerSchema().check(z.nonnegative(), z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
     })
     .check(
       z.refine((event) => event.retryable || event.retryAfterMs === undefined, {
@@ -136,7 +137,7 @@ export const ErrorEventSchema = /* @__PURE__ */ (() =>
 
 /** The v1 event union, discriminated on `type`. */
 export const ChatEventV1Schema = /* @__PURE__ */ (() =>
-  z.discriminatedUnion('type', [
+  discriminatedUnionSchema('type', [
     DeltaEventSchema,
     ReasoningEventSchema,
     ToolCallEventSchema,

@@ -5,6 +5,7 @@
  * `parseChatState` continues exactly like the state that was never serialized.
  */
 import * as z from 'zod/v4/mini';
+import { integerSchema } from './portable-zod.js';
 import { OpenCardSnapshotV1Schema } from './cards.js';
 import {
   CARD_RESOLUTIONS,
@@ -76,7 +77,7 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
   return z.strictObject({
     turnId: ChatIdSchema,
     status: z.enum(CHAT_TURN_STATUSES),
-    lastSeq: z.int().check(z.positive()),
+    lastSeq: integerSchema().check(z.positive()),
     text: unboundedText(),
     reasoning: unboundedText(),
     toolCalls: z.array(ChatToolCallStateSchema),
@@ -92,7 +93,7 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
         code: ChatIdSchema,
         message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
         retryable: z.boolean(),
-        retryAfterMs: z.nullable(z.int().check(z.nonnegative(), z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
+        retryAfterMs: z.nullable(integerSchema().check(z.nonnegative(), z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
       }),
     ),
     eventLog: z.string(),
