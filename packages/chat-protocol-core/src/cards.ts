@@ -105,7 +105,8 @@ const TextPresentationSchema = /* @__PURE__ */ (() =>
       kind: z.literal('text'),
       placeholder: z.optional(textSchema(CARD_LIMITS.maxLabelLength)),
       multiline: z.optional(z.boolean()),
-      minLength: z.optional(integerSchema().check(z.nonnegative(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
+      // A count, so `-0` is refused as the hot path refuses it (JSON writes it as `0`).
+      minLength: z.optional(CountSchema.check(z.maximum(CARD_LIMITS.maxTextAnswerLength))),
       maxLength: z.optional(integerSchema().check(z.positive(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
     })
     .check(

@@ -6,7 +6,7 @@
  * typed by these schemas' types (see "Adding a field" in the README).
  */
 import * as z from 'zod/v4/mini';
-import { discriminatedUnionSchema, integerSchema } from './portable-zod.js';
+import { discriminatedUnionSchema } from './portable-zod.js';
 import { OpenCardSnapshotV1Schema } from './cards.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';
@@ -126,7 +126,8 @@ export const ErrorEventSchema = /* @__PURE__ */ (() =>
       code: ChatIdSchema,
       message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
       retryable: z.boolean(),
-      retryAfterMs: z.optional(integerSchema().check(z.nonnegative(), z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
+      // A count, so `-0` is refused as the hot path refuses it (JSON writes it as `0`).
+      retryAfterMs: z.optional(CountSchema.check(z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
     })
     .check(
       z.refine((event) => event.retryable || event.retryAfterMs === undefined, {
