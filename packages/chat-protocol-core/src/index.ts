@@ -32,6 +32,7 @@ export { compareChatTimestamps } from './card-rules.js';
 export type { ChatLimits } from './limits.js';
 
 export { refuse } from './result.js';
+export { hasBrand } from './brand.js';
 export type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
 
 export {

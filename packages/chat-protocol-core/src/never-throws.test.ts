@@ -30,6 +30,7 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   },
   isChatId: { call: anyArguments(core.isChatId), valid: ['turn_1'], returns: 'boolean' },
   isCleanText: { call: anyArguments(core.isCleanText), valid: ['clean text'], returns: 'boolean' },
+  hasBrand: { call: anyArguments(core.hasBrand), valid: [{ [Symbol.for('brand')]: true }, Symbol.for('brand')], returns: 'boolean' },
   isSafeJson: { call: anyArguments(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
   isZonedTimestamp: { call: anyArguments(core.isZonedTimestamp), valid: ['2026-11-29T12:00:00Z'], returns: 'boolean' },
   compareChatTimestamps: { call: anyArguments(core.compareChatTimestamps), valid: ['2026-11-29T12:00:00Z', '2026-11-29T12:00:01Z'], returns: 'value' },

@@ -8,6 +8,7 @@
 import {
   baseCardCodec,
   compareChatTimestamps,
+  hasBrand,
   isChatId,
   isSafeJson,
   isZonedTimestamp,
@@ -214,11 +215,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * another installed version. Never throws; `false` for anything unreadable.
    */
   static is(value: unknown): value is InteractionResolver<unknown, InteractionCard> {
-    try {
-      return typeof value === 'object' && value !== null && (value as Partial<Record<symbol, unknown>>)[INTERACTION_RESOLVER_BRAND] === true;
-    } catch {
-      return false;
-    }
+    return hasBrand(value, INTERACTION_RESOLVER_BRAND);
   }
 
   /** The brand {@link InteractionResolver.is} reads: `true` on every instance. */

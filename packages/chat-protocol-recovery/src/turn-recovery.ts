@@ -7,7 +7,7 @@
  * expectations: a stale snapshot costs a retry and can never authorize a launch.
  * Time comes from its injected clock, only to date admissions and judge their lease.
  */
-import { isChatId, isZonedTimestamp, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { hasBrand, isChatId, isZonedTimestamp, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import { DEFAULT_ADMISSION_LEASE_MS, inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import type {
@@ -207,11 +207,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
    * installed version. Never throws; `false` for anything unreadable.
    */
   static is(value: unknown): value is TurnRecovery<unknown, unknown> {
-    try {
-      return typeof value === 'object' && value !== null && (value as Partial<Record<symbol, unknown>>)[TURN_RECOVERY_BRAND] === true;
-    } catch {
-      return false;
-    }
+    return hasBrand(value, TURN_RECOVERY_BRAND);
   }
 
   /** The brand {@link TurnRecovery.is} reads: `true` on every instance. */
