@@ -5,16 +5,17 @@
  * tag syntax (tags.ts), no answer handling and no authority: an option id is
  * what the owner answers with, never a permission.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { blockTextSchema, normalizeBlockText, readBlockText } from './block-text.js';
 import { asRecord, readList, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
+import { customCheck, exactOptional, strictExactObject } from './portable-schema.js';
 
 const AskOptionSchema = /* @__PURE__ */ (() =>
-  z.strictObject({
+  strictExactObject({
     id: blockTextSchema(BLOCK_LIMITS.maxTokenLength),
     label: blockTextSchema(BLOCK_LIMITS.maxTextLength),
-    description: z.exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
+    description: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
   }))();
 
 /**
@@ -25,31 +26,29 @@ const AskOptionSchema = /* @__PURE__ */ (() =>
  * returns unchanged.
  */
 export const AskBlockSchema = /* @__PURE__ */ (() =>
-  z.strictObject({
+  strictExactObject({
     question: blockTextSchema(BLOCK_LIMITS.maxTextLength),
-    options: z.exactOptional(
+    options: exactOptional(
       z.array(AskOptionSchema).check(
         z.minLength(1),
         z.maxLength(BLOCK_LIMITS.maxOptions),
-        z.superRefine((options: ReadonlyArray<{ readonly id: unknown }>, context) => {
+        customCheck((options: ReadonlyArray<{ readonly id: unknown }>, report) => {
           const seen = new Set<unknown>();
           options.forEach((option, index) => {
-            if (seen.has(option.id)) {
-              context.addIssue({ code: 'custom', message: 'duplicate option id', path: [index, 'id'], input: option.id });
-            }
+            if (seen.has(option.id)) report({ message: 'duplicate option id', path: [index, 'id'], input: option.id });
             seen.add(option.id);
           });
         }),
       ),
     ),
-    refs: z.exactOptional(
+    refs: exactOptional(
       z.array(blockTextSchema(BLOCK_LIMITS.maxTextLength)).check(
         z.minLength(1),
         z.maxLength(BLOCK_LIMITS.maxRefs),
-        z.superRefine((refs: readonly unknown[], context) => {
+        customCheck((refs: readonly unknown[], report) => {
           const seen = new Set<unknown>();
           refs.forEach((ref, index) => {
-            if (seen.has(ref)) context.addIssue({ code: 'custom', message: 'duplicate ref', path: [index], input: ref });
+            if (seen.has(ref)) report({ message: 'duplicate ref', path: [index], input: ref });
             seen.add(ref);
           });
         }),

@@ -5,8 +5,9 @@
  * check it. It owns no structure.
  */
 import { isCleanText } from '@papercusp/chat-protocol-core';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { readOwnValue } from './defensive-read.js';
+import { customCheck } from './portable-schema.js';
 
 /**
  * `value` trimmed when it is a string that, trimmed, is non-empty, at most `max`
@@ -32,16 +33,14 @@ export function readBlockText(source: object, key: string, max: number): string 
  */
 export function blockTextSchema(max: number) {
   return z.string().check(
-    z.superRefine((value: string, context) => {
+    customCheck((value: string, report) => {
       const trimmed = value.trim();
       if (trimmed.length === 0) {
-        context.addIssue({ code: 'custom', message: 'must not be blank', input: value });
+        report({ message: 'must not be blank' });
       } else if (trimmed !== value) {
-        context.addIssue({ code: 'custom', message: 'must not start or end with whitespace', input: value });
+        report({ message: 'must not start or end with whitespace' });
       }
-      if (!isCleanText(value)) {
-        context.addIssue({ code: 'custom', message: 'must not contain control characters or lone surrogates', input: value });
-      }
+      if (!isCleanText(value)) report({ message: 'must not contain control characters or lone surrogates' });
     }),
     z.maxLength(max),
   );

@@ -32,4 +32,27 @@ describe('public types', () => {
     expectTypeOf<AskBlock['question']>().toEqualTypeOf<string>();
     expectTypeOf<NonNullable<AskBlock['options']>[number]['id']>().toEqualTypeOf<string>();
   });
+
+  it('an optional key is absent, never undefined: the block types say so under exactOptionalPropertyTypes', () => {
+    expectTypeOf<AskBlock>().toEqualTypeOf<{
+      question: string;
+      options?: { id: string; label: string; description?: string }[];
+      refs?: string[];
+    }>();
+    expectTypeOf<ReportBlock>().toEqualTypeOf<{
+      title?: string;
+      plans: {
+        slug?: string;
+        title: string;
+        status?: string;
+        summary?: string;
+        items?: { id?: string; text: string; status?: string; ref?: string }[];
+      }[];
+    }>();
+    // toEqualTypeOf does not tell `key?: T` from `key?: T | undefined`; assignment does.
+    expectTypeOf<{ question: string; refs: undefined }>().not.toExtend<AskBlock>();
+    expectTypeOf<{ question: string; options: [{ id: string; label: string; description: undefined }] }>().not.toExtend<AskBlock>();
+    expectTypeOf<{ title: undefined; plans: [{ title: string }] }>().not.toExtend<ReportBlock>();
+    expectTypeOf<{ plans: [{ title: string; items: [{ text: string; ref: undefined }] }] }>().not.toExtend<ReportBlock>();
+  });
 });

@@ -4,10 +4,11 @@
  * status tokens renderers style, and the tolerant parser that reads a model's
  * JSON into that shape. It owns no tag syntax (tags.ts) and no rendering.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { blockTextSchema, readBlockText } from './block-text.js';
 import { asRecord, readList, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
+import { exactOptional, strictExactObject } from './portable-schema.js';
 
 /**
  * The statuses renderers know how to style. A status stays a free string: a
@@ -28,20 +29,20 @@ export const REPORT_STATUS_TOKENS = /* @__PURE__ */ Object.freeze([
 export type ReportStatusToken = (typeof REPORT_STATUS_TOKENS)[number];
 
 const ReportItemSchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    id: z.exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
+  strictExactObject({
+    id: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
     text: blockTextSchema(BLOCK_LIMITS.maxTextLength),
-    status: z.exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
-    ref: z.exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
+    status: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
+    ref: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
   }))();
 
 const ReportPlanSchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    slug: z.exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
+  strictExactObject({
+    slug: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
     title: blockTextSchema(BLOCK_LIMITS.maxTextLength),
-    status: z.exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
-    summary: z.exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
-    items: z.exactOptional(
+    status: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
+    summary: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
+    items: exactOptional(
       z.array(ReportItemSchema).check(z.minLength(1), z.maxLength(BLOCK_LIMITS.maxItemsPerPlan)),
     ),
   }))();
@@ -53,8 +54,8 @@ const ReportPlanSchema = /* @__PURE__ */ (() =>
  * Exactly the values {@link parseReportBlock} returns unchanged.
  */
 export const ReportBlockSchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    title: z.exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
+  strictExactObject({
+    title: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
     plans: z.array(ReportPlanSchema).check(z.minLength(1), z.maxLength(BLOCK_LIMITS.maxPlans)),
   }))();
 

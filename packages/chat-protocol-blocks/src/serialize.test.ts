@@ -94,6 +94,8 @@ describe('serializeAskTag and serializeReportTag: invalid input throws a TypeErr
     ['a repeated ref', { question: 'Q', refs: ['r', 'r'] }, 'invalid ask block at refs[1]: duplicate ref'],
     ['too many refs', { question: 'Q', refs: Array.from({ length: BLOCK_LIMITS.maxRefs + 1 }, (_, index) => String(index)) }, 'invalid ask block at refs: must have at most 64 entries'],
     ['several problems', { question: '', options: [], extra: 1 }, 'invalid ask block at question: must not be blank (and 2 more)'],
+    ['a bad option id does not hide a repeated one', { question: 'Q', options: [{ id: ' a', label: 'A' }, { id: 'b', label: 'B' }, { id: 'b', label: 'C' }] }, 'invalid ask block at options[0].id: must not start or end with whitespace (and 1 more)'],
+    ['a key holding undefined is counted beside other problems', { question: 7, refs: undefined }, 'invalid ask block at question: expected string (and 1 more)'],
   ])('ask: %s', (_case, block, message) => {
     expect(() => serializeAskTag(block as AskBlock)).toThrow(new TypeError(message));
     try {

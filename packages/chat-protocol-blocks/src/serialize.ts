@@ -5,7 +5,7 @@
  * close inside it. They own no reading (tags.ts) and no normalization (they
  * refuse what the parsers would have repaired).
  */
-import type * as z from 'zod/mini';
+import type * as z from 'zod/v4/mini';
 import { AskBlockSchema, type AskBlock } from './ask.js';
 import { ReportBlockSchema, type ReportBlock } from './report.js';
 

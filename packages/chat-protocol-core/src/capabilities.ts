@@ -5,7 +5,7 @@
  * verdict. It refuses to infer: no flag implies another, and a malformed
  * declaration is refused, never read as "everything off".
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { hasOwn, isPlainObject } from './primitives.js';
 import { refuse, type ChatIssue, type ChatRefusal, type ParseResult } from './result.js';
 

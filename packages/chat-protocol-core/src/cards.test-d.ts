@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import {
   CARD_KINDS,
   baseCardCodec,

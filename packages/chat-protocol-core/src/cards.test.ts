@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { hostileValueArb } from '../test/arbitraries.js';
 import {
   CARD_KINDS,

@@ -5,7 +5,8 @@
  * through `createCardCodec`. It owns no clock, expiry verdict, storage or
  * authority: the host judges expiry and timeouts and decides who may answer.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
+import { discriminatedUnionSchema, integerSchema } from './portable-zod.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
   hasOwn,
@@ -104,8 +105,9 @@ const TextPresentationSchema = /* @__PURE__ */ (() =>
       kind: z.literal('text'),
       placeholder: z.optional(textSchema(CARD_LIMITS.maxLabelLength)),
       multiline: z.optional(z.boolean()),
+      // A count, so `-0` is refused as the hot path refuses it (JSON writes it as `0`).
       minLength: z.optional(CountSchema.check(z.maximum(CARD_LIMITS.maxTextAnswerLength))),
-      maxLength: z.optional(z.int().check(z.positive(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
+      maxLength: z.optional(integerSchema().check(z.positive(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
     })
     .check(
       z.refine(
@@ -199,7 +201,7 @@ const BASE_PRESENTATION_SCHEMAS = /* @__PURE__ */ Object.freeze([
  * A confirm card's `rejectLabel` names the "no" answer (`{ confirmed: false }`),
  * which is an answer, not the card-level decline.
  */
-export const CardPresentationV1Schema = /* @__PURE__ */ z.discriminatedUnion('kind', BASE_PRESENTATION_SCHEMAS);
+export const CardPresentationV1Schema = /* @__PURE__ */ discriminatedUnionSchema('kind', BASE_PRESENTATION_SCHEMAS);
 
 /** How a v1 card asks: one of the {@link CARD_KINDS} with its fields. */
 export type CardPresentationV1 = z.infer<typeof CardPresentationV1Schema>;
@@ -219,7 +221,7 @@ function cardSnapshotSchema<Presentation extends z.ZodMiniType>(presentation: Pr
       fallbackText: z.optional(textSchema(CARD_LIMITS.maxPromptLength)),
       details: z.optional(textSchema(CARD_LIMITS.maxPromptLength)),
       allowDecline: z.optional(z.boolean()),
-      timeoutMs: z.optional(z.int().check(z.positive(), z.maximum(CARD_LIMITS.maxTimeoutMs))),
+      timeoutMs: z.optional(integerSchema().check(z.positive(), z.maximum(CARD_LIMITS.maxTimeoutMs))),
     })
     .check(z.refine(expiresAfterCreation, { message: 'expiresAt must be after createdAt', path: ['expiresAt'] }));
 }
@@ -293,7 +295,7 @@ export const CardValueSchema = /* @__PURE__ */ z.union([
 export type CardValue = z.infer<typeof CardValueSchema>;
 
 function cardResponseSchema<Value extends z.ZodMiniType>(value: Value) {
-  return z.discriminatedUnion('action', [
+  return discriminatedUnionSchema('action', [
     z.strictObject({ action: z.literal('submit'), correlationId: ChatIdSchema, value }),
     z.strictObject({ action: z.literal('decline'), correlationId: ChatIdSchema }),
     z.strictObject({ action: z.literal('cancel'), correlationId: ChatIdSchema }),
@@ -316,9 +318,13 @@ export type CardResponseOf<Value> =
   | { action: 'decline'; correlationId: string }
   | { action: 'cancel'; correlationId: string };
 
-// The response before its value is judged against the card's kind.
+// The response before its value is judged against the card's kind. Its value is
+// any value but a missing one: zod 4 refuses a missing `z.unknown()` key, zod
+// 3.25 lets it through, so the rule is stated here (the data check has already
+// refused a key holding `undefined`) and a submit without a value is
+// `invalid-response` under both lines of the peer range.
 const ResponseEnvelopeSchema = /* @__PURE__ */ (() =>
-  cardResponseSchema(z.unknown()))();
+  cardResponseSchema(z.custom<unknown>((value) => value !== undefined, 'expected nonoptional')))();
 
 // ---------------------------------------------------------------------------
 // Refusals
@@ -761,6 +767,14 @@ function productRule(kind: string, definition: CardKindDefinition): KindRule {
   };
 }
 
+// zod 4's `safeExtend` is absent from zod 3.25, whose `extend` drops the
+// object's refinements: the fields and refinements are carried over by hand,
+// so a product presentation keeps its rules under both lines of the peer range.
+function withKind(presentation: CardKindPresentationSchema, kind: string): z.ZodMiniObject {
+  const refinements = (presentation._zod.def.checks ?? []) as Array<z.core.$ZodCheck<object>>;
+  return z.strictObject({ ...presentation.shape, kind: z.literal(kind) }).check(...refinements);
+}
+
 function assertKindDefinition(kind: string, definition: unknown): asserts definition is CardKindDefinition {
   if (!KIND_NAME_PATTERN.test(kind) || kind.length > CARD_LIMITS.maxKindLength) {
     throw new TypeError(
@@ -817,7 +831,7 @@ function buildCardCodec<const Kinds extends CardKindDefinitions>(options: {
   const values: z.ZodMiniType[] = [CardValueSchema];
   for (const [kind, definition] of Object.entries(options.kinds)) {
     assertKindDefinition(kind, definition);
-    presentations.push(z.safeExtend(definition.presentation, { kind: z.literal(kind) }));
+    presentations.push(withKind(definition.presentation, kind));
     values.push(definition.value);
     rules.set(kind, productRule(kind, definition));
   }
@@ -825,7 +839,7 @@ function buildCardCodec<const Kinds extends CardKindDefinitions>(options: {
   type ValueByKind = CardValueByKind & ProductCardValueByKind<Kinds>;
   // The schemas are assembled at run time from the definitions, so their static
   // type is the one the definitions promise rather than one zod can infer.
-  const presentationSchema = z.discriminatedUnion('kind', presentations as [z.ZodMiniObject, ...z.ZodMiniObject[]]);
+  const presentationSchema = discriminatedUnionSchema('kind', presentations as [z.ZodMiniObject, ...z.ZodMiniObject[]]);
   const cardSchema = cardSnapshotSchema(presentationSchema) as z.ZodMiniType as z.ZodMiniType<
     OpenCardSnapshotOf<Presentation>
   >;

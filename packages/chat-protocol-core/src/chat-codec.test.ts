@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { envelopeOf } from '../test/envelopes.js';
 import { applyChatEvent } from './apply-chat-event.js';
 import { createCardCodec, defineCardKind } from './cards.js';

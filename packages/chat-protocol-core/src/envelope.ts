@@ -3,7 +3,7 @@
  * identity, a per-turn contiguous seq and a zoned timestamp. This file holds the
  * schema and types; `validate-envelope.ts` is the hot-path check proven equal to it.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { ChatEventV1Schema, type ChatEventV1 } from './events.js';
 import { ChatIdSchema, SeqSchema, ZonedTimestampSchema } from './primitives.js';
 

@@ -5,7 +5,8 @@
  * The allowlist is read off the hot-path validator's rule tables, which are
  * typed by these schemas' types (see "Adding a field" in the README).
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
+import { discriminatedUnionSchema } from './portable-zod.js';
 import { OpenCardSnapshotV1Schema } from './cards.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';
@@ -37,7 +38,7 @@ const sourcesSchema = () => z.optional(z.array(ChatSourceSchema).check(z.maxLeng
 
 /** A grounded result block: text or JSON data, each with optional sources. */
 export const ChatResultBlockSchema = /* @__PURE__ */ (() =>
-  z.discriminatedUnion('kind', [
+  discriminatedUnionSchema('kind', [
     z.strictObject({ kind: z.literal('text'), text: textSchema(CHAT_LIMITS.maxTextLength), sources: sourcesSchema() }),
     z.strictObject({ kind: z.literal('data'), data: SafeJsonSchema, sources: sourcesSchema() }),
   ]))();
@@ -125,6 +126,7 @@ export const ErrorEventSchema = /* @__PURE__ */ (() =>
       code: ChatIdSchema,
       message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
       retryable: z.boolean(),
+      // A count, so `-0` is refused as the hot path refuses it (JSON writes it as `0`).
       retryAfterMs: z.optional(CountSchema.check(z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
     })
     .check(
@@ -136,7 +138,7 @@ export const ErrorEventSchema = /* @__PURE__ */ (() =>
 
 /** The v1 event union, discriminated on `type`. */
 export const ChatEventV1Schema = /* @__PURE__ */ (() =>
-  z.discriminatedUnion('type', [
+  discriminatedUnionSchema('type', [
     DeltaEventSchema,
     ReasoningEventSchema,
     ToolCallEventSchema,

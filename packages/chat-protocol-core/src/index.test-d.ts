@@ -9,7 +9,7 @@ import type {
   OpenCardSnapshotV1,
   ParseChatEnvelopeResult,
 } from './index.js';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import {
   applyChatEvent,
   channelOf,

@@ -60,6 +60,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'encodeChatEnvelope',
       'encodeChatSseFrame',
       'formatChatCursor',
+      'hasBrand',
       'isChatEventType',
       'isChatEventTypeV1',
       'isChatId',

@@ -33,6 +33,7 @@ export type { ChatLimits } from './limits.js';
 
 export { readFields } from './read-fields.js';
 export { refuse } from './result.js';
+export { hasBrand } from './brand.js';
 export type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
 
 export {

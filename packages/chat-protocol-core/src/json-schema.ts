@@ -3,7 +3,7 @@
  * schemas. The committed copy, `schema/chat-event-envelope.v1.json`, is what
  * non-TypeScript producers validate against; a test fails when it drifts.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { ChatEventEnvelopeSchema } from './envelope.js';
 import { SafeJsonObjectSchema } from './primitives.js';
 
@@ -18,6 +18,13 @@ export function chatEventEnvelopeJsonSchema(): Record<string, unknown> {
     io: 'input',
     override: (context) => {
       if (context.zodSchema === SafeJsonObjectSchema) context.jsonSchema['type'] = 'object';
+      // zod 4 writes a discriminated union as `oneOf`, zod 3.25 as `anyOf`; its options exclude each other, so the two
+      // mean the same, and renaming keeps the schema byte-identical under both lines of the peer range.
+      if ('discriminator' in context.zodSchema._zod.def && 'anyOf' in context.jsonSchema) {
+        const entries = Object.entries(context.jsonSchema);
+        for (const [key] of entries) delete context.jsonSchema[key];
+        for (const [key, value] of entries) context.jsonSchema[key === 'anyOf' ? 'oneOf' : key] = value;
+      }
     },
   }) as Record<string, unknown>;
 }

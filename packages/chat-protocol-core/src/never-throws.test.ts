@@ -4,7 +4,7 @@
  * argument, hostile ones included) or documented as throwing `TypeError` only.
  */
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { everyTrapThrows, prototypeChanges, snapshotPrototypes, throwHostile } from '../../../test-support/hostile-values.js';
 import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
 import { RADIO_CARD, SAMPLE_SESSION, envelopeOf } from '../test/envelopes.js';
@@ -30,6 +30,7 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   },
   isChatId: { call: anyArguments(core.isChatId), valid: ['turn_1'], returns: 'boolean' },
   isCleanText: { call: anyArguments(core.isCleanText), valid: ['clean text'], returns: 'boolean' },
+  hasBrand: { call: anyArguments(core.hasBrand), valid: [{ [Symbol.for('brand')]: true }, Symbol.for('brand')], returns: 'boolean' },
   isSafeJson: { call: anyArguments(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
   isZonedTimestamp: { call: anyArguments(core.isZonedTimestamp), valid: ['2026-11-29T12:00:00Z'], returns: 'boolean' },
   compareChatTimestamps: { call: anyArguments(core.compareChatTimestamps), valid: ['2026-11-29T12:00:00Z', '2026-11-29T12:00:01Z'], returns: 'value' },

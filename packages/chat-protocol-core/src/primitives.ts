@@ -4,7 +4,8 @@
  * schema built on it (the documented shape and the JSON Schema export).
  * It owns no envelope or event structure.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
+import { integerSchema } from './portable-zod.js';
 import { CHAT_LIMITS } from './limits.js';
 
 const ID_PATTERN = /^[\x21-\x7e]+$/;
@@ -323,11 +324,11 @@ export const SafeHrefSchema = /* @__PURE__ */ (() =>
 
 /** Schema of a positive safe integer. */
 export const SeqSchema = /* @__PURE__ */ (() =>
-  z.int().check(z.positive()))();
+  integerSchema().check(z.positive()))();
 
 /** Schema of a non-negative safe integer, `-0` excluded (see {@link isCount}). */
 export const CountSchema = /* @__PURE__ */ (() =>
-  z.int().check(z.nonnegative(), z.refine((value) => !Object.is(value, -0), 'expected a non-negative integer, not -0')))();
+  integerSchema().check(z.nonnegative(), z.refine((value) => !Object.is(value, -0), 'expected a non-negative integer, not -0')))();
 
 /** Schema of bounded free JSON. */
 export const SafeJsonSchema = /* @__PURE__ */ (() =>

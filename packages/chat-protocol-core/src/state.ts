@@ -4,7 +4,8 @@
  * digest of its content) is part of it, so a snapshot restored with
  * `parseChatState` continues exactly like the state that was never serialized.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
+import { integerSchema } from './portable-zod.js';
 import { OpenCardSnapshotV1Schema } from './cards.js';
 import {
   CARD_RESOLUTIONS,
@@ -76,7 +77,7 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
   return z.strictObject({
     turnId: ChatIdSchema,
     status: z.enum(CHAT_TURN_STATUSES),
-    lastSeq: z.int().check(z.positive()),
+    lastSeq: integerSchema().check(z.positive()),
     text: unboundedText(),
     reasoning: unboundedText(),
     toolCalls: z.array(ChatToolCallStateSchema),

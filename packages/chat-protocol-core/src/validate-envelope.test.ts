@@ -19,6 +19,14 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
     );
   });
 
+  it('issue 12: both refuse an error event whose retryAfterMs is -0 (JSON writes it as 0), the case this property found', () => {
+    const envelope = {
+      schemaVersion: 1, conversationId: 'a', turnId: 'a', eventId: 'a', seq: 1, occurredAt: '1970-01-01T00:00:00Z',
+      event: { type: 'error', code: 'a', message: ' ', retryable: true, retryAfterMs: -0 },
+    };
+    expect([validateEnvelope(envelope) === null, ChatEventEnvelopeSchema.safeParse(envelope).success]).toEqual([false, false]);
+  });
+
   it('agrees on near-valid envelopes (one key deleted, replaced or added anywhere)', () => {
     fc.assert(
       fc.property(envelopeArb, fc.array(mutationArb, { minLength: 1, maxLength: 2 }), (envelope, mutations) => {

@@ -3,7 +3,7 @@
  * messages all read "Invalid input"; these say what was wrong, with a path, and
  * never echo more than a bounded slice of hostile input back.
  */
-import type * as z from 'zod/mini';
+import type * as z from 'zod/v4/mini';
 import type { ChatIssue } from './result.js';
 
 // Enough to say what is wrong without echoing an attacker's megabyte of keys back.
@@ -31,10 +31,13 @@ function describeIssue(issue: z.core.$ZodIssue): string {
         : `must be at least ${String(issue.minimum)}${unitOf(issue.origin)}`;
     case 'invalid_format':
       return 'has an invalid format';
-    case 'invalid_union':
-      return issue.discriminator !== undefined && 'options' in issue && issue.options !== undefined
-        ? `unknown ${issue.discriminator}: expected one of ${issue.options.map(String).join(', ')}`
+    case 'invalid_union': {
+      // zod 4 names the discriminator and its options; zod 3.25 names neither (its path still ends at the discriminator).
+      const { discriminator, options } = issue as { readonly discriminator?: unknown; readonly options?: unknown };
+      return typeof discriminator === 'string' && Array.isArray(options)
+        ? `unknown ${discriminator}: expected one of ${options.map(String).join(', ')}`
         : 'matches none of the allowed shapes';
+    }
     case 'invalid_value':
       return `expected one of ${issue.values.map(String).join(', ')}`;
     default:

@@ -2,7 +2,7 @@ import { CARD_KINDS, createCardCodec, defineCardKind, type OpenCardSnapshotV1 } 
 
 type CardKindOf = (typeof CARD_KINDS)[number] | 'rating';
 import { describe, expectTypeOf, it } from 'vitest';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import {
   InteractionResolver,
   standardSchemaValidator,

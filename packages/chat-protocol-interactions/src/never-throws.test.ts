@@ -26,6 +26,7 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   isInteractionScope: { call: anyArguments(interactions.isInteractionScope), valid: [SCOPE], returns: 'boolean' },
   isInteractionSchemaRef: { call: anyArguments(interactions.isInteractionSchemaRef), valid: [SCHEMA], returns: 'boolean' },
   standardSchemaValidator: { call: anyArguments(interactions.standardSchemaValidator), valid: [() => undefined], returns: 'value' },
+  'InteractionResolver.is': { call: (value) => interactions.InteractionResolver.is(value), valid: [resolver], returns: 'boolean' },
   'InteractionResolver.open': {
     call: method('open'),
     valid: [{ caller: 'ana', card: CARD, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT }],

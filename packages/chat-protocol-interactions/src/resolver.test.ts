@@ -1,6 +1,6 @@
 import { createCardCodec, defineCardKind } from '@papercusp/chat-protocol-core';
 import { describe, expect, it, vi } from 'vitest';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { AT_EXPIRY, BEFORE_EXPIRY, CARD, OPENED_AT, PENDING_RECORD, SCHEMA, SCOPE, key, openedResolver, validate } from '../test/fixtures.js';
 import { createStubStore } from '../test/stub-store.js';
 import { InteractionResolver, type InteractionValidator } from './index.js';

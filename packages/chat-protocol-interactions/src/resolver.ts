@@ -8,6 +8,7 @@
 import {
   baseCardCodec,
   compareChatTimestamps,
+  hasBrand,
   isChatId,
   isSafeJson,
   isZonedTimestamp,
@@ -196,6 +197,9 @@ interface CloseAttempt {
   readonly submission?: { readonly value: unknown; readonly revision: number; readonly schema: InteractionSchemaRef };
 }
 
+// A registry symbol: every copy of the package (both builds, any version) reads the same key.
+const INTERACTION_RESOLVER_BRAND: unique symbol = Symbol.for('@papercusp/chat-protocol-interactions.InteractionResolver');
+
 /**
  * Opens cards and resolves their answers through the host's
  * {@link InteractionStore}. Every method resolves to a typed result and never
@@ -205,6 +209,21 @@ interface CloseAttempt {
  * store call.
  */
 export class InteractionResolver<Caller = unknown, Card extends InteractionCard = OpenCardSnapshotV1> {
+  /**
+   * Whether `value` is an `InteractionResolver` of any copy of this package:
+   * the ESM build, the CommonJS build (an app that mixes the two, as Jest and
+   * Next.js do, holds two classes, and `instanceof` answers for one only) or
+   * another installed version. Never throws; `false` for anything unreadable.
+   */
+  static is(value: unknown): value is InteractionResolver<unknown, InteractionCard> {
+    return hasBrand(value, INTERACTION_RESOLVER_BRAND);
+  }
+
+  /** The brand {@link InteractionResolver.is} reads: `true` on every instance. */
+  get [INTERACTION_RESOLVER_BRAND](): true {
+    return true;
+  }
+
   readonly #store: InteractionStore<Card, Caller>;
   readonly #validate: InteractionValidator<Card>;
   readonly #cards: InteractionCardVocabulary<Card>;

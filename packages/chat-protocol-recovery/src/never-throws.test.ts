@@ -71,6 +71,7 @@ const operations: Readonly<Record<string, HostileTarget>> = Object.fromEntries(
 
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   ...operations,
+  'TurnRecovery.is': { call: (value) => recovery.TurnRecovery.is(value), valid: [new recovery.TurnRecovery({} as never)], returns: 'boolean' },
   validateReplayWindow: { call: anyArguments(recovery.validateReplayWindow), valid: [window, expected], returns: 'result' },
   isTurnId: { call: anyArguments(recovery.isTurnId), valid: ['turn_0123456789abcdef0123456789abcdef'], returns: 'boolean' },
   parseTurnStatusResponse: { call: anyArguments(recovery.parseTurnStatusResponse), valid: [{ turnId: 'turn_1', status: 'running', lastSeq: 3 }], returns: 'result' },

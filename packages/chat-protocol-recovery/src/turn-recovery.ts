@@ -7,7 +7,7 @@
  * expectations: a stale snapshot costs a retry and can never authorize a launch.
  * Time comes from its injected clock, only to date admissions and judge their lease.
  */
-import { isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { hasBrand, isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import { DEFAULT_ADMISSION_LEASE_MS, inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import type {
@@ -208,6 +208,9 @@ function startExecution<Result>(execute: (execution: EffectExecution) => Result 
   }
 }
 
+// A registry symbol: every copy of the package (both builds, any version) reads the same key.
+const TURN_RECOVERY_BRAND: unique symbol = Symbol.for('@papercusp/chat-protocol-recovery.TurnRecovery');
+
 /**
  * Recovers agent turns whose tools have external effects, over a host adapter.
  * One instance per worker; any number of instances may share one store.
@@ -226,6 +229,21 @@ function startExecution<Result>(execute: (execution: EffectExecution) => Result 
  * unknown (`needs-reconciliation` or a read-back), never a hang.
  */
 export class TurnRecovery<Result = unknown, Caller = unknown> {
+  /**
+   * Whether `value` is a `TurnRecovery` of any copy of this package: the ESM
+   * build, the CommonJS build (an app that mixes the two, as Jest and Next.js
+   * do, holds two classes, and `instanceof` answers for one only) or another
+   * installed version. Never throws; `false` for anything unreadable.
+   */
+  static is(value: unknown): value is TurnRecovery<unknown, unknown> {
+    return hasBrand(value, TURN_RECOVERY_BRAND);
+  }
+
+  /** The brand {@link TurnRecovery.is} reads: `true` on every instance. */
+  get [TURN_RECOVERY_BRAND](): true {
+    return true;
+  }
+
   private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
   private readonly maxWriteAttempts: number;
   private readonly cacheSize: number;

@@ -5,10 +5,14 @@
  * from it in `delivery.ts`.
  */
 import { CHAT_TURN_STATUSES, isChatId, type ChatIssue, type ParseResult } from '@papercusp/chat-protocol-core';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 
 /** Statuses a turn-status response may carry: core's turn statuses, and `not-found` (the host never stored the turn). */
 export const TURN_STATUS_VALUES = /* @__PURE__ */ Object.freeze([...CHAT_TURN_STATUSES, 'not-found'] as const);
+
+// The declaration file names this interface, whose heritage every zod of the peer range declares;
+// zod 4.1+ types `z.int()` as `ZodMiniInt`, which zod 3.25 and 4.0 lack (core's portable-zod.ts).
+interface IntegerSchema extends z.ZodMiniNumberFormat {}
 
 /** Schema of a turn-status response: strict, `lastSeq` is the seq of the turn's latest frame when the host has one. */
 export const TurnStatusResponseSchema = /* @__PURE__ */ (() =>
@@ -16,7 +20,7 @@ export const TurnStatusResponseSchema = /* @__PURE__ */ (() =>
     turnId: z.string().check(z.refine(isChatId, 'not a v1 id')),
     status: z.enum(TURN_STATUS_VALUES),
     // `-0` is not a seq: JSON writes it as `0` (issue 12).
-    lastSeq: z.optional(z.int().check(z.nonnegative(), z.refine((seq) => !Object.is(seq, -0), 'expected a non-negative integer, not -0'))),
+    lastSeq: z.optional((z.int() as IntegerSchema).check(z.nonnegative(), z.refine((seq) => !Object.is(seq, -0), 'expected a non-negative integer, not -0'))),
   }))();
 
 /** A turn-status response. */

@@ -34,6 +34,9 @@ interface Manifest {
   readonly exports: Record<string, ConditionalExport | string>;
   readonly typesVersions: Record<string, Record<string, readonly string[]>>;
   readonly dependencies: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
+  readonly devDependencies?: Record<string, string>;
 }
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as Manifest;
 
@@ -68,7 +71,17 @@ describe('the published shape of @papercusp/chat-protocol', () => {
     expect(manifest.typesVersions).toEqual({ '*': Object.fromEntries(subpaths.map(({ entry }) => [entry, [`./dist/${entry}.d.cts`]])) });
   });
 
-  it('depends on each mirrored package with a workspace:^ range, and on nothing else', () => {
-    expect(manifest.dependencies).toEqual(Object.fromEntries(mirrors.map(({ packageName }) => [packageName, 'workspace:^'])));
+  const testkitName = '@papercusp/chat-protocol-testkit';
+  it('depends on each mirrored package with a workspace:^ range, the testkit excepted, and on nothing else', () => {
+    const runtime = mirrors.filter(({ packageName }) => packageName !== testkitName);
+    expect(manifest.dependencies).toEqual(Object.fromEntries(runtime.map(({ packageName }) => [packageName, 'workspace:^'])));
+  });
+
+  it('DESIGN §2.8: the testkit is an optional peer of any version and a dev dependency, so an app installs no test tooling', () => {
+    expect([manifest.peerDependencies?.[testkitName], manifest.peerDependenciesMeta?.[testkitName], manifest.devDependencies?.[testkitName]]).toEqual([
+      '*',
+      { optional: true },
+      'workspace:^',
+    ]);
   });
 });

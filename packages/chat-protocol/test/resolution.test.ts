@@ -95,6 +95,39 @@ describe('the built facade under Node resolution (issue 7: exports for every sub
     expect(run(['--input-type=module', '-e', probe('await import')])).toEqual(expected);
   });
 
+  it('DESIGN §2.8: TurnRecovery.is and InteractionResolver.is agree across the ESM and CJS builds loaded in one process; instanceof does not', () => {
+    // One process holds both builds, as a Jest or Next.js app mixing import and require does.
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(process.cwd() + '/');
+      const esm = { recovery: await import('@papercusp/chat-protocol/recovery'), interactions: await import('@papercusp/chat-protocol/interactions') };
+      const cjs = { recovery: require('@papercusp/chat-protocol/recovery'), interactions: require('@papercusp/chat-protocol/interactions') };
+      const resolverOptions = { store: { read() {}, transact() {} }, validate: () => ({ ok: true }) };
+      const report = {};
+      for (const [name, build] of Object.entries({ esm, cjs })) {
+        const other = build === esm ? cjs : esm;
+        const recovery = new build.recovery.TurnRecovery({});
+        const resolver = new build.interactions.InteractionResolver(resolverOptions);
+        report[name] = {
+          sameClass: build.recovery.TurnRecovery === other.recovery.TurnRecovery,
+          instanceofOther: recovery instanceof other.recovery.TurnRecovery || resolver instanceof other.interactions.InteractionResolver,
+          turnRecoveryIs: [build.recovery.TurnRecovery.is(recovery), other.recovery.TurnRecovery.is(recovery)],
+          interactionResolverIs: [build.interactions.InteractionResolver.is(resolver), other.interactions.InteractionResolver.is(resolver)],
+          crossed: [other.recovery.TurnRecovery.is(resolver), other.interactions.InteractionResolver.is(recovery)],
+        };
+      }
+      const throwing = new Proxy({}, { get() { throw new Error('hostile'); } });
+      report.others = [null, undefined, {}, 'TurnRecovery', throwing].flatMap((value) => [esm.recovery.TurnRecovery.is(value), cjs.interactions.InteractionResolver.is(value)]);
+      console.log(JSON.stringify(report));
+    `;
+    const each = { sameClass: false, instanceofOther: false, turnRecoveryIs: [true, true], interactionResolverIs: [true, true], crossed: [false, false] };
+    expect(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }))).toEqual({
+      esm: each,
+      cjs: each,
+      others: Array.from({ length: 10 }, () => false),
+    });
+  });
+
   it('refuses paths the exports map does not list, in both module systems', () => {
     const unlisted = (load: string) => `
       for (const specifier of ['@papercusp/chat-protocol/legacy-adapter', '@papercusp/chat-protocol/dist/index.js', '@papercusp/chat-protocol/src/index.ts']) {
