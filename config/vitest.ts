@@ -14,6 +14,9 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { goldenVitePlugin } from './golden-module.js';
 import { DEFAULT_SOAK_MULTIPLE } from '../test-support/property-runs.js';
 
+/** The longest a single test may take in `pnpm soak`. */
+const SOAK_TEST_TIMEOUT_CAP_MS = 600_000;
+
 /** What a package's config may add to the shared one. */
 export interface PackageTestOptions {
   /** For suites whose properties run longer (the testkit's races); soak gives each test ten times as long. */
@@ -48,7 +51,10 @@ export function packageTestConfig(name: string, packageRoot: URL, options: Packa
         // around each test; the caches pure modules keep are invisible by contract, so sharing them
         // across files tests that too. `vitest run --isolate` gives each file its own again.
         isolate: false,
-        testTimeout: soak ? testTimeout * 10 : testTimeout,
+        // Soak runs ten times the cases, so ten times the time, but at most ten minutes a test (the
+        // slowest soak test takes about 90 s on a loaded 2-core machine): a test that hangs fails in
+        // time to name itself, inside CI's budget, instead of waiting out a 50-minute timeout.
+        testTimeout: soak ? Math.min(testTimeout * 10, SOAK_TEST_TIMEOUT_CAP_MS) : testTimeout,
         ...(soak
           ? {
               env: { CHAT_PROTOCOL_SOAK: process.env['CHAT_PROTOCOL_SOAK'] || String(DEFAULT_SOAK_MULTIPLE) },
