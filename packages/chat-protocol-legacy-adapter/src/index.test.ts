@@ -11,6 +11,7 @@ describe('the public surface of @papercusp/chat-protocol-legacy-adapter', () => 
       'defineLegacyDialect',
       'encodeLegacyChatFrame',
       'papercup',
+      'parseLegacyLastEventId',
       'scout',
       'upgradeLegacyChatFrame',
     ]);

@@ -36,6 +36,8 @@ export type {
 } from './upgrade.js';
 export { encodeLegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameRefusalCode, EncodeLegacyChatFrameResult, LegacyChatFrame } from './encode.js';
+export type { EncodeLegacyChatFrameOptions, LegacyFrameIds } from './encode.js';
+export { parseLegacyLastEventId } from './legacy-last-event-id.js';
 export { createChatFrameDecoder } from './frame-decoder.js';
 export type {
   ChatFrameDecoder,
