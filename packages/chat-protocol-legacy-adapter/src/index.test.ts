@@ -10,6 +10,7 @@ describe('the public surface of @papercusp/chat-protocol-legacy-adapter', () => 
       'decodeLegacyChatFrame',
       'defineLegacyDialect',
       'encodeLegacyChatFrame',
+      'encodeLegacyControlFrame',
       'papercup',
       'parseLegacyLastEventId',
       'scout',

@@ -38,6 +38,13 @@ export { encodeLegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameRefusalCode, EncodeLegacyChatFrameResult, LegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameOptions, LegacyFrameIds } from './encode.js';
 export { parseLegacyLastEventId } from './legacy-last-event-id.js';
+export { encodeLegacyControlFrame } from './control-frame.js';
+export type {
+  EncodeLegacyControlFrameRefusalCode,
+  EncodeLegacyControlFrameResult,
+  LegacyControlFrame,
+  LegacyControlMessage,
+} from './control-frame.js';
 export { createChatFrameDecoder } from './frame-decoder.js';
 export type {
   ChatFrameDecoder,
