@@ -245,28 +245,3 @@ describe('parseLegacyLastEventId reads only a canonical non-negative safe intege
     fc.assert(fc.property(fc.maxSafeNat(), (seq) => parseLegacyLastEventId(String(seq)) === seq));
   });
 });
-
-describe('encodeLegacyChatFrame ids option (issue 13)', () => {
-  const envelope = {
-    schemaVersion: 1,
-    conversationId: 'conv_1',
-    turnId: 'turn_1',
-    eventId: 'evt_3',
-    seq: 3,
-    occurredAt: '2026-11-30T09:00:00Z',
-    event: { type: 'delta', text: 'Hi' },
-  };
-
-  it("writes the seq as the SSE id with ids: 'seq'", () => {
-    expect(encodeLegacyChatFrame(envelope, { dialect: papercup, ids: 'seq' })).toEqual({
-      ok: true,
-      frame: { event: 'delta', data: '{"text":"Hi"}', id: '3' },
-      sse: 'id: 3\nevent: delta\ndata: {"text":"Hi"}\n\n',
-    });
-    expect(encodeLegacyChatFrame(envelope, { dialect: scout, ids: 'cursor' })).toMatchObject({ ok: true, frame: { id: 'turn_1:3' } });
-  });
-
-  it.each(['numeric', 'SEQ', 1, null, true])('refuses ids %j as invalid-options', (ids) => {
-    expect(encodeLegacyChatFrame(envelope, { dialect: papercup, ids: ids as never })).toMatchObject({ ok: false, code: 'invalid-options' });
-  });
-});
