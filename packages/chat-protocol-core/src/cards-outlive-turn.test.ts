@@ -122,6 +122,10 @@ describe('a later turn closes a card its finished turn left waiting (DESIGN §3.
     expect(state.turns[2]?.cards).toStrictEqual([{ card: { ...RADIO_CARD, correlationId: 'card_a' }, closed: true, resolution: 'expired' }]);
   });
 
+  it('the asking turn itself cannot close it after its done: turn-terminal, terminal turns stay terminal', () => {
+    expect(codeOf(applyChatEvent(replay(ASKED), of(1, 4, closed('card_a'))))).toBe('turn-terminal');
+  });
+
   it('a waiting card’s id cannot be asked again until it closes: duplicate-card', () => {
     expect(codeOf(applyChatEvent(replay(ASKED), of(2, 2, card('card_a'))))).toBe('duplicate-card');
   });
