@@ -180,6 +180,7 @@ describe('parseChatState holds the waiting-card fields to what the reducer write
   it.each([
     ['awaiting on a closed card', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { closed: true, resolution: 'submitted' }), ['turns', 0, 'cards', 0, 'awaiting']],
     ['awaiting in a running turn', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!, { status: 'running' }), ['turns', 0, 'cards', 0, 'awaiting']],
+    ['awaiting in a failed turn', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!, { status: 'failed', stopReason: null, error: { code: 'x', message: 'm', retryable: false, retryAfterMs: null } }), ['turns', 0, 'cards', 0, 'awaiting']],
     ['awaiting other than true', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { awaiting: false }), ['turns', 0, 'cards', 0, 'awaiting']],
   ] as const)('refuses %s as invalid-state', (_, change, path) => {
     expect(edit(waiting, change)).toMatchObject({ ok: false, code: 'invalid-state', issues: [{ path }] });

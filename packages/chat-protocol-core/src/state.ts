@@ -234,8 +234,8 @@ function consistencyProblem(state: ChatStateV1): ChatIssue | null {
   return null;
 }
 
-// Cards that outlive their turn: `awaiting` only on an open card of an ended
-// turn, one waiting card per correlation id in the conversation; `closedInTurn`
+// Cards that outlive their turn: `awaiting` only on an open card of a turn
+// ended by `done`, one waiting card per correlation id in the conversation; `closedInTurn`
 // only on a closed card, naming a later turn of the state.
 function outlivingCardProblem(
   turn: ChatTurnState,
@@ -245,8 +245,9 @@ function outlivingCardProblem(
 ): { readonly card: number; readonly field: string; readonly message: string } | null {
   for (const [index, entry] of turn.cards.entries()) {
     if (entry.awaiting !== undefined) {
-      if (entry.closed || turn.status === 'running') {
-        return { card: index, field: 'awaiting', message: 'only an open card of an ended turn awaits a later turn' };
+      // Only a done says a card waits: never a running turn, never one an error ended.
+      if (entry.closed || turn.status === 'running' || turn.status === 'failed') {
+        return { card: index, field: 'awaiting', message: 'only an open card of a turn ended by done awaits a later turn' };
       }
       if (awaitingIds.has(entry.card.correlationId)) {
         return { card: index, field: 'awaiting', message: `card ${entry.card.correlationId} already awaits in another turn` };
