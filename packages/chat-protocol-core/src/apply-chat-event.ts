@@ -6,12 +6,12 @@
  */
 import { digestEnvelopeInto } from './digest.js';
 import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope.js';
-import type { ChatEventV1 } from './events.js';
-import { addTurn, eventAt, eventIs, hasEventId, recordEvent, turnPosition } from './event-memory.js';
+import type { ChatEventV1, ChatEventV1Of } from './events.js';
+import { addTurn, eventAt, eventIs, hasEventId, recordEvent, turnPosition, type EventMemory } from './event-memory.js';
 import { itemAt, lastItem, pushItem, setItem } from './persistent-list.js';
 import { refuse, type ChatRefusal } from './result.js';
 import type { ChatCursor } from './sse.js';
-import type { ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
+import type { ChatCardState, ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
 import { ownMemory, recordOf, turnRecord, viewOf, type StateRecord, type TurnRecord } from './state-record.js';
 
 /** Refusal codes of {@link applyChatEvent}. */
@@ -27,6 +27,7 @@ export type ApplyChatEventRefusalCode =
   | 'unknown-card'
   | 'duplicate-card'
   | 'card-closed'
+  | 'card-not-awaiting'
   | 'stale-state';
 
 /** A gap: the envelope's seq is past the next one; replay after `replayAfter` to fill it. */
@@ -106,13 +107,32 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
   // A fresh turn this call owns: reduceTurn writes the event's effect into it.
   const nextTurn = turnRecord(turn ?? newTurn(turnId), seq, undefined);
   const refusal = reduceTurn(nextTurn, envelope.event);
-  if (refusal !== null) return refusal;
-  const memory = ownMemory(record);
+  const at = position ?? record.turns.size;
+  // The card index is read only from a memory this state owns (a branch copies it first).
+  let owned: EventMemory | undefined;
+  const memoryOf = (): EventMemory => (owned ??= ownMemory(record));
+  let earlier: { readonly position: number; readonly turn: TurnRecord } | undefined;
+  if (refusal === ANOTHER_TURN) {
+    const closed = closeAwaitingCard(record, memoryOf(), at, turnId, envelope.event as ChatEventV1Of<'card_closed'>);
+    if (!('turn' in closed)) return closed;
+    earlier = closed;
+  } else if (refusal !== null) {
+    return refusal;
+  } else if (envelope.event.type === 'card') {
+    const waiting = awaitingCardAt(record, memoryOf(), envelope.event.card.correlationId);
+    if (waiting !== undefined) {
+      return refuse('duplicate-card', `card ${envelope.event.card.correlationId} awaits an answer from turn ${waiting.turn.turnId}`);
+    }
+  }
+  const memory = memoryOf();
   if (position === undefined) addTurn(memory, turnId);
-  recordEvent(memory, position ?? record.turns.size, seq, eventId, high, low);
+  recordEvent(memory, at, seq, eventId, high, low);
+  if (envelope.event.type === 'card') memory.cardTurns.set(envelope.event.card.correlationId, at);
+  let turns = position === undefined ? pushItem(record.turns, nextTurn) : setItem(record.turns, position, nextTurn);
+  if (earlier !== undefined) turns = setItem(turns, earlier.position, earlier.turn);
   const next: StateRecord = {
     conversationId: record.conversationId,
-    turns: position === undefined ? pushItem(record.turns, nextTurn) : setItem(record.turns, position, nextTurn),
+    turns,
     memory,
     eventCount: memory.count,
     exposedTurns: undefined,
@@ -138,12 +158,70 @@ function newTurn(turnId: string): Omit<ChatTurnState, 'eventLog'> {
   };
 }
 
+/** reduceTurn's answer for a `card_closed` whose card is not the turn's own: the conversation decides. */
+const ANOTHER_TURN = 'another-turn';
+
+interface IndexedCard {
+  readonly position: number;
+  readonly turn: TurnRecord;
+  readonly index: number;
+  readonly entry: ChatCardState;
+}
+
+/** The card `correlationId` in the newest turn of this state that asked it, found through the index, not a scan. */
+function indexedCard(record: StateRecord, memory: EventMemory, correlationId: string): IndexedCard | undefined {
+  const position = memory.cardTurns.get(correlationId);
+  const turn = position === undefined ? undefined : itemAt(record.turns, position);
+  if (position === undefined || turn === undefined) return undefined;
+  const index = turn.cards.findIndex((entry) => entry.card.correlationId === correlationId);
+  const entry = turn.cards[index];
+  return entry === undefined ? undefined : { position, turn, index, entry };
+}
+
+/** The card `correlationId` when an ended turn left it waiting (DESIGN §3.3). */
+function awaitingCardAt(record: StateRecord, memory: EventMemory, correlationId: string): IndexedCard | undefined {
+  const found = indexedCard(record, memory, correlationId);
+  return found?.entry.awaiting === true ? found : undefined;
+}
+
+/**
+ * Closes, from the turn at `closer`, a card an earlier ended turn left waiting:
+ * the earlier turn's copy with the card closed, or the refusal. A card no turn
+ * asked is `unknown-card`; one already closed is `card-closed`; one that is
+ * not waiting (its turn still runs, or ended without `done.awaiting` naming
+ * it) or that waits for a turn that is not later is `card-not-awaiting`.
+ */
+function closeAwaitingCard(
+  record: StateRecord,
+  memory: EventMemory,
+  closer: number,
+  closerTurnId: string,
+  event: ChatEventV1Of<'card_closed'>,
+): { readonly position: number; readonly turn: TurnRecord } | ChatRefusal<'unknown-card' | 'card-closed' | 'card-not-awaiting'> {
+  const { correlationId } = event;
+  const found = indexedCard(record, memory, correlationId);
+  if (found === undefined) return refuse('unknown-card', `no card ${correlationId} in this turn`);
+  if (found.entry.closed) return refuse('card-closed', `card ${correlationId} is already closed`);
+  if (found.entry.awaiting !== true || found.position >= closer) {
+    return refuse('card-not-awaiting', `card ${correlationId} of turn ${found.turn.turnId} is not waiting for a later turn to close it`);
+  }
+  const cards = found.turn.cards.slice();
+  cards[found.index] = { card: found.entry.card, closed: true, resolution: event.resolution ?? null, closedInTurn: closerTurnId };
+  const turn = turnRecord(found.turn, found.turn.lastSeq, undefined);
+  turn.cards = cards;
+  return { position: found.position, turn };
+}
+
 type TurnRefusal = ChatRefusal<
   Exclude<ApplyChatEventRefusalCode, 'seq-gap' | 'foreign-conversation' | 'conflicting-duplicate' | 'turn-terminal'>
 >;
 
-/** Writes the event's effect into `turn`, a copy owned by the caller; a refusal leaves it unused. */
-function reduceTurn(turn: TurnRecord, event: ChatEventV1): TurnRefusal | null {
+/**
+ * Writes the event's effect into `turn`, a copy owned by the caller; a refusal
+ * leaves it unused. A `card_closed` of a card the turn did not ask is
+ * {@link ANOTHER_TURN}: the conversation-level rule decides it.
+ */
+function reduceTurn(turn: TurnRecord, event: ChatEventV1): TurnRefusal | typeof ANOTHER_TURN | null {
   switch (event.type) {
     case 'delta':
       turn.text += event.text;
@@ -185,7 +263,8 @@ function reduceTurn(turn: TurnRecord, event: ChatEventV1): TurnRefusal | null {
     case 'card_closed': {
       const at = turn.cards.findIndex((entry) => entry.card.correlationId === event.correlationId);
       const entry = turn.cards[at];
-      if (entry === undefined) return refuse('unknown-card', `no card ${event.correlationId} in this turn`);
+      // Not this turn's card: it may be one an earlier turn left waiting.
+      if (entry === undefined) return ANOTHER_TURN;
       if (entry.closed) return refuse('card-closed', `card ${event.correlationId} is already closed`);
       turn.cards = turn.cards.slice();
       turn.cards[at] = { ...entry, closed: true, resolution: event.resolution ?? null };
@@ -199,11 +278,23 @@ function reduceTurn(turn: TurnRecord, event: ChatEventV1): TurnRefusal | null {
       return null;
     case 'navigate':
       return null;
-    case 'done':
+    case 'done': {
+      if (event.awaiting !== undefined) {
+        const cards = turn.cards.slice();
+        for (const correlationId of event.awaiting) {
+          const index = cards.findIndex((entry) => entry.card.correlationId === correlationId);
+          const entry = cards[index];
+          if (entry === undefined) return refuse('unknown-card', `done awaits card ${correlationId}, which this turn did not ask`);
+          if (entry.closed) return refuse('card-closed', `done awaits card ${correlationId}, which is already closed`);
+          cards[index] = { card: entry.card, closed: false, resolution: null, awaiting: true };
+        }
+        turn.cards = cards;
+      }
       turn.status = event.status;
       turn.stopReason = event.stopReason ?? null;
       turn.usage = event.usage ?? null;
       return null;
+    }
     case 'error':
       turn.status = 'failed';
       turn.error = {

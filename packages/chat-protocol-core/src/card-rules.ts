@@ -42,6 +42,11 @@ export function hasUniqueIds(options: readonly { readonly id: unknown }[]): bool
   return new Set(options.map((option) => option.id)).size === options.length;
 }
 
+/** No value appears twice (a `done.awaiting` list of correlation ids). */
+export function hasNoRepeats(values: readonly unknown[]): boolean {
+  return new Set(values).size === values.length;
+}
+
 /** A text card's `minLength` does not exceed its `maxLength`. */
 export function isTextLengthRangeOrdered(presentation: { readonly minLength?: number | undefined; readonly maxLength?: number | undefined }): boolean {
   const { minLength, maxLength } = presentation;

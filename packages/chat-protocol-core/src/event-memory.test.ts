@@ -58,7 +58,7 @@ describe('event memory: the idempotency memory held once (issue 12, DESIGN §3.5
     const turn = addTurn(memory, 'turn_1');
     recordEvent(memory, turn, 1, 'evt_1', 1, 1);
     recordEvent(memory, turn, 2, 'evt_2', 2, 2);
-    const copy = copyEventMemory(memory, [{ turnId: 'turn_1', lastSeq: 1 }]);
+    const copy = copyEventMemory(memory, [{ turnId: 'turn_1', lastSeq: 1, cards: [] }]);
     expect(copy.count).toBe(1);
     expect(eventLogText(copy, 0, 1)).toBe(eventLogText(memory, 0, 1));
     expect(hasEventId(copy, 'evt_2', copy.count)).toBe(false);

@@ -32,6 +32,13 @@ export interface EventMemory {
   turnEvents: Int32Array[];
   /** Turn id → position. */
   readonly turnPositions: Map<string, number>;
+  /**
+   * Card correlation id → the position of the newest turn that asked it: the
+   * index beside the state that lets a later turn close a card its finished
+   * turn left waiting without scanning the conversation. A hint: the turn's
+   * own card state says whether the card is there and waiting.
+   */
+  readonly cardTurns: Map<string, number>;
 }
 
 /** An empty memory. */
@@ -44,7 +51,13 @@ export function createEventMemory(): EventMemory {
     table: new Int32Array(64),
     turnEvents: [],
     turnPositions: new Map(),
+    cardTurns: new Map(),
   };
+}
+
+/** Records that the turn at `position` asked the cards `cards` (in the order asked). */
+export function recordCards(memory: EventMemory, position: number, cards: readonly { readonly card: { readonly correlationId: string } }[]): void {
+  for (const entry of cards) memory.cardTurns.set(entry.card.correlationId, position);
 }
 
 /** The position of `turnId` among the first `turnCount` turns, or `undefined`. */
@@ -191,10 +204,14 @@ export function recordEventLog(memory: EventMemory, position: number, eventLog: 
 }
 
 /** A fresh memory holding only what a state sees: for each of its turns (by position), its first `lastSeq` events. */
-export function copyEventMemory(memory: EventMemory, turns: readonly { readonly turnId: string; readonly lastSeq: number }[]): EventMemory {
+export function copyEventMemory(
+  memory: EventMemory,
+  turns: readonly { readonly turnId: string; readonly lastSeq: number; readonly cards: readonly { readonly card: { readonly correlationId: string } }[] }[],
+): EventMemory {
   const copy = createEventMemory();
   for (const [position, turn] of turns.entries()) {
     addTurn(copy, turn.turnId);
+    recordCards(copy, position, turn.cards);
     for (let seq = 1; seq <= turn.lastSeq; seq++) {
       const ordinal = eventAt(memory, position, seq);
       const at = ordinal * STRIDE;

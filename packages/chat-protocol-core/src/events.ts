@@ -8,6 +8,7 @@
 import * as z from 'zod/v4/mini';
 import { discriminatedUnionSchema } from './portable-zod.js';
 import { OpenCardSnapshotV1Schema } from './cards.js';
+import { hasNoRepeats } from './card-rules.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
@@ -110,14 +111,27 @@ export const NavigateEventSchema = /* @__PURE__ */ (() =>
     type: z.literal('navigate'),
     href: SafeHrefSchema,
   }))();
-/** `done`: the turn ended; terminal. */
+/**
+ * `done`: the turn ended; terminal. `awaiting` lists the turn's open cards it
+ * leaves waiting for the person (an AG-UI interrupt, an `<ask>` answered
+ * later): each stays open past the turn and a later turn of the conversation
+ * closes it with `card_closed`. At least one id, no id twice.
+ */
 export const DoneEventSchema = /* @__PURE__ */ (() =>
-  z.strictObject({
-    type: z.literal('done'),
-    status: z.enum(DONE_STATUSES),
-    stopReason: z.optional(nameSchema()),
-    usage: z.optional(SafeJsonObjectSchema),
-  }))();
+  z
+    .strictObject({
+      type: z.literal('done'),
+      status: z.enum(DONE_STATUSES),
+      stopReason: z.optional(nameSchema()),
+      usage: z.optional(SafeJsonObjectSchema),
+      awaiting: z.optional(z.array(ChatIdSchema).check(z.minLength(1), z.maxLength(CHAT_LIMITS.maxAwaitingCards))),
+    })
+    .check(
+      z.refine((event) => event.awaiting === undefined || hasNoRepeats(event.awaiting), {
+        message: 'a correlation id may appear once',
+        path: ['awaiting'],
+      }),
+    ))();
 /** `error`: the turn failed; terminal. Retrying is allowed only when `retryable` says so. */
 export const ErrorEventSchema = /* @__PURE__ */ (() =>
   z

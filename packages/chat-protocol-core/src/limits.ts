@@ -28,6 +28,8 @@ export const CHAT_LIMITS = /* @__PURE__ */ Object.freeze({
   maxJsonDepth: 32,
   /** `error.retryAfterMs`: one day. */
   maxRetryAfterMs: 86_400_000,
+  /** Correlation ids in one `done.awaiting`: the cards a finished turn leaves waiting. */
+  maxAwaitingCards: 64,
 });
 
 /** The type of {@link CHAT_LIMITS}. */

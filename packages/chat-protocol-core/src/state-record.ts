@@ -12,6 +12,7 @@ import {
   copyEventMemory,
   createEventMemory,
   eventLogText,
+  recordCards,
   recordEventLog,
   type EventMemory,
 } from './event-memory.js';
@@ -172,6 +173,7 @@ function readRecord(state: ChatStateV1): StateRecord {
   const turns = state.turns.map((turn): TurnRecord => {
     const position = addTurn(memory, turn.turnId);
     recordEventLog(memory, position, turn.eventLog);
+    recordCards(memory, position, turn.cards);
     return turnRecord(turn, turn.lastSeq, turn);
   });
   return {

@@ -65,10 +65,19 @@ function cardStateSchema<Card extends z.ZodMiniType>(card: Card) {
     card,
     closed: z.boolean(),
     resolution: z.nullable(z.enum(CARD_RESOLUTIONS)),
+    // Cards that outlive their turn (DESIGN §3.3): present only when they apply,
+    // so the snapshot of a conversation without them is what it always was.
+    awaiting: z.optional(z.literal(true)),
+    closedInTurn: z.optional(ChatIdSchema),
   });
 }
 
-/** A card asked in a turn and whether (and how) it closed. */
+/**
+ * A card asked in a turn and whether (and how) it closed. `awaiting: true`: the
+ * turn ended with `done.awaiting` naming it and it is still open, waiting for a
+ * later turn to close it. `closedInTurn`: the later turn whose `card_closed`
+ * closed it (absent when its own turn did).
+ */
 export const ChatCardStateSchema = /* @__PURE__ */ (() => cardStateSchema(OpenCardSnapshotV1Schema))();
 /** A card in a turn. */
 export type ChatCardState = z.infer<typeof ChatCardStateSchema>;
@@ -191,6 +200,8 @@ function outcomeProblem(turn: ChatTurnState): { readonly field: string; readonly
 
 function consistencyProblem(state: ChatStateV1): ChatIssue | null {
   const turnIds = new Set<string>();
+  const awaitingIds = new Set<string>();
+  const turnIndexes = new Map(state.turns.map((turn, index) => [turn.turnId, index]));
   const eventIds = new Set<string>();
   for (const [turnIndex, turn] of state.turns.entries()) {
     const path = ['turns', turnIndex];
@@ -216,6 +227,38 @@ function consistencyProblem(state: ChatStateV1): ChatIssue | null {
     const openWithResolution = turn.cards.findIndex((entry) => !entry.closed && entry.resolution !== null);
     if (openWithResolution >= 0) {
       return { path: [...path, 'cards', openWithResolution, 'resolution'], message: 'an open card has no resolution' };
+    }
+    const outliving = outlivingCardProblem(turn, turnIndex, turnIndexes, awaitingIds);
+    if (outliving !== null) return { path: [...path, 'cards', outliving.card, outliving.field], message: outliving.message };
+  }
+  return null;
+}
+
+// Cards that outlive their turn: `awaiting` only on an open card of a turn
+// ended by `done`, one waiting card per correlation id in the conversation; `closedInTurn`
+// only on a closed card, naming a later turn of the state.
+function outlivingCardProblem(
+  turn: ChatTurnState,
+  turnIndex: number,
+  turnIndexes: ReadonlyMap<string, number>,
+  awaitingIds: Set<string>,
+): { readonly card: number; readonly field: string; readonly message: string } | null {
+  for (const [index, entry] of turn.cards.entries()) {
+    if (entry.awaiting !== undefined) {
+      // Only a done says a card waits: never a running turn, never one an error ended.
+      if (entry.closed || turn.status === 'running' || turn.status === 'failed') {
+        return { card: index, field: 'awaiting', message: 'only an open card of a turn ended by done awaits a later turn' };
+      }
+      if (awaitingIds.has(entry.card.correlationId)) {
+        return { card: index, field: 'awaiting', message: `card ${entry.card.correlationId} already awaits in another turn` };
+      }
+      awaitingIds.add(entry.card.correlationId);
+    }
+    if (entry.closedInTurn !== undefined) {
+      const closer = turnIndexes.get(entry.closedInTurn) ?? -1;
+      if (!entry.closed || closer <= turnIndex) {
+        return { card: index, field: 'closedInTurn', message: 'only a closed card names the later turn that closed it' };
+      }
     }
   }
   return null;

@@ -10,6 +10,7 @@ import type { CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } fro
 import { CARD_LIMITS } from './cards.js';
 import {
   expiresAfterCreation,
+  hasNoRepeats,
   hasUniqueIds,
   isCheckboxMaximumReachable,
   isCheckboxMinimumReachable,
@@ -329,6 +330,14 @@ function buildRuleTables(screened: boolean): RuleTables {
     `expected an integer of 0–${CHAT_LIMITS.maxRetryAfterMs}`,
   );
 
+  const awaiting: Check = (value) =>
+    arrayOf(CHAT_LIMITS.maxAwaitingCards, id)(value) ??
+    ((value as readonly unknown[]).length === 0
+      ? fail([], 'expected at least 1 item')
+      : hasNoRepeats(value as readonly unknown[])
+        ? null
+        : fail([], 'a correlation id may appear once'));
+
   const events: RuleTables['events'] = {
     delta: rules<ChatEventV1Of<'delta'>>({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
     reasoning: rules<ChatEventV1Of<'reasoning'>>({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
@@ -369,6 +378,7 @@ function buildRuleTables(screened: boolean): RuleTables {
       status: required(oneOf(DONE_STATUSES)),
       stopReason: optional(name),
       usage: optional(jsonObject),
+      awaiting: optional(awaiting),
     }),
     error: rules<ChatEventV1Of<'error'>>({
       type: dispatched,

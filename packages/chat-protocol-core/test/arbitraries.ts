@@ -151,7 +151,7 @@ export const EVENT_MODELS = {
   card_closed: { type: fc.constant('card_closed'), correlationId: idArb, resolution: optional(fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted')) },
   state: { type: fc.constant('state'), version: fc.nat(), snapshot: jsonArb },
   navigate: { type: fc.constant('navigate'), href: fc.constantFrom('/', '/a/b?c=d#e', 'https://example.com', 'https://a.example:8443/x?y#z') },
-  done: { type: fc.constant('done'), status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'), stopReason: optional(nameArb), usage: optional(jsonObjectArb) },
+  done: { type: fc.constant('done'), status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'), stopReason: optional(nameArb), usage: optional(jsonObjectArb), awaiting: optional(fc.uniqueArray(idArb, { minLength: 1, maxLength: 3 })) },
   // retryAfterMs is only valid with retryable: true, so a drawn one goes with a refusal to retry.
   error: { type: fc.constant('error'), code: idArb, message: nameArb, retryable: fc.boolean(), retryAfterMs: optional(fc.integer({ min: 0, max: 86_400_000 })) },
 } satisfies Record<string, FieldModel>;

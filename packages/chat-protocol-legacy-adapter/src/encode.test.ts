@@ -95,3 +95,20 @@ describe('encodeLegacyChatFrame projects a v1 envelope onto a legacy frame (DESI
     expect(encodeLegacyChatFrame(envelope, { dialect })).toMatchObject({ ok: false, code, message: expect.stringContaining(message) });
   });
 });
+
+describe('encodeLegacyChatFrame ids option (issue 13)', () => {
+  const envelope = envelopeOf({ type: 'delta', text: 'Hi' });
+
+  it("writes the seq as the SSE id with ids: 'seq'", () => {
+    expect(encodeLegacyChatFrame(envelope, { dialect: papercup, ids: 'seq' })).toEqual({
+      ok: true,
+      frame: { event: 'delta', data: '{"text":"Hi"}', id: '3' },
+      sse: 'id: 3\nevent: delta\ndata: {"text":"Hi"}\n\n',
+    });
+    expect(encodeLegacyChatFrame(envelope, { dialect: scout, ids: 'cursor' })).toMatchObject({ ok: true, frame: { id: 'turn_1:3' } });
+  });
+
+  it.each(['numeric', 'SEQ', 1, null, true])('refuses ids %j as invalid-options', (ids) => {
+    expect(encodeLegacyChatFrame(envelope, { dialect: papercup, ids: ids as never })).toMatchObject({ ok: false, code: 'invalid-options' });
+  });
+});

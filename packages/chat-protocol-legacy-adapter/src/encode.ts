@@ -14,9 +14,27 @@ import {
 import { readDialectOption, type LegacyDialect } from './dialect.js';
 import { encodeField, isNoLegacyForm } from './fields.js';
 
-/** A legacy frame as it goes on the wire. `id` is the v1 cursor, so a reconnecting reader resumes. */
+/** A legacy frame as it goes on the wire. `id` is the v1 cursor (or, with `ids: 'seq'`, the turn's seq), so a reconnecting reader resumes. */
 export interface LegacyChatFrame extends ChatSseMessage {
   readonly id: string;
+}
+
+/**
+ * What a projected frame's SSE `id:` holds. `cursor` (the default) is the v1
+ * cursor `<turnId>:<seq>`, which `parseChatCursor` reads back. `seq` is the
+ * envelope's seq alone: numeric and increasing within a turn, for Papercusp's
+ * un-migrated SSE clients, which keep `Math.max(last, Number(id))` (a cursor
+ * reads as `NaN` there, so they never resume) and send that number back as
+ * `Last-Event-ID`; the host reads it with `parseLegacyLastEventId` and knows
+ * the turn from its own route (Papercusp's turn-id response header).
+ */
+export type LegacyFrameIds = 'cursor' | 'seq';
+
+/** Options of {@link encodeLegacyChatFrame}. */
+export interface EncodeLegacyChatFrameOptions {
+  readonly dialect: LegacyDialect;
+  /** What the SSE `id:` holds: see {@link LegacyFrameIds}. Absent is `cursor`. */
+  readonly ids?: LegacyFrameIds | undefined;
 }
 
 /** Refusal codes of {@link encodeLegacyChatFrame}: the strict parser's, `unsupported-event` and `invalid-options`. */
@@ -43,10 +61,17 @@ export type EncodeLegacyChatFrameResult =
  *
  * Fields equal to their declared default are left out, so a frame upgraded and
  * encoded again is the frame it was.
+ *
+ * `options.ids` picks the SSE id: the v1 cursor (default) or, with `'seq'`,
+ * the envelope's seq as a decimal number, so a reader that keeps the highest
+ * numeric id resumes (see {@link LegacyFrameIds}). Any other value is
+ * `invalid-options`.
  */
-export function encodeLegacyChatFrame(envelope: unknown, options: { readonly dialect: LegacyDialect }): EncodeLegacyChatFrameResult {
+export function encodeLegacyChatFrame(envelope: unknown, options: EncodeLegacyChatFrameOptions): EncodeLegacyChatFrameResult {
   const option = readDialectOption(options);
   if (option === undefined) return refuse('invalid-options', 'options: expected { dialect } with a dialect made by defineLegacyDialect');
+  const ids = readIdsOption(options);
+  if (ids === undefined) return refuse('invalid-options', "options.ids: expected 'cursor' or 'seq' when present");
   const { dialect: named, compiled: dialect } = option;
   const parsed = parseChatEnvelope(envelope);
   if (!parsed.ok) return parsed;
@@ -72,11 +97,22 @@ export function encodeLegacyChatFrame(envelope: unknown, options: { readonly dia
     if (isNoLegacyForm(legacy)) return unsupported(`${named.name} ${type.legacy}: ${legacy.noLegacyForm}`);
     data[field.legacy] = legacy;
   }
-  const id = `${turnId}:${seq}`;
+  const id = ids === 'seq' ? String(seq) : `${turnId}:${seq}`;
   const json = JSON.stringify(data);
   const frame: LegacyChatFrame = dialect.typeField === undefined ? { event: type.legacy, data: json, id } : { data: json, id };
   const eventLine = frame.event === undefined ? '' : `event: ${frame.event}\n`;
   return { ok: true, frame, sse: `id: ${id}\n${eventLine}data: ${json}\n\n` };
+}
+
+// Read once, after the dialect: a getter or a Proxy that throws is invalid options, never a throw.
+function readIdsOption(options: unknown): LegacyFrameIds | undefined {
+  let ids: unknown;
+  try {
+    ids = (options as { readonly ids?: unknown }).ids;
+  } catch {
+    return undefined;
+  }
+  return ids === undefined || ids === 'cursor' ? 'cursor' : ids === 'seq' ? 'seq' : undefined;
 }
 
 function unsupported(message: string): ChatRefusal<'unsupported-event'> {

@@ -72,6 +72,8 @@ const CAPTURES: readonly Capture[] = [
   { dialect: scout, file: 'scout/setup-error', counts: counted(1, 1), dropped: ['phase'] },
   { dialect: scout, file: 'scout/resumed-with-gap', counts: counted(2, 1, { 'resync-required': 1 }), refused: [resync('ahead')] },
   { dialect: scout, file: 'scout/late-join', counts: counted(1, 0), dropped: ['reason'] },
+  // Issue 13: every control frame @papercusp/sse writes, on one papercup stream (comments and the retry hint never reach a message).
+  { dialect: papercup, file: 'papercup/sse-control-frames', counts: counted(3, 2, { 'resync-required': 1 }), refused: [resync('ahead')] },
   // Issue 13, labelled: today's refusals of card shapes v1 cannot hold yet.
   {
     dialect: scout,

@@ -12,6 +12,7 @@ import {
   type ChatRefusal,
   type ParseChatSseMessageRefusalCode,
 } from '@papercusp/chat-protocol-core';
+import { readControlMessage, type LegacyControlMessage } from './control-frame.js';
 import { decodeData, heartbeatByName, parseData, readFrame, readPlainText } from './decode.js';
 import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
 import { ownField } from './fields.js';
@@ -50,6 +51,7 @@ export type ChatFrameDecoderRefusalCode = UpgradeLegacyChatFrameRefusalCode | Pa
 export type ChatFrameDecoderResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> =
   | { readonly ok: true; readonly kind: 'envelope'; readonly source: 'v1' | 'legacy'; readonly envelope: ChatEventEnvelope }
   | LegacyTransportFrame<LegacyEventOf<Definition>>
+  | LegacyControlMessage
   | ChatRefusal<ChatFrameDecoderRefusalCode>;
 
 /** Running counts of a frame decoder. Every message lands in exactly one of the four totals. */
@@ -58,7 +60,11 @@ export interface ChatFrameDecoderCounts {
   readonly v1: number;
   /** Legacy frames upgraded to envelopes. */
   readonly legacy: number;
-  /** Session and heartbeat frames, in every form (a named `heartbeat` with `{"tsMs":…}` included): no envelope. */
+  /**
+   * Session and heartbeat frames, in every form (a named `heartbeat` with
+   * `{"tsMs":…}` included), and the comments and retry hints the host passes on
+   * from its SSE parser: no envelope.
+   */
   readonly transport: number;
   /** Messages refused, of either kind. */
   readonly unsupported: number;
@@ -132,6 +138,12 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
   };
 
   const decode = (input: unknown): ChatFrameDecoderResult<Definition> => {
+    const control = controlOf(input);
+    if (control === 'invalid') return refused(refuse('invalid-frame', 'expected { comment: single-line text } or { retry: a non-negative integer }, alone'));
+    if (control !== undefined) {
+      totals.transport++;
+      return control;
+    }
     const message = readFrame(input);
     if (!message.ok) return refused(message);
     let decoded = heartbeatByName(dialect, message.value);
@@ -165,6 +177,16 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
     decode,
     counts: () => ({ ...totals, refusals: { ...refusals } }),
   };
+}
+
+// A comment or retry hint the SSE parser reported; unreadable input is left to readFrame, which refuses it.
+function controlOf(input: unknown): LegacyControlMessage | 'invalid' | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  try {
+    return readControlMessage(input as Readonly<Record<string, unknown>>);
+  } catch {
+    return undefined;
+  }
 }
 
 // Read once at creation, so a getter or a Proxy in the options can neither

@@ -10,7 +10,9 @@ describe('the public surface of @papercusp/chat-protocol-legacy-adapter', () => 
       'decodeLegacyChatFrame',
       'defineLegacyDialect',
       'encodeLegacyChatFrame',
+      'encodeLegacyControlFrame',
       'papercup',
+      'parseLegacyLastEventId',
       'scout',
       'upgradeLegacyChatFrame',
     ]);

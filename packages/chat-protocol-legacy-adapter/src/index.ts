@@ -36,6 +36,15 @@ export type {
 } from './upgrade.js';
 export { encodeLegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameRefusalCode, EncodeLegacyChatFrameResult, LegacyChatFrame } from './encode.js';
+export type { EncodeLegacyChatFrameOptions, LegacyFrameIds } from './encode.js';
+export { parseLegacyLastEventId } from './legacy-last-event-id.js';
+export { encodeLegacyControlFrame } from './control-frame.js';
+export type {
+  EncodeLegacyControlFrameRefusalCode,
+  EncodeLegacyControlFrameResult,
+  LegacyControlFrame,
+  LegacyControlMessage,
+} from './control-frame.js';
 export { createChatFrameDecoder } from './frame-decoder.js';
 export type {
   ChatFrameDecoder,

@@ -26,6 +26,8 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   decodeLegacyChatFrame: { call: anyArguments(legacy.decodeLegacyChatFrame), valid: [deltaFrame, { dialect: legacy.papercup }], returns: 'result' },
   upgradeLegacyChatFrame: { call: anyArguments(legacy.upgradeLegacyChatFrame), valid: [deltaFrame, { ...identity, dialect: legacy.papercup }], returns: 'result' },
   encodeLegacyChatFrame: { call: anyArguments(legacy.encodeLegacyChatFrame), valid: [envelope, { dialect: legacy.scout }], returns: 'result' },
+  encodeLegacyControlFrame: { call: anyArguments(legacy.encodeLegacyControlFrame), valid: [{ kind: 'heartbeat', tsMs: 1 }], returns: 'result' },
+  parseLegacyLastEventId: { call: anyArguments(legacy.parseLegacyLastEventId), valid: ['7'], returns: 'value' },
   'createChatFrameDecoder().decode': { call: anyArguments(decoder.decode), valid: [deltaFrame], returns: 'result' },
   'createChatFrameDecoder().counts': { call: anyArguments(decoder.counts), valid: [undefined], returns: 'value' },
 };

@@ -25,6 +25,8 @@ const fields = (frame: { readonly event?: string | undefined; readonly data: str
 const hasSubMillisecond = (time: string | undefined) => time !== undefined && /\.\d{3}\d*[1-9]/.test(time);
 function hasLegacyForm(dialect: LegacyDialect, event: ChatEventV1): boolean {
   if (event.type === 'done' && event.status !== 'completed') return false;
+  // A turn that ends waiting for the person (issue 13): a legacy done cannot say which cards outlive it.
+  if (event.type === 'done' && event.awaiting !== undefined) return false;
   if (event.type === 'tool_result' && event.status !== 'succeeded' && event.status !== 'failed') return false;
   if (event.type === 'card' && (hasSubMillisecond(event.card.createdAt) || hasSubMillisecond(event.card.expiresAt))) return false;
   switch (dialect) {

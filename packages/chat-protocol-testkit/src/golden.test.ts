@@ -185,6 +185,7 @@ describe('the golden sessions cover every capability', () => {
     'late-effect-result',
     'provider-substitution',
     'blocks-split-while-streaming',
+    'card-outlives-turn',
     'upgraded-from:papercup',
     'upgraded-from:scout',
     'legacy-projection:papercup',
@@ -454,6 +455,19 @@ describe('what each session shows', () => {
     expect(await fresh.claimEffect({ ...turn, effectId })).toStrictEqual({ ok: true, outcome: 'completed', reused: true, result: storedResult });
     expect(await fresh.startTurn({ ...turn, effectIds: [effectId] })).toMatchObject({ ok: true, outcome: 'existing', turn: { status: 'cancelled' } });
     expect(launches).toBe(1);
+  });
+
+  it('card-answered-later: turn 1 ends awaiting its card; turn 2 closes it (DESIGN §3.3, issue 13)', () => {
+    const session = golden('card-answered-later');
+    const [asked, answered] = turnsOf(session.state);
+    const done = session.envelopes.find((envelope) => envelope.turnId === asked?.turnId && envelope.event.type === 'done');
+    expect(done?.event).toStrictEqual({ type: 'done', status: 'completed', stopReason: 'awaiting_input', awaiting: [asked?.cards[0]?.card.correlationId] });
+    expect(asked?.cards.map(({ closed, resolution, closedInTurn }) => ({ closed, resolution, closedInTurn }))).toStrictEqual([
+      { closed: true, resolution: 'submitted', closedInTurn: answered?.turnId },
+    ]);
+    expect(answered).toMatchObject({ status: 'completed', cards: [] });
+    expect(session.responses).toStrictEqual([{ action: 'submit', correlationId: asked?.cards[0]?.card.correlationId, value: { optionId: 'hold' } }]);
+    expect(session.legacyDialects).toStrictEqual([]);
   });
 
   it('interrupted-turn: the open card closes interrupted with the turn; the next turn asks again and completes', () => {

@@ -24,6 +24,7 @@ const GOLDEN_SESSION_NAMES = [
   'cancelled-mid-stream',
   'cancelled-with-late-result',
   'card-answered',
+  'card-answered-later',
   'cards-answered',
   'cards-declined',
   'cards-expired',
@@ -59,7 +60,7 @@ export interface GoldenSessionInfo {
    * `multi-turn`, `resumed-from-cursor`, `overlapping-replay`,
    * `upgraded-from:<dialect>`, `legacy-projection:<dialect>`; and the
    * session's scenario tags: `blocks-split-while-streaming`,
-   * `late-effect-result`, `provider-substitution`.
+   * `late-effect-result`, `provider-substitution`, `card-outlives-turn`.
    */
   readonly covers: readonly string[];
   /** The dialects in which every applied envelope has a legacy form, so a projection is pinned. */

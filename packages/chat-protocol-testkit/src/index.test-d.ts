@@ -57,6 +57,7 @@ describe('public types', () => {
       | 'unknown-card'
       | 'duplicate-card'
       | 'card-closed'
+      | 'card-not-awaiting'
       | 'stale-state'
     >();
     expectTypeOf<ChatCaptureDialect>().toEqualTypeOf<'papercup' | 'scout'>();

@@ -192,6 +192,17 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
       },
     },
     {
+      name: 'a card of another turn closes only when its ended turn left it waiting (issue 13)',
+      capture:
+        frame('turn_a', 1, { type: 'card', card: card('card_1') }) +
+        frame('turn_b', 1, { type: 'card_closed', correlationId: 'card_1' }),
+      report: {
+        frames: 2,
+        turns: 2,
+        violations: [at('card-not-awaiting', 2, 1, 'card card_1 of turn turn_a is not waiting for a later turn to close it', 'turn_b')],
+      },
+    },
+    {
       name: 'a gap is reported once: the content after it is still checked, without a cascade',
       capture:
         frame('turn_a', 1, { type: 'tool_call', callId: 'call_1', name: 'lookup' }) +

@@ -46,6 +46,7 @@ export const CHAT_CAPTURE_RULES = [
   'unknown-card',
   'duplicate-card',
   'card-closed',
+  'card-not-awaiting',
   'stale-state',
 ] as const;
 
