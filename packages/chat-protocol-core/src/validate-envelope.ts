@@ -6,8 +6,8 @@
  * Its field tables are typed by the schemas' types, and the encoder's allowlist
  * is read off them, so a field cannot be added to one without the other.
  */
-import type { CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './cards.js';
-import { CARD_LIMITS } from './cards.js';
+import type { CardApproval, CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './cards.js';
+import { CARD_LIMITS, CARD_OPTION_STYLES, isCardDataSchemaJson } from './cards.js';
 import {
   expiresAfterCreation,
   hasUniqueIds,
@@ -164,6 +164,7 @@ export interface RuleTables {
   readonly events: { readonly [Type in ChatEventTypeV1]: Rules };
   readonly card: Rules;
   readonly cardSchemaReference: Rules;
+  readonly cardApproval: Rules;
   readonly cardOption: Rules;
   readonly presentations: { readonly [Kind in CardKind]: Rules };
   readonly blocks: { readonly [Kind in ChatResultBlock['kind']]: Rules };
@@ -249,6 +250,8 @@ function buildRuleTables(screened: boolean): RuleTables {
     id: required(id),
     label: required(label),
     description: optional(text(CARD_LIMITS.maxDescriptionLength)),
+    hint: optional(text(CARD_LIMITS.maxHintLength)),
+    style: optional(oneOf(CARD_OPTION_STYLES)),
   });
   const options: Check = (value) =>
     arrayOf(CARD_LIMITS.maxOptions, strict(cardOption))(value) ??
@@ -260,23 +263,26 @@ function buildRuleTables(screened: boolean): RuleTables {
   const presentations: RuleTables['presentations'] = {
     text: rules<PresentationOf<'text'>>({
       kind: dispatched,
+      voiceAnswerable: optional(boolean),
       placeholder: optional(text(CARD_LIMITS.maxLabelLength)),
       multiline: optional(boolean),
       minLength: optional(integerUpTo(0, CARD_LIMITS.maxTextAnswerLength)),
       maxLength: optional(integerUpTo(1, CARD_LIMITS.maxTextAnswerLength)),
     }),
-    radio: rules<PresentationOf<'radio'>>({ kind: dispatched, options: required(options) }),
-    select: rules<PresentationOf<'select'>>({ kind: dispatched, options: required(options) }),
+    radio: rules<PresentationOf<'radio'>>({ kind: dispatched, voiceAnswerable: optional(boolean), options: required(options) }),
+    select: rules<PresentationOf<'select'>>({ kind: dispatched, voiceAnswerable: optional(boolean), options: required(options) }),
     checkbox: rules<PresentationOf<'checkbox'>>({
       kind: dispatched,
+      voiceAnswerable: optional(boolean),
       options: required(options),
       minSelected: optional(count),
       maxSelected: optional(count),
     }),
-    confirm: rules<PresentationOf<'confirm'>>({ kind: dispatched, confirmLabel: optional(label), rejectLabel: optional(label) }),
-    date: rules<PresentationOf<'date'>>({ kind: dispatched, min: optional(calendarDate), max: optional(calendarDate) }),
+    confirm: rules<PresentationOf<'confirm'>>({ kind: dispatched, voiceAnswerable: optional(boolean), confirmLabel: optional(label), rejectLabel: optional(label) }),
+    date: rules<PresentationOf<'date'>>({ kind: dispatched, voiceAnswerable: optional(boolean), min: optional(calendarDate), max: optional(calendarDate) }),
     slider: rules<PresentationOf<'slider'>>({
       kind: dispatched,
+      voiceAnswerable: optional(boolean),
       min: required(finiteNumber),
       max: required(finiteNumber),
       step: optional(when((value) => typeof value === 'number' && value > 0 && Number.isFinite(value), 'expected a positive number')),
@@ -310,17 +316,24 @@ function buildRuleTables(screened: boolean): RuleTables {
   };
   const timestamp = when(isZonedTimestamp, 'expected an RFC 3339 date-time with Z or ±HH:MM');
   const cardSchemaReference = rules<NonNullable<OpenCardSnapshotV1['schema']>>({ id: required(id), revision: required(count) });
+  const cardApproval = rules<CardApproval>({
+    title: required(text(CARD_LIMITS.maxApprovalTextLength, 1)),
+    question: required(text(CARD_LIMITS.maxApprovalTextLength, 1)),
+    body: required(arrayOf(CARD_LIMITS.maxApprovalBodyLines, text(CARD_LIMITS.maxApprovalBodyLineLength))),
+  });
   const card = rules<OpenCardSnapshotV1>({
     correlationId: required(id),
     createdAt: required(timestamp),
     expiresAt: optional(timestamp),
     schema: optional(strict(cardSchemaReference)),
     prompt: required(text(CARD_LIMITS.maxPromptLength, 1)),
-    presentation: required(presentation),
+    presentation: optional(presentation),
     fallbackText: optional(text(CARD_LIMITS.maxPromptLength)),
     details: optional(text(CARD_LIMITS.maxPromptLength)),
     allowDecline: optional(boolean),
     timeoutMs: optional(integerUpTo(1, CARD_LIMITS.maxTimeoutMs)),
+    approval: optional(strict(cardApproval)),
+    dataSchemaJson: optional(when(isCardDataSchemaJson, `expected a JSON object of at most ${CARD_LIMITS.maxDataSchemaJsonLength} characters`)),
   });
   const cardCheck = refined(strict(card), expiresAfterCreation, 'expiresAt', 'expiresAt must be after createdAt');
 
@@ -389,7 +402,7 @@ function buildRuleTables(screened: boolean): RuleTables {
     event: dispatched,
   });
 
-  return { envelope, events, card, cardSchemaReference, cardOption, presentations, blocks, source };
+  return { envelope, events, card, cardSchemaReference, cardApproval, cardOption, presentations, blocks, source };
 }
 
 /** The rule tables for any parsed JSON value. */
