@@ -32,6 +32,11 @@ const APPROVAL_CARD: OpenCardSnapshotV1 = {
   approval: APPROVAL,
   allowDecline: true,
 };
+const REPORT = {
+  title: 'Issue 13',
+  plans: [{ slug: 'issue-13', title: 'Parity with Papercusp', status: 'wip', items: [{ id: 'P-001', text: 'Cards carry every field', status: 'done', ref: 'plan:issue-13' }] }],
+};
+const REPORT_CARD: OpenCardSnapshotV1 = { correlationId: 'card_report', createdAt: CREATED_AT, prompt: 'Where issue 13 stands', report: REPORT };
 const STYLED: OpenCardSnapshotV1 = {
   correlationId: 'card_styled',
   createdAt: CREATED_AT,
@@ -63,6 +68,8 @@ describe('issue 13: the card fields Papercusp ships parse strictly (DESIGN §3.7
   it.each([
     ['a plain prompt-only card', PLAIN],
     ['a tool-approval card', APPROVAL_CARD],
+    ['a card that only shows a report', REPORT_CARD],
+    ['a radio card with a report body', { ...REPORT_CARD, presentation: { kind: 'radio', options: [{ id: 'ok', label: 'Looks right' }] } }],
     ['options with hint and style, voiceAnswerable, dataSchemaJson', STYLED],
     ['voiceAnswerable on a text card', { ...PLAIN, presentation: { kind: 'text', voiceAnswerable: false } }],
     ['an approval with an empty body', { ...APPROVAL_CARD, approval: { ...APPROVAL, body: [] } }],
@@ -86,6 +93,9 @@ describe('issue 13: the card fields Papercusp ships parse strictly (DESIGN §3.7
     ['an approval with an extra key', { ...APPROVAL_CARD, approval: { ...APPROVAL, tool: 'write_file' } }, ['approval', 'tool']],
     ['an approval body line past its bound', { ...APPROVAL_CARD, approval: { ...APPROVAL, body: ['x'.repeat(CARD_LIMITS.maxApprovalBodyLineLength + 1)] } }, ['approval', 'body', 0]],
     ['an approval body past its line count', { ...APPROVAL_CARD, approval: { ...APPROVAL, body: Array.from({ length: CARD_LIMITS.maxApprovalBodyLines + 1 }, () => 'x') } }, ['approval', 'body']],
+    ['a report without plans', { ...REPORT_CARD, report: { title: 'Empty', plans: [] } }, ['report', 'plans']],
+    ['a report plan with a blank title', { ...REPORT_CARD, report: { plans: [{ title: '  ' }] } }, ['report', 'plans', 0, 'title']],
+    ['a report item with an unknown key', { ...REPORT_CARD, report: { plans: [{ title: 'T', items: [{ text: 'x', owner: 'ana' }] }] } }, ['report', 'plans', 0, 'items', 0, 'owner']],
     ['dataSchemaJson as a string', { ...PLAIN, dataSchemaJson: '{"type":"object"}' }, ['dataSchemaJson']],
     ['dataSchemaJson as an array', { ...PLAIN, dataSchemaJson: [] }, ['dataSchemaJson']],
     ['dataSchemaJson past its bound', { ...PLAIN, dataSchemaJson: { description: 'x'.repeat(CARD_LIMITS.maxDataSchemaJsonLength) } }, ['dataSchemaJson']],
@@ -110,7 +120,7 @@ describe('issue 13: the card fields Papercusp ships parse strictly (DESIGN §3.7
 
 describe('issue 13: prompt-only cards and how they are answered (DESIGN §3.7)', () => {
   it('promptOnlyCardKind: approval first, then report, else a plain prompt; a presentation makes it none', () => {
-    expect(promptOnlyCardKind(PLAIN)).toBe('prompt');
+    expect(promptOnlyCardKind(PLAIN)).toBe('plain');
     expect(promptOnlyCardKind(APPROVAL_CARD)).toBe('approval');
     expect(promptOnlyCardKind({ ...PLAIN, report: { plans: [] } })).toBe('report');
     expect(promptOnlyCardKind({ ...APPROVAL_CARD, report: { plans: [] } })).toBe('approval');
@@ -130,7 +140,18 @@ describe('issue 13: prompt-only cards and how they are answered (DESIGN §3.7)',
     ['text past the answer bound', { text: 'x'.repeat(CARD_LIMITS.maxTextAnswerLength + 1) }],
   ])('§3.7 a plain prompt refuses %s with invalid-value', (_label, value) => {
     const result = validateCardResponse(PLAIN, { action: 'submit', correlationId: 'card_plain', value });
-    expect(result.ok ? null : [result.code, result.message]).toEqual(['invalid-value', 'the value does not fit a prompt-only prompt card']);
+    expect(result.ok ? null : [result.code, result.message]).toEqual(['invalid-value', 'the value does not fit a prompt-only plain card']);
+  });
+
+  it('§3.7 a card that only shows a report is acknowledged: submit { acknowledged: true }', () => {
+    expect(validateCardResponse(REPORT_CARD, { action: 'submit', correlationId: 'card_report', value: { acknowledged: true } })).toEqual({
+      ok: true,
+      value: { action: 'submit', correlationId: 'card_report', value: { acknowledged: true } },
+    });
+    for (const value of [{ acknowledged: false }, { text: 'ok' }, {}]) {
+      const result = validateCardResponse(REPORT_CARD, { action: 'submit', correlationId: 'card_report', value });
+      expect(result.ok ? null : [result.code, result.message]).toEqual(['invalid-value', 'the value does not fit a prompt-only report card']);
+    }
   });
 
   it('§3.7 an approval card without presentation is answered yes or no: submit { confirmed }', () => {
@@ -173,6 +194,7 @@ describe('issue 13: timeoutMs means what it meant (DESIGN §3.7)', () => {
 
   it.each([
     ['a millisecond before the deadline', '2026-11-29T12:00:59.999Z', { ok: true, value: answer }],
+    ['before it, written in an offset that sorts after it as text', '2026-11-29T13:00:30+01:00', { ok: true, value: answer }],
     ['at the deadline', '2026-11-29T12:01:00Z', { ok: false, code: 'expired', message: 'the card expired at 2026-11-29T12:01:00.000Z' }],
     ['after it, written in another offset', '2026-11-29T14:01:00+02:00', { ok: false, code: 'expired', message: 'the card expired at 2026-11-29T12:01:00.000Z' }],
   ])('§3.7 validateCardResponse judges a timeoutMs card %s', (_label, at, expected) => {

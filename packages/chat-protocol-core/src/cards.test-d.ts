@@ -219,7 +219,7 @@ describe('issue 13: the card fields Papercusp ships, typed', () => {
     if (result.ok && result.value.action === 'submit') {
       expectTypeOf(result.value.value).toEqualTypeOf<PromptOnlyCardValue>();
       expectTypeOf<PromptOnlyCardValueByKind>().toEqualTypeOf<{
-        prompt: { text: string };
+        plain: { text: string };
         approval: { confirmed: boolean };
         report: { acknowledged: true };
       }>();

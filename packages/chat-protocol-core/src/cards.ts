@@ -32,6 +32,7 @@ import {
   isSliderRangeValid,
   isTextLengthRangeOrdered,
 } from './card-rules.js';
+import { ReportBlockSchema } from './report-block.js';
 import { refuse, type ChatIssue, type ChatRefusal, type ParseResult } from './result.js';
 import { issuesOf, quoteKey } from './zod-issues.js';
 
@@ -293,6 +294,7 @@ function cardSnapshotSchema<Presentation extends z.ZodMiniType>(presentation: Pr
       allowDecline: z.optional(z.boolean()),
       timeoutMs: z.optional(integerSchema().check(z.positive(), z.maximum(CARD_LIMITS.maxTimeoutMs))),
       approval: z.optional(CardApprovalSchema),
+      report: z.optional(ReportBlockSchema),
       dataSchemaJson: z.optional(DataSchemaJsonSchema),
     })
     .check(z.refine(expiresAfterCreation, { message: 'expiresAt must be after createdAt', path: ['expiresAt'] }));
@@ -375,17 +377,17 @@ export type CardValue = z.infer<typeof CardValueSchema>;
  * How a card without `presentation` is answered (DESIGN §3.7, prompt-only
  * cards), by what it carries: `approval` → `{ confirmed }` (the approval's
  * yes/no, as a confirm card); else `report` → `{ acknowledged: true }` (a card
- * that only shows a report is read and acknowledged); else a plain prompt →
- * `{ text }` (answered in words, as Papercusp's renderers answer it).
+ * that only shows a report is read and acknowledged); else `plain`, a plain
+ * prompt → `{ text }` (answered in words, as Papercusp's renderers answer it).
  */
-export const PROMPT_ONLY_CARD_KINDS = /* @__PURE__ */ Object.freeze(['prompt', 'approval', 'report'] as const);
+export const PROMPT_ONLY_CARD_KINDS = /* @__PURE__ */ Object.freeze(['plain', 'approval', 'report'] as const);
 
 /** One of {@link PROMPT_ONLY_CARD_KINDS}. */
 export type PromptOnlyCardKind = (typeof PROMPT_ONLY_CARD_KINDS)[number];
 
 /** The submit value of each prompt-only card kind. */
 export type PromptOnlyCardValueByKind = {
-  prompt: CardValueByKind['text'];
+  plain: CardValueByKind['text'];
   approval: CardValueByKind['confirm'];
   report: z.infer<typeof AcknowledgedValueSchema>;
 };
@@ -407,7 +409,7 @@ export function promptOnlyCardKind(card: {
     const { presentation, approval, report } = card;
     if (presentation !== undefined) return undefined;
     if (approval !== undefined) return 'approval';
-    return report === undefined ? 'prompt' : 'report';
+    return report === undefined ? 'plain' : 'report';
   } catch {
     return undefined;
   }
@@ -683,7 +685,7 @@ const BASE_KIND_RULES: {
 
 // A prompt-only card's answer rules: the value schemas alone say it all.
 const PROMPT_ONLY_RULES: { readonly [Kind in PromptOnlyCardKind]: KindRule } = {
-  prompt: { value: TextValueSchema, check: () => undefined },
+  plain: { value: TextValueSchema, check: () => undefined },
   approval: { value: ConfirmValueSchema, check: () => undefined },
   report: { value: AcknowledgedValueSchema, check: () => undefined },
 };

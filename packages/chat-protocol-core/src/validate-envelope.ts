@@ -8,6 +8,8 @@
  */
 import type { CardApproval, CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './cards.js';
 import { CARD_LIMITS, CARD_OPTION_STYLES, isCardDataSchemaJson } from './cards.js';
+import { ReportBlockSchema } from './report-block.js';
+import { issuesOf } from './zod-issues.js';
 import {
   expiresAfterCreation,
   hasUniqueIds,
@@ -316,6 +318,14 @@ function buildRuleTables(screened: boolean): RuleTables {
   };
   const timestamp = when(isZonedTimestamp, 'expected an RFC 3339 date-time with Z or ±HH:MM');
   const cardSchemaReference = rules<NonNullable<OpenCardSnapshotV1['schema']>>({ id: required(id), revision: required(count) });
+  // A report body is rare and nested four levels deep: the one strict schema
+  // judges it (no second copy of its rules), reporting its first issue.
+  const reportBlock: Check = (value) => {
+    const parsed = ReportBlockSchema.safeParse(value);
+    if (parsed.success) return null;
+    const [first] = issuesOf(parsed.error);
+    return fail(first?.path ?? [], first?.message ?? 'expected a report block');
+  };
   const cardApproval = rules<CardApproval>({
     title: required(text(CARD_LIMITS.maxApprovalTextLength, 1)),
     question: required(text(CARD_LIMITS.maxApprovalTextLength, 1)),
@@ -333,6 +343,7 @@ function buildRuleTables(screened: boolean): RuleTables {
     allowDecline: optional(boolean),
     timeoutMs: optional(integerUpTo(1, CARD_LIMITS.maxTimeoutMs)),
     approval: optional(strict(cardApproval)),
+    report: optional(reportBlock),
     dataSchemaJson: optional(when(isCardDataSchemaJson, `expected a JSON object of at most ${CARD_LIMITS.maxDataSchemaJsonLength} characters`)),
   });
   const cardCheck = refined(strict(card), expiresAfterCreation, 'expiresAt', 'expiresAt must be after createdAt');

@@ -125,6 +125,17 @@ const presentationArb = fc.oneof(
 export const CARD_SCHEMA_REFERENCE_MODEL = { id: idArb, revision: fc.nat() } satisfies FieldModel;
 /** The field model of a tool-approval card's content. */
 export const CARD_APPROVAL_MODEL = { title: nameArb, question: nameArb, body: fc.array(textArb, { maxLength: 3 }) } satisfies FieldModel;
+const reportTextArb = fc.constantFrom('Ship 0.1.0', 'P-003', 'wip', 'needs-human', 'plan:issue-13', 'Überprüfen ✓', 'a <b> & "c"');
+const reportItemArb = recordOf({ id: optional(reportTextArb), text: reportTextArb, status: optional(reportTextArb), ref: optional(reportTextArb) });
+const reportPlanArb = recordOf({
+  slug: optional(reportTextArb),
+  title: reportTextArb,
+  status: optional(reportTextArb),
+  summary: optional(reportTextArb),
+  items: optional(fc.array(reportItemArb, { minLength: 1, maxLength: 3 })),
+});
+/** A valid report block (core's ReportBlockSchema), as a card's body. */
+export const reportBlockArb = recordOf({ title: optional(reportTextArb), plans: fc.array(reportPlanArb, { minLength: 1, maxLength: 2 }) });
 /** The field model of an open card. */
 export const CARD_MODEL = {
   correlationId: idArb,
@@ -138,6 +149,7 @@ export const CARD_MODEL = {
   allowDecline: optional(fc.boolean()),
   timeoutMs: optional(fc.integer({ min: 1, max: 604_800_000 })),
   approval: optional(recordOf(CARD_APPROVAL_MODEL)),
+  report: optional(reportBlockArb),
   dataSchemaJson: optional(jsonObjectArb),
 } satisfies FieldModel;
 export const cardArb = recordOf(CARD_MODEL);
