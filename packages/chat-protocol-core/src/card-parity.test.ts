@@ -72,6 +72,7 @@ describe('issue 13: the card fields Papercusp ships parse strictly (DESIGN §3.7
     ['a radio card with a report body', { ...REPORT_CARD, presentation: { kind: 'radio', options: [{ id: 'ok', label: 'Looks right' }] } }],
     ['options with hint and style, voiceAnswerable, dataSchemaJson', STYLED],
     ['voiceAnswerable on a text card', { ...PLAIN, presentation: { kind: 'text', voiceAnswerable: false } }],
+    ['a select card with a placeholder', { ...PLAIN, presentation: { kind: 'select', placeholder: 'Pick a rubric', options: [{ id: 'a', label: 'A' }] } }],
     ['an approval with an empty body', { ...APPROVAL_CARD, approval: { ...APPROVAL, body: [] } }],
   ])('§3.7 %s is a v1 card, the same through the schema and the hot-path envelope validator', (_label, card) => {
     expect(parseOpenCardSnapshot(card)).toEqual({ ok: true, value: card });

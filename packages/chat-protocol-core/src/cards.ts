@@ -155,6 +155,8 @@ const SelectPresentationSchema = /* @__PURE__ */ (() =>
     kind: z.literal('select'),
     voiceAnswerable: z.optional(z.boolean()),
     options: CardOptionsSchema,
+    // The trigger's resting text before a choice is made (Papercusp's select).
+    placeholder: z.optional(textSchema(CARD_LIMITS.maxLabelLength)),
   }))();
 
 const CheckboxPresentationSchema = /* @__PURE__ */ (() =>

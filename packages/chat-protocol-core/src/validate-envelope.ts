@@ -272,7 +272,12 @@ function buildRuleTables(screened: boolean): RuleTables {
       maxLength: optional(integerUpTo(1, CARD_LIMITS.maxTextAnswerLength)),
     }),
     radio: rules<PresentationOf<'radio'>>({ kind: dispatched, voiceAnswerable: optional(boolean), options: required(options) }),
-    select: rules<PresentationOf<'select'>>({ kind: dispatched, voiceAnswerable: optional(boolean), options: required(options) }),
+    select: rules<PresentationOf<'select'>>({
+      kind: dispatched,
+      voiceAnswerable: optional(boolean),
+      options: required(options),
+      placeholder: optional(text(CARD_LIMITS.maxLabelLength)),
+    }),
     checkbox: rules<PresentationOf<'checkbox'>>({
       kind: dispatched,
       voiceAnswerable: optional(boolean),

@@ -93,7 +93,7 @@ const dateArb = fc
 export const PRESENTATION_MODELS = {
   text: { kind: fc.constant('text'), voiceAnswerable: optional(fc.boolean()), placeholder: optional(textArb), multiline: optional(fc.boolean()), minLength: optional(fc.nat(10)), maxLength: optional(fc.integer({ min: 1, max: 10 })) },
   radio: { kind: fc.constant('radio'), voiceAnswerable: optional(fc.boolean()), options: optionsArb },
-  select: { kind: fc.constant('select'), voiceAnswerable: optional(fc.boolean()), options: optionsArb },
+  select: { kind: fc.constant('select'), voiceAnswerable: optional(fc.boolean()), options: optionsArb, placeholder: optional(textArb) },
   checkbox: { kind: fc.constant('checkbox'), voiceAnswerable: optional(fc.boolean()), options: optionsArb, minSelected: optional(fc.nat(4)), maxSelected: optional(fc.nat(4)) },
   confirm: { kind: fc.constant('confirm'), voiceAnswerable: optional(fc.boolean()), confirmLabel: optional(nameArb), rejectLabel: optional(nameArb) },
   date: { kind: fc.constant('date'), voiceAnswerable: optional(fc.boolean()), min: optional(dateArb), max: optional(dateArb) },
