@@ -729,6 +729,90 @@ function upgradedSession(name, dialect, start) {
 
 // ---------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------
+// cards-approval-report-prompt (issue 13): the card shapes Papercusp ships that
+// v1 first held in issue 13, one turn each: a tool-approval card without
+// presentation (answered { confirmed }), a card that only shows a report
+// (acknowledged), and a plain prompt-only card (answered in words).
+
+const PARITY_START = Date.UTC(2026, 10, 2, 10, 15, 0, 250);
+const PARITY_CALL = callId('cards-approval-report-prompt/write', PARITY_START + 200);
+const PARITY_CARDS = [
+  {
+    seed: 'approval',
+    card: {
+      prompt: 'Apply this change to config/retries.yaml?',
+      approval: {
+        title: 'write_file config/retries.yaml',
+        question: 'Apply this change to config/retries.yaml?',
+        body: ['--- a/config/retries.yaml', '+++ b/config/retries.yaml', '@@ -1 +1 @@', '-max_attempts: 1', '+max_attempts: 3'],
+      },
+      allowDecline: true,
+      timeoutMs: 600_000,
+    },
+    value: { confirmed: true },
+    after: 'Applied: retries are now capped at three attempts.',
+  },
+  {
+    seed: 'report',
+    card: {
+      prompt: 'Here is where the rollout stands.',
+      report: {
+        title: 'Retry rollout',
+        plans: [
+          {
+            slug: 'retry-rollout',
+            title: 'Retry rollout',
+            status: 'active',
+            items: [
+              { id: 'R-1', text: 'Config changed', status: 'done' },
+              { id: 'R-2', text: 'Canary in eu-west', status: 'wip', ref: 'deploy:canary-eu-west' },
+            ],
+          },
+        ],
+      },
+      allowDecline: true,
+    },
+    value: { acknowledged: true },
+    after: "Thanks. I'll report back when the canary finishes.",
+  },
+  {
+    seed: 'prompt',
+    card: { prompt: 'Anything else before I close this out?', fallbackText: 'Anything else?', allowDecline: true },
+    value: { text: 'No, that is all.' },
+    after: 'Closing this out.',
+  },
+];
+
+const cardsParityTurns = PARITY_CARDS.map((asked, turn) => {
+  const at = turn * 15 * 60_000;
+  const correlationId = cardId(`cards-approval-report-prompt/${asked.seed}`, PARITY_START + at + 400);
+  const card = { correlationId, createdAt: iso(PARITY_START + at + 400), ...asked.card };
+  const opening =
+    asked.seed === 'approval'
+      ? [
+          [at, { type: 'delta', text: 'I need your approval before I change the retry limit.\n\n' }],
+          [at + 200, { type: 'tool_call', callId: PARITY_CALL, name: 'write_file', input: { path: 'config/retries.yaml' } }],
+        ]
+      : [[at, { type: 'delta', text: `${asked.card.prompt}\n\n` }]];
+  const closing =
+    asked.seed === 'approval'
+      ? [[at + 31_000, { type: 'tool_result', callId: PARITY_CALL, name: 'write_file', status: 'succeeded', summary: 'config/retries.yaml updated' }]]
+      : [];
+  return [
+    ...opening,
+    [at + 400, { type: 'card', card }],
+    [at + 30_400, { type: 'card_closed', correlationId, resolution: 'submitted' }],
+    ...closing,
+    [at + 31_400, { type: 'delta', text: asked.after }],
+    [at + 31_500, { type: 'done', status: 'completed', stopReason: 'end_turn' }],
+  ];
+});
+const cardsParity = conversation({ name: 'cards-approval-report-prompt', start: PARITY_START, turns: cardsParityTurns });
+const cardsParityResponses = cardsParity
+  .filter((envelope) => envelope.event.type === 'card')
+  .map((envelope, index) => ({ action: 'submit', correlationId: envelope.event.card.correlationId, value: PARITY_CARDS[index].value }));
+
 /**
  * Every session. `connections` (default: one) splits the delivery: each entry
  * is the Last-Event-ID the client connected with and the seq the connection
@@ -750,6 +834,13 @@ const SESSIONS = [
     scenario: ['card-outlives-turn'],
     envelopes: cardAnsweredLater,
     responses: CARD_ANSWERED_LATER_RESPONSES,
+  },
+  {
+    name: 'cards-approval-report-prompt',
+    title: 'A tool-approval card, a card that only shows a report, and a plain prompt-only card, each answered',
+    scenario: ['papercusp-card-shapes'],
+    envelopes: cardsParity,
+    responses: cardsParityResponses,
   },
   { name: 'cards-answered', title: 'A card of every base kind, each answered in its own turn', envelopes: cardsAnswered.envelopes, responses: cardsAnswered.responses },
   { name: 'cards-declined', title: 'A card of every base kind, each declined', envelopes: cardsDeclined.envelopes, responses: cardsDeclined.responses },

@@ -80,3 +80,44 @@ export function isDateRangeOrdered(presentation: { readonly min?: string | undef
 export function isSliderRangeValid(presentation: { readonly min: number; readonly max: number }): boolean {
   return presentation.min < presentation.max && Number.isFinite(presentation.max - presentation.min);
 }
+
+// The largest instant a v1 timestamp can name (four-digit years).
+const LAST_INSTANT = '9999-12-31T23:59:59.999999999Z';
+
+/**
+ * The instant a card stops taking answers (DESIGN §3.7): its `expiresAt` when
+ * present, else `createdAt + timeoutMs` (in UTC, keeping `createdAt`'s
+ * sub-millisecond digits, so it is exact), else `undefined` (no deadline).
+ * The one definition of a card's deadline: `validateCardResponse` and the
+ * interaction resolver both judge lateness through it. A deadline past year
+ * 9999 is the last instant v1 can write. Never throws: a card whose fields are
+ * not v1 timestamps and a positive integer `timeoutMs` (or cannot be read) has
+ * no deadline.
+ */
+export function cardDeadline(card: {
+  readonly createdAt: string;
+  readonly expiresAt?: string | undefined;
+  readonly timeoutMs?: number | undefined;
+}): string | undefined {
+  try {
+    const { createdAt, expiresAt, timeoutMs } = card;
+    if (expiresAt !== undefined) return isZonedTimestamp(expiresAt) ? expiresAt : undefined;
+    if (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) <= 0 || !isZonedTimestamp(createdAt)) return undefined;
+    const [seconds, fraction] = splitInstant(createdAt);
+    const milliseconds = seconds + Number(fraction.slice(0, 3)) + (timeoutMs as number);
+    if (milliseconds > Date.parse(LAST_INSTANT)) return LAST_INSTANT;
+    const rest = fraction.slice(3).replace(/0+$/, '');
+    const iso = new Date(milliseconds).toISOString();
+    return rest === '' ? iso : `${iso.slice(0, -1)}${rest}Z`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when `at` has reached `deadline` (answers from that instant on are
+ * late). Both are v1 timestamps; `false` when either is not. Never throws.
+ */
+export function isPastDeadline(at: string, deadline: string | undefined): boolean {
+  return deadline !== undefined && compareChatTimestamps(at, deadline) >= 0;
+}

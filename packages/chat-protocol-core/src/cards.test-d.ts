@@ -7,8 +7,11 @@ import {
   defineCardKind,
   parseOpenCardSnapshot,
   validateCardResponse,
+  type CardApproval,
   type CardCodec,
   type CardKind,
+  type CardOption,
+  type CardOptionStyle,
   type CardPresentationV1,
   type CardResponse,
   type CardResponseOf,
@@ -18,6 +21,8 @@ import {
   type OpenCardRefusalCode,
   type OpenCardSnapshotOf,
   type OpenCardSnapshotV1,
+  type PromptOnlyCardValue,
+  type PromptOnlyCardValueByKind,
 } from './cards.js';
 import type { ParseResult } from './result.js';
 
@@ -31,7 +36,9 @@ const ratingCodec = createCardCodec({
 });
 
 type RatingPresentation = { kind: 'rating'; maxStars: number };
-type RatingCard = OpenCardSnapshotOf<RatingPresentation>;
+// A card whose presentation is known to be there (a prompt-only card has none).
+type CardWith<Presentation> = OpenCardSnapshotOf<Presentation> & { presentation: Presentation };
+type RatingCard = CardWith<RatingPresentation>;
 
 describe('§3.7 card types', () => {
   it('CardResponse (fixed) is the three actions, the submit value being any base kind value', () => {
@@ -58,6 +65,7 @@ describe('§3.7 card types', () => {
     expectTypeOf<(typeof CARD_KINDS)[number]>().toEqualTypeOf<CardKind>();
     expectTypeOf<Extract<CardPresentationV1, { kind: 'slider' }>>().toEqualTypeOf<{
       kind: 'slider';
+      voiceAnswerable?: boolean | undefined;
       min: number;
       max: number;
       step?: number | undefined;
@@ -82,7 +90,7 @@ describe('§3.7 card types', () => {
   });
 
   it('validateCardResponse on a card of a known kind types the value by that kind', () => {
-    const card = {} as OpenCardSnapshotOf<Extract<CardPresentationV1, { kind: 'checkbox' }>>;
+    const card = {} as CardWith<Extract<CardPresentationV1, { kind: 'checkbox' }>>;
     const result = validateCardResponse(card, null);
     if (result.ok && result.value.action === 'submit') {
       expectTypeOf(result.value.value).toEqualTypeOf<{ optionIds: string[] }>();
@@ -98,9 +106,9 @@ describe('§3.7 createCardCodec is typed end to end', () => {
   it("a product kind joins the codec's presentation union next to the base kinds", () => {
     const parsed = ratingCodec.parseCard(null);
     if (parsed.ok) {
-      expectTypeOf(parsed.value.presentation).toEqualTypeOf<CardPresentationV1 | RatingPresentation>();
-      expectTypeOf(parsed.value.presentation.kind).toEqualTypeOf<CardKind | 'rating'>();
-      if (parsed.value.presentation.kind === 'rating') {
+      expectTypeOf(parsed.value.presentation).toEqualTypeOf<CardPresentationV1 | RatingPresentation | undefined>();
+      expectTypeOf(parsed.value.presentation?.kind).toEqualTypeOf<CardKind | 'rating' | undefined>();
+      if (parsed.value.presentation?.kind === 'rating') {
         expectTypeOf(parsed.value.presentation.maxStars).toEqualTypeOf<number>();
       }
     }
@@ -113,7 +121,7 @@ describe('§3.7 createCardCodec is typed end to end', () => {
     if (rating.ok && rating.value.action === 'submit') {
       expectTypeOf(rating.value.value).toEqualTypeOf<{ stars: number }>();
     }
-    const sliderCard = {} as OpenCardSnapshotOf<Extract<CardPresentationV1, { kind: 'slider' }>>;
+    const sliderCard = {} as CardWith<Extract<CardPresentationV1, { kind: 'slider' }>>;
     const slider = ratingCodec.validateResponse(sliderCard, null);
     if (slider.ok && slider.value.action === 'submit') {
       expectTypeOf(slider.value.value).toEqualTypeOf<{ value: number }>();
@@ -198,8 +206,44 @@ describe('§3.7 a product kind without presentation fields', () => {
       kinds: { 'color-picker': { presentation: z.strictObject({}), value: z.strictObject({ hex: z.string() }) } },
     });
     const parsed = codec.parseCard(null);
-    if (parsed.ok && parsed.value.presentation.kind === 'color-picker') {
+    if (parsed.ok && parsed.value.presentation?.kind === 'color-picker') {
       expectTypeOf(parsed.value.presentation).toEqualTypeOf<{ kind: 'color-picker' }>();
     }
+  });
+});
+
+describe('issue 13: the card fields Papercusp ships, typed', () => {
+  it('a prompt-only card (no presentation) is answered with the prompt-only values', () => {
+    const card = {} as OpenCardSnapshotV1 & { presentation?: undefined };
+    const result = validateCardResponse(card, null);
+    if (result.ok && result.value.action === 'submit') {
+      expectTypeOf(result.value.value).toEqualTypeOf<PromptOnlyCardValue>();
+      expectTypeOf<PromptOnlyCardValueByKind>().toEqualTypeOf<{
+        plain: { text: string };
+        approval: { confirmed: boolean };
+        report: { acknowledged: true };
+      }>();
+    }
+  });
+
+  it('a product codec answers its prompt-only cards the same way', () => {
+    const card = {} as OpenCardSnapshotOf<RatingPresentation> & { presentation?: undefined };
+    const result = ratingCodec.validateResponse(card, null);
+    if (result.ok && result.value.action === 'submit') {
+      expectTypeOf(result.value.value).toEqualTypeOf<PromptOnlyCardValue>();
+    }
+  });
+
+  it('a decline may carry a reason; approval, option hint/style and dataSchemaJson are typed', () => {
+    expectTypeOf<Extract<CardResponse, { action: 'decline' }>>().toEqualTypeOf<{
+      action: 'decline';
+      correlationId: string;
+      reason?: string | undefined;
+    }>();
+    expectTypeOf<OpenCardSnapshotV1['approval']>().toEqualTypeOf<CardApproval | undefined>();
+    expectTypeOf<CardApproval>().toEqualTypeOf<{ title: string; question: string; body: string[] }>();
+    expectTypeOf<CardOption['style']>().toEqualTypeOf<CardOptionStyle | undefined>();
+    expectTypeOf<CardOptionStyle>().toEqualTypeOf<'default' | 'primary' | 'danger'>();
+    expectTypeOf<OpenCardSnapshotV1['dataSchemaJson']>().toEqualTypeOf<Record<string, unknown> | undefined>();
   });
 });

@@ -219,9 +219,6 @@ describe('parseOpenCardSnapshot', () => {
     ['a fractional timeoutMs', card(PRESENTATIONS.text, { timeoutMs: 1.5 }), [
       { path: ['timeoutMs'], message: 'expected int' },
     ]],
-    ['a missing presentation', { correlationId: 'c', createdAt: '2025-06-01T12:00:00Z', prompt: 'p' }, [
-      { path: ['presentation'], message: 'expected object' },
-    ]],
     ['a product kind', card({ kind: 'rating', maxStars: 5 } as never), [
       { path: ['presentation', 'kind'], message: 'unknown kind: expected one of text, radio, select, checkbox, confirm, date, slider' },
     ]],
@@ -507,8 +504,8 @@ describe('validateCardResponse', () => {
       ['a cancel with a value', { action: 'cancel', correlationId: 'card-1', value: { confirmed: true } }, [
         { path: ['value'], message: 'unknown key "value"' },
       ]],
-      ['a decline with an extra key', { action: 'decline', correlationId: 'card-1', reason: 'busy' }, [
-        { path: ['reason'], message: 'unknown key "reason"' },
+      ['a decline with an extra key', { action: 'decline', correlationId: 'card-1', because: 'busy' }, [
+        { path: ['because'], message: 'unknown key "because"' },
       ]],
       ['a numeric correlation id', { action: 'cancel', correlationId: 1 }, [
         { path: ['correlationId'], message: 'expected string' },

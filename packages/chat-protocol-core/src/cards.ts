@@ -1,9 +1,10 @@
 /**
  * v1 cards: the open card snapshot a model shows a person, the response that
  * person sends back, and the check that the response answers that card
- * (shape, option ids, bounds, `allowDecline`). Products add presentation kinds
- * through `createCardCodec`. It owns no clock, expiry verdict, storage or
- * authority: the host judges expiry and timeouts and decides who may answer.
+ * (shape, option ids, bounds, `allowDecline`, and lateness at the instant the
+ * caller names). Products add presentation kinds through `createCardCodec`. It
+ * owns no clock, storage or authority: the host says when an answer arrived
+ * and decides who may answer.
  */
 import * as z from 'zod/v4/mini';
 import { discriminatedUnionSchema, integerSchema } from './portable-zod.js';
@@ -16,10 +17,14 @@ import {
   ZonedTimestampSchema,
   isCalendarDate,
   isPlainObject,
+  isSafeJsonObject,
+  isZonedTimestamp,
   textSchema,
 } from './primitives.js';
 import {
+  cardDeadline,
   expiresAfterCreation,
+  isPastDeadline,
   hasUniqueIds,
   isCheckboxMaximumReachable,
   isCheckboxMinimumReachable,
@@ -27,6 +32,7 @@ import {
   isSliderRangeValid,
   isTextLengthRangeOrdered,
 } from './card-rules.js';
+import { ReportBlockSchema } from './report-block.js';
 import { refuse, type ChatIssue, type ChatRefusal, type ParseResult } from './result.js';
 import { issuesOf, quoteKey } from './zod-issues.js';
 
@@ -52,7 +58,25 @@ export const CARD_LIMITS = /* @__PURE__ */ (() =>
     maxTimeoutMs: 604_800_000,
     /** Names of product kinds given to `createCardCodec`. */
     maxKindLength: 64,
+    /** Option hints (secondary text under a label). */
+    maxHintLength: 1_024,
+    /** An approval card's `title` and `question`. */
+    maxApprovalTextLength: CHAT_LIMITS.maxSummaryLength,
+    /** Lines of an approval card's `body` (the change shown once). */
+    maxApprovalBodyLines: 256,
+    /** One line of an approval card's `body`. */
+    maxApprovalBodyLineLength: CHAT_LIMITS.maxSummaryLength,
+    /** `dataSchemaJson`, measured as its JSON text. */
+    maxDataSchemaJsonLength: 65_536,
+    /** The `reason` a decline may carry. */
+    maxDeclineReasonLength: 1_024,
   }))();
+
+/** The visual emphasis an option may ask for (Papercusp's vocabulary); renderers fall back to `default`. */
+export const CARD_OPTION_STYLES = /* @__PURE__ */ Object.freeze(['default', 'primary', 'danger'] as const);
+
+/** One of {@link CARD_OPTION_STYLES}. */
+export type CardOptionStyle = (typeof CARD_OPTION_STYLES)[number];
 
 /** The presentation kinds every v1 reader understands. Product kinds come through {@link createCardCodec}. */
 export const CARD_KINDS = /* @__PURE__ */ Object.freeze([
@@ -85,6 +109,8 @@ export const CardOptionSchema = /* @__PURE__ */ (() =>
     id: ChatIdSchema,
     label: textSchema(CARD_LIMITS.maxLabelLength, 1),
     description: z.optional(textSchema(CARD_LIMITS.maxDescriptionLength)),
+    hint: z.optional(textSchema(CARD_LIMITS.maxHintLength)),
+    style: z.optional(z.enum(CARD_OPTION_STYLES)),
   }))();
 
 /** One choice on a `radio`, `select` or `checkbox` card. */
@@ -103,6 +129,7 @@ const TextPresentationSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       kind: z.literal('text'),
+      voiceAnswerable: z.optional(z.boolean()),
       placeholder: z.optional(textSchema(CARD_LIMITS.maxLabelLength)),
       multiline: z.optional(z.boolean()),
       // A count, so `-0` is refused as the hot path refuses it (JSON writes it as `0`).
@@ -119,19 +146,24 @@ const TextPresentationSchema = /* @__PURE__ */ (() =>
 const RadioPresentationSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     kind: z.literal('radio'),
+    voiceAnswerable: z.optional(z.boolean()),
     options: CardOptionsSchema,
   }))();
 
 const SelectPresentationSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     kind: z.literal('select'),
+    voiceAnswerable: z.optional(z.boolean()),
     options: CardOptionsSchema,
+    // The trigger's resting text before a choice is made (Papercusp's select).
+    placeholder: z.optional(textSchema(CARD_LIMITS.maxLabelLength)),
   }))();
 
 const CheckboxPresentationSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       kind: z.literal('checkbox'),
+      voiceAnswerable: z.optional(z.boolean()),
       options: CardOptionsSchema,
       minSelected: z.optional(CountSchema),
       maxSelected: z.optional(CountSchema),
@@ -150,6 +182,7 @@ const CheckboxPresentationSchema = /* @__PURE__ */ (() =>
 const ConfirmPresentationSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     kind: z.literal('confirm'),
+    voiceAnswerable: z.optional(z.boolean()),
     confirmLabel: z.optional(textSchema(CARD_LIMITS.maxLabelLength, 1)),
     rejectLabel: z.optional(textSchema(CARD_LIMITS.maxLabelLength, 1)),
   }))();
@@ -158,6 +191,7 @@ const DatePresentationSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       kind: z.literal('date'),
+      voiceAnswerable: z.optional(z.boolean()),
       min: z.optional(CalendarDateSchema),
       max: z.optional(CalendarDateSchema),
     })
@@ -172,6 +206,7 @@ const SliderPresentationSchema = /* @__PURE__ */ (() =>
   z
     .strictObject({
       kind: z.literal('slider'),
+      voiceAnswerable: z.optional(z.boolean()),
       min: z.number(),
       max: z.number(),
       step: z.optional(z.number().check(z.positive())),
@@ -209,6 +244,44 @@ export type CardPresentationV1 = z.infer<typeof CardPresentationV1Schema>;
 // ---------------------------------------------------------------------------
 // Card snapshot
 
+/**
+ * Schema of a tool-approval card's content: the call's row `title`, the
+ * `question` asked, and the change shown once as `body` lines. The card's
+ * `prompt` carries the same question for renderers that ignore it.
+ */
+export const CardApprovalSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    title: textSchema(CARD_LIMITS.maxApprovalTextLength, 1),
+    question: textSchema(CARD_LIMITS.maxApprovalTextLength, 1),
+    body: z
+      .array(textSchema(CARD_LIMITS.maxApprovalBodyLineLength))
+      .check(z.maxLength(CARD_LIMITS.maxApprovalBodyLines)),
+  }))();
+
+/** A tool-approval card's content. */
+export type CardApproval = z.infer<typeof CardApprovalSchema>;
+
+/**
+ * A bounded JSON Schema document for renderers: a JSON object (as Papercusp
+ * ships it) whose JSON text is at most `CARD_LIMITS.maxDataSchemaJsonLength`.
+ * It is read as data, never compiled or trusted: the server's own validation
+ * stays the authority (DESIGN §7). Never throws.
+ */
+export function isCardDataSchemaJson(value: unknown): value is Record<string, unknown> {
+  try {
+    // Inside the guard: isPlainObject reads the prototype, which a Proxy's trap may refuse.
+    return isSafeJsonObject(value) && JSON.stringify(value).length <= CARD_LIMITS.maxDataSchemaJsonLength;
+  } catch {
+    return false;
+  }
+}
+
+const DataSchemaJsonSchema = /* @__PURE__ */ (() =>
+  z.custom<Record<string, unknown>>(
+    isCardDataSchemaJson,
+    `not a JSON object of at most ${CARD_LIMITS.maxDataSchemaJsonLength} characters`,
+  ))();
+
 function cardSnapshotSchema<Presentation extends z.ZodMiniType>(presentation: Presentation) {
   return z
     .strictObject({
@@ -217,11 +290,14 @@ function cardSnapshotSchema<Presentation extends z.ZodMiniType>(presentation: Pr
       expiresAt: z.optional(ZonedTimestampSchema),
       schema: z.optional(z.strictObject({ id: ChatIdSchema, revision: CountSchema })),
       prompt: textSchema(CARD_LIMITS.maxPromptLength, 1),
-      presentation,
+      presentation: z.optional(presentation),
       fallbackText: z.optional(textSchema(CARD_LIMITS.maxPromptLength)),
       details: z.optional(textSchema(CARD_LIMITS.maxPromptLength)),
       allowDecline: z.optional(z.boolean()),
       timeoutMs: z.optional(integerSchema().check(z.positive(), z.maximum(CARD_LIMITS.maxTimeoutMs))),
+      approval: z.optional(CardApprovalSchema),
+      report: z.optional(ReportBlockSchema),
+      dataSchemaJson: z.optional(DataSchemaJsonSchema),
     })
     .check(z.refine(expiresAfterCreation, { message: 'expiresAt must be after createdAt', path: ['expiresAt'] }));
 }
@@ -229,7 +305,9 @@ function cardSnapshotSchema<Presentation extends z.ZodMiniType>(presentation: Pr
 /**
  * Schema of the card a model shows a person (strict at every level). Timestamps
  * carry an explicit zone and `expiresAt`, when present, is a later instant than
- * `createdAt`. `allowDecline` absent means declining is not allowed.
+ * `createdAt`. `allowDecline` absent means declining is not allowed. A card
+ * without `presentation` is prompt-only; {@link promptOnlyCardKind} says how it
+ * is answered.
  */
 export const OpenCardSnapshotV1Schema = /* @__PURE__ */ cardSnapshotSchema(CardPresentationV1Schema);
 
@@ -238,7 +316,7 @@ export type OpenCardSnapshotV1 = z.infer<typeof OpenCardSnapshotV1Schema>;
 
 /** A card whose presentation is `Presentation`: the card type of a {@link CardCodec}. */
 export type OpenCardSnapshotOf<Presentation> = {
-  [Key in keyof OpenCardSnapshotV1]: Key extends 'presentation' ? Presentation : OpenCardSnapshotV1[Key];
+  [Key in keyof OpenCardSnapshotV1]: Key extends 'presentation' ? Presentation | undefined : OpenCardSnapshotV1[Key];
 };
 
 // ---------------------------------------------------------------------------
@@ -258,6 +336,8 @@ const DateValueSchema = /* @__PURE__ */ (() =>
   z.strictObject({ date: CalendarDateSchema }))();
 const SliderValueSchema = /* @__PURE__ */ (() =>
   z.strictObject({ value: z.number() }))();
+const AcknowledgedValueSchema = /* @__PURE__ */ (() =>
+  z.strictObject({ acknowledged: z.literal(true) }))();
 
 /**
  * The submit value schema of each base kind. These check the shape and the
@@ -289,22 +369,80 @@ export const CardValueSchema = /* @__PURE__ */ z.union([
   ConfirmValueSchema,
   DateValueSchema,
   SliderValueSchema,
+  AcknowledgedValueSchema,
 ]);
 
-/** Any base kind's submit value. */
+/** Any base kind's or prompt-only card's submit value. */
 export type CardValue = z.infer<typeof CardValueSchema>;
+
+/**
+ * How a card without `presentation` is answered (DESIGN §3.7, prompt-only
+ * cards), by what it carries: `approval` → `{ confirmed }` (the approval's
+ * yes/no, as a confirm card); else `report` → `{ acknowledged: true }` (a card
+ * that only shows a report is read and acknowledged); else `plain`, a plain
+ * prompt → `{ text }` (answered in words, as Papercusp's renderers answer it).
+ */
+export const PROMPT_ONLY_CARD_KINDS = /* @__PURE__ */ Object.freeze(['plain', 'approval', 'report'] as const);
+
+/** One of {@link PROMPT_ONLY_CARD_KINDS}. */
+export type PromptOnlyCardKind = (typeof PROMPT_ONLY_CARD_KINDS)[number];
+
+/** The submit value of each prompt-only card kind. */
+export type PromptOnlyCardValueByKind = {
+  plain: CardValueByKind['text'];
+  approval: CardValueByKind['confirm'];
+  report: z.infer<typeof AcknowledgedValueSchema>;
+};
+
+/** Any prompt-only card's submit value. */
+export type PromptOnlyCardValue = PromptOnlyCardValueByKind[PromptOnlyCardKind];
+
+/**
+ * Which prompt-only kind a card is, or `undefined` when it has a presentation
+ * (or cannot be read). Reads only `presentation`, `approval` and `report`;
+ * never throws.
+ */
+export function promptOnlyCardKind(card: {
+  readonly presentation?: unknown;
+  readonly approval?: unknown;
+  readonly report?: unknown;
+}): PromptOnlyCardKind | undefined {
+  try {
+    const { presentation, approval, report } = card;
+    if (presentation !== undefined) return undefined;
+    if (approval !== undefined) return 'approval';
+    return report === undefined ? 'plain' : 'report';
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The submit value type of a card whose presentation type is `Presentation`
+ * (possibly `undefined`: a prompt-only card), for a vocabulary whose values
+ * are `ValueByKind`.
+ */
+export type CardAnswerValue<
+  Presentation extends { readonly kind: string } | undefined,
+  ValueByKind extends { readonly [Kind in NonNullable<Presentation>['kind']]: unknown },
+> = ValueByKind[NonNullable<Presentation>['kind']] | (undefined extends Presentation ? PromptOnlyCardValue : never);
 
 function cardResponseSchema<Value extends z.ZodMiniType>(value: Value) {
   return discriminatedUnionSchema('action', [
     z.strictObject({ action: z.literal('submit'), correlationId: ChatIdSchema, value }),
-    z.strictObject({ action: z.literal('decline'), correlationId: ChatIdSchema }),
+    z.strictObject({
+      action: z.literal('decline'),
+      correlationId: ChatIdSchema,
+      reason: z.optional(textSchema(CARD_LIMITS.maxDeclineReasonLength)),
+    }),
     z.strictObject({ action: z.literal('cancel'), correlationId: ChatIdSchema }),
   ]);
 }
 
 /**
  * Schema of a person's answer to a card, discriminated on `action`: `submit`
- * carries a value, `decline` refuses to answer, `cancel` withdraws. Checks the
+ * carries a value, `decline` refuses to answer (with a short `reason` when the
+ * person gives one), `cancel` withdraws. Checks the
  * shape only; {@link validateCardResponse} checks it against the card.
  */
 export const CardResponseSchema = /* @__PURE__ */ cardResponseSchema(CardValueSchema);
@@ -315,7 +453,7 @@ export type CardResponse = z.infer<typeof CardResponseSchema>;
 /** A {@link CardResponse} whose submit value is `Value`: what a {@link CardCodec} returns for a card's kind. */
 export type CardResponseOf<Value> =
   | { action: 'submit'; correlationId: string; value: Value }
-  | { action: 'decline'; correlationId: string }
+  | { action: 'decline'; correlationId: string; reason?: string | undefined }
   | { action: 'cancel'; correlationId: string };
 
 // The response before its value is judged against the card's kind. Its value is
@@ -337,6 +475,9 @@ export type OpenCardRefusalCode = 'invalid-card';
  * - `invalid-card`: the card given is not a valid card of the codec (a caller's mistake);
  * - `invalid-response`: not a strict `{ action, correlationId, value? }` response;
  * - `wrong-card`: the response answers another card (correlation ids differ);
+ * - `invalid-time`: the `at` given is not an RFC 3339 timestamp with an offset;
+ * - `expired`: `at` is at or after the card's deadline ({@link cardDeadline}:
+ *   `expiresAt`, else `createdAt + timeoutMs`), whatever the action;
  * - `decline-not-allowed`: a decline on a card without `allowDecline: true`;
  * - `invalid-value`: the value does not have the kind's shape or exceeds a
  *   protocol bound (an unreal date, text past `CARD_LIMITS.maxTextAnswerLength`,
@@ -352,6 +493,8 @@ export type CardResponseRefusalCode =
   | 'invalid-card'
   | 'invalid-response'
   | 'wrong-card'
+  | 'invalid-time'
+  | 'expired'
   | 'decline-not-allowed'
   | 'invalid-value'
   | 'unknown-option'
@@ -542,14 +685,39 @@ const BASE_KIND_RULES: {
   },
 };
 
+// A prompt-only card's answer rules: the value schemas alone say it all.
+const PROMPT_ONLY_RULES: { readonly [Kind in PromptOnlyCardKind]: KindRule } = {
+  plain: { value: TextValueSchema, check: () => undefined },
+  approval: { value: ConfirmValueSchema, check: () => undefined },
+  report: { value: AcknowledgedValueSchema, check: () => undefined },
+};
+
+/** When a response arrived, for judging lateness; see {@link validateCardResponse}. */
+export interface CardResponseTiming {
+  /** RFC 3339 with an offset: the instant the response arrived. Absent: lateness is not judged. */
+  readonly at?: string | undefined;
+}
+
+function readTiming(options: unknown): { readonly at?: unknown } | undefined {
+  if (options === undefined) return {};
+  if (!isPlainObject(options)) return undefined;
+  const descriptor = Object.getOwnPropertyDescriptor(options, 'at');
+  return descriptor === undefined ? {} : 'value' in descriptor ? { at: descriptor.value as unknown } : undefined;
+}
+
 function validateResponseWith(
   cardSchema: z.ZodMiniType<OpenCardSnapshotOf<KindPresentation>>,
   rules: ReadonlyMap<string, KindRule>,
   card: unknown,
   response: unknown,
+  options: unknown,
 ): ParseResult<CardResponseOf<unknown>, CardResponseRefusalCode> {
   const parsedCard = parseCardWith(cardSchema, card);
   if (!parsedCard.ok) return refuse('invalid-card', parsedCard.message, parsedCard.issues);
+  const timing = readTiming(options);
+  if (timing === undefined || (timing.at !== undefined && !isZonedTimestamp(timing.at))) {
+    return refuse('invalid-time', 'at: expected an RFC 3339 timestamp with an offset');
+  }
   const nonData = nonDataIssue(response);
   if (nonData !== undefined) return refuse('invalid-response', 'the response is not JSON data', [nonData]);
   const envelope = ResponseEnvelopeSchema.safeParse(response);
@@ -563,25 +731,26 @@ function validateResponseWith(
       { path: ['correlationId'], message: `expected ${quoteKey(correlationId)}` },
     ]);
   }
+  if (timing.at !== undefined) {
+    const deadline = cardDeadline(parsedCard.value);
+    if (isPastDeadline(timing.at, deadline)) return refuse('expired', `the card expired at ${deadline}`);
+  }
   if (answer.action === 'cancel') return { ok: true, value: { action: 'cancel', correlationId } };
   if (answer.action === 'decline') {
-    return parsedCard.value.allowDecline === true
-      ? { ok: true, value: { action: 'decline', correlationId } }
-      : refuse('decline-not-allowed', 'this card does not allow declining');
+    if (parsedCard.value.allowDecline !== true) return refuse('decline-not-allowed', 'this card does not allow declining');
+    const { reason } = answer;
+    return { ok: true, value: reason === undefined ? { action: 'decline', correlationId } : { action: 'decline', correlationId, reason } };
   }
-  const rule = rules.get(presentation.kind);
-  if (rule === undefined) return refuse('invalid-card', `no rule for card kind ${quoteKey(presentation.kind)}`);
+  const promptOnly = promptOnlyCardKind(parsedCard.value);
+  const kind = presentation?.kind ?? `prompt-only ${promptOnly}`;
+  const rule = promptOnly === undefined ? rules.get(kind) : PROMPT_ONLY_RULES[promptOnly];
+  if (rule === undefined) return refuse('invalid-card', `no rule for card kind ${quoteKey(kind)}`);
   const value = rule.value.safeParse(answer.value);
   if (!value.success) {
-    return refuse(
-      'invalid-value',
-      `the value does not fit a ${presentation.kind} card`,
-      prefixIssues(['value'], issuesOf(value.error)),
-    );
+    return refuse('invalid-value', `the value does not fit a ${kind} card`, prefixIssues(['value'], issuesOf(value.error)));
   }
-  return (
-    rule.check(presentation, value.data) ?? { ok: true, value: { action: 'submit', correlationId, value: value.data } }
-  );
+  const refusal = presentation === undefined ? undefined : rule.check(presentation, value.data);
+  return refusal ?? { ok: true, value: { action: 'submit', correlationId, value: value.data } };
 }
 
 // The card is read under parseCardWith's own guard; what throws past it is the
@@ -592,9 +761,10 @@ function validateResponseGuarded(
   rules: ReadonlyMap<string, KindRule>,
   card: unknown,
   response: unknown,
+  options: unknown,
 ): ParseResult<CardResponseOf<unknown>, CardResponseRefusalCode> {
   try {
-    return validateResponseWith(cardSchema, rules, card, response);
+    return validateResponseWith(cardSchema, rules, card, response, options);
   } catch {
     return refuse('invalid-response', 'the response cannot be read');
   }
@@ -670,14 +840,15 @@ export interface CardCodec<
   /** Schema of a card of this vocabulary. */
   readonly CardSchema: z.ZodMiniType<OpenCardSnapshotOf<Presentation>>;
   /** Schema of a response to a card of this vocabulary (shape only). */
-  readonly ResponseSchema: z.ZodMiniType<CardResponseOf<ValueByKind[Presentation['kind']]>>;
+  readonly ResponseSchema: z.ZodMiniType<CardResponseOf<ValueByKind[Presentation['kind']] | PromptOnlyCardValue>>;
   /** Parses a card; refuses with `invalid-card` and zod's issues as path + message. */
   parseCard(input: unknown): ParseResult<OpenCardSnapshotOf<Presentation>, OpenCardRefusalCode>;
-  /** Checks that `response` answers `card`; see {@link CardResponseRefusalCode}. */
+  /** Checks that `response` answers `card` (late at `timing.at`?); see {@link CardResponseRefusalCode}. */
   validateResponse<Card extends OpenCardSnapshotOf<Presentation>>(
     card: Card,
     response: unknown,
-  ): ParseResult<CardResponseOf<ValueByKind[Card['presentation']['kind']]>, CardResponseRefusalCode>;
+    timing?: CardResponseTiming,
+  ): ParseResult<CardResponseOf<CardAnswerValue<Card['presentation'], ValueByKind>>, CardResponseRefusalCode>;
 }
 
 function assembleCodec<
@@ -686,7 +857,7 @@ function assembleCodec<
 >(
   kinds: readonly Presentation['kind'][],
   cardSchema: z.ZodMiniType<OpenCardSnapshotOf<Presentation>>,
-  responseSchema: z.ZodMiniType<CardResponseOf<ValueByKind[Presentation['kind']]>>,
+  responseSchema: z.ZodMiniType<CardResponseOf<ValueByKind[Presentation['kind']] | PromptOnlyCardValue>>,
   rules: ReadonlyMap<string, KindRule>,
 ): CardCodec<Presentation, ValueByKind> {
   return {
@@ -696,9 +867,13 @@ function assembleCodec<
     parseCard: (input) => parseCardWith(cardSchema, input),
     // The rules were registered per kind, so the value a rule accepted is the
     // value type of the card's kind; TypeScript cannot follow that through a Map.
-    validateResponse: <Card extends OpenCardSnapshotOf<Presentation>>(card: Card, response: unknown) =>
-      validateResponseGuarded(cardSchema, rules, card, response) as ParseResult<
-        CardResponseOf<ValueByKind[Card['presentation']['kind']]>,
+    validateResponse: <Card extends OpenCardSnapshotOf<Presentation>>(
+      card: Card,
+      response: unknown,
+      timing?: CardResponseTiming,
+    ) =>
+      validateResponseGuarded(cardSchema, rules, card, response, timing) as ParseResult<
+        CardResponseOf<CardAnswerValue<Card['presentation'], ValueByKind>>,
         CardResponseRefusalCode
       >,
   };
@@ -731,16 +906,20 @@ export function parseOpenCardSnapshot(input: unknown): ParseResult<OpenCardSnaps
 
 /**
  * Checks that `response` is a person's valid answer to `card`: its shape, that
- * it names this card, that a decline is allowed (`allowDecline: true`; absent
- * means not allowed), and that a submitted value fits the kind and the card's
- * options and bounds. `cancel` is always allowed. Never throws; returns a
- * fresh copy of the response. Expiry is the host's call (this has no clock).
+ * it names this card, that it is not late, that a decline is allowed
+ * (`allowDecline: true`; absent means not allowed) and its `reason` short, and
+ * that a submitted value fits the kind and the card's options and bounds (a
+ * prompt-only card's value: see {@link promptOnlyCardKind}). `cancel` is
+ * allowed unless late. Lateness is judged only when `timing.at` says when the
+ * response arrived (this has no clock): at or after {@link cardDeadline} every
+ * action is `expired`. Never throws; returns a fresh copy of the response.
  */
 export function validateCardResponse<Card extends OpenCardSnapshotV1>(
   card: Card,
   response: unknown,
-): ParseResult<CardResponseOf<CardValueByKind[Card['presentation']['kind']]>, CardResponseRefusalCode> {
-  return baseCardCodec.validateResponse(card, response);
+  timing?: CardResponseTiming,
+): ParseResult<CardResponseOf<CardAnswerValue<Card['presentation'], CardValueByKind>>, CardResponseRefusalCode> {
+  return baseCardCodec.validateResponse(card, response, timing);
 }
 
 function isZodSchema(value: unknown): value is z.ZodMiniType {
@@ -844,7 +1023,7 @@ function buildCardCodec<const Kinds extends CardKindDefinitions>(options: {
     OpenCardSnapshotOf<Presentation>
   >;
   const responseSchema = cardResponseSchema(z.union(values)) as z.ZodMiniType as z.ZodMiniType<
-    CardResponseOf<ValueByKind[Presentation['kind']]>
+    CardResponseOf<ValueByKind[Presentation['kind']] | PromptOnlyCardValue>
   >;
   const kinds = [...rules.keys()] as Presentation['kind'][];
   return assembleCodec<Presentation, ValueByKind>(kinds, cardSchema, responseSchema, rules);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   BLOCK_MODELS,
+  CARD_APPROVAL_MODEL,
   CARD_MODEL,
   CARD_SCHEMA_REFERENCE_MODEL,
   ENVELOPE_MODEL,
@@ -12,7 +13,7 @@ import {
   isOptionalField,
   type FieldModel,
 } from '../test/arbitraries.js';
-import { CARD_KINDS, CardOptionSchema, CardPresentationV1Schema, OpenCardSnapshotV1Schema } from './cards.js';
+import { CARD_KINDS, CardApprovalSchema, CardOptionSchema, CardPresentationV1Schema, OpenCardSnapshotV1Schema } from './cards.js';
 import { ChatEventEnvelopeSchema } from './envelope.js';
 import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, ChatEventV1Schema, ChatResultBlockSchema, ChatSourceSchema } from './events.js';
 import { RULE_TABLES, isPlainTextEvent, isPlainToolResult, type Rules } from './validate-envelope.js';
@@ -94,6 +95,7 @@ const OBJECTS: readonly (readonly [string, ZodNode, Rules, FieldModel])[] = [
   ['card', node(OpenCardSnapshotV1Schema), RULE_TABLES.card, CARD_MODEL],
   ['card schema reference', shapeOf(node(OpenCardSnapshotV1Schema))['schema'] as ZodNode, RULE_TABLES.cardSchemaReference, CARD_SCHEMA_REFERENCE_MODEL],
   ['card option', node(CardOptionSchema), RULE_TABLES.cardOption, OPTION_MODEL],
+  ['card approval', node(CardApprovalSchema), RULE_TABLES.cardApproval, CARD_APPROVAL_MODEL],
   ...CARD_KINDS.map(
     (kind) => [`presentation ${kind}`, presentations[kind] as ZodNode, RULE_TABLES.presentations[kind], PRESENTATION_MODELS[kind]] as const,
   ),

@@ -85,8 +85,8 @@ describe('public types', () => {
     if (!parsed.ok) return;
     const { event } = parsed.value;
     if (event.type !== 'card') return;
-    expectTypeOf(event.card.presentation.kind).toEqualTypeOf<
-      'text' | 'radio' | 'select' | 'checkbox' | 'confirm' | 'date' | 'slider' | 'rating'
+    expectTypeOf(event.card.presentation?.kind).toEqualTypeOf<
+      'text' | 'radio' | 'select' | 'checkbox' | 'confirm' | 'date' | 'slider' | 'rating' | undefined
     >();
     type ProductCard = typeof event.card;
     const state: ChatStateOf<ProductCard> = createChatState('conv_1');

@@ -28,7 +28,7 @@ export type {
 
 export { CHAT_LIMITS } from './limits.js';
 export { isChatId, isCleanText, isSafeJson, isZonedTimestamp } from './primitives.js';
-export { compareChatTimestamps } from './card-rules.js';
+export { cardDeadline, compareChatTimestamps } from './card-rules.js';
 export type { ChatLimits } from './limits.js';
 
 export { readFields } from './read-fields.js';
@@ -76,29 +76,38 @@ export type {
 export {
   CARD_KINDS,
   CARD_LIMITS,
+  CARD_OPTION_STYLES,
   CARD_VALUE_SCHEMAS,
+  CardApprovalSchema,
   CardOptionSchema,
   CardPresentationV1Schema,
   CardResponseSchema,
   CardValueSchema,
   OpenCardSnapshotV1Schema,
+  PROMPT_ONLY_CARD_KINDS,
   baseCardCodec,
   createCardCodec,
   defineCardKind,
+  isCardDataSchemaJson,
   parseOpenCardSnapshot,
+  promptOnlyCardKind,
   validateCardResponse,
 } from './cards.js';
 export type {
+  CardAnswerValue,
+  CardApproval,
   CardCodec,
   CardKind,
   CardKindDefinition,
   CardKindDefinitions,
   CardKindPresentationSchema,
   CardOption,
+  CardOptionStyle,
   CardPresentationV1,
   CardResponse,
   CardResponseOf,
   CardResponseRefusalCode,
+  CardResponseTiming,
   CardValue,
   CardValueByKind,
   OpenCardRefusalCode,
@@ -106,6 +115,9 @@ export type {
   OpenCardSnapshotV1,
   ProductCardPresentation,
   ProductCardValueByKind,
+  PromptOnlyCardKind,
+  PromptOnlyCardValue,
+  PromptOnlyCardValueByKind,
 } from './cards.js';
 
 export { ChatEventEnvelopeSchema } from './envelope.js';

@@ -145,7 +145,7 @@ describe('parseChatState: refusals', () => {
     ['a source', ['turns', 0, 'toolCalls', 0, 'result', 'blocks', 0, 'sources', 0], (state) => nth((block(state) as { sources?: object[] }).sources, 0)],
     ['a card entry', ['turns', 0, 'cards', 0], card],
     ['a card', ['turns', 0, 'cards', 0, 'card'], (state) => card(state).card],
-    ['a card presentation', ['turns', 0, 'cards', 0, 'card', 'presentation'], (state) => card(state).card.presentation],
+    ['a card presentation', ['turns', 0, 'cards', 0, 'card', 'presentation'], (state) => card(state).card.presentation ?? null],
     ['a card option', ['turns', 0, 'cards', 0, 'card', 'presentation', 'options', 0], (state) => nth((card(state).card.presentation as { options?: object[] }).options, 0)],
     ['host state', ['turns', 0, 'hostState'], (state) => turnAt(state, 0).hostState],
     ['provenance', ['turns', 0, 'provenance'], (state) => turnAt(state, 0).provenance],

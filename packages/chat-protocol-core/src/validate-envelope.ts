@@ -6,8 +6,10 @@
  * Its field tables are typed by the schemas' types, and the encoder's allowlist
  * is read off them, so a field cannot be added to one without the other.
  */
-import type { CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './cards.js';
-import { CARD_LIMITS } from './cards.js';
+import type { CardApproval, CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './cards.js';
+import { CARD_LIMITS, CARD_OPTION_STYLES, isCardDataSchemaJson } from './cards.js';
+import { ReportBlockSchema } from './report-block.js';
+import { issuesOf } from './zod-issues.js';
 import {
   expiresAfterCreation,
   hasNoRepeats,
@@ -165,6 +167,7 @@ export interface RuleTables {
   readonly events: { readonly [Type in ChatEventTypeV1]: Rules };
   readonly card: Rules;
   readonly cardSchemaReference: Rules;
+  readonly cardApproval: Rules;
   readonly cardOption: Rules;
   readonly presentations: { readonly [Kind in CardKind]: Rules };
   readonly blocks: { readonly [Kind in ChatResultBlock['kind']]: Rules };
@@ -250,6 +253,8 @@ function buildRuleTables(screened: boolean): RuleTables {
     id: required(id),
     label: required(label),
     description: optional(text(CARD_LIMITS.maxDescriptionLength)),
+    hint: optional(text(CARD_LIMITS.maxHintLength)),
+    style: optional(oneOf(CARD_OPTION_STYLES)),
   });
   const options: Check = (value) =>
     arrayOf(CARD_LIMITS.maxOptions, strict(cardOption))(value) ??
@@ -261,23 +266,31 @@ function buildRuleTables(screened: boolean): RuleTables {
   const presentations: RuleTables['presentations'] = {
     text: rules<PresentationOf<'text'>>({
       kind: dispatched,
+      voiceAnswerable: optional(boolean),
       placeholder: optional(text(CARD_LIMITS.maxLabelLength)),
       multiline: optional(boolean),
       minLength: optional(integerUpTo(0, CARD_LIMITS.maxTextAnswerLength)),
       maxLength: optional(integerUpTo(1, CARD_LIMITS.maxTextAnswerLength)),
     }),
-    radio: rules<PresentationOf<'radio'>>({ kind: dispatched, options: required(options) }),
-    select: rules<PresentationOf<'select'>>({ kind: dispatched, options: required(options) }),
+    radio: rules<PresentationOf<'radio'>>({ kind: dispatched, voiceAnswerable: optional(boolean), options: required(options) }),
+    select: rules<PresentationOf<'select'>>({
+      kind: dispatched,
+      voiceAnswerable: optional(boolean),
+      options: required(options),
+      placeholder: optional(text(CARD_LIMITS.maxLabelLength)),
+    }),
     checkbox: rules<PresentationOf<'checkbox'>>({
       kind: dispatched,
+      voiceAnswerable: optional(boolean),
       options: required(options),
       minSelected: optional(count),
       maxSelected: optional(count),
     }),
-    confirm: rules<PresentationOf<'confirm'>>({ kind: dispatched, confirmLabel: optional(label), rejectLabel: optional(label) }),
-    date: rules<PresentationOf<'date'>>({ kind: dispatched, min: optional(calendarDate), max: optional(calendarDate) }),
+    confirm: rules<PresentationOf<'confirm'>>({ kind: dispatched, voiceAnswerable: optional(boolean), confirmLabel: optional(label), rejectLabel: optional(label) }),
+    date: rules<PresentationOf<'date'>>({ kind: dispatched, voiceAnswerable: optional(boolean), min: optional(calendarDate), max: optional(calendarDate) }),
     slider: rules<PresentationOf<'slider'>>({
       kind: dispatched,
+      voiceAnswerable: optional(boolean),
       min: required(finiteNumber),
       max: required(finiteNumber),
       step: optional(when((value) => typeof value === 'number' && value > 0 && Number.isFinite(value), 'expected a positive number')),
@@ -311,17 +324,33 @@ function buildRuleTables(screened: boolean): RuleTables {
   };
   const timestamp = when(isZonedTimestamp, 'expected an RFC 3339 date-time with Z or ±HH:MM');
   const cardSchemaReference = rules<NonNullable<OpenCardSnapshotV1['schema']>>({ id: required(id), revision: required(count) });
+  // A report body is rare and nested four levels deep: the one strict schema
+  // judges it (no second copy of its rules), reporting its first issue.
+  const reportBlock: Check = (value) => {
+    const parsed = ReportBlockSchema.safeParse(value);
+    if (parsed.success) return null;
+    const [first] = issuesOf(parsed.error);
+    return fail(first?.path ?? [], first?.message ?? 'expected a report block');
+  };
+  const cardApproval = rules<CardApproval>({
+    title: required(text(CARD_LIMITS.maxApprovalTextLength, 1)),
+    question: required(text(CARD_LIMITS.maxApprovalTextLength, 1)),
+    body: required(arrayOf(CARD_LIMITS.maxApprovalBodyLines, text(CARD_LIMITS.maxApprovalBodyLineLength))),
+  });
   const card = rules<OpenCardSnapshotV1>({
     correlationId: required(id),
     createdAt: required(timestamp),
     expiresAt: optional(timestamp),
     schema: optional(strict(cardSchemaReference)),
     prompt: required(text(CARD_LIMITS.maxPromptLength, 1)),
-    presentation: required(presentation),
+    presentation: optional(presentation),
     fallbackText: optional(text(CARD_LIMITS.maxPromptLength)),
     details: optional(text(CARD_LIMITS.maxPromptLength)),
     allowDecline: optional(boolean),
     timeoutMs: optional(integerUpTo(1, CARD_LIMITS.maxTimeoutMs)),
+    approval: optional(strict(cardApproval)),
+    report: optional(reportBlock),
+    dataSchemaJson: optional(when(isCardDataSchemaJson, `expected a JSON object of at most ${CARD_LIMITS.maxDataSchemaJsonLength} characters`)),
   });
   const cardCheck = refined(strict(card), expiresAfterCreation, 'expiresAt', 'expiresAt must be after createdAt');
 
@@ -399,7 +428,7 @@ function buildRuleTables(screened: boolean): RuleTables {
     event: dispatched,
   });
 
-  return { envelope, events, card, cardSchemaReference, cardOption, presentations, blocks, source };
+  return { envelope, events, card, cardSchemaReference, cardApproval, cardOption, presentations, blocks, source };
 }
 
 /** The rule tables for any parsed JSON value. */

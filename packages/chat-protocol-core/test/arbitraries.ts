@@ -74,7 +74,13 @@ export const BLOCK_MODELS = {
 export const blockArb = fc.oneof(recordOf(BLOCK_MODELS.text), recordOf(BLOCK_MODELS.data));
 
 /** The field model of a card option. */
-export const OPTION_MODEL = { id: idArb, label: nameArb, description: optional(textArb) } satisfies FieldModel;
+export const OPTION_MODEL = {
+  id: idArb,
+  label: nameArb,
+  description: optional(textArb),
+  hint: optional(textArb),
+  style: optional(fc.constantFrom('default', 'primary', 'danger')),
+} satisfies FieldModel;
 const optionsArb = fc.uniqueArray(recordOf(OPTION_MODEL) as fc.Arbitrary<{ id: string }>, {
   minLength: 1,
   maxLength: 4,
@@ -85,13 +91,13 @@ const dateArb = fc
   .map((date) => date.toISOString().slice(0, 10));
 /** The field model of each base presentation kind. */
 export const PRESENTATION_MODELS = {
-  text: { kind: fc.constant('text'), placeholder: optional(textArb), multiline: optional(fc.boolean()), minLength: optional(fc.nat(10)), maxLength: optional(fc.integer({ min: 1, max: 10 })) },
-  radio: { kind: fc.constant('radio'), options: optionsArb },
-  select: { kind: fc.constant('select'), options: optionsArb },
-  checkbox: { kind: fc.constant('checkbox'), options: optionsArb, minSelected: optional(fc.nat(4)), maxSelected: optional(fc.nat(4)) },
-  confirm: { kind: fc.constant('confirm'), confirmLabel: optional(nameArb), rejectLabel: optional(nameArb) },
-  date: { kind: fc.constant('date'), min: optional(dateArb), max: optional(dateArb) },
-  slider: { kind: fc.constant('slider'), min: fc.integer({ min: -100, max: 0 }), max: fc.integer({ min: 1, max: 100 }), step: optional(fc.constantFrom(0.5, 1, 5)), unit: optional(nameArb.filter((unit) => unit.length <= 32)) },
+  text: { kind: fc.constant('text'), voiceAnswerable: optional(fc.boolean()), placeholder: optional(textArb), multiline: optional(fc.boolean()), minLength: optional(fc.nat(10)), maxLength: optional(fc.integer({ min: 1, max: 10 })) },
+  radio: { kind: fc.constant('radio'), voiceAnswerable: optional(fc.boolean()), options: optionsArb },
+  select: { kind: fc.constant('select'), voiceAnswerable: optional(fc.boolean()), options: optionsArb, placeholder: optional(textArb) },
+  checkbox: { kind: fc.constant('checkbox'), voiceAnswerable: optional(fc.boolean()), options: optionsArb, minSelected: optional(fc.nat(4)), maxSelected: optional(fc.nat(4)) },
+  confirm: { kind: fc.constant('confirm'), voiceAnswerable: optional(fc.boolean()), confirmLabel: optional(nameArb), rejectLabel: optional(nameArb) },
+  date: { kind: fc.constant('date'), voiceAnswerable: optional(fc.boolean()), min: optional(dateArb), max: optional(dateArb) },
+  slider: { kind: fc.constant('slider'), voiceAnswerable: optional(fc.boolean()), min: fc.integer({ min: -100, max: 0 }), max: fc.integer({ min: 1, max: 100 }), step: optional(fc.constantFrom(0.5, 1, 5)), unit: optional(nameArb.filter((unit) => unit.length <= 32)) },
 } satisfies Record<string, FieldModel>;
 type Drawn = Record<string, unknown> & { options?: readonly unknown[] };
 const numberAt = (value: Drawn, key: string): number | undefined => value[key] as number | undefined;
@@ -117,6 +123,19 @@ const presentationArb = fc.oneof(
 );
 /** The field model of a card's `schema` reference. */
 export const CARD_SCHEMA_REFERENCE_MODEL = { id: idArb, revision: fc.nat() } satisfies FieldModel;
+/** The field model of a tool-approval card's content. */
+export const CARD_APPROVAL_MODEL = { title: nameArb, question: nameArb, body: fc.array(textArb, { maxLength: 3 }) } satisfies FieldModel;
+const reportTextArb = fc.constantFrom('Ship 0.1.0', 'P-003', 'wip', 'needs-human', 'plan:issue-13', 'Überprüfen ✓', 'a <b> & "c"');
+const reportItemArb = recordOf({ id: optional(reportTextArb), text: reportTextArb, status: optional(reportTextArb), ref: optional(reportTextArb) });
+const reportPlanArb = recordOf({
+  slug: optional(reportTextArb),
+  title: reportTextArb,
+  status: optional(reportTextArb),
+  summary: optional(reportTextArb),
+  items: optional(fc.array(reportItemArb, { minLength: 1, maxLength: 3 })),
+});
+/** A valid report block (core's ReportBlockSchema), as a card's body. */
+export const reportBlockArb = recordOf({ title: optional(reportTextArb), plans: fc.array(reportPlanArb, { minLength: 1, maxLength: 2 }) });
 /** The field model of an open card. */
 export const CARD_MODEL = {
   correlationId: idArb,
@@ -124,11 +143,14 @@ export const CARD_MODEL = {
   expiresAt: optional(fc.constantFrom('2026-11-29T13:00:00-01:30', '2026-11-29T12:00:00.000000001Z', '2026-11-29T12:30:00+00:15')),
   schema: optional(fc.record(CARD_SCHEMA_REFERENCE_MODEL)),
   prompt: nameArb,
-  presentation: presentationArb,
+  presentation: optional(presentationArb),
   fallbackText: optional(textArb),
   details: optional(textArb),
   allowDecline: optional(fc.boolean()),
   timeoutMs: optional(fc.integer({ min: 1, max: 604_800_000 })),
+  approval: optional(recordOf(CARD_APPROVAL_MODEL)),
+  report: optional(reportBlockArb),
+  dataSchemaJson: optional(jsonObjectArb),
 } satisfies FieldModel;
 export const cardArb = recordOf(CARD_MODEL);
 

@@ -34,7 +34,7 @@ describe('InteractionResolver types', () => {
       kinds: { rating: defineCardKind({ presentation: z.strictObject({ stars: z.number() }), value: z.strictObject({ stars: z.number() }) }) },
     });
     type ProductCard = Extract<ReturnType<typeof cards.parseCard>, { ok: true }>['value'];
-    expectTypeOf<ProductCard['presentation']['kind']>().toEqualTypeOf<CardKindOf>();
+    expectTypeOf<NonNullable<ProductCard['presentation']>['kind']>().toEqualTypeOf<CardKindOf>();
     const productStore = {} as InteractionStore<ProductCard, string>;
     const resolver = new InteractionResolver({ store: productStore, validate: standardSchemaValidator(() => undefined), cards });
     expectTypeOf(resolver).toEqualTypeOf<InteractionResolver<string, ProductCard>>();

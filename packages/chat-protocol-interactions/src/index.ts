@@ -12,6 +12,7 @@ export type {
   InteractionCard,
   InteractionCardVocabulary,
   InteractionClosed,
+  DeclineInteractionRequest,
   InteractionNeedsReconciliation,
   InteractionOpened,
   InteractionRead,

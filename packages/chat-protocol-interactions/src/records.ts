@@ -4,7 +4,7 @@
  * schema, its expiry and who it belongs to; a terminal record adds the one
  * outcome ever stored. It owns shapes and their strict reading, not storage.
  */
-import { isChatId, isSafeJson, isZonedTimestamp, refuse, type ParseResult } from '@papercusp/chat-protocol-core';
+import { CARD_LIMITS, isChatId, isCleanText, isSafeJson, isZonedTimestamp, refuse, type ParseResult } from '@papercusp/chat-protocol-core';
 
 /** Who an interaction belongs to, bound on the backend when the card opens; rendered or submitted content never changes it. */
 export interface InteractionScope {
@@ -60,6 +60,8 @@ export interface TerminalInteractionV1<Card> extends InteractionRecordBase<Card>
   readonly closedBy: string | null;
   /** The validated submission (the schema's output), present exactly when `status` is `submitted`. */
   readonly value?: unknown;
+  /** The reason the person gave for declining, present only when `status` is `declined` and they gave one. */
+  readonly reason?: string;
 }
 
 /** A version-1 interaction record. */
@@ -69,7 +71,7 @@ export type InteractionRecordV1<Card> = PendingInteractionV1<Card> | TerminalInt
 export type ParseInteractionRecordRefusalCode = 'invalid-record';
 
 const BASE_KEYS = ['recordVersion', 'status', 'correlationId', 'card', 'schema', 'expiresAt', 'scope', 'revision', 'openedAt'];
-const TERMINAL_KEYS = [...BASE_KEYS, 'closedAt', 'closedBy', 'value'];
+const TERMINAL_KEYS = [...BASE_KEYS, 'closedAt', 'closedBy', 'value', 'reason'];
 const SCOPE_KEYS = ['conversationId', 'principalId', 'tenantId', 'customerId', 'publicOwnerId'];
 
 // Never throws: `Array.isArray` throws on a revoked Proxy, a `getPrototypeOf` trap may throw.
@@ -86,6 +88,9 @@ function hasOnly(value: Readonly<Record<string, unknown>>, keys: readonly string
 }
 
 const isOptionalId = (value: unknown) => value === null || isChatId(value);
+// The bound and text rule core's CardResponseSchema puts on a decline's reason.
+const isDeclineReason = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= CARD_LIMITS.maxDeclineReasonLength && isCleanText(value);
 // `-0` is not a revision: JSON writes it as `0`, so it would come back changed (issue 12).
 const isAtLeast = (value: unknown, minimum: number): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= minimum && !Object.is(value, -0);
@@ -165,6 +170,10 @@ function parseRecord<Card>(
     const hasValue = Object.prototype.hasOwnProperty.call(input, 'value');
     if (hasValue !== (status === 'submitted')) return invalid('value', 'present exactly when submitted');
     if (hasValue && !isSafeJson(input['value'])) return invalid('value', 'expected bounded JSON data');
+    if (Object.prototype.hasOwnProperty.call(input, 'reason')) {
+      if (status !== 'declined') return invalid('reason', 'present only when declined');
+      if (!isDeclineReason(input['reason'])) return invalid('reason', `expected clean text of at most ${CARD_LIMITS.maxDeclineReasonLength} characters`);
+    }
   }
   return { ok: true, value: { ...input, card: card.value } as unknown as InteractionRecordV1<Card> };
 }

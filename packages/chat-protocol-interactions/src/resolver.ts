@@ -7,6 +7,7 @@
  */
 import {
   baseCardCodec,
+  cardDeadline,
   compareChatTimestamps,
   hasBrand,
   isChatId,
@@ -35,11 +36,19 @@ import {
 import type { InteractionAuthority, InteractionDecision, InteractionSnapshot, InteractionStore, InteractionStoreRequest } from './store.js';
 import type { InteractionValidator } from './validator.js';
 
-/** What the resolver needs to know of a card. */
+/**
+ * What the resolver needs to know of a card. `createdAt`, `expiresAt` and
+ * `timeoutMs` (v1 cards carry them) give the card its own deadline (core's
+ * `cardDeadline`); answers are late from the earlier of that and the record's
+ * `expiresAt`.
+ */
 export interface InteractionCard {
   readonly correlationId: string;
   readonly allowDecline?: boolean | undefined;
   readonly schema?: InteractionSchemaRef | undefined;
+  readonly createdAt?: string | undefined;
+  readonly expiresAt?: string | undefined;
+  readonly timeoutMs?: number | undefined;
 }
 
 /** The part of a card codec the resolver uses; core's `baseCardCodec` and `createCardCodec(...)` fit. */
@@ -75,6 +84,11 @@ export interface OpenInteractionRequest<Caller> {
   readonly expiresAt: string;
   readonly scope: InteractionScope;
   readonly at?: string;
+}
+
+/** Declining a card, with the short reason the person gave when there is one (bounded as core bounds it). */
+export interface DeclineInteractionRequest<Caller> extends InteractionRequest<Caller> {
+  readonly reason?: string;
 }
 
 /** Submitting a value for a card. */
@@ -193,6 +207,8 @@ interface View<Card> {
 interface CloseAttempt {
   readonly action: Action;
   readonly at: string;
+  /** A decline's reason; the card vocabulary validates it before it is written. */
+  readonly reason?: string;
   /** The submit's validated value and the record revision and schema it was validated against. */
   readonly submission?: { readonly value: unknown; readonly revision: number; readonly schema: InteractionSchemaRef };
 }
@@ -327,9 +343,18 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     return this.#close(request, 'submit', request.value) as Promise<SubmitInteractionResult<Card>>;
   }
 
-  /** Declines a card that allows it (`decline-not-allowed` otherwise); the same rules of scope and lateness as submit. */
-  async decline(request: InteractionRequest<Caller>): Promise<CloseInteractionResult<Card>> {
-    return this.#close(request, 'decline', undefined) as Promise<CloseInteractionResult<Card>>;
+  /**
+   * Declines a card that allows it (`decline-not-allowed` otherwise); the same
+   * rules of scope and lateness as submit. A `reason` that is not a string is
+   * `invalid-request`; the card vocabulary validates it (`invalid-response`
+   * past its bound) and it is stored in the record. The same decline retried
+   * is `replayed` only with the same reason.
+   */
+  async decline(given: DeclineInteractionRequest<Caller>): Promise<CloseInteractionResult<Card>> {
+    const request = readFields(given, [...INTERACTION_REQUEST_KEYS, 'reason']);
+    if (request === undefined) return unreadableRequest();
+    if (request.reason !== undefined && typeof request.reason !== 'string') return invalidRequest('reason: expected a string');
+    return this.#close(request, 'decline', undefined, request.reason) as Promise<CloseInteractionResult<Card>>;
   }
 
   /** Cancels a pending card (the person dismissed it, or its turn was cancelled); always allowed while pending and not expired. */
@@ -349,16 +374,19 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
   async respond(given: RespondInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
     const request = readFields(given, ['caller', 'conversationId', 'response', 'at']);
     if (request === undefined) return unreadableRequest();
-    const response = readFields(request.response as { readonly action?: unknown; readonly correlationId?: unknown; readonly value?: unknown }, ['action', 'correlationId', 'value']);
+    const response = readFields(
+      request.response as { readonly action?: unknown; readonly correlationId?: unknown; readonly value?: unknown; readonly reason?: unknown },
+      ['action', 'correlationId', 'value', 'reason'],
+    );
     if (response === undefined) return invalidRequest('response: expected a CardResponse');
-    const { action, correlationId, value } = response;
+    const { action, correlationId, value, reason } = response;
     if (typeof correlationId !== 'string') return invalidRequest('response.correlationId: expected an id');
     const base = { caller: request.caller, conversationId: request.conversationId, correlationId, ...(request.at === undefined ? {} : { at: request.at }) };
     switch (action) {
       case 'submit':
         return this.submit({ ...base, value });
       case 'decline':
-        return this.decline(base);
+        return reason === undefined ? this.decline(base) : this.decline({ ...base, reason: reason as string });
       case 'cancel':
         return this.cancel(base);
       default:
@@ -382,11 +410,16 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     if (!read.ok) return read.code === 'read-failed' ? storeUnavailable() : read;
     const { record } = read.value;
     if (record === null) return notFound();
-    const expired = record.status === 'expired' || (record.status === 'pending' && compareChatTimestamps(at, record.expiresAt) >= 0);
+    const expired = record.status === 'expired' || (record.status === 'pending' && compareChatTimestamps(at, deadlineOf(record)) >= 0);
     return { ok: true, outcome: 'read', record, expired };
   }
 
-  async #close(given: InteractionRequest<Caller>, action: Action, value: unknown): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
+  async #close(
+    given: InteractionRequest<Caller>,
+    action: Action,
+    value: unknown,
+    reason?: unknown,
+  ): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
     const request = readFields(given, INTERACTION_REQUEST_KEYS);
     if (request === undefined) return unreadableRequest();
     const at = this.#timeOf(request.at);
@@ -397,7 +430,8 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     if (!before.ok) return before.code === 'read-failed' ? storeUnavailable() : before;
     const { record, authority } = before.value;
     if (record === null) return notFound();
-    let attempt: CloseAttempt = { action, at };
+    // A reason is compared as given with a stored one (which was validated), and validated below before any write.
+    let attempt: CloseAttempt = { action, at, ...(typeof reason === 'string' ? { reason } : {}) };
     if (record.status === 'pending') {
       const early = lateness(record, attempt);
       if (early !== null) return early;
@@ -408,7 +442,12 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     if (action !== 'expire') {
       // On a closed card (our own earlier submission), a value that no longer validates is simply not the same answer.
       const late = record.status === 'pending' ? null : settled(record, attempt, authority);
-      const response = this.#cards.validateResponse(record.card, { action, correlationId: key.correlationId, ...(action === 'submit' ? { value } : {}) });
+      const response = this.#cards.validateResponse(record.card, {
+        action,
+        correlationId: key.correlationId,
+        ...(action === 'submit' ? { value } : {}),
+        ...(reason === undefined ? {} : { reason }),
+      });
       if (!response.ok) return late ?? response;
       if (action === 'submit') {
         const validated = await this.#validateValue(record, (response.value as { readonly value: unknown }).value);
@@ -516,11 +555,23 @@ function authorityFits(authority: InteractionAuthority, scope: InteractionScope)
   );
 }
 
+/**
+ * The instant a record's answers become late: the earlier of the record's
+ * `expiresAt` (the backend's binding) and the card's own deadline (core's
+ * `cardDeadline`: its `expiresAt`, else `createdAt + timeoutMs`).
+ */
+function deadlineOf<Card extends InteractionCard>(record: InteractionRecordV1<Card>): string {
+  const { createdAt, expiresAt, timeoutMs } = record.card;
+  const own = createdAt === undefined ? undefined : cardDeadline({ createdAt, expiresAt, timeoutMs });
+  return own !== undefined && compareChatTimestamps(own, record.expiresAt) < 0 ? own : record.expiresAt;
+}
+
 /** A pending record judged at the attempt's time: late answers, or an expiry asked for too early. */
-function lateness<Card>(record: PendingInteractionV1<Card>, attempt: CloseAttempt): ChatRefusal<'expired' | 'not-expired'> | null {
-  const due = compareChatTimestamps(attempt.at, record.expiresAt) >= 0;
-  if (attempt.action === 'expire') return due ? null : refuse('not-expired', `the card expires at ${record.expiresAt}`);
-  return due ? refuse('expired', `the card expired at ${record.expiresAt}`) : null;
+function lateness<Card extends InteractionCard>(record: PendingInteractionV1<Card>, attempt: CloseAttempt): ChatRefusal<'expired' | 'not-expired'> | null {
+  const deadline = deadlineOf(record);
+  const due = compareChatTimestamps(attempt.at, deadline) >= 0;
+  if (attempt.action === 'expire') return due ? null : refuse('not-expired', `the card expires at ${deadline}`);
+  return due ? refuse('expired', `the card expired at ${deadline}`) : null;
 }
 
 /** A submission validated against another revision or schema than the record has now. */
@@ -544,6 +595,7 @@ function closeRecord<Card>(record: PendingInteractionV1<Card>, attempt: CloseAtt
     closedAt: attempt.at,
     closedBy: attempt.action === 'expire' ? null : authority.principalId,
     ...(attempt.submission === undefined ? {} : { value: attempt.submission.value }),
+    ...(attempt.reason === undefined ? {} : { reason: attempt.reason }),
   };
 }
 
@@ -556,6 +608,7 @@ function settled<Card>(
   const same =
     record.status === STATUS_OF[attempt.action] &&
     record.closedBy === (attempt.action === 'expire' ? null : authority.principalId) &&
+    record.reason === attempt.reason &&
     (attempt.action !== 'submit' || (attempt.submission !== undefined && canonicalJson(record.value) === canonicalJson(attempt.submission.value)));
   if (same) return closed(record, true);
   if (record.status === 'expired') return refuse('expired', `the card expired at ${record.expiresAt}`);

@@ -17,8 +17,11 @@ import { CHAT_EVENT_FIELDS, type ChatEventTypeV1, type LegacyCardSnapshot } from
  *   never lost). In v1, a message past `CHAT_LIMITS.maxSummaryLength` is cut
  *   there (never inside a surrogate pair), and an empty one is `'stream error'`.
  * - `version`: a number; anything else reads as `0`.
- * - `card`: an object with string `correlationId` and `prompt`, passed through;
- *   its epoch-millisecond `createdAt`/`expiresAt` become RFC 3339 in v1 and back.
+ * - `card`: an object with string `correlationId` and `prompt`; its
+ *   epoch-millisecond `createdAt`/`expiresAt` become RFC 3339 in v1 and back,
+ *   and its loose shapes are normalized (an absent `allowDecline` is `true`,
+ *   options in a JSON string decoded, …) or refused as `unsupported-card` by
+ *   the card rules (the README's table); `allowDecline` is always written back.
  * - `string?`, `boolean?`, `number?`, `nullable-string?` (a string or `null`),
  *   `object?` (a non-array object), `json?` (any value): copied as they are.
  * - `id?`: a string, kept in v1 only when it is a v1 id (1–256 printable ASCII

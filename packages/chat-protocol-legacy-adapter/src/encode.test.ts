@@ -17,6 +17,8 @@ const CARD = {
   expiresAt: '2026-11-30T09:31:00.000000Z',
   prompt: 'Go?',
   presentation: { kind: 'confirm' },
+  // Always written in legacy form (issue 13): only an explicit flag means the same to every Papercusp reader.
+  allowDecline: false,
 };
 
 describe('encodeLegacyChatFrame projects a v1 envelope onto a legacy frame (DESIGN §5)', () => {

@@ -7,6 +7,7 @@
  */
 import { CHAT_LIMITS, isChatId, isCleanText } from '@papercusp/chat-protocol-core';
 import type { LegacyFieldKind } from './dialect.js';
+import { encodeLegacyCard, upgradeLegacyCard } from './legacy-card.js';
 
 /** A required field without a usable value: the frame is `invalid-event`. */
 export const INVALID: unique symbol = Symbol('invalid');
@@ -16,7 +17,8 @@ export interface NoLegacyForm {
   readonly noLegacyForm: string;
 }
 
-function isObjectRecord(value: unknown): value is Record<string, unknown> {
+/** A non-array object: what a legacy field of object kind holds. */
+export function isObjectRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -65,7 +67,8 @@ export function readField(kind: LegacyFieldKind, value: unknown): unknown {
 /**
  * A present legacy value as its v1 value, or `undefined` for a value v1 cannot
  * hold in an optional kind: the field is then read as absent (its default, if
- * any, stands in), a deliberate loss, never a reason to refuse the frame.
+ * any, stands in), a deliberate loss, never a reason to refuse the frame. A
+ * card upgrades by `upgradeLegacyCard`'s rules, or is its refusal.
  */
 export function upgradeField(kind: LegacyFieldKind, value: unknown): unknown {
   switch (kind) {
@@ -77,8 +80,10 @@ export function upgradeField(kind: LegacyFieldKind, value: unknown): unknown {
       return isChatId(value) ? value : undefined;
     case 'retry-delay?':
       return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= CHAT_LIMITS.maxRetryAfterMs ? value : undefined;
-    case 'card':
-      return mapCardTimes(value as Record<string, unknown>, epochToTimestamp);
+    case 'card': {
+      const upgraded = upgradeLegacyCard(value as Record<string, unknown>);
+      return upgraded.ok ? mapCardTimes(upgraded.card, epochToTimestamp) : upgraded;
+    }
     default:
       return value;
   }
@@ -97,7 +102,7 @@ export function encodeField(kind: LegacyFieldKind, value: unknown): unknown {
           return noLegacyForm(`card.${key} is finer than a millisecond`);
         }
       }
-      return mapCardTimes(card, (time) => (typeof time === 'string' ? timestampToEpoch(time) : time));
+      return mapCardTimes(encodeLegacyCard(card), (time) => (typeof time === 'string' ? timestampToEpoch(time) : time));
     }
     default:
       return value;

@@ -34,6 +34,7 @@ export type {
   UpgradeLegacyChatFrameRefusalCode,
   UpgradeLegacyChatFrameResult,
 } from './upgrade.js';
+export type { LegacyCardRefusal, LegacyCardRefusalReason } from './legacy-card.js';
 export { encodeLegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameRefusalCode, EncodeLegacyChatFrameResult, LegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameOptions, LegacyFrameIds } from './encode.js';

@@ -46,11 +46,15 @@ function hasLegacyForm(dialect: LegacyDialect, event: ChatEventV1): boolean {
 
 // A card's times cross legacy as epoch milliseconds: the instant survives, its
 // written offset does not, and whole seconds are written without a fraction.
+// Its allowDecline crosses as an explicit boolean (issue 13): absent is false.
 function instantsOf(event: ChatEventV1): ChatEventV1 {
   if (event.type !== 'card') return event;
   const utc = (time: string) => new Date(Date.parse(time)).toISOString().replace('.000Z', 'Z');
-  const { createdAt, expiresAt } = event.card;
-  return { ...event, card: { ...event.card, createdAt: utc(createdAt), ...(expiresAt === undefined ? {} : { expiresAt: utc(expiresAt) }) } };
+  const { createdAt, expiresAt, allowDecline } = event.card;
+  return {
+    ...event,
+    card: { ...event.card, createdAt: utc(createdAt), ...(expiresAt === undefined ? {} : { expiresAt: utc(expiresAt) }), allowDecline: allowDecline === true },
+  };
 }
 
 const DIALECTS: readonly { readonly dialect: LegacyDialect; readonly frameArb: fc.Arbitrary<Frame> }[] = [

@@ -14,6 +14,7 @@ import {
 import { decodeFrame, invalidOptions, type DecodedFrame, type DecodeLegacyChatFrameRefusalCode } from './decode.js';
 import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
 import { upgradeField } from './fields.js';
+import { isLegacyCardRefusal, type LegacyCardRefusal } from './legacy-card.js';
 
 /** What a call-id mapping is asked: the tool event that arrived without a call id. */
 export interface LegacyCallIdRequest {
@@ -55,6 +56,7 @@ export type UpgradeLegacyChatFrameRefusalCode =
   | 'missing-call-identity'
   | 'unknown-status'
   | 'resync-required'
+  | 'unsupported-card'
   | 'invalid-envelope';
 
 /** A frame that lifted to a v1 envelope. */
@@ -78,7 +80,8 @@ export interface LegacyTransportFrame<Event> {
 export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> =
   | LegacyUpgradedEnvelope<LegacyEventOf<Definition>>
   | LegacyTransportFrame<LegacyEventOf<Definition>>
-  | ChatRefusal<UpgradeLegacyChatFrameRefusalCode>;
+  | ChatRefusal<Exclude<UpgradeLegacyChatFrameRefusalCode, 'unsupported-card'>>
+  | LegacyCardRefusal;
 
 /**
  * Decodes a legacy frame and lifts it into a v1 envelope with the host's
@@ -96,9 +99,12 @@ export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinit
  *   has no mapping or the mapping returned `undefined`;
  * - `unknown-status`: a tool result whose outcome (`ok`) is absent or not a
  *   boolean; it is never read as a success;
+ * - `unsupported-card`: a card no documented rule can read (`reason` says why:
+ *   see `LegacyCardRefusalReason`); the loose shapes real Papercusp cards carry
+ *   are normalized instead (see `upgradeLegacyCard`);
  * - `invalid-envelope`: the lifted envelope fails the strict v1 encoder (the
  *   issues name the field: an id or time from the context, or a frame value v1
- *   does not accept, such as a legacy card without `presentation`).
+ *   does not accept, such as a card option with an unknown `style`).
  *
  * A value v1 cannot hold in an optional field (an error's code that is not a
  * v1 id, a retry delay out of bounds or without `retryable: true`) is dropped
@@ -161,6 +167,7 @@ export function liftEvent(
     const legacy = event[field.legacy];
     // A value v1 cannot hold upgrades to undefined: the field reads as absent.
     const value = legacy === undefined ? undefined : upgradeField(field.kind, legacy);
+    if (isLegacyCardRefusal(value)) return value;
     if (value !== undefined) v1[field.v1] = value;
     else if (field.kind === 'outcome') return refuse('unknown-status', `${field.legacy}: the outcome is not reported, and v1 never assumes one`);
     else if (field.kind === 'call-id') callIdField = field.legacy;

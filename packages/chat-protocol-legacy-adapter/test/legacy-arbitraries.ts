@@ -14,6 +14,7 @@ import {
   mutate,
   mutationArb,
   nameArb,
+  reportBlockArb,
   textArb,
 } from '../../chat-protocol-core/test/arbitraries.js';
 
@@ -31,20 +32,37 @@ const compact = (value: Record<string, unknown>): Record<string, unknown> =>
 const hrefArb = fc.constantFrom('/', '/orders/A-1042?tab=returns#top', 'https://example.com', 'https://shop.example:8443/x?y#z');
 const resolutionArb = fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted');
 
-/** A legacy card: a v1 card whose times are epoch milliseconds (1970–2100). */
+/**
+ * A legacy card: a v1 card whose times are epoch milliseconds (1970–2100),
+ * with every field Papercusp's shipped cards carry (issue 13): approval,
+ * report body, option hint/style, voiceAnswerable, dataSchemaJson, timeoutMs,
+ * and prompt-only cards (no presentation). `allowDecline` is always explicit:
+ * the form a v1 card projects down to (an absent flag upgrades to `true`).
+ */
 const legacyCardArb = fc
   .record({
     correlationId: idArb,
     createdAt: fc.integer({ min: 0, max: 4_102_444_800_000 }),
     expiresIn: optional(fc.integer({ min: 1, max: 1_000_000_000 })),
     prompt: nameArb,
-    presentation: fc.constantFrom(
-      { kind: 'text', multiline: true },
-      { kind: 'confirm', confirmLabel: 'Yes' },
-      { kind: 'radio', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
-      { kind: 'slider', min: 0, max: 10, step: 1 },
+    presentation: optional(
+      fc.constantFrom(
+        { kind: 'text', multiline: true },
+        { kind: 'confirm', confirmLabel: 'Yes' },
+        { kind: 'radio', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
+        { kind: 'radio', voiceAnswerable: true, options: [{ id: 'yes', label: 'Delete', style: 'danger', hint: 'This cannot be undone' }, { id: 'no', label: 'Keep', style: 'default' }] },
+        { kind: 'checkbox', options: [{ id: 'a', label: 'A', style: 'primary' }] },
+        { kind: 'select', placeholder: 'Pick', options: [{ id: 'a', label: 'A', description: 'd' }] },
+        { kind: 'date', min: '2026-01-01', max: '2026-12-31' },
+        { kind: 'slider', min: 0, max: 10, step: 1 },
+      ),
     ),
-    allowDecline: optional(fc.boolean()),
+    allowDecline: fc.boolean(),
+    timeoutMs: optional(fc.integer({ min: 1, max: 604_800_000 })),
+    fallbackText: optional(textArb),
+    approval: optional(fc.record({ title: nameArb, question: nameArb, body: fc.array(textArb, { maxLength: 3 }) })),
+    report: optional(reportBlockArb),
+    dataSchemaJson: optional(jsonObjectArb),
   })
   .map(({ expiresIn, ...card }) => compact({ ...card, expiresAt: expiresIn === undefined ? undefined : card.createdAt + expiresIn }));
 

@@ -12,6 +12,7 @@ import {
   createChatState,
   encodeChatSseFrame,
   formatChatCursor,
+  promptOnlyCardKind,
   validateCardResponse,
   type ChatEventEnvelope,
   type ChatStateV1,
@@ -226,7 +227,12 @@ describe('legacy projections', () => {
     (name, dialect) => {
       const session = golden(name);
       const results = readLegacy(session.legacy[dialect] ?? '', dialect === 'papercup' ? papercup : scout, applied(session));
-      expect(results.map((result) => (result.ok && result.kind === 'envelope' ? result.envelope : result))).toStrictEqual(applied(session));
+      // A card's allowDecline is written down explicitly (issue 13: Papercusp reads an absent flag as allowed),
+      // so it reads back explicit: absent in v1 is false.
+      const explicit = applied(session).map((envelope) =>
+        envelope.event.type === 'card' ? { ...envelope, event: { ...envelope.event, card: { ...envelope.event.card, allowDecline: envelope.event.card.allowDecline === true } } } : envelope,
+      );
+      expect(results.map((result) => (result.ok && result.kind === 'envelope' ? result.envelope : result))).toStrictEqual(explicit);
     },
   );
 
@@ -251,6 +257,7 @@ describe('legacy projections', () => {
     expect(pinned('papercup')).toStrictEqual([
       'blocks-streamed',
       'card-answered',
+      'cards-approval-report-prompt',
       'cards-answered',
       'cards-declined',
       'cards-expired',
@@ -318,7 +325,7 @@ describe('what each session shows', () => {
 
   it('card-answered: a radio card submitted and the host state it led to', () => {
     const [turn] = turnsOf(golden('card-answered').state);
-    expect(turn?.cards.map((entry) => [entry.card.presentation.kind, entry.closed, entry.resolution])).toStrictEqual([['radio', true, 'submitted']]);
+    expect(turn?.cards.map((entry) => [entry.card.presentation?.kind, entry.closed, entry.resolution])).toStrictEqual([['radio', true, 'submitted']]);
     expect(turn?.hostState).toStrictEqual({ version: 1, snapshot: { workspace: { name: 'Acme Research', plan: 'plan_team', seats: 12 } } });
   });
 
@@ -329,7 +336,7 @@ describe('what each session shows', () => {
   ] as const)('%s: every base kind, one turn each, closed %s; the answers validate and InteractionResolver stores the same outcome', async (name, resolution, action) => {
     const session = golden(name);
     const turns = turnsOf(session.state);
-    expect(turns.map((turn) => [turn.status, turn.cards.map((entry) => [entry.card.presentation.kind, entry.resolution])])).toStrictEqual(
+    expect(turns.map((turn) => [turn.status, turn.cards.map((entry) => [entry.card.presentation?.kind, entry.resolution])])).toStrictEqual(
       CARD_KINDS.map((kind) => ['completed', [[kind, resolution]]]),
     );
     const cards = turns.flatMap((turn) => turn.cards.map((entry) => entry.card));
@@ -350,7 +357,7 @@ describe('what each session shows', () => {
     const closedAt = session.envelopes.filter((envelope) => envelope.event.type === 'card_closed').map((envelope) => envelope.occurredAt);
     for (const [index, card] of cards.entries()) {
       const expiresAt = card.expiresAt ?? new Date(Date.parse(card.createdAt) + 3_600_000).toISOString();
-      const opened = await resolver.open({ caller: 'user_1', card, schema: { id: `golden-${card.presentation.kind}`, revision: 1 }, expiresAt, scope, at: card.createdAt });
+      const opened = await resolver.open({ caller: 'user_1', card, schema: { id: `golden-${card.presentation?.kind ?? 'prompt-only'}`, revision: 1 }, expiresAt, scope, at: card.createdAt });
       expect(opened).toMatchObject({ ok: true, outcome: 'opened' });
       const key = { caller: 'user_1', conversationId, correlationId: card.correlationId, at: closedAt[index] ?? '' };
       const response = session.responses[index];
@@ -366,6 +373,38 @@ describe('what each session shows', () => {
       const closedAt = session.envelopes.filter((envelope) => envelope.event.type === 'card_closed').map((envelope) => Date.parse(envelope.occurredAt));
       expect(cards.map((card, index) => Date.parse(card?.expiresAt ?? '') < (closedAt[index] ?? 0))).toStrictEqual(CARD_KINDS.map(() => true));
     }
+  });
+
+  it('cards-approval-report-prompt (issue 13): an approval, a report-only and a plain prompt-only card, answered as core says; the resolver stores them', async () => {
+    const session = golden('cards-approval-report-prompt');
+    const turns = turnsOf(session.state);
+    const cards = turns.flatMap((turn) => turn.cards.map((entry) => entry.card));
+    expect(cards.map((card) => [card.presentation, promptOnlyCardKind(card), card.approval?.title, card.report?.plans[0]?.slug])).toStrictEqual([
+      [undefined, 'approval', 'write_file config/retries.yaml', undefined],
+      [undefined, 'report', undefined, 'retry-rollout'],
+      [undefined, 'plain', undefined, undefined],
+    ]);
+    expect(turns.map((turn) => [turn.status, turn.cards.map((entry) => entry.resolution)])).toStrictEqual([
+      ['completed', ['submitted']],
+      ['completed', ['submitted']],
+      ['completed', ['submitted']],
+    ]);
+    expect(session.responses.map((response) => (response.action === 'submit' ? response.value : null))).toStrictEqual([
+      { confirmed: true },
+      { acknowledged: true },
+      { text: 'No, that is all.' },
+    ]);
+    const closedAt = session.envelopes.filter((envelope) => envelope.event.type === 'card_closed').map((envelope) => envelope.occurredAt);
+    session.responses.forEach((response, index) => {
+      const card = cards[index];
+      if (card === undefined) throw new Error(`no card for response ${index}`);
+      expect(validateCardResponse(card, response, { at: closedAt[index] ?? '' })).toStrictEqual({ ok: true, value: response });
+    });
+    // The approval card's timeoutMs: the same answer after createdAt + timeoutMs is late.
+    const [approval] = cards;
+    if (approval === undefined) throw new Error('no approval card');
+    const late = new Date(Date.parse(approval.createdAt) + (approval.timeoutMs ?? 0)).toISOString();
+    expect(validateCardResponse(approval, session.responses[0], { at: late })).toMatchObject({ ok: false, code: 'expired' });
   });
 
   it('resumed-after-disconnect: the second connection is the complete replay after its cursor; the overlap is absorbed', () => {

@@ -11,6 +11,7 @@ import {
   createChatState,
   parseChatEnvelope,
   parseChatState,
+  promptOnlyCardKind,
   refuse,
   type CardResponse,
   type ChatEventEnvelope,
@@ -25,6 +26,7 @@ const GOLDEN_SESSION_NAMES = [
   'cancelled-with-late-result',
   'card-answered',
   'card-answered-later',
+  'cards-approval-report-prompt',
   'cards-answered',
   'cards-declined',
   'cards-expired',
@@ -173,7 +175,8 @@ function replayEntry(entry: ManifestEntry): GoldenReplay {
   for (const turn of state.turns) {
     covers.add(`turn:${turn.status}`);
     for (const { card, closed, resolution } of turn.cards) {
-      covers.add(`card:${card.presentation.kind}:${closed ? (resolution ?? 'unreported') : 'open'}`);
+      // A prompt-only card (issue 13) is named by how it is answered: prompt-only-plain, -approval, -report.
+      covers.add(`card:${card.presentation?.kind ?? `prompt-only-${promptOnlyCardKind(card) ?? 'plain'}`}:${closed ? (resolution ?? 'unreported') : 'open'}`);
     }
   }
   if (state.turns.length > 1) covers.add('multi-turn');
