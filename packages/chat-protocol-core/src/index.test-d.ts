@@ -28,6 +28,7 @@ describe('public types', () => {
     expectTypeOf<ChatEventEnvelope['event']>().toEqualTypeOf<ChatEventV1>();
     expectTypeOf<ChatEventEnvelope['schemaVersion']>().toEqualTypeOf<1>();
     expectTypeOf<ChatEventV1['type']>().toEqualTypeOf<
+      | 'user_input'
       | 'delta'
       | 'reasoning'
       | 'tool_call'

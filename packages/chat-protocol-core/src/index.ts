@@ -56,6 +56,8 @@ export {
   TOOL_RESULT_STATUSES,
   ToolCallEventSchema,
   ToolResultEventSchema,
+  USER_INPUT_SOURCES,
+  UserInputEventSchema,
   channelOf,
   isChatEventTypeV1,
 } from './events.js';
@@ -128,6 +130,7 @@ export {
   ChatStateV1Schema,
   ChatToolCallStateSchema,
   ChatTurnStateSchema,
+  ChatUserInputStateSchema,
   createChatState,
   parseChatState,
 } from './state.js';
@@ -140,6 +143,7 @@ export type {
   ChatTurnState,
   ChatTurnStateOf,
   ChatTurnStatus,
+  ChatUserInputState,
   ParseChatStateRefusalCode,
 } from './state.js';
 export { applyChatEvent } from './apply-chat-event.js';

@@ -16,16 +16,22 @@ import {
   type EventMemory,
 } from './event-memory.js';
 import { itemAt, listOf, toArray, type PersistentList } from './persistent-list.js';
-import type { ChatStateV1, ChatTurnState } from './state.js';
+import type { ChatStateV1, ChatTurnState, ChatUserInputState } from './state.js';
 
 /**
  * A turn as the reducer holds it: its public fields but `eventLog`, whose lines
  * live in the memory of every state that has the turn, at the turn's position.
  */
-export interface TurnRecord extends Omit<ChatTurnState, 'eventLog'> {
+export interface TurnRecord extends TurnFields {
   /** The public turn, once built (or the caller's own turn when the record was read from it). */
   exposed: ChatTurnState | undefined;
 }
+
+/**
+ * A turn's fields but `eventLog`, with `userInput` always present as a key
+ * (undefined when the turn has none), so every record has one object shape.
+ */
+export type TurnFields = Omit<ChatTurnState, 'eventLog' | 'userInput'> & { userInput: ChatUserInputState | undefined };
 
 /** A conversation's state as the reducer holds it. Immutable once made, but for its caches. */
 export interface StateRecord {
@@ -85,8 +91,9 @@ export function viewOf(record: StateRecord): ChatStateV1 {
 
 function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): ChatTurnState {
   if (record.exposed !== undefined) return record.exposed;
-  // Every field in schema order, as the reducer has always written a turn.
-  const view = {
+  // Every field in schema order, as the reducer has always written a turn;
+  // `userInput` only when the turn has one, so other turns keep their JSON.
+  const view = (record.userInput === undefined ? {
     turnId: record.turnId,
     status: record.status,
     lastSeq: record.lastSeq,
@@ -99,7 +106,21 @@ function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): 
     stopReason: record.stopReason,
     usage: record.usage,
     error: record.error,
-  } as ChatTurnState;
+  } : {
+    turnId: record.turnId,
+    status: record.status,
+    lastSeq: record.lastSeq,
+    userInput: record.userInput,
+    text: record.text,
+    reasoning: record.reasoning,
+    toolCalls: record.toolCalls,
+    cards: record.cards,
+    hostState: record.hostState,
+    provenance: record.provenance,
+    stopReason: record.stopReason,
+    usage: record.usage,
+    error: record.error,
+  }) as ChatTurnState;
   const lines: TurnLines = { memory, position, lastSeq: record.lastSeq };
   Object.defineProperty(view, TURN, { value: lines });
   Object.defineProperty(view, 'eventLog', EVENT_LOG_ACCESSOR);
@@ -115,7 +136,7 @@ let shapeKeepers: readonly unknown[] | undefined;
 function keepShapes(): void {
   const memory = createEventMemory();
   const turn = turnRecord(
-    { turnId: 'shape', status: 'running', lastSeq: 0, text: '', reasoning: '', toolCalls: [], cards: [], hostState: null, provenance: null, stopReason: null, usage: null, error: null },
+    { turnId: 'shape', status: 'running', lastSeq: 0, userInput: undefined, text: '', reasoning: '', toolCalls: [], cards: [], hostState: null, provenance: null, stopReason: null, usage: null, error: null },
     0,
     undefined,
   );
@@ -130,7 +151,7 @@ function keepShapes(): void {
  * record, which the engine copies far faster than a spread with overrides.
  */
 export function turnRecord(
-  fields: Omit<ChatTurnState, 'eventLog'>,
+  fields: TurnFields | Omit<ChatTurnState, 'eventLog'>,
   lastSeq: number,
   exposed: ChatTurnState | undefined,
 ): TurnRecord {
@@ -138,6 +159,7 @@ export function turnRecord(
     turnId: fields.turnId,
     status: fields.status,
     lastSeq,
+    userInput: fields.userInput,
     text: fields.text,
     reasoning: fields.reasoning,
     toolCalls: fields.toolCalls,

@@ -161,6 +161,24 @@ describe('parseChatState: refusals', () => {
     });
   });
 
+  it.each<[string, unknown, (string | number)[]]>([
+    ['an unknown key in the user input', { text: 'Hi', extra: 1 }, ['turns', 0, 'userInput', 'extra']],
+    ['an empty user input text', { text: '' }, ['turns', 0, 'userInput', 'text']],
+    ['a user input source voice_tts', { text: 'Hi', source: 'voice_tts' }, ['turns', 0, 'userInput', 'source']],
+  ])('invalid-state: %s (issue 13: the turn holds its user_input strictly)', (_name, userInput, path) => {
+    const state = copy();
+    Object.assign(turnAt(state, 0), { userInput });
+    const result = parseChatState(state);
+    expect(result).toMatchObject({ ok: false, code: 'invalid-state', message: 'not a valid ChatStateV1' });
+    expect(result.ok ? [] : result.issues?.map((issue) => issue.path)).toEqual([path]);
+  });
+
+  it('a turn holding its user input parses (issue 13)', () => {
+    const state = copy();
+    Object.assign(turnAt(state, 0), { userInput: { text: 'Find the fox document', source: 'text_typed' } });
+    expect(parseChatState(state)).toStrictEqual({ ok: true, value: state });
+  });
+
   it('invalid-state: a __proto__ key in the JSON text', () => {
     const text = JSON.stringify(REAL_STATE).replace('{"schemaVersion":1,', '{"schemaVersion":1,"__proto__":{"polluted":true},');
     expect(parseChatState(text)).toStrictEqual({

@@ -11,6 +11,7 @@ import {
   CARD_RESOLUTIONS,
   ChatResultBlockSchema,
   TOOL_RESULT_STATUSES,
+  USER_INPUT_SOURCES,
 } from './events.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
@@ -60,6 +61,15 @@ export const ChatToolCallStateSchema = /* @__PURE__ */ (() =>
 /** A tool call in a turn. */
 export type ChatToolCallState = z.infer<typeof ChatToolCallStateSchema>;
 
+/** The person's message that opened a turn: its `user_input` event without `type`. */
+export const ChatUserInputStateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    text: textSchema(CHAT_LIMITS.maxTextLength, 1),
+    source: z.optional(z.enum(USER_INPUT_SOURCES)),
+  }))();
+/** The person's message in a turn. */
+export type ChatUserInputState = z.infer<typeof ChatUserInputStateSchema>;
+
 function cardStateSchema<Card extends z.ZodMiniType>(card: Card) {
   return z.strictObject({
     card,
@@ -78,6 +88,8 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
     turnId: ChatIdSchema,
     status: z.enum(CHAT_TURN_STATUSES),
     lastSeq: integerSchema().check(z.positive()),
+    // Present only when the turn was opened by a user_input, so states without one keep their JSON.
+    userInput: z.optional(ChatUserInputStateSchema),
     text: unboundedText(),
     reasoning: unboundedText(),
     toolCalls: z.array(ChatToolCallStateSchema),
