@@ -151,6 +151,27 @@ export type {
   ChatUserInputState,
   ParseChatStateRefusalCode,
 } from './state.js';
+export {
+  CHAT_HISTORY_ROLES,
+  CHAT_HISTORY_SOURCES,
+  ChatHistoryCardSchema,
+  ChatHistoryPageV1Schema,
+  ChatHistoryTurnV1Schema,
+  parseChatHistoryPage,
+} from './history.js';
+export type {
+  ChatHistoryCard,
+  ChatHistoryPageOf,
+  ChatHistoryPageV1,
+  ChatHistoryProductSchema,
+  ChatHistoryRole,
+  ChatHistorySource,
+  ChatHistoryTurnOf,
+  ChatHistoryTurnV1,
+  ParseChatHistoryPageOptions,
+  ParseChatHistoryPageRefusalCode,
+} from './history.js';
+export { historyFromChatState } from './history-from-state.js';
 export { applyChatEvent } from './apply-chat-event.js';
 export type { ApplyChatEventRefusalCode, ApplyChatEventResult, ChatSeqGap } from './apply-chat-event.js';
 

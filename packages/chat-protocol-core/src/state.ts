@@ -70,6 +70,19 @@ export const ChatUserInputStateSchema = /* @__PURE__ */ (() =>
 /** The person's message in a turn. */
 export type ChatUserInputState = z.infer<typeof ChatUserInputStateSchema>;
 
+/** A turn's provenance, once reported. Internal: history reuses it. */
+export const ChatProvenanceStateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({ engine: nameSchema(), model: nameSchema(), accountRoute: z.nullable(nameSchema()) }))();
+
+/** The error that failed a turn. Internal: history reuses it. */
+export const ChatErrorStateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    code: ChatIdSchema,
+    message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
+    retryable: z.boolean(),
+    retryAfterMs: z.nullable(CountSchema.check(z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
+  }))();
+
 function cardStateSchema<Card extends z.ZodMiniType>(card: Card) {
   return z.strictObject({
     card,
@@ -95,19 +108,10 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
     toolCalls: z.array(ChatToolCallStateSchema),
     cards: z.array(cardState),
     hostState: z.nullable(z.strictObject({ version: CountSchema, snapshot: SafeJsonSchema })),
-    provenance: z.nullable(
-      z.strictObject({ engine: nameSchema(), model: nameSchema(), accountRoute: z.nullable(nameSchema()) }),
-    ),
+    provenance: z.nullable(ChatProvenanceStateSchema),
     stopReason: z.nullable(nameSchema()),
     usage: z.nullable(SafeJsonObjectSchema),
-    error: z.nullable(
-      z.strictObject({
-        code: ChatIdSchema,
-        message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
-        retryable: z.boolean(),
-        retryAfterMs: z.nullable(CountSchema.check(z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
-      }),
-    ),
+    error: z.nullable(ChatErrorStateSchema),
     eventLog: z.string(),
   });
 }
