@@ -13,6 +13,7 @@ describe('the public surface of @papercusp/chat-protocol-legacy-adapter', () => 
       'papercup',
       'scout',
       'upgradeLegacyChatFrame',
+      'upgradeLegacyChatTurn',
     ]);
   });
 

@@ -34,6 +34,8 @@ export type {
   UpgradeLegacyChatFrameRefusalCode,
   UpgradeLegacyChatFrameResult,
 } from './upgrade.js';
+export { upgradeLegacyChatTurn } from './upgrade-chat-turn.js';
+export type { LegacyChatTurnOptions, UpgradeLegacyChatTurnRefusalCode, UpgradeLegacyChatTurnResult } from './upgrade-chat-turn.js';
 export { encodeLegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameRefusalCode, EncodeLegacyChatFrameResult, LegacyChatFrame } from './encode.js';
 export { createChatFrameDecoder } from './frame-decoder.js';

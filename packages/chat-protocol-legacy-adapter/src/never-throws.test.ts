@@ -26,6 +26,11 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   decodeLegacyChatFrame: { call: anyArguments(legacy.decodeLegacyChatFrame), valid: [deltaFrame, { dialect: legacy.papercup }], returns: 'result' },
   upgradeLegacyChatFrame: { call: anyArguments(legacy.upgradeLegacyChatFrame), valid: [deltaFrame, { ...identity, dialect: legacy.papercup }], returns: 'result' },
   encodeLegacyChatFrame: { call: anyArguments(legacy.encodeLegacyChatFrame), valid: [envelope, { dialect: legacy.scout }], returns: 'result' },
+  upgradeLegacyChatTurn: {
+    call: anyArguments(legacy.upgradeLegacyChatTurn),
+    valid: [{ id: 'msg_1', role: 'user', text: 'Hi', createdAt: 1_796_029_200_000, source: 'text_typed' }, {}],
+    returns: 'result',
+  },
   'createChatFrameDecoder().decode': { call: anyArguments(decoder.decode), valid: [deltaFrame], returns: 'result' },
   'createChatFrameDecoder().counts': { call: anyArguments(decoder.counts), valid: [undefined], returns: 'value' },
 };
