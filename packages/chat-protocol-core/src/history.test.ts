@@ -2,22 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4/mini';
 import { CONVERSATION_ID, RADIO_CARD, SAMPLE_SESSION, envelopeOf } from '../test/envelopes.js';
-import { buildStream, streamSpecArb } from '../test/streams.js';
+import { buildStream, replaySession, streamSpecArb } from '../test/streams.js';
 import { applyChatEvent } from './apply-chat-event.js';
 import type { OpenCardSnapshotV1 } from './cards.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { historyFromChatState } from './history-from-state.js';
 import { parseChatHistoryPage, type ChatHistoryTurnV1, type ParseChatHistoryPageRefusalCode } from './history.js';
-import { createChatState, type ChatStateV1 } from './state.js';
+import { createChatState } from './state.js';
 import { runs } from '../../../test-support/property-runs.js';
 
-function replay(envelopes: readonly ChatEventEnvelope[]): ChatStateV1 {
-  return envelopes.reduce((state, envelope) => {
-    const result = applyChatEvent(state, envelope);
-    if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
-    return result.state;
-  }, createChatState(CONVERSATION_ID));
-}
+const replay = replaySession;
 
 const event = (turnId: string, seq: number, body: unknown): ChatEventEnvelope =>
   envelopeOf(body, { turnId, seq, eventId: `evt_${turnId}_${seq}`, occurredAt: `2026-11-29T12:00:${String(seq).padStart(2, '0')}Z` });

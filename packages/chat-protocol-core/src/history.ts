@@ -18,6 +18,7 @@ import {
   ChatErrorStateSchema,
   ChatProvenanceStateSchema,
   ChatToolCallStateSchema,
+  jsonCopyOf,
 } from './state.js';
 import { issuesOf } from './zod-issues.js';
 
@@ -124,12 +125,9 @@ export function parseChatHistoryPage(
   input: unknown,
   options: ParseChatHistoryPageOptions<unknown> = {},
 ): ParseResult<ChatHistoryPageV1, ParseChatHistoryPageRefusalCode> {
-  let value: unknown;
-  try {
-    value = JSON.parse(typeof input === 'string' ? input : (JSON.stringify(input) ?? ''));
-  } catch {
-    return refuse('invalid-json', 'not JSON, or not serializable as JSON');
-  }
+  const copy = jsonCopyOf(input);
+  if (!copy.ok) return copy;
+  const { value } = copy;
   try {
     const parsed = ChatHistoryPageV1Schema.safeParse(value);
     if (!parsed.success) return refuse('invalid-page', 'not a valid ChatHistoryPageV1', issuesOf(parsed.error));

@@ -93,7 +93,7 @@ function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): 
   if (record.exposed !== undefined) return record.exposed;
   // Every field in schema order, as the reducer has always written a turn;
   // `userInput` only when the turn has one, so other turns keep their JSON.
-  const view = (record.userInput === undefined ? {
+  const view = {
     turnId: record.turnId,
     status: record.status,
     lastSeq: record.lastSeq,
@@ -106,21 +106,8 @@ function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): 
     stopReason: record.stopReason,
     usage: record.usage,
     error: record.error,
-  } : {
-    turnId: record.turnId,
-    status: record.status,
-    lastSeq: record.lastSeq,
-    userInput: record.userInput,
-    text: record.text,
-    reasoning: record.reasoning,
-    toolCalls: record.toolCalls,
-    cards: record.cards,
-    hostState: record.hostState,
-    provenance: record.provenance,
-    stopReason: record.stopReason,
-    usage: record.usage,
-    error: record.error,
-  }) as ChatTurnState;
+  } as ChatTurnState;
+  if (record.userInput !== undefined) view.userInput = record.userInput;
   const lines: TurnLines = { memory, position, lastSeq: record.lastSeq };
   Object.defineProperty(view, TURN, { value: lines });
   Object.defineProperty(view, 'eventLog', EVENT_LOG_ACCESSOR);

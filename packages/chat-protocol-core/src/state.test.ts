@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileValueArb, mutate, mutationArb } from '../test/arbitraries.js';
 import { CONVERSATION_ID, SAMPLE_SESSION } from '../test/envelopes.js';
+import { replaySession } from '../test/streams.js';
 import { applyChatEvent } from './apply-chat-event.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { createChatState, parseChatState, type ChatStateV1, type ChatTurnState, type ParseChatStateRefusalCode } from './state.js';
@@ -10,13 +11,7 @@ import { runs } from '../../../test-support/property-runs.js';
 const RUNS = runs(1_000);
 const PROPERTY_TIMEOUT = 60_000;
 
-function replay(envelopes: readonly ChatEventEnvelope[]): ChatStateV1 {
-  return envelopes.reduce((state, envelope) => {
-    const result = applyChatEvent(state, envelope);
-    if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
-    return result.state;
-  }, createChatState(CONVERSATION_ID));
-}
+const replay = replaySession;
 
 /** A real state: turn_1 completed with tool calls, a card, host state and provenance; turn_2 failed. */
 const REAL_STATE = replay(SAMPLE_SESSION);

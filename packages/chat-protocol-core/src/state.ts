@@ -101,8 +101,6 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
     turnId: ChatIdSchema,
     status: z.enum(CHAT_TURN_STATUSES),
     lastSeq: integerSchema().check(z.positive()),
-    // Present only when the turn was opened by a user_input, so states without one keep their JSON.
-    userInput: z.optional(ChatUserInputStateSchema),
     text: unboundedText(),
     reasoning: unboundedText(),
     toolCalls: z.array(ChatToolCallStateSchema),
@@ -112,6 +110,8 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
     stopReason: z.nullable(nameSchema()),
     usage: z.nullable(SafeJsonObjectSchema),
     error: z.nullable(ChatErrorStateSchema),
+    // Present only when the turn was opened by a user_input, so states without one keep their JSON.
+    userInput: z.optional(ChatUserInputStateSchema),
     eventLog: z.string(),
   });
 }
@@ -153,6 +153,19 @@ export function createChatState(conversationId: string): ChatStateV1 {
   return { schemaVersion: 1, conversationId, turns: [] };
 }
 
+/**
+ * A fresh JSON copy of `input`: its JSON text parsed, or a value read as its
+ * JSON form; `invalid-json` when it is neither. Never throws. Internal: the
+ * strict readers of snapshots and history pages share it.
+ */
+export function jsonCopyOf(input: unknown): ParseResult<unknown, 'invalid-json'> {
+  try {
+    return { ok: true, value: JSON.parse(typeof input === 'string' ? input : (JSON.stringify(input) ?? '')) as unknown };
+  } catch {
+    return refuse('invalid-json', 'not JSON, or not serializable as JSON');
+  }
+}
+
 /** Refusal codes of {@link parseChatState}. */
 export type ParseChatStateRefusalCode = 'invalid-json' | 'unsupported-version' | 'invalid-state';
 
@@ -172,12 +185,9 @@ export function parseStateWith(
 ): ParseResult<unknown, ParseChatStateRefusalCode> {
   // The result is a fresh copy of the input, not the schema's output, so key
   // order (and with it the JSON text of everything applied later) is preserved.
-  let value: unknown;
-  try {
-    value = JSON.parse(typeof input === 'string' ? input : (JSON.stringify(input) ?? ''));
-  } catch {
-    return refuse('invalid-json', 'not JSON, or not serializable as JSON');
-  }
+  const copy = jsonCopyOf(input);
+  if (!copy.ok) return copy;
+  const { value } = copy;
   try {
     if (typeof value !== 'object' || value === null || (value as { schemaVersion?: unknown }).schemaVersion !== 1) {
       return refuse('unsupported-version', 'expected schemaVersion 1');

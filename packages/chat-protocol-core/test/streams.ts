@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { ChatEventEnvelope, ChatEventV1 } from '../src/index.js';
-import { DONE_STATUSES, parseChatEnvelope } from '../src/index.js';
+import { applyChatEvent, createChatState, DONE_STATUSES, parseChatEnvelope, type ChatStateV1 } from '../src/index.js';
 import { eventArb, idArb, nameArb } from './arbitraries.js';
 import { CONVERSATION_ID } from './envelopes.js';
 
@@ -107,4 +107,13 @@ export function buildStream(spec: StreamSpec, provider = 'provider_x'): ChatEven
     stream.push(parsed.value);
   }
   return stream;
+}
+
+/** The state `envelopes` reduce to from an empty `CONVERSATION_ID`; throws on a refusal (a broken fixture). */
+export function replaySession(envelopes: readonly ChatEventEnvelope[]): ChatStateV1 {
+  return envelopes.reduce((state, envelope) => {
+    const result = applyChatEvent(state, envelope);
+    if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
+    return result.state;
+  }, createChatState(CONVERSATION_ID));
 }
