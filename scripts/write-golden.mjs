@@ -5,6 +5,8 @@
 //                         as encodeChatEnvelope writes them;
 //   <name>.state.json     the ChatStateV1 the reducer reaches, as
 //                         JSON.stringify(state, null, 2);
+//   <name>.history.json   the history page a reloaded client renders from that
+//                         state: historyFromChatState, hasMoreEarlier false;
 //   <name>.<dialect>.sse  the legacy projection for each built-in dialect in
 //                         which every applied envelope has a legacy form, as
 //                         encodeLegacyChatFrame writes it;
@@ -26,6 +28,7 @@ import {
   createChatState,
   encodeChatEnvelope,
   formatChatCursor,
+  historyFromChatState,
   parseChatEnvelope,
 } from '../packages/chat-protocol-core/dist/index.js';
 import { createChatFrameDecoder, encodeLegacyChatFrame, papercup, scout } from '../packages/chat-protocol-legacy-adapter/dist/index.js';
@@ -818,7 +821,61 @@ const cardsParityResponses = cardsParity
  * is the Last-Event-ID the client connected with and the seq the connection
  * dropped after (`null`: it ran to the end).
  */
+// ---------------------------------------------------------------------------
+// asked-and-answered: two turns the person opens (typed, then by voice), each
+// with its user_input first; a tool call, a card answered, done completed.
+// Its history page shows both sides of the conversation.
+
+const ASKED_START = Date.UTC(2026, 10, 30, 9, 12, 4, 250);
+const ASKED_CALL = callId('asked-and-answered/orders', ASKED_START + 900);
+const ASKED_CARD = cardId('asked-and-answered', ASKED_START + 62_400);
+
+const askedAndAnswered = conversation({
+  name: 'asked-and-answered',
+  start: ASKED_START,
+  turns: [
+    [
+      [0, { type: 'user_input', text: 'Where is my order ord_4K7P? It was due on Friday.', source: 'text_typed' }],
+      [150, { type: 'provenance', engine: 'papercup-agent', model: 'provider_x/large', accountRoute: 'support-eu' }],
+      [900, { type: 'tool_call', callId: ASKED_CALL, name: 'get_order', input: { orderId: 'ord_4K7P' } }],
+      [1_700, { type: 'tool_result', callId: ASKED_CALL, name: 'get_order', status: 'succeeded', summary: 'Delayed at the carrier, new estimate Tuesday' }],
+      [2_100, { type: 'delta', text: 'Your order ord_4K7P is held up at the carrier. ' }],
+      [2_180, { type: 'delta', text: 'Their new estimate is Tuesday.' }],
+      [2_400, { type: 'done', status: 'completed', stopReason: 'end_turn', usage: { inputTokens: 1220, outputTokens: 31 } }],
+    ],
+    [
+      [61_800, { type: 'user_input', text: 'can you just cancel it', source: 'voice_stt' }],
+      [62_000, { type: 'provenance', engine: 'papercup-agent', model: 'provider_x/large', accountRoute: 'support-eu' }],
+      [
+        62_400,
+        {
+          type: 'card',
+          card: {
+            correlationId: ASKED_CARD,
+            createdAt: iso(ASKED_START + 62_400),
+            prompt: 'Cancel order ord_4K7P and refund 38.00 EUR?',
+            presentation: { kind: 'confirm', confirmLabel: 'Cancel the order', rejectLabel: 'Keep it' },
+            fallbackText: 'Say "cancel" or "keep it".',
+            allowDecline: true,
+          },
+        },
+      ],
+      [80_100, { type: 'card_closed', correlationId: ASKED_CARD, resolution: 'submitted' }],
+      [80_500, { type: 'delta', text: 'Done: ord_4K7P is cancelled and 38.00 EUR is on its way back to your card.' }],
+      [80_700, { type: 'done', status: 'completed', stopReason: 'end_turn', usage: { inputTokens: 1490, outputTokens: 24 } }],
+    ],
+  ],
+});
+
+// ---------------------------------------------------------------------------
+
 const SESSIONS = [
+  {
+    name: 'asked-and-answered',
+    title: 'Two turns the person opens, typed and then by voice: a tool answers the first, a confirm card the second',
+    envelopes: askedAndAnswered,
+    responses: [{ action: 'submit', correlationId: ASKED_CARD, value: { confirmed: true } }],
+  },
   { name: 'blocks-streamed', title: 'A turn whose text carries a <report> and an <ask> block, cut mid-tag by its deltas', scenario: ['blocks-split-while-streaming'], envelopes: blocksStreamed },
   { name: 'cancelled-mid-stream', title: 'Reasoning and text stream, a tool call starts, and the person cancels before it reports', envelopes: cancelledMidStream },
   {
@@ -911,6 +968,7 @@ function render(session) {
   const files = {
     [`${session.name}.jsonl`]: `${lines.join('\n')}\n`,
     [`${session.name}.state.json`]: `${JSON.stringify(state, null, 2)}\n`,
+    [`${session.name}.history.json`]: `${JSON.stringify({ turns: historyFromChatState(state), hasMoreEarlier: false }, null, 2)}\n`,
   };
   // A projection exists for a dialect only when every applied envelope has a legacy form.
   for (const dialect of DIALECTS) {

@@ -6,6 +6,7 @@ import { applyChatEvent, type ApplyChatEventRefusalCode } from './apply-chat-eve
 import { digestEnvelope } from './digest.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { DONE_STATUSES, type ChatEventV1 } from './events.js';
+import { buildStream, streamSpecArb, type StreamSpec } from '../test/streams.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';
 import { createChatState, parseChatState, type ChatStateV1, type ChatTurnState } from './state.js';
 import { runs } from '../../../test-support/property-runs.js';
@@ -303,6 +304,56 @@ describe('applyChatEvent: done and error are terminal and symmetric', () => {
   });
 });
 
+describe('applyChatEvent: user_input opens a turn (DESIGN §3.3, issue 13)', () => {
+  const ASKED = at(1, { type: 'user_input', text: 'Find the fox document', source: 'voice_stt' });
+
+  it('a user_input at seq 1 is held by the turn as userInput, written just before the event log', () => {
+    const state = replay([ASKED, at(2, { type: 'delta', text: 'Looking.' })]);
+    expect(state.turns[0]).toStrictEqual(
+      turnOf({
+        lastSeq: 2,
+        userInput: { text: 'Find the fox document', source: 'voice_stt' },
+        text: 'Looking.',
+        eventLog: logOf(ASKED, at(2, { type: 'delta', text: 'Looking.' })),
+      }),
+    );
+    expect(Object.keys(state.turns[0] ?? {}).slice(-2)).toEqual(['userInput', 'eventLog']);
+  });
+
+  it('an absent source stays absent in the state', () => {
+    const state = replay([at(1, { type: 'user_input', text: 'Hi' })]);
+    expect(state.turns[0]?.userInput).toStrictEqual({ text: 'Hi' });
+  });
+
+  it('a turn without user_input has no userInput key: its snapshot JSON is unchanged', () => {
+    const state = replay([HELLO, WORLD]);
+    expect(Object.keys(state.turns[0] ?? {})).not.toContain('userInput');
+    expect(JSON.stringify(state)).toBe(JSON.stringify(stateOf(turnOf({ lastSeq: 2, text: 'Hello, world', eventLog: logOf(HELLO, WORLD) }))));
+  });
+
+  it('a user_input after the first event is misplaced-user-input (so at most one per turn), and leaves no trace', () => {
+    const state = replay([HELLO]);
+    const late = at(2, { type: 'user_input', text: 'Again' });
+    const result = applyChatEvent(state, late);
+    expect(result).toMatchObject({ ok: false, code: 'misplaced-user-input' });
+    expect(applyChatEvent(replay([ASKED]), at(2, { type: 'user_input', text: 'Second' }))).toMatchObject({
+      ok: false,
+      code: 'misplaced-user-input',
+    });
+    expect(applied(state, at(2, { type: 'delta', text: '!' })).turns[0]?.lastSeq).toBe(2);
+  });
+
+  it('the user input survives parseChatState and the restored state continues identically', () => {
+    const live = replay([ASKED]);
+    const restored = parseChatState(JSON.stringify(live));
+    expect(restored.ok).toBe(true);
+    if (!restored.ok) return;
+    expect(restored.value).toStrictEqual(JSON.parse(JSON.stringify(live)));
+    const next = at(2, { type: 'done', status: 'completed' });
+    expect(JSON.stringify(applied(restored.value as ChatStateV1, next))).toBe(JSON.stringify(applied(live, next)));
+  });
+});
+
 describe('applyChatEvent: tool calls, cards, host state, navigate, provenance', () => {
   const succeeded = at(4, {
     type: 'tool_result',
@@ -593,6 +644,7 @@ const APPLY_CODES: readonly ApplyChatEventRefusalCode[] = [
   'seq-gap',
   'conflicting-duplicate',
   'turn-terminal',
+  'misplaced-user-input',
   'unknown-tool-call',
   'duplicate-tool-call',
   'duplicate-tool-result',
@@ -603,101 +655,6 @@ const APPLY_CODES: readonly ApplyChatEventRefusalCode[] = [
   'stale-state',
 ];
 
-const terminalArb: fc.Arbitrary<ChatEventV1> = fc.oneof(
-  fc.record({ type: fc.constant('done' as const), status: fc.constantFrom(...DONE_STATUSES), stopReason: fc.constant('end_turn') }),
-  fc.record({ type: fc.constant('error' as const), code: idArb, message: nameArb, retryable: fc.boolean() }),
-);
-const turnSpecArb = fc.record({
-  events: fc.array(
-    eventArb.filter((event) => event.type !== 'done' && event.type !== 'error'),
-    { maxLength: 10 },
-  ),
-  end: fc.option(terminalArb, { nil: undefined }),
-});
-/** A conversation: up to three turns whose envelopes interleave by `picks`. */
-const streamSpecArb = fc.record({
-  turns: fc.array(turnSpecArb, { minLength: 1, maxLength: 3 }),
-  picks: fc.array(fc.nat(), { maxLength: 40 }),
-});
-type StreamSpec = typeof streamSpecArb extends fc.Arbitrary<infer Spec> ? Spec : never;
-
-const START = Date.UTC(2026, 10, 29, 12, 0, 0);
-
-/**
- * Makes a generated spec a valid stream: per-turn call and card ids, results
- * and closes only for open calls and cards (others dropped), increasing state
- * versions, provenance naming `provider`, ids unique across the conversation,
- * timestamps increasing. Every envelope is checked with the strict parser.
- */
-function buildStream(spec: StreamSpec, provider = 'provider_x'): ChatEventEnvelope[] {
-  const perTurn = spec.turns.map((turnSpec, turnIndex) => {
-    const turnId = `turn_${turnIndex + 1}`;
-    const events: ChatEventV1[] = [];
-    const openCalls: { callId: string; name: string }[] = [];
-    const openCards: string[] = [];
-    let calls = 0;
-    let cards = 0;
-    let version = -1;
-    for (const event of turnSpec.events) {
-      switch (event.type) {
-        case 'tool_call': {
-          const callId = `call_${++calls}`;
-          openCalls.push({ callId, name: event.name });
-          events.push({ ...event, callId });
-          break;
-        }
-        case 'tool_result': {
-          const [call] = openCalls.splice(events.length % Math.max(openCalls.length, 1), 1);
-          if (call !== undefined) events.push({ ...event, ...call });
-          break;
-        }
-        case 'card': {
-          const correlationId = `card_${++cards}`;
-          openCards.push(correlationId);
-          events.push({ ...event, card: { ...event.card, correlationId } });
-          break;
-        }
-        case 'card_closed': {
-          const [correlationId] = openCards.splice(events.length % Math.max(openCards.length, 1), 1);
-          if (correlationId !== undefined) events.push({ ...event, correlationId });
-          break;
-        }
-        case 'state':
-          version += 1 + (event.version % 3);
-          events.push({ ...event, version });
-          break;
-        case 'provenance':
-          events.push({ ...event, model: `${provider}/large` });
-          break;
-        default:
-          events.push(event);
-      }
-    }
-    if (turnSpec.end !== undefined) events.push(turnSpec.end);
-    return events.map((event, index) => ({ turnId, seq: index + 1, event }));
-  });
-  // Interleave the turns: each pick chooses which turn sends its next envelope.
-  const stream: ChatEventEnvelope[] = [];
-  let pickIndex = 0;
-  for (;;) {
-    const pending = perTurn.filter((queue) => queue.length > 0);
-    if (pending.length === 0) break;
-    const queue = pending[(spec.picks[pickIndex++] ?? 0) % pending.length] as (typeof perTurn)[number];
-    const { turnId, seq, event } = queue.shift() as (typeof queue)[number];
-    const parsed = parseChatEnvelope({
-      schemaVersion: 1,
-      conversationId: CONVERSATION_ID,
-      turnId,
-      eventId: `evt_${turnId}.${seq}`,
-      seq,
-      occurredAt: new Date(START + stream.length * 1000).toISOString(),
-      event,
-    });
-    if (!parsed.ok) throw new Error(`generator produced an invalid envelope: ${parsed.message}`);
-    stream.push(parsed.value);
-  }
-  return stream;
-}
 
 describe('applyChatEvent: properties over generated valid streams', () => {
   it('any shuffle-free redelivery pattern (overlapping replays, repeats) gives the clean stream state', () => {

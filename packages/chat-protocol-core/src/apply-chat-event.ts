@@ -12,7 +12,7 @@ import { itemAt, lastItem, pushItem, setItem } from './persistent-list.js';
 import { refuse, type ChatRefusal } from './result.js';
 import type { ChatCursor } from './sse.js';
 import type { ChatCardState, ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
-import { ownMemory, recordOf, turnRecord, viewOf, type StateRecord, type TurnRecord } from './state-record.js';
+import { ownMemory, recordOf, turnRecord, viewOf, type StateRecord, type TurnFields, type TurnRecord } from './state-record.js';
 
 /** Refusal codes of {@link applyChatEvent}. */
 export type ApplyChatEventRefusalCode =
@@ -20,6 +20,7 @@ export type ApplyChatEventRefusalCode =
   | 'seq-gap'
   | 'conflicting-duplicate'
   | 'turn-terminal'
+  | 'misplaced-user-input'
   | 'unknown-tool-call'
   | 'duplicate-tool-call'
   | 'duplicate-tool-result'
@@ -141,11 +142,12 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
   return { ok: true, state: viewOf(next), outcome: 'applied' };
 }
 
-function newTurn(turnId: string): Omit<ChatTurnState, 'eventLog'> {
+function newTurn(turnId: string): TurnFields {
   return {
     turnId,
     status: 'running',
     lastSeq: 0,
+    userInput: undefined,
     text: '',
     reasoning: '',
     toolCalls: [],
@@ -223,6 +225,13 @@ type TurnRefusal = ChatRefusal<
  */
 function reduceTurn(turn: TurnRecord, event: ChatEventV1): TurnRefusal | typeof ANOTHER_TURN | null {
   switch (event.type) {
+    case 'user_input':
+      // The person's message opens the turn: seq 1 only, so at most one per turn.
+      if (turn.lastSeq !== 1) {
+        return refuse('misplaced-user-input', `user_input must be the turn's first event (seq 1), got seq ${turn.lastSeq}`);
+      }
+      turn.userInput = event.source === undefined ? { text: event.text } : { text: event.text, source: event.source };
+      return null;
     case 'delta':
       turn.text += event.text;
       return null;

@@ -10,3 +10,5 @@ export const TOOL_RESULT_STATUSES = ['succeeded', 'failed', 'cancelled', 'needs-
 export const DONE_STATUSES = ['completed', 'cancelled', 'interrupted', 'needs-reconciliation'] as const;
 /** How a card closed. */
 export const CARD_RESOLUTIONS = ['submitted', 'declined', 'cancelled', 'expired', 'interrupted'] as const;
+/** Where the person's message came from: typed, spoken (speech to text), or written by the host. */
+export const USER_INPUT_SOURCES = ['text_typed', 'voice_stt', 'system'] as const;

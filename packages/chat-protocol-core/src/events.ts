@@ -9,7 +9,7 @@ import * as z from 'zod/v4/mini';
 import { discriminatedUnionSchema } from './portable-zod.js';
 import { OpenCardSnapshotV1Schema } from './cards.js';
 import { hasNoRepeats } from './card-rules.js';
-import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
+import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
   hasOwn,
@@ -22,7 +22,7 @@ import {
 } from './primitives.js';
 import { EVENT_FIELD_NAMES } from './validate-envelope.js';
 
-export { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES };
+export { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES };
 
 const nameSchema = () => textSchema(CHAT_LIMITS.maxNameLength, 1);
 
@@ -46,6 +46,17 @@ export const ChatResultBlockSchema = /* @__PURE__ */ (() =>
 /** A grounded result block. */
 export type ChatResultBlock = z.infer<typeof ChatResultBlockSchema>;
 
+/**
+ * `user_input`: the person's message that opened the turn. Never empty (a send
+ * with no text is not a message), bounded like `delta` text; `source` says how
+ * it was written. The reducer takes it only as a turn's first event.
+ */
+export const UserInputEventSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    type: z.literal('user_input'),
+    text: textSchema(CHAT_LIMITS.maxTextLength, 1),
+    source: z.optional(z.enum(USER_INPUT_SOURCES)),
+  }))();
 /** `delta`: assistant text, possibly empty. */
 export const DeltaEventSchema = /* @__PURE__ */ (() =>
   z.strictObject({
@@ -153,6 +164,7 @@ export const ErrorEventSchema = /* @__PURE__ */ (() =>
 /** The v1 event union, discriminated on `type`. */
 export const ChatEventV1Schema = /* @__PURE__ */ (() =>
   discriminatedUnionSchema('type', [
+    UserInputEventSchema,
     DeltaEventSchema,
     ReasoningEventSchema,
     ToolCallEventSchema,

@@ -5,7 +5,10 @@ import type {
   ChatEventEnvelope,
   ChatEventV1,
   ChatEventV1Of,
+  ChatHistoryPageV1,
+  ChatHistoryTurnV1,
   ChatStateV1,
+  ChatTurnState,
   OpenCardSnapshotV1,
   ParseChatEnvelopeResult,
 } from './index.js';
@@ -17,7 +20,9 @@ import {
   createChatCodec,
   createChatState,
   defineCardKind,
+  historyFromChatState,
   negotiateChatVersion,
+  parseChatHistoryPage,
   parseChatEnvelope,
   requireChatCapabilities,
   type ChatStateOf,
@@ -28,6 +33,7 @@ describe('public types', () => {
     expectTypeOf<ChatEventEnvelope['event']>().toEqualTypeOf<ChatEventV1>();
     expectTypeOf<ChatEventEnvelope['schemaVersion']>().toEqualTypeOf<1>();
     expectTypeOf<ChatEventV1['type']>().toEqualTypeOf<
+      | 'user_input'
       | 'delta'
       | 'reasoning'
       | 'tool_call'
@@ -96,4 +102,22 @@ describe('public types', () => {
     const base = parseChatEnvelope('{}');
     if (base.ok) expectTypeOf(applyChatEvent(createChatState('conv_1'), base.value)).toEqualTypeOf<ApplyChatEventResult>();
   });
+
+  it('user_input and persisted history are typed (issue 13)', () => {
+    expectTypeOf<ChatEventV1Of<'user_input'>>().toEqualTypeOf<{
+      type: 'user_input';
+      text: string;
+      source?: 'text_typed' | 'voice_stt' | 'system';
+    }>();
+    expectTypeOf<ChatTurnState['userInput']>().toEqualTypeOf<{ text: string; source?: 'text_typed' | 'voice_stt' | 'system' } | undefined>();
+    expectTypeOf(historyFromChatState).returns.toEqualTypeOf<ChatHistoryTurnV1[]>();
+    expectTypeOf<ChatHistoryTurnV1['source']>().toEqualTypeOf<'text_typed' | 'voice_stt' | 'system' | 'voice_tts' | undefined>();
+    expectTypeOf<ChatHistoryTurnV1['role']>().toEqualTypeOf<'user' | 'assistant' | 'system'>();
+    const product = z.strictObject({ planSlug: z.string() });
+    const parsed = parseChatHistoryPage('{}', { product });
+    if (parsed.ok) expectTypeOf(parsed.value.turns[0]?.product).toEqualTypeOf<{ planSlug: string } | undefined>();
+    const plain = parseChatHistoryPage('{}');
+    if (plain.ok) expectTypeOf(plain.value).toEqualTypeOf<ChatHistoryPageV1>();
+  });
 });
+

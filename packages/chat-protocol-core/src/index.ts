@@ -61,6 +61,8 @@ export {
   TOOL_RESULT_STATUSES,
   ToolCallEventSchema,
   ToolResultEventSchema,
+  USER_INPUT_SOURCES,
+  UserInputEventSchema,
   channelOf,
   isChatEventTypeV1,
 } from './events.js';
@@ -145,6 +147,7 @@ export {
   ChatStateV1Schema,
   ChatToolCallStateSchema,
   ChatTurnStateSchema,
+  ChatUserInputStateSchema,
   createChatState,
   parseChatState,
 } from './state.js';
@@ -157,8 +160,30 @@ export type {
   ChatTurnState,
   ChatTurnStateOf,
   ChatTurnStatus,
+  ChatUserInputState,
   ParseChatStateRefusalCode,
 } from './state.js';
+export {
+  CHAT_HISTORY_ROLES,
+  CHAT_HISTORY_SOURCES,
+  ChatHistoryCardSchema,
+  ChatHistoryPageV1Schema,
+  ChatHistoryTurnV1Schema,
+  parseChatHistoryPage,
+} from './history.js';
+export type {
+  ChatHistoryCard,
+  ChatHistoryPageOf,
+  ChatHistoryPageV1,
+  ChatHistoryProductSchema,
+  ChatHistoryRole,
+  ChatHistorySource,
+  ChatHistoryTurnOf,
+  ChatHistoryTurnV1,
+  ParseChatHistoryPageOptions,
+  ParseChatHistoryPageRefusalCode,
+} from './history.js';
+export { historyFromChatState } from './history-from-state.js';
 export { applyChatEvent } from './apply-chat-event.js';
 export type { ApplyChatEventRefusalCode, ApplyChatEventResult, ChatSeqGap } from './apply-chat-event.js';
 

@@ -22,7 +22,7 @@ describe('the committed JSON Schema (DESIGN §3.4)', () => {
     expect(schema.required).toEqual(['schemaVersion', 'conversationId', 'turnId', 'eventId', 'seq', 'occurredAt', 'event']);
     const variants = schema.properties['event']?.oneOf ?? schema.properties['event']?.anyOf ?? [];
     expect(variants.map((variant) => variant.properties.type.const)).toEqual([
-      'delta', 'reasoning', 'tool_call', 'tool_result', 'provenance', 'card', 'card_closed', 'state', 'navigate', 'done', 'error',
+      'user_input', 'delta', 'reasoning', 'tool_call', 'tool_result', 'provenance', 'card', 'card_closed', 'state', 'navigate', 'done', 'error',
     ]);
   });
 });

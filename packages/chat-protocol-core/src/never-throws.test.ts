@@ -56,6 +56,11 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
     returns: 'result',
   },
   parseChatState: { call: anyArguments(core.parseChatState), valid: [state], returns: 'result' },
+  parseChatHistoryPage: {
+    call: anyArguments(core.parseChatHistoryPage),
+    valid: [{ turns: core.historyFromChatState(state), hasMoreEarlier: false }],
+    returns: 'result',
+  },
   'createChatCodec().parseChatEnvelope': { call: anyArguments(codec.parseChatEnvelope), valid: [envelope], returns: 'result' },
   'createChatCodec().parseChatState': { call: anyArguments(codec.parseChatState), valid: [state], returns: 'result' },
   isStateChannelEvent: { call: anyArguments(core.isStateChannelEvent), valid: ['card'], returns: 'boolean' },
@@ -77,6 +82,7 @@ describeHostileContract('core', core, {
   throwing,
   others: {
     applyChatEvent: 'takes the values parseChatState and parseChatEnvelope (or a codec) returned, not arbitrary values',
+    historyFromChatState: 'takes a state parseChatState or applyChatEvent returned, not arbitrary values',
     customCheck: 'a zod schema builder a product calls once with its own function; zod reports what it is given',
     exactOptional: 'a zod schema builder: it takes a zod schema, as z.optional does',
     strictExactObject: 'a zod schema builder: it takes a shape of zod schemas, as z.strictObject does',

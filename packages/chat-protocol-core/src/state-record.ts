@@ -17,16 +17,22 @@ import {
   type EventMemory,
 } from './event-memory.js';
 import { itemAt, listOf, toArray, type PersistentList } from './persistent-list.js';
-import type { ChatStateV1, ChatTurnState } from './state.js';
+import type { ChatStateV1, ChatTurnState, ChatUserInputState } from './state.js';
 
 /**
  * A turn as the reducer holds it: its public fields but `eventLog`, whose lines
  * live in the memory of every state that has the turn, at the turn's position.
  */
-export interface TurnRecord extends Omit<ChatTurnState, 'eventLog'> {
+export interface TurnRecord extends TurnFields {
   /** The public turn, once built (or the caller's own turn when the record was read from it). */
   exposed: ChatTurnState | undefined;
 }
+
+/**
+ * A turn's fields but `eventLog`, with `userInput` always present as a key
+ * (undefined when the turn has none), so every record has one object shape.
+ */
+export type TurnFields = Omit<ChatTurnState, 'eventLog' | 'userInput'> & { userInput: ChatUserInputState | undefined };
 
 /** A conversation's state as the reducer holds it. Immutable once made, but for its caches. */
 export interface StateRecord {
@@ -86,7 +92,8 @@ export function viewOf(record: StateRecord): ChatStateV1 {
 
 function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): ChatTurnState {
   if (record.exposed !== undefined) return record.exposed;
-  // Every field in schema order, as the reducer has always written a turn.
+  // Every field in schema order, as the reducer has always written a turn;
+  // `userInput` only when the turn has one, so other turns keep their JSON.
   const view = {
     turnId: record.turnId,
     status: record.status,
@@ -101,6 +108,7 @@ function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): 
     usage: record.usage,
     error: record.error,
   } as ChatTurnState;
+  if (record.userInput !== undefined) view.userInput = record.userInput;
   const lines: TurnLines = { memory, position, lastSeq: record.lastSeq };
   Object.defineProperty(view, TURN, { value: lines });
   Object.defineProperty(view, 'eventLog', EVENT_LOG_ACCESSOR);
@@ -116,7 +124,7 @@ let shapeKeepers: readonly unknown[] | undefined;
 function keepShapes(): void {
   const memory = createEventMemory();
   const turn = turnRecord(
-    { turnId: 'shape', status: 'running', lastSeq: 0, text: '', reasoning: '', toolCalls: [], cards: [], hostState: null, provenance: null, stopReason: null, usage: null, error: null },
+    { turnId: 'shape', status: 'running', lastSeq: 0, userInput: undefined, text: '', reasoning: '', toolCalls: [], cards: [], hostState: null, provenance: null, stopReason: null, usage: null, error: null },
     0,
     undefined,
   );
@@ -131,7 +139,7 @@ function keepShapes(): void {
  * record, which the engine copies far faster than a spread with overrides.
  */
 export function turnRecord(
-  fields: Omit<ChatTurnState, 'eventLog'>,
+  fields: TurnFields | Omit<ChatTurnState, 'eventLog'>,
   lastSeq: number,
   exposed: ChatTurnState | undefined,
 ): TurnRecord {
@@ -139,6 +147,7 @@ export function turnRecord(
     turnId: fields.turnId,
     status: fields.status,
     lastSeq,
+    userInput: fields.userInput,
     text: fields.text,
     reasoning: fields.reasoning,
     toolCalls: fields.toolCalls,

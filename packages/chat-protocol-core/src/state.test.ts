@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileValueArb, mutate, mutationArb } from '../test/arbitraries.js';
 import { CONVERSATION_ID, SAMPLE_SESSION } from '../test/envelopes.js';
+import { replaySession } from '../test/streams.js';
 import { applyChatEvent } from './apply-chat-event.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { createChatState, parseChatState, type ChatStateV1, type ChatTurnState, type ParseChatStateRefusalCode } from './state.js';
@@ -10,13 +11,7 @@ import { runs } from '../../../test-support/property-runs.js';
 const RUNS = runs(1_000);
 const PROPERTY_TIMEOUT = 60_000;
 
-function replay(envelopes: readonly ChatEventEnvelope[]): ChatStateV1 {
-  return envelopes.reduce((state, envelope) => {
-    const result = applyChatEvent(state, envelope);
-    if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
-    return result.state;
-  }, createChatState(CONVERSATION_ID));
-}
+const replay = replaySession;
 
 /** A real state: turn_1 completed with tool calls, a card, host state and provenance; turn_2 failed. */
 const REAL_STATE = replay(SAMPLE_SESSION);
@@ -159,6 +154,24 @@ describe('parseChatState: refusals', () => {
       message: 'not a valid ChatStateV1',
       issues: [{ path: [...path, 'extra'], message: 'unknown key "extra"' }],
     });
+  });
+
+  it.each<[string, unknown, (string | number)[]]>([
+    ['an unknown key in the user input', { text: 'Hi', extra: 1 }, ['turns', 0, 'userInput', 'extra']],
+    ['an empty user input text', { text: '' }, ['turns', 0, 'userInput', 'text']],
+    ['a user input source voice_tts', { text: 'Hi', source: 'voice_tts' }, ['turns', 0, 'userInput', 'source']],
+  ])('invalid-state: %s (issue 13: the turn holds its user_input strictly)', (_name, userInput, path) => {
+    const state = copy();
+    Object.assign(turnAt(state, 0), { userInput });
+    const result = parseChatState(state);
+    expect(result).toMatchObject({ ok: false, code: 'invalid-state', message: 'not a valid ChatStateV1' });
+    expect(result.ok ? [] : result.issues?.map((issue) => issue.path)).toEqual([path]);
+  });
+
+  it('a turn holding its user input parses (issue 13)', () => {
+    const state = copy();
+    Object.assign(turnAt(state, 0), { userInput: { text: 'Find the fox document', source: 'text_typed' } });
+    expect(parseChatState(state)).toStrictEqual({ ok: true, value: state });
   });
 
   it('invalid-state: a __proto__ key in the JSON text', () => {

@@ -11,6 +11,7 @@ import {
   CARD_RESOLUTIONS,
   ChatResultBlockSchema,
   TOOL_RESULT_STATUSES,
+  USER_INPUT_SOURCES,
 } from './events.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
@@ -60,6 +61,28 @@ export const ChatToolCallStateSchema = /* @__PURE__ */ (() =>
 /** A tool call in a turn. */
 export type ChatToolCallState = z.infer<typeof ChatToolCallStateSchema>;
 
+/** The person's message that opened a turn: its `user_input` event without `type`. */
+export const ChatUserInputStateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    text: textSchema(CHAT_LIMITS.maxTextLength, 1),
+    source: z.optional(z.enum(USER_INPUT_SOURCES)),
+  }))();
+/** The person's message in a turn. */
+export type ChatUserInputState = z.infer<typeof ChatUserInputStateSchema>;
+
+/** A turn's provenance, once reported. Internal: history reuses it. */
+export const ChatProvenanceStateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({ engine: nameSchema(), model: nameSchema(), accountRoute: z.nullable(nameSchema()) }))();
+
+/** The error that failed a turn. Internal: history reuses it. */
+export const ChatErrorStateSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    code: ChatIdSchema,
+    message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
+    retryable: z.boolean(),
+    retryAfterMs: z.nullable(CountSchema.check(z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
+  }))();
+
 function cardStateSchema<Card extends z.ZodMiniType>(card: Card) {
   return z.strictObject({
     card,
@@ -92,19 +115,12 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
     toolCalls: z.array(ChatToolCallStateSchema),
     cards: z.array(cardState),
     hostState: z.nullable(z.strictObject({ version: CountSchema, snapshot: SafeJsonSchema })),
-    provenance: z.nullable(
-      z.strictObject({ engine: nameSchema(), model: nameSchema(), accountRoute: z.nullable(nameSchema()) }),
-    ),
+    provenance: z.nullable(ChatProvenanceStateSchema),
     stopReason: z.nullable(nameSchema()),
     usage: z.nullable(SafeJsonObjectSchema),
-    error: z.nullable(
-      z.strictObject({
-        code: ChatIdSchema,
-        message: textSchema(CHAT_LIMITS.maxSummaryLength, 1),
-        retryable: z.boolean(),
-        retryAfterMs: z.nullable(CountSchema.check(z.maximum(CHAT_LIMITS.maxRetryAfterMs))),
-      }),
-    ),
+    error: z.nullable(ChatErrorStateSchema),
+    // Present only when the turn was opened by a user_input, so states without one keep their JSON.
+    userInput: z.optional(ChatUserInputStateSchema),
     eventLog: z.string(),
   });
 }
@@ -146,6 +162,19 @@ export function createChatState(conversationId: string): ChatStateV1 {
   return { schemaVersion: 1, conversationId, turns: [] };
 }
 
+/**
+ * A fresh JSON copy of `input`: its JSON text parsed, or a value read as its
+ * JSON form; `invalid-json` when it is neither. Never throws. Internal: the
+ * strict readers of snapshots and history pages share it.
+ */
+export function jsonCopyOf(input: unknown): ParseResult<unknown, 'invalid-json'> {
+  try {
+    return { ok: true, value: JSON.parse(typeof input === 'string' ? input : (JSON.stringify(input) ?? '')) as unknown };
+  } catch {
+    return refuse('invalid-json', 'not JSON, or not serializable as JSON');
+  }
+}
+
 /** Refusal codes of {@link parseChatState}. */
 export type ParseChatStateRefusalCode = 'invalid-json' | 'unsupported-version' | 'invalid-state';
 
@@ -165,12 +194,9 @@ export function parseStateWith(
 ): ParseResult<unknown, ParseChatStateRefusalCode> {
   // The result is a fresh copy of the input, not the schema's output, so key
   // order (and with it the JSON text of everything applied later) is preserved.
-  let value: unknown;
-  try {
-    value = JSON.parse(typeof input === 'string' ? input : (JSON.stringify(input) ?? ''));
-  } catch {
-    return refuse('invalid-json', 'not JSON, or not serializable as JSON');
-  }
+  const copy = jsonCopyOf(input);
+  if (!copy.ok) return copy;
+  const { value } = copy;
   try {
     if (typeof value !== 'object' || value === null || (value as { schemaVersion?: unknown }).schemaVersion !== 1) {
       return refuse('unsupported-version', 'expected schemaVersion 1');

@@ -20,7 +20,7 @@ import {
   isSliderRangeValid,
   isTextLengthRangeOrdered,
 } from './card-rules.js';
-import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
+import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES } from './event-vocabulary.js';
 import type { ChatEventTypeV1, ChatEventV1Of, ChatResultBlock, ChatSource } from './events.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
@@ -368,6 +368,11 @@ function buildRuleTables(screened: boolean): RuleTables {
         : fail([], 'a correlation id may appear once'));
 
   const events: RuleTables['events'] = {
+    user_input: rules<ChatEventV1Of<'user_input'>>({
+      type: dispatched,
+      text: required(text(CHAT_LIMITS.maxTextLength, 1)),
+      source: optional(oneOf(USER_INPUT_SOURCES)),
+    }),
     delta: rules<ChatEventV1Of<'delta'>>({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
     reasoning: rules<ChatEventV1Of<'reasoning'>>({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
     tool_call: rules<ChatEventV1Of<'tool_call'>>({

@@ -156,6 +156,7 @@ export const cardArb = recordOf(CARD_MODEL);
 
 /** The field model of each v1 event type. */
 export const EVENT_MODELS = {
+  user_input: { type: fc.constant('user_input'), text: nameArb.filter((text) => text.length > 0), source: optional(fc.constantFrom('text_typed', 'voice_stt', 'system')) },
   delta: { type: fc.constant('delta'), text: textArb },
   reasoning: { type: fc.constant('reasoning'), text: textArb },
   tool_call: { type: fc.constant('tool_call'), callId: idArb, name: nameArb, input: optional(jsonObjectArb) },

@@ -37,6 +37,10 @@ export const RADIO_CARD = {
 
 /** One valid example of every v1 event type. */
 export const VALID_EVENTS: readonly ChatEventV1[] = [
+  { type: 'user_input', text: 'Find the fox document' },
+  { type: 'user_input', text: 'Find the fox document', source: 'text_typed' },
+  { type: 'user_input', text: 'find the fox', source: 'voice_stt' },
+  { type: 'user_input', text: 'Daily digest', source: 'system' },
   { type: 'delta', text: 'Hello' },
   { type: 'delta', text: '' },
   { type: 'reasoning', text: 'thinking' },

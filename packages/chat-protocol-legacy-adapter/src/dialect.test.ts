@@ -12,6 +12,7 @@ import {
 
 const SCHEMAS = {
   delta: core.DeltaEventSchema,
+  user_input: core.UserInputEventSchema,
   reasoning: core.ReasoningEventSchema,
   tool_call: core.ToolCallEventSchema,
   tool_result: core.ToolResultEventSchema,

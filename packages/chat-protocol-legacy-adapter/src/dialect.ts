@@ -295,6 +295,7 @@ const STRING_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<LegacyFieldKin
  * by a test, so a contract change cannot leave a dialect check behind.
  */
 export const REQUIRED_V1_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly string[] } = {
+  user_input: ['text'],
   delta: ['text'],
   reasoning: ['text'],
   tool_call: ['callId', 'name'],

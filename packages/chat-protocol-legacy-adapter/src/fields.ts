@@ -162,7 +162,7 @@ const LAST_INSTANT = 253_402_300_799_999;
  * seconds (`2026-11-30T09:00:00Z`). Anything else is returned as it is, for
  * the strict parser to refuse.
  */
-function epochToTimestamp(time: unknown): unknown {
+export function epochToTimestamp(time: unknown): unknown {
   if (typeof time !== 'number' || !Number.isInteger(time) || time < FIRST_INSTANT || time > LAST_INSTANT) return time;
   const iso = new Date(time).toISOString();
   return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;

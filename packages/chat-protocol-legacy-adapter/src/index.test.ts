@@ -15,6 +15,7 @@ describe('the public surface of @papercusp/chat-protocol-legacy-adapter', () => 
       'parseLegacyLastEventId',
       'scout',
       'upgradeLegacyChatFrame',
+      'upgradeLegacyChatTurn',
     ]);
   });
 

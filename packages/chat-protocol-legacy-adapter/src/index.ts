@@ -35,6 +35,8 @@ export type {
   UpgradeLegacyChatFrameResult,
 } from './upgrade.js';
 export type { LegacyCardRefusal, LegacyCardRefusalReason } from './legacy-card.js';
+export { upgradeLegacyChatTurn } from './upgrade-chat-turn.js';
+export type { LegacyChatTurnOptions, UpgradeLegacyChatTurnRefusalCode, UpgradeLegacyChatTurnResult } from './upgrade-chat-turn.js';
 export { encodeLegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameRefusalCode, EncodeLegacyChatFrameResult, LegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameOptions, LegacyFrameIds } from './encode.js';

@@ -28,6 +28,11 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   encodeLegacyChatFrame: { call: anyArguments(legacy.encodeLegacyChatFrame), valid: [envelope, { dialect: legacy.scout }], returns: 'result' },
   encodeLegacyControlFrame: { call: anyArguments(legacy.encodeLegacyControlFrame), valid: [{ kind: 'heartbeat', tsMs: 1 }], returns: 'result' },
   parseLegacyLastEventId: { call: anyArguments(legacy.parseLegacyLastEventId), valid: ['7'], returns: 'value' },
+  upgradeLegacyChatTurn: {
+    call: anyArguments(legacy.upgradeLegacyChatTurn),
+    valid: [{ id: 'msg_1', role: 'user', text: 'Hi', createdAt: 1_796_029_200_000, source: 'text_typed' }, {}],
+    returns: 'result',
+  },
   'createChatFrameDecoder().decode': { call: anyArguments(decoder.decode), valid: [deltaFrame], returns: 'result' },
   'createChatFrameDecoder().counts': { call: anyArguments(decoder.counts), valid: [undefined], returns: 'value' },
 };

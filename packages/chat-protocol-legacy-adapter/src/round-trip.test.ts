@@ -31,7 +31,7 @@ function hasLegacyForm(dialect: LegacyDialect, event: ChatEventV1): boolean {
   if (event.type === 'card' && (hasSubMillisecond(event.card.createdAt) || hasSubMillisecond(event.card.expiresAt))) return false;
   switch (dialect) {
     case papercup:
-      return event.type !== 'reasoning';
+      return event.type !== 'reasoning' && event.type !== 'user_input';
     case scout:
       return ['delta', 'tool_call', 'card', 'card_closed', 'state', 'navigate', 'error', 'done'].includes(event.type);
     default:

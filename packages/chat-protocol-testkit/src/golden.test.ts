@@ -12,6 +12,8 @@ import {
   createChatState,
   encodeChatSseFrame,
   formatChatCursor,
+  historyFromChatState,
+  parseChatHistoryPage,
   promptOnlyCardKind,
   validateCardResponse,
   type ChatEventEnvelope,
@@ -98,7 +100,7 @@ function readLegacy(text: string, dialect: LegacyDialect, envelopes: readonly Ch
 
 describe('the golden sessions as shipped', () => {
   it('lists every session in fixtures/golden, each file belonging to one', () => {
-    const kinds = /^(.+)\.(jsonl|state\.json|papercup\.sse|scout\.sse|capture\.sse)$/;
+    const kinds = /^(.+)\.(jsonl|state\.json|history\.json|papercup\.sse|scout\.sse|capture\.sse)$/;
     for (const file of readdirSync(GOLDEN)) {
       if (file === 'index.json') continue;
       expect(NAMES).toContain(kinds.exec(file)?.[1]);
@@ -120,6 +122,7 @@ describe('the golden sessions as shipped', () => {
     const read = (file: string) => readFileSync(new URL(file, GOLDEN), 'utf8');
     expect(session.jsonl).toBe(read(`${name}.jsonl`));
     expect(session.expectedStateJson).toBe(read(`${name}.state.json`));
+    expect(session.expectedHistoryJson).toBe(read(`${name}.history.json`));
     for (const dialect of session.legacyDialects) expect(session.legacy[dialect]).toBe(read(`${name}.${dialect}.sse`));
     if (session.upgradedFrom !== null) expect(session.capture).toBe(read(`${name}.capture.sse`));
   });
@@ -131,6 +134,15 @@ describe('the golden sessions as shipped', () => {
     expect(session.state).toStrictEqual(session.expectedState);
     expect(`${JSON.stringify(session.state, null, 2)}\n`).toBe(session.expectedStateJson);
     expect(session.connections.flatMap((connection) => connection.envelopes)).toStrictEqual(session.envelopes);
+  });
+
+  it.each(NAMES)('%s: its history page is historyFromChatState of the state, and parseChatHistoryPage accepts it (DESIGN §3.9)', (name) => {
+    const session = golden(name);
+    const page = { turns: historyFromChatState(session.state), hasMoreEarlier: false };
+    expect(`${JSON.stringify(page, null, 2)}\n`).toBe(session.expectedHistoryJson);
+    expect(parseChatHistoryPage(session.expectedHistoryJson)).toStrictEqual({ ok: true, value: page });
+    const userTurns = session.state.turns.filter((turn) => turn.userInput !== undefined).length;
+    expect(page.turns.filter((turn) => turn.role === 'user')).toHaveLength(userTurns);
   });
 
   it.each(NAMES)('%s: written as the SSE a host sends, the capture passes chat-protocol verify', (name) => {
@@ -157,7 +169,7 @@ describe('the golden sessions as shipped', () => {
     expect(replayGoldenSession('tools-and-source' as GoldenSessionName)).toStrictEqual({
       ok: false,
       code: 'unknown-session',
-      message: expect.stringContaining('no golden session is named "tools-and-source"; the sessions are blocks-streamed,') as string,
+      message: expect.stringContaining('no golden session is named "tools-and-source"; the sessions are asked-and-answered, blocks-streamed,') as string,
     });
     fc.assert(
       fc.property(fc.anything(), (value) => {
@@ -302,6 +314,24 @@ describe('sessions upgraded from legacy captures', () => {
 });
 
 describe('what each session shows', () => {
+  it("asked-and-answered: each turn opens with the person's user_input, typed then spoken; history shows both sides (issue 13)", () => {
+    const session = golden('asked-and-answered');
+    const turns = turnsOf(session.state);
+    expect(turns.map((turn) => turn.userInput)).toStrictEqual([
+      { text: 'Where is my order ord_4K7P? It was due on Friday.', source: 'text_typed' },
+      { text: 'can you just cancel it', source: 'voice_stt' },
+    ]);
+    expect(session.envelopes.filter((envelope) => envelope.event.type === 'user_input').map((envelope) => envelope.seq)).toEqual([1, 1]);
+    const history = historyFromChatState(session.state);
+    expect(history.map((turn) => [turn.role, turn.source ?? turn.status, turn.text])).toStrictEqual([
+      ['user', 'text_typed', 'Where is my order ord_4K7P? It was due on Friday.'],
+      ['assistant', 'completed', 'Your order ord_4K7P is held up at the carrier. Their new estimate is Tuesday.'],
+      ['user', 'voice_stt', 'can you just cancel it'],
+      ['assistant', 'completed', 'Done: ord_4K7P is cancelled and 38.00 EUR is on its way back to your card.'],
+    ]);
+    expect(session.legacyDialects).toEqual([]);
+  });
+
   it('tools-and-sources: grounded sources on a succeeded call, a failed call, a completed answer', () => {
     const [turn] = turnsOf(golden('tools-and-sources').state);
     expect(turn?.status).toBe('completed');

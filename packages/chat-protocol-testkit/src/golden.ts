@@ -21,6 +21,7 @@ import {
 import files from 'virtual:chat-protocol-golden';
 
 const GOLDEN_SESSION_NAMES = [
+  'asked-and-answered',
   'blocks-streamed',
   'cancelled-mid-stream',
   'cancelled-with-late-result',
@@ -93,6 +94,12 @@ export interface GoldenReplay extends GoldenSessionInfo {
   readonly expectedState: ChatStateV1;
   /** `<name>.state.json` exactly as shipped: `JSON.stringify(expectedState, null, 2)` plus a newline. */
   readonly expectedStateJson: string;
+  /**
+   * `<name>.history.json` exactly as shipped: the history page a reloaded
+   * client renders, `{ turns: historyFromChatState(expectedState), hasMoreEarlier: false }`
+   * as `JSON.stringify(page, null, 2)` plus a newline.
+   */
+  readonly expectedHistoryJson: string;
   /** The pinned legacy projections, as `encodeLegacyChatFrame` writes SSE, by dialect. */
   readonly legacy: Readonly<Partial<Record<GoldenLegacyDialect, string>>>;
   /** The legacy capture the session was upgraded from, as an old backend wrote it, or `null`. */
@@ -198,6 +205,7 @@ function replayEntry(entry: ManifestEntry): GoldenReplay {
     state,
     expectedState: expected.value,
     expectedStateJson,
+    expectedHistoryJson: bundled(`${entry.name}.history.json`),
     legacy,
     capture: entry.upgradedFrom === undefined ? null : bundled(entry.upgradedFrom.capture),
     responses: entry.responses,

@@ -50,6 +50,7 @@ describe('public types', () => {
       | 'turn-terminal'
       | 'seq-gap'
       | 'seq-out-of-order'
+      | 'misplaced-user-input'
       | 'unknown-tool-call'
       | 'tool-name-mismatch'
       | 'duplicate-tool-call'

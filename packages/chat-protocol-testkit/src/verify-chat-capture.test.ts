@@ -164,6 +164,17 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
       },
     },
     {
+      name: "the person's message opens its turn: a user_input after seq 1 is misplaced (issue 13)",
+      capture:
+        frame('turn_a', 1, { type: 'user_input', text: 'Where is my order?', source: 'text_typed' }) +
+        frame('turn_a', 2, { type: 'user_input', text: 'Hello?' }),
+      report: {
+        frames: 2,
+        turns: 1,
+        violations: [at('misplaced-user-input', 2, 2, "user_input must be the turn's first event (seq 1), got seq 2")],
+      },
+    },
+    {
       name: 'a result belongs to a call of its own turn',
       capture:
         frame('turn_a', 1, { type: 'tool_call', callId: 'call_1', name: 'lookup' }) +

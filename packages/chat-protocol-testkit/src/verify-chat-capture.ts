@@ -39,6 +39,7 @@ export const CHAT_CAPTURE_RULES = [
   'turn-terminal',
   'seq-gap',
   'seq-out-of-order',
+  'misplaced-user-input',
   'unknown-tool-call',
   'tool-name-mismatch',
   'duplicate-tool-call',
