@@ -10,5 +10,6 @@ export { AskBlockSchema, parseAskBlock } from './ask.js';
 export type { AskBlock, AskOption } from './ask.js';
 export { serializeAskTag, serializeReportTag } from './serialize.js';
 export { parseAskTag, parseReportTag } from './tags.js';
-export { createTurnTextSplitter, splitTurnText, stripBlockTags } from './split.js';
+export { createTurnTextSplitter, splitTurnText } from './split.js';
+export { stripBlockTags } from './strip-block-tags.js';
 export type { BlockTagName, SplitTurnTextOptions, TurnTextSegment, TurnTextSplitter } from './split.js';
