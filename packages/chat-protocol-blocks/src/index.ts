@@ -12,4 +12,6 @@ export { serializeAskTag, serializeReportTag } from './serialize.js';
 export { parseAskTag, parseReportTag } from './tags.js';
 export { createTurnTextSplitter, splitTurnText } from './split.js';
 export { stripBlockTags } from './strip-block-tags.js';
+export { createSayProjector, projectSayText } from './say-projection.js';
+export type { SayProjectionOptions, SayProjector } from './say-projection.js';
 export type { BlockTagName, SplitTurnTextOptions, TurnTextSegment, TurnTextSplitter } from './split.js';
