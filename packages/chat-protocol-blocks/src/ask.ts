@@ -5,17 +5,17 @@
  * tag syntax (tags.ts), no answer handling and no authority: an option id is
  * what the owner answers with, never a permission.
  */
+import { customCheck, exactOptional, strictExactObject, trimmedTextSchema } from '@papercusp/chat-protocol-core';
 import * as z from 'zod/v4/mini';
-import { blockTextSchema, normalizeBlockText, readBlockText } from './block-text.js';
+import { normalizeBlockText, readBlockText } from './block-text.js';
 import { asRecord, readList, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
-import { customCheck, exactOptional, strictExactObject } from './portable-schema.js';
 
 const AskOptionSchema = /* @__PURE__ */ (() =>
   strictExactObject({
-    id: blockTextSchema(BLOCK_LIMITS.maxTokenLength),
-    label: blockTextSchema(BLOCK_LIMITS.maxTextLength),
-    description: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
+    id: trimmedTextSchema(BLOCK_LIMITS.maxTokenLength),
+    label: trimmedTextSchema(BLOCK_LIMITS.maxTextLength),
+    description: exactOptional(trimmedTextSchema(BLOCK_LIMITS.maxTextLength)),
   }))();
 
 /**
@@ -27,7 +27,7 @@ const AskOptionSchema = /* @__PURE__ */ (() =>
  */
 export const AskBlockSchema = /* @__PURE__ */ (() =>
   strictExactObject({
-    question: blockTextSchema(BLOCK_LIMITS.maxTextLength),
+    question: trimmedTextSchema(BLOCK_LIMITS.maxTextLength),
     options: exactOptional(
       z.array(AskOptionSchema).check(
         z.minLength(1),
@@ -42,7 +42,7 @@ export const AskBlockSchema = /* @__PURE__ */ (() =>
       ),
     ),
     refs: exactOptional(
-      z.array(blockTextSchema(BLOCK_LIMITS.maxTextLength)).check(
+      z.array(trimmedTextSchema(BLOCK_LIMITS.maxTextLength)).check(
         z.minLength(1),
         z.maxLength(BLOCK_LIMITS.maxRefs),
         customCheck((refs: readonly unknown[], report) => {

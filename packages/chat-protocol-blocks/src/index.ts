@@ -4,8 +4,10 @@
  */
 export { BLOCK_LIMITS } from './limits.js';
 export type { BlockLimits } from './limits.js';
-export { REPORT_STATUS_TOKENS, ReportBlockSchema, parseReportBlock } from './report.js';
-export type { ReportBlock, ReportItem, ReportPlan, ReportStatusToken } from './report.js';
+// The strict report shape is core's (a card's report body uses the same schema), re-exported here.
+export { REPORT_STATUS_TOKENS, ReportBlockSchema } from '@papercusp/chat-protocol-core';
+export type { ReportBlock, ReportItem, ReportPlan, ReportStatusToken } from '@papercusp/chat-protocol-core';
+export { parseReportBlock } from './report.js';
 export { AskBlockSchema, parseAskBlock } from './ask.js';
 export type { AskBlock, AskOption } from './ask.js';
 export { serializeAskTag, serializeReportTag } from './serialize.js';

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REPORT_STATUS_TOKENS, ReportBlockSchema } from '@papercusp/chat-protocol-core';
 import { messyReportArb, validReportArb } from '../test/block-arbitraries.js';
 import { describeParserProperties, everyObjectIsPlain } from '../test/parser-properties.js';
 import { BLOCK_LIMITS } from './limits.js';
-import { REPORT_STATUS_TOKENS, ReportBlockSchema, parseReportBlock } from './report.js';
+import { parseReportBlock } from './report.js';
 
 afterAll(() => {
   expect(({} as Record<string, unknown>)['polluted']).toBe(undefined);

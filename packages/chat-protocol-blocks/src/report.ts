@@ -1,72 +1,13 @@
 /**
- * `<report>` blocks: a two-tier plan → item status list an agent embeds in its
- * turn text. This module owns the normalized shape (schema and type), the known
- * status tokens renderers style, and the tolerant parser that reads a model's
- * JSON into that shape. It owns no tag syntax (tags.ts) and no rendering.
+ * `<report>` blocks: the tolerant parser that reads a model's JSON into a
+ * normalized report block. The strict shape (`ReportBlockSchema`) and the
+ * status tokens live in core, where a card's report body uses the same schema;
+ * the package index re-exports them. No tag syntax (tags.ts), no rendering.
  */
-import * as z from 'zod/v4/mini';
-import { blockTextSchema, readBlockText } from './block-text.js';
+import type { ReportBlock, ReportItem, ReportPlan } from '@papercusp/chat-protocol-core';
+import { readBlockText } from './block-text.js';
 import { asRecord, readList, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
-import { exactOptional, strictExactObject } from './portable-schema.js';
-
-/**
- * The statuses renderers know how to style. A status stays a free string: a
- * block with another status is valid and keeps it; a renderer shows it plainly.
- */
-export const REPORT_STATUS_TOKENS = /* @__PURE__ */ Object.freeze([
-  'todo',
-  'wip',
-  'blocked',
-  'done',
-  'dropped',
-  'passed',
-  'failing',
-  'needs-human',
-] as const);
-
-/** One of {@link REPORT_STATUS_TOKENS}. */
-export type ReportStatusToken = (typeof REPORT_STATUS_TOKENS)[number];
-
-const ReportItemSchema = /* @__PURE__ */ (() =>
-  strictExactObject({
-    id: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
-    text: blockTextSchema(BLOCK_LIMITS.maxTextLength),
-    status: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
-    ref: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
-  }))();
-
-const ReportPlanSchema = /* @__PURE__ */ (() =>
-  strictExactObject({
-    slug: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
-    title: blockTextSchema(BLOCK_LIMITS.maxTextLength),
-    status: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTokenLength)),
-    summary: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
-    items: exactOptional(
-      z.array(ReportItemSchema).check(z.minLength(1), z.maxLength(BLOCK_LIMITS.maxItemsPerPlan)),
-    ),
-  }))();
-
-/**
- * Schema of a normalized report block: strict at every level; every string
- * trimmed, non-blank, clean and within {@link BLOCK_LIMITS}; `plans` non-empty;
- * `items` non-empty when present; an optional key is absent, never `undefined`.
- * Exactly the values {@link parseReportBlock} returns unchanged.
- */
-export const ReportBlockSchema = /* @__PURE__ */ (() =>
-  strictExactObject({
-    title: exactOptional(blockTextSchema(BLOCK_LIMITS.maxTextLength)),
-    plans: z.array(ReportPlanSchema).check(z.minLength(1), z.maxLength(BLOCK_LIMITS.maxPlans)),
-  }))();
-
-/** A normalized `<report>` block. */
-export type ReportBlock = z.infer<typeof ReportBlockSchema>;
-
-/** One plan of a {@link ReportBlock}. */
-export type ReportPlan = ReportBlock['plans'][number];
-
-/** One item of a {@link ReportPlan}. */
-export type ReportItem = NonNullable<ReportPlan['items']>[number];
 
 function readItem(entry: unknown): ReportItem | undefined {
   const source = asRecord(entry);
@@ -119,7 +60,7 @@ function readPlan(entry: unknown): ReportPlan | undefined {
  * items of each plan are read. Empty arrays are omitted and no key holds
  * `undefined`; keys come in the schema's order. A string input is not JSON-parsed
  * (it gives `null`): the tag readers parse the tag body. The result satisfies
- * {@link ReportBlockSchema}, and parsing it again returns an equal block.
+ * core's `ReportBlockSchema`, and parsing it again returns an equal block.
  */
 export function parseReportBlock(input: unknown): ReportBlock | null {
   try {

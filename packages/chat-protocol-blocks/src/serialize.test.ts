@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ReportBlock } from '@papercusp/chat-protocol-core';
 import { validAskArb, validReportArb } from '../test/block-arbitraries.js';
 import type { AskBlock } from './ask.js';
 import { BLOCK_LIMITS } from './limits.js';
-import type { ReportBlock } from './report.js';
 import { serializeAskTag, serializeReportTag } from './serialize.js';
 import { runs } from '../../../test-support/property-runs.js';
 

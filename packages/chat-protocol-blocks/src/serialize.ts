@@ -5,9 +5,9 @@
  * close inside it. They own no reading (tags.ts) and no normalization (they
  * refuse what the parsers would have repaired).
  */
+import { ReportBlockSchema, type ReportBlock } from '@papercusp/chat-protocol-core';
 import type * as z from 'zod/v4/mini';
 import { AskBlockSchema, type AskBlock } from './ask.js';
-import { ReportBlockSchema, type ReportBlock } from './report.js';
 
 // Enough to say what is wrong without echoing an attacker's megabyte of keys back.
 const MAX_KEY_IN_MESSAGE = 64;

@@ -4,10 +4,11 @@
  * that is still streaming reads, whole or delta by delta. What a block contains
  * is the block parsers' business (report.ts, ask.ts); nothing here renders.
  */
+import type { ReportBlock } from '@papercusp/chat-protocol-core';
 import { parseAskBlock, type AskBlock } from './ask.js';
 import { asRecord, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
-import { parseReportBlock, type ReportBlock } from './report.js';
+import { parseReportBlock } from './report.js';
 import {
   BACKTICK,
   CARRIAGE_RETURN,

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ReportBlock } from '@papercusp/chat-protocol-core';
 import { parseAskBlock, type AskBlock } from './ask.js';
-import { parseReportBlock, type ReportBlock } from './report.js';
+import { parseReportBlock } from './report.js';
 import { serializeAskTag, serializeReportTag } from './serialize.js';
 import { parseAskTag, parseReportTag } from './tags.js';
 import { runs } from '../../../test-support/property-runs.js';

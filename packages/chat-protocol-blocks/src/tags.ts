@@ -3,8 +3,8 @@
  * the same grammar as the splitter (split.ts), so a tag in Markdown code is
  * never a block here either. They own no grammar of their own.
  */
+import type { ReportBlock } from '@papercusp/chat-protocol-core';
 import type { AskBlock } from './ask.js';
-import type { ReportBlock } from './report.js';
 import { splitTurnText } from './split.js';
 
 /**

@@ -3,11 +3,11 @@
  * blocks (for round trips and fixed points), messy near-blocks a model might
  * write (for idempotence), and anything at all (for "never throws").
  */
-import { isCleanText } from '@papercusp/chat-protocol-core';
 import fc from 'fast-check';
+import { isCleanText } from '@papercusp/chat-protocol-core';
+import type { ReportBlock } from '@papercusp/chat-protocol-core';
 import type { AskBlock } from '../src/ask.js';
 import { BLOCK_LIMITS } from '../src/limits.js';
-import type { ReportBlock } from '../src/report.js';
 
 /** Pieces that break naive tag writers and readers. */
 export const NASTY_PIECES = [

@@ -74,6 +74,10 @@ describeHostileContract('core', core, {
   throwing,
   others: {
     applyChatEvent: 'takes the values parseChatState and parseChatEnvelope (or a codec) returned, not arbitrary values',
+    customCheck: 'a zod schema builder a product calls once with its own function; zod reports what it is given',
+    exactOptional: 'a zod schema builder: it takes a zod schema, as z.optional does',
+    strictExactObject: 'a zod schema builder: it takes a shape of zod schemas, as z.strictObject does',
+    trimmedTextSchema: 'a zod schema builder called with a literal bound; report-block.test.ts checks the schemas it builds',
   },
 });
 

@@ -1,9 +1,10 @@
 /**
- * The zod building blocks the block schemas need that read the same under both
- * lines of the peer range (`zod/v4/mini` of zod 3.25 and of zod 4): custom
- * issues (zod 4's `superRefine` is absent from 3.25) and optional keys that are
- * absent or valid, never `undefined` (3.25 has no `z.exactOptional`, and its
- * objects accept `undefined` for every optional key). It owns no block rule.
+ * Strict object schemas that read the same under both lines of the peer range
+ * (`zod/v4/mini` of zod 3.25 and of zod 4): custom issues (zod 4's
+ * `superRefine` is absent from 3.25) and optional keys that are absent or
+ * valid, never `undefined` (3.25 has no `z.exactOptional`, and its objects
+ * accept `undefined` for every optional key). The report block and the blocks
+ * package's schemas are built from them, and so can a product's. No block rule.
  */
 import * as z from 'zod/v4/mini';
 
