@@ -52,6 +52,7 @@ describe('public types', () => {
         summary?: string;
         items?: { id?: string; text: string; status?: string; ref?: string }[];
       }[];
+      extensions?: Readonly<Record<string, unknown>>;
     }>();
     // toEqualTypeOf does not tell `key?: T` from `key?: T | undefined`; assignment does.
     expectTypeOf<{ question: string; refs: undefined }>().not.toExtend<AskBlock>();

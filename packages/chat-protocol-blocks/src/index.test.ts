@@ -9,6 +9,7 @@ describe('the public surface of @papercusp/chat-protocol-blocks', () => {
       'BLOCK_LIMITS',
       'REPORT_STATUS_TOKENS',
       'ReportBlockSchema',
+      'createReportBlockReader',
       'createSayProjector',
       'createTurnTextSplitter',
       'parseAskBlock',

@@ -15,5 +15,7 @@ export { parseAskTag, parseReportTag } from './tags.js';
 export { createTurnTextSplitter, splitTurnText } from './split.js';
 export { stripBlockTags } from './strip-block-tags.js';
 export { createSayProjector, projectSayText } from './say-projection.js';
+export { createReportBlockReader } from './report-reader.js';
+export type { ReportBlockReader, ReportBlockReaderOptions, ReportBlockWithExtensions, ReportExtensionSchemas } from './report-reader.js';
 export type { SayProjectionOptions, SayProjector } from './say-projection.js';
 export type { BlockTagName, SplitTurnTextOptions, TurnTextSegment, TurnTextSplitter } from './split.js';

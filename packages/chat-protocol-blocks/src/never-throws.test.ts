@@ -21,6 +21,9 @@ const projectorPush = (options: unknown, delta: unknown, more: unknown) => {
   return [projector.push(delta as string), projector.push(more as string), projector.end()];
 };
 
+const goalReader = blocks.createReportBlockReader({ extensions: { goalReport: blocks.ReportBlockSchema } });
+const readerRead = (value: unknown, text: unknown) => [goalReader.parse(value), goalReader.parseTag(text as string)];
+
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   parseReportBlock: { call: anyArguments(blocks.parseReportBlock), valid: [report], returns: 'value' },
   parseAskBlock: { call: anyArguments(blocks.parseAskBlock), valid: [ask], returns: 'value' },
@@ -30,6 +33,8 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   stripBlockTags: { call: anyArguments(blocks.stripBlockTags), valid: [turnText], returns: 'value' },
   createTurnTextSplitter: { call: anyArguments(blocks.createTurnTextSplitter), valid: [undefined], returns: 'value' },
   'createTurnTextSplitter().push, peek and end': { call: splitterPush, valid: ['Before <rep', 'ort>{}</report>'], returns: 'value' },
+  createReportBlockReader: { call: anyArguments(blocks.createReportBlockReader), valid: [{ extensions: { goalReport: blocks.ReportBlockSchema } }], returns: 'value' },
+  'createReportBlockReader().parse and parseTag': { call: readerRead, valid: [{ plans: [], goalReport: report }, turnText], returns: 'value' },
   projectSayText: { call: anyArguments(blocks.projectSayText), valid: [sayText, { allowPlainText: true }], returns: 'value' },
   createSayProjector: { call: anyArguments(blocks.createSayProjector), valid: [{ allowPlainText: true }], returns: 'value' },
   'createSayProjector().push and end': { call: projectorPush, valid: [{ allowPlainText: true }, '<say>Hel', 'lo</sa'], returns: 'value' },

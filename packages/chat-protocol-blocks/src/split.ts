@@ -172,21 +172,35 @@ function createScanState(): ScanState {
   };
 }
 
-/** The segment for a complete tag: its block when the body reads as one, else `invalid`. */
-function readTag(tag: BlockTagName, raw: string): TurnTextSegment {
+/**
+ * The JSON value of a complete tag's body (`raw` from its opener through its
+ * closer), trimmed and parsed; `undefined` when `raw` does not end with the
+ * tag's closer, the body is past `BLOCK_LIMITS.maxTagBodyLength` (not parsed)
+ * or is not JSON. Never throws.
+ */
+export function readTagBody(tag: BlockTagName, raw: string): unknown {
   const openerLength = openerLengthOf(tag);
   const bodyLength = raw.length - openerLength - closerLengthOf(tag);
-  if (bodyLength <= BLOCK_LIMITS.maxTagBodyLength) {
-    // Never throws: JSON.parse refuses by exception, and a block parser that
-    // threw on some hostile value must not take the splitter down with it.
-    try {
-      const value: unknown = JSON.parse(raw.slice(openerLength, openerLength + bodyLength).trim());
-      const block = tag === 'report' ? parseReportBlock(value) : parseAskBlock(value);
-      // The parser matches the tag, so kind and block agree.
-      if (block !== null) return { kind: tag, block, raw } as TurnTextSegment;
-    } catch {
-      // Read as invalid below.
-    }
+  if (bodyLength < 0 || bodyLength > BLOCK_LIMITS.maxTagBodyLength) return undefined;
+  if (findCloserEnd(CLOSERS[tag], raw, openerLength + bodyLength) !== raw.length) return undefined;
+  // JSON.parse refuses by exception.
+  try {
+    return JSON.parse(raw.slice(openerLength, openerLength + bodyLength).trim()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The segment for a complete tag: its block when the body reads as one, else `invalid`. */
+function readTag(tag: BlockTagName, raw: string): TurnTextSegment {
+  // Never throws: a block parser that threw on some hostile value must not take the splitter down with it.
+  try {
+    const value = readTagBody(tag, raw);
+    const block = value === undefined ? null : tag === 'report' ? parseReportBlock(value) : parseAskBlock(value);
+    // The parser matches the tag, so kind and block agree.
+    if (block !== null) return { kind: tag, block, raw } as TurnTextSegment;
+  } catch {
+    // Read as invalid below.
   }
   return { kind: 'invalid', tag, raw };
 }
