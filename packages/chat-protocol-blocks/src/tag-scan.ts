@@ -11,7 +11,7 @@ export const LINE_FEED = 10;
 export const CARRIAGE_RETURN = 13;
 export const SPACE = 32;
 export const LESS_THAN = 60;
-export const GREATER_THAN = 62;
+const GREATER_THAN = 62;
 export const BACKTICK = 96;
 export const TILDE = 126;
 
