@@ -1,9 +1,11 @@
 import { ReportBlockSchema } from '@papercusp/chat-protocol-core';
+import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod/v4/mini';
 import { parseReportBlock } from './report.js';
 import { createReportBlockReader } from './report-reader.js';
 import { splitTurnText } from './split.js';
+import { runs } from '../../../test-support/property-runs.js';
 
 // DESIGN §4, last-but-one bullet, and issue 13: "A goal-only report (a product
 // reference with empty `plans`) is dropped to `null`". The reference and the
@@ -111,5 +113,22 @@ describe('parseReportBlock keeps product extensions as bounded JSON (DESIGN §4)
     const block = parseReportBlock({ plans, extensions: many });
     expect(Object.keys(block?.extensions ?? {})).toStrictEqual(Array.from({ length: 16 }, (_, index) => `x${index}`));
     expect(block?.extensions?.['x0']).not.toBe(many['x0']);
+  });
+
+  it('a parsed report with generated extensions satisfies the schema and is a fixed point, typed reader or not', () => {
+    const names = fc.constantFrom('goalReport', 'scout-cart', 'x', '1st', 'constructor', '__proto__', 'a b');
+    fc.assert(
+      fc.property(fc.dictionary(names, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }), fc.boolean(), (extensions, withPlans) => {
+        const input = { plans: withPlans ? plans : [], extensions };
+        const block = parseReportBlock(input);
+        const typed = createReportBlockReader({ extensions: { goalReport: z.unknown(), x: z.unknown() } }).parse(input);
+        for (const value of [block, typed]) {
+          if (value === null) continue;
+          expect(z.safeParse(ReportBlockSchema, value).success).toBe(true);
+          expect(parseReportBlock(value)).toStrictEqual(value);
+        }
+      }),
+      { numRuns: runs(300) },
+    );
   });
 });
