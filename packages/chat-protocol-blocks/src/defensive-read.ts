@@ -4,6 +4,7 @@
  * absent. The block parsers read every input through these; they own no rule
  * about what a block contains.
  */
+import { CHAT_LIMITS, isSafeJson } from '@papercusp/chat-protocol-core';
 
 /**
  * The own data property `key` of `source`, or `undefined`. Accessor properties
@@ -16,6 +17,15 @@ export function readOwnValue(source: object, key: string): unknown {
     return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The own enumerable string keys of `source`, or none when they cannot be read (a Proxy whose trap throws). */
+export function ownKeys(source: object): string[] {
+  try {
+    return Object.keys(source);
+  } catch {
+    return [];
   }
 }
 
@@ -62,4 +72,48 @@ export function readList<T>(value: unknown, limit: number, read: (entry: unknown
     if (item !== undefined) list.push(item);
   }
   return list;
+}
+
+/**
+ * A fresh copy of `value` when it is bounded JSON under core's `isSafeJson`
+ * (finite numbers, clean strings and keys, no `__proto__`/`constructor`/
+ * `prototype` keys, plain objects and arrays, at most `CHAT_LIMITS.maxJsonDepth`
+ * deep), read through own data properties only; else `undefined`. The copy is
+ * checked, not the input, so no getter of the input runs and nothing of it is
+ * retained.
+ */
+export function readJsonCopy(value: unknown): unknown {
+  try {
+    const copy = copyOwnData(value, 0);
+    return copy !== undefined && isSafeJson(copy) ? copy : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Copies what could be JSON: the check of the copy judges it. Stops at the first hole or accessor.
+function copyOwnData(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= CHAT_LIMITS.maxJsonDepth) return undefined;
+  if (Array.isArray(value)) {
+    const length = readOwnValue(value, 'length');
+    if (typeof length !== 'number') return undefined;
+    const copy: unknown[] = [];
+    for (let index = 0; index < length; index++) {
+      const entry = copyOwnData(readOwnValue(value, String(index)), depth + 1);
+      if (entry === undefined) return undefined;
+      copy.push(entry);
+    }
+    return copy;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const entry = copyOwnData(readOwnValue(value, key), depth + 1);
+    // A `__proto__` key is refused before an assignment could set the copy's prototype.
+    if (entry === undefined || key === '__proto__') return undefined;
+    copy[key] = entry;
+  }
+  return copy;
 }

@@ -1,13 +1,17 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  createSayProjector,
   createTurnTextSplitter,
   parseAskBlock,
   parseAskTag,
   parseReportBlock,
+  projectSayText,
   serializeAskTag,
   splitTurnText,
   type AskBlock,
   type ReportBlock,
+  type SayProjectionOptions,
+  type SayProjector,
   type TurnTextSegment,
 } from './index.js';
 
@@ -48,11 +52,20 @@ describe('public types', () => {
         summary?: string;
         items?: { id?: string; text: string; status?: string; ref?: string }[];
       }[];
+      extensions?: Readonly<Record<string, unknown>>;
     }>();
     // toEqualTypeOf does not tell `key?: T` from `key?: T | undefined`; assignment does.
     expectTypeOf<{ question: string; refs: undefined }>().not.toExtend<AskBlock>();
     expectTypeOf<{ question: string; options: [{ id: string; label: string; description: undefined }] }>().not.toExtend<AskBlock>();
     expectTypeOf<{ title: undefined; plans: [{ title: string }] }>().not.toExtend<ReportBlock>();
     expectTypeOf<{ plans: [{ title: string; items: [{ text: string; ref: undefined }] }] }>().not.toExtend<ReportBlock>();
+  });
+
+  it('the say projection takes optional options and returns text (DESIGN §4)', () => {
+    expectTypeOf(projectSayText).parameters.toEqualTypeOf<[text: string, options?: SayProjectionOptions]>();
+    expectTypeOf(projectSayText).returns.toEqualTypeOf<string>();
+    expectTypeOf(createSayProjector).returns.toEqualTypeOf<SayProjector>();
+    expectTypeOf(createSayProjector().push).returns.toEqualTypeOf<string>();
+    expectTypeOf<SayProjectionOptions['allowPlainText']>().toEqualTypeOf<boolean | undefined>();
   });
 });

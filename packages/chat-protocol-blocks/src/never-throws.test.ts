@@ -15,6 +15,14 @@ const splitterPush = (delta: unknown, more: unknown) => {
   const splitter = blocks.createTurnTextSplitter();
   return [splitter.push(delta as string), splitter.push(more as string), splitter.peek(), splitter.end()];
 };
+const sayText = '<set_mode mode="active"/><say>Hello</say><continue/>';
+const projectorPush = (options: unknown, delta: unknown, more: unknown) => {
+  const projector = blocks.createSayProjector(options as blocks.SayProjectionOptions);
+  return [projector.push(delta as string), projector.push(more as string), projector.end()];
+};
+
+const goalReader = blocks.createReportBlockReader({ extensions: { goalReport: blocks.ReportBlockSchema } });
+const readerRead = (value: unknown, text: unknown) => [goalReader.parse(value), goalReader.parseTag(text as string)];
 
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   parseReportBlock: { call: anyArguments(blocks.parseReportBlock), valid: [report], returns: 'value' },
@@ -25,6 +33,11 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   stripBlockTags: { call: anyArguments(blocks.stripBlockTags), valid: [turnText], returns: 'value' },
   createTurnTextSplitter: { call: anyArguments(blocks.createTurnTextSplitter), valid: [undefined], returns: 'value' },
   'createTurnTextSplitter().push, peek and end': { call: splitterPush, valid: ['Before <rep', 'ort>{}</report>'], returns: 'value' },
+  createReportBlockReader: { call: anyArguments(blocks.createReportBlockReader), valid: [{ extensions: { goalReport: blocks.ReportBlockSchema } }], returns: 'value' },
+  'createReportBlockReader().parse and parseTag': { call: readerRead, valid: [{ plans: [], goalReport: report }, turnText], returns: 'value' },
+  projectSayText: { call: anyArguments(blocks.projectSayText), valid: [sayText, { allowPlainText: true }], returns: 'value' },
+  createSayProjector: { call: anyArguments(blocks.createSayProjector), valid: [{ allowPlainText: true }], returns: 'value' },
+  'createSayProjector().push and end': { call: projectorPush, valid: [{ allowPlainText: true }, '<say>Hel', 'lo</sa'], returns: 'value' },
 };
 
 const throwing: FunctionClassification['throwing'] = {
@@ -35,6 +48,20 @@ const throwing: FunctionClassification['throwing'] = {
 describeHostileContract('blocks', blocks, {
   neverThrowing,
   throwing,
+});
+
+describe('blocks: exact outcomes of hostile say projection options (issue 13, DESIGN §2.7)', () => {
+  it('projectSayText and createSayProjector read allowPlainText only as an own boolean data property', () => {
+    expect(blocks.projectSayText('Plain', everyTrapThrows as never)).toBe('Plain');
+    expect(blocks.projectSayText('Plain', { allowPlainText: 'no' } as never)).toBe('Plain');
+    expect(blocks.projectSayText('Plain', { allowPlainText: false })).toBe('');
+    expect(blocks.createSayProjector({ allowPlainText: 'yes' } as never).push('Plain')).toBe('');
+    expect(blocks.projectSayText('Plain', { allowPlainText: 0 } as never)).toBe('Plain');
+    const getter = Object.defineProperty({}, 'allowPlainText', { get: () => true, enumerable: true });
+    expect(blocks.createSayProjector(getter).push('Plain')).toBe('');
+    expect(blocks.createSayProjector(everyTrapThrows as never).push('Plain')).toBe('');
+    expect(blocks.projectSayText(null as never)).toBe('');
+  });
 });
 
 describe('blocks: exact outcomes of the hostile inputs issue 12 found', () => {

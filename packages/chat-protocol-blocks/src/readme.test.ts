@@ -1,3 +1,5 @@
 import { describeReadmeExample } from '../../../test-support/readme-example.js';
 
 describeReadmeExample(new URL('..', import.meta.url));
+describeReadmeExample(new URL('..', import.meta.url), 'say-projection');
+describeReadmeExample(new URL('..', import.meta.url), 'goal-report');

@@ -108,7 +108,7 @@ describe('serializeAskTag and serializeReportTag: invalid input throws a TypeErr
   it.each<[string, unknown, string]>([
     ['not an object', [], 'invalid report block: expected object'],
     ['no plans', { title: 'R' }, 'invalid report block at plans: expected array'],
-    ['empty plans', { plans: [] }, 'invalid report block at plans: must not be empty'],
+    ['empty plans', { plans: [] }, 'invalid report block at plans: must not be empty unless the report carries an extension'],
     ['a plan without a title (the parser would fall back; the serializer does not)', { plans: [{ slug: 's' }] }, 'invalid report block at plans[0].title: expected string'],
     ['a blank item text', { plans: [{ title: 'T', items: [{ text: ' ' }] }] }, 'invalid report block at plans[0].items[0].text: must not be blank'],
     ['empty items', { plans: [{ title: 'T', items: [] }] }, 'invalid report block at plans[0].items: must not be empty'],

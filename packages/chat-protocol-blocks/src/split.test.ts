@@ -4,9 +4,9 @@ import { BLOCK_LIMITS } from './limits.js';
 import {
   createTurnTextSplitter,
   splitTurnText,
-  stripBlockTags,
   type TurnTextSegment,
 } from './split.js';
+import { stripBlockTags } from './strip-block-tags.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 // Rules of the turn-text grammar (DESIGN §4 and the module comment of split.ts)

@@ -9,6 +9,18 @@ import { parseAskBlock, type AskBlock } from './ask.js';
 import { asRecord, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
 import { parseReportBlock } from './report.js';
+import {
+  BACKTICK,
+  CARRIAGE_RETURN,
+  LESS_THAN,
+  LINE_FEED,
+  PARTIAL_OPENER,
+  SPACE,
+  TAB,
+  TILDE,
+  findCloserEnd,
+  readOpener,
+} from './tag-scan.js';
 
 /*
  * Grammar (fixtures/blocks/corpus.json holds one case per rule):
@@ -102,14 +114,6 @@ const INLINE_CODE = 1;
 const FENCED_CODE = 2;
 const TAG = 3;
 
-const LINE_FEED = 10;
-const CARRIAGE_RETURN = 13;
-const TAB = 9;
-const SPACE = 32;
-const LESS_THAN = 60;
-const GREATER_THAN = 62;
-const BACKTICK = 96;
-const TILDE = 126;
 
 // Tag names match ASCII case-insensitively: without the `u` flag, `i` never
 // folds a non-ASCII character (the Kelvin sign, a long s) onto an ASCII letter.
@@ -168,28 +172,35 @@ function createScanState(): ScanState {
   };
 }
 
-/** Index just past the first closer of `tag` in `text` at or after `from`, or -1. */
-function findCloserEnd(text: string, from: number, tag: BlockTagName): number {
-  const closer = CLOSERS[tag];
-  closer.lastIndex = from;
-  return closer.test(text) ? closer.lastIndex : -1;
+/**
+ * The JSON value of a complete tag's body (`raw` from its opener through its
+ * closer), trimmed and parsed; `undefined` when `raw` does not end with the
+ * tag's closer, the body is past `BLOCK_LIMITS.maxTagBodyLength` (not parsed)
+ * or is not JSON. Never throws.
+ */
+export function readTagBody(tag: BlockTagName, raw: string): unknown {
+  const openerLength = openerLengthOf(tag);
+  const bodyLength = raw.length - openerLength - closerLengthOf(tag);
+  if (bodyLength < 0 || bodyLength > BLOCK_LIMITS.maxTagBodyLength) return undefined;
+  if (findCloserEnd(CLOSERS[tag], raw, openerLength + bodyLength) !== raw.length) return undefined;
+  // JSON.parse refuses by exception.
+  try {
+    return JSON.parse(raw.slice(openerLength, openerLength + bodyLength).trim()) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The segment for a complete tag: its block when the body reads as one, else `invalid`. */
 function readTag(tag: BlockTagName, raw: string): TurnTextSegment {
-  const openerLength = openerLengthOf(tag);
-  const bodyLength = raw.length - openerLength - closerLengthOf(tag);
-  if (bodyLength <= BLOCK_LIMITS.maxTagBodyLength) {
-    // Never throws: JSON.parse refuses by exception, and a block parser that
-    // threw on some hostile value must not take the splitter down with it.
-    try {
-      const value: unknown = JSON.parse(raw.slice(openerLength, openerLength + bodyLength).trim());
-      const block = tag === 'report' ? parseReportBlock(value) : parseAskBlock(value);
-      // The parser matches the tag, so kind and block agree.
-      if (block !== null) return { kind: tag, block, raw } as TurnTextSegment;
-    } catch {
-      // Read as invalid below.
-    }
+  // Never throws: a block parser that threw on some hostile value must not take the splitter down with it.
+  try {
+    const value = readTagBody(tag, raw);
+    const block = value === undefined ? null : tag === 'report' ? parseReportBlock(value) : parseAskBlock(value);
+    // The parser matches the tag, so kind and block agree.
+    if (block !== null) return { kind: tag, block, raw } as TurnTextSegment;
+  } catch {
+    // Read as invalid below.
   }
   return { kind: 'invalid', tag, raw };
 }
@@ -317,7 +328,7 @@ function scan(state: ScanState, delta: string, final: boolean, out: TurnTextSegm
 
   if (state.mode === TAG) {
     const tail = tagTailOf(state);
-    const end = findCloserEnd(tail + text, 0, state.tag);
+    const end = findCloserEnd(CLOSERS[state.tag], tail + text, 0);
     if (end === -1) {
       keepTagPiece(state, text);
       return;
@@ -346,7 +357,7 @@ function scan(state: ScanState, delta: string, final: boolean, out: TurnTextSegm
     }
     const mode = state.mode;
     if (mode === TAG) {
-      const end = findCloserEnd(text, index, state.tag);
+      const end = findCloserEnd(CLOSERS[state.tag], text, index);
       if (end === -1) {
         keepTagPiece(state, text.slice(tagStart));
         return;
@@ -381,23 +392,20 @@ function scan(state: ScanState, delta: string, final: boolean, out: TurnTextSegm
       if (index === length) break;
       code = text.charCodeAt(index);
       if (code === LESS_THAN) {
-        OPENER.lastIndex = index;
-        if (OPENER.test(text)) {
-          const end = OPENER.lastIndex;
-          if (text.charCodeAt(end - 1) === GREATER_THAN) {
-            pushText(out, text, textStart, index);
-            state.mode = TAG;
-            state.tag = end - index === 8 ? 'report' : 'ask';
-            tagStart = index;
-            textStart = index;
-            index = end;
-            continue;
-          }
-          if (!final) {
-            state.held = text.slice(index);
-            pushText(out, text, textStart, index);
-            return;
-          }
+        const end = readOpener(OPENER, text, index);
+        if (end >= 0) {
+          pushText(out, text, textStart, index);
+          state.mode = TAG;
+          state.tag = end - index === 8 ? 'report' : 'ask';
+          tagStart = index;
+          textStart = index;
+          index = end;
+          continue;
+        }
+        if (end === PARTIAL_OPENER && !final) {
+          state.held = text.slice(index);
+          pushText(out, text, textStart, index);
+          return;
         }
         index++;
         continue;
@@ -521,67 +529,4 @@ export function createTurnTextSplitter(): TurnTextSplitter {
       return out;
     },
   };
-}
-
-/**
- * What a run of whitespace beside a removed tag asks for: 3 a blank line (two
- * line feeds), 2 a line break, 1 a space (only spaces or tabs), 0 nothing.
- */
-function separatorRank(whitespace: string): number {
-  const first = whitespace.indexOf('\n');
-  if (first === -1) return whitespace.length > 0 ? 1 : 0;
-  return whitespace.indexOf('\n', first + 1) === -1 ? 2 : 3;
-}
-
-const isLayoutWhitespace = (code: number): boolean =>
-  code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN;
-
-/**
- * The display text of a finished turn for channels that cannot render blocks:
- * text segments as they are (code included), an ask replaced by its question,
- * reports and invalid tags removed. A removed tag (or a row of them) takes the
- * spaces, tabs and line breaks on both sides with it and leaves the widest
- * separator any one of those whitespace runs asks for: a blank line for a run
- * with two line feeds, a line break for one, a space for only spaces or tabs,
- * nothing for none (line breaks are CRLF when that whitespace held a CRLF);
- * nothing at all at the start or end of the text. So a block on its own line
- * goes with its line. Text away from a removed tag is unchanged. Never throws;
- * a non-string reads as empty text.
- */
-export function stripBlockTags(text: string): string {
-  let output = '';
-  // While a removal is unresolved: the widest separator asked for so far (-1: none pending), and whether to break lines with CRLF.
-  let rank = -1;
-  let crlf = false;
-  const take = (whitespace: string): void => {
-    rank = Math.max(rank, separatorRank(whitespace));
-    crlf = crlf || whitespace.indexOf('\r\n') !== -1;
-  };
-  for (const segment of splitTurnText(text)) {
-    let kept: string;
-    if (segment.kind === 'text') kept = segment.text;
-    else if (segment.kind === 'ask') kept = segment.block.question;
-    else {
-      if (rank === -1) {
-        let start = output.length;
-        while (start > 0 && isLayoutWhitespace(output.charCodeAt(start - 1))) start--;
-        take(output.slice(start));
-        output = output.slice(0, start);
-      }
-      continue;
-    }
-    if (rank !== -1) {
-      let end = 0;
-      while (end < kept.length && isLayoutWhitespace(kept.charCodeAt(end))) end++;
-      take(kept.slice(0, end));
-      kept = kept.slice(end);
-      if (kept.length === 0) continue;
-      const lineBreak = crlf ? '\r\n' : '\n';
-      if (output.length > 0) output += ['', ' ', lineBreak, lineBreak + lineBreak][rank];
-      rank = -1;
-      crlf = false;
-    }
-    output += kept;
-  }
-  return output;
 }

@@ -85,6 +85,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'isChatId',
       'isCleanText',
       'isReplayableEvent',
+      'isReportExtensionName',
       'isSafeJson',
       'isStateChannelEvent',
       'isZonedTimestamp',

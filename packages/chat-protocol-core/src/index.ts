@@ -37,7 +37,7 @@ export { hasBrand } from './brand.js';
 export { customCheck, exactOptional, strictExactObject } from './exact-object.js';
 export type { CustomIssue, ExactOptional } from './exact-object.js';
 
-export { REPORT_LIMITS, REPORT_STATUS_TOKENS, ReportBlockSchema, trimmedTextSchema } from './report-block.js';
+export { REPORT_LIMITS, REPORT_STATUS_TOKENS, ReportBlockSchema, isReportExtensionName, trimmedTextSchema } from './report-block.js';
 export type { ReportBlock, ReportItem, ReportLimits, ReportPlan, ReportStatusToken } from './report-block.js';
 export type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
 

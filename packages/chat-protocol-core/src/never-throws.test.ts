@@ -32,6 +32,7 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   isCleanText: { call: anyArguments(core.isCleanText), valid: ['clean text'], returns: 'boolean' },
   hasBrand: { call: anyArguments(core.hasBrand), valid: [{ [Symbol.for('brand')]: true }, Symbol.for('brand')], returns: 'boolean' },
   isSafeJson: { call: anyArguments(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
+  isReportExtensionName: { call: anyArguments(core.isReportExtensionName), valid: ['goalReport'], returns: 'boolean' },
   isZonedTimestamp: { call: anyArguments(core.isZonedTimestamp), valid: ['2026-11-29T12:00:00Z'], returns: 'boolean' },
   compareChatTimestamps: { call: anyArguments(core.compareChatTimestamps), valid: ['2026-11-29T12:00:00Z', '2026-11-29T12:00:01Z'], returns: 'value' },
   readFields: { call: anyArguments(core.readFields), valid: [{ caller: 'alice', turnId: 'turn_1' }, ['caller', 'turnId']], returns: 'value' },

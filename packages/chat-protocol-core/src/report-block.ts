@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/v4/mini';
 import { customCheck, exactOptional, strictExactObject } from './exact-object.js';
-import { isCleanText } from './primitives.js';
+import { isCleanText, isSafeJsonObject } from './primitives.js';
 
 /** Bounds of a report block. Frozen; sizes are UTF-16 code units, counted after trimming. */
 export const REPORT_LIMITS = /* @__PURE__ */ Object.freeze({
@@ -19,7 +19,20 @@ export const REPORT_LIMITS = /* @__PURE__ */ Object.freeze({
   maxTokenLength: 256,
   /** Titles, summaries, item text and refs. */
   maxTextLength: 4_096,
+  /** Product extensions on one report (`extensions` keys). */
+  maxExtensions: 16,
 });
+
+const EXTENSION_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * Whether `name` can name a report extension: a letter, then letters, digits,
+ * `_` or `-`, at most 64 characters (`goalReport`, `scout-cart`), and not
+ * `constructor` or `prototype` (`__proto__` never matches). Never throws.
+ */
+export function isReportExtensionName(name: unknown): boolean {
+  return typeof name === 'string' && EXTENSION_NAME.test(name) && name !== 'constructor' && name !== 'prototype';
+}
 
 /** The type of {@link REPORT_LIMITS}. */
 export type ReportLimits = typeof REPORT_LIMITS;
@@ -82,17 +95,38 @@ const ReportPlanSchema = /* @__PURE__ */ (() =>
   }))();
 
 /**
+ * Schema of a report's product extensions: a JSON object of 1 to
+ * `maxExtensions` keys, each named as {@link isReportExtensionName} allows, each value bounded
+ * JSON (core's `isSafeJson`). What a value means is its product's: the blocks
+ * package's `createReportBlockReader` reads one through the product's schema.
+ */
+const ReportExtensionsSchema = /* @__PURE__ */ (() =>
+  z.custom<Readonly<Record<string, unknown>>>((value) => {
+    if (!isSafeJsonObject(value)) return false;
+    const names = Object.keys(value);
+    return names.length > 0 && names.length <= REPORT_LIMITS.maxExtensions && names.every(isReportExtensionName);
+  }, 'not report extensions: a JSON object of 1 to 16 named values'))();
+
+/**
  * Schema of a normalized report block: strict at every level; every string
- * trimmed, non-blank, clean and within {@link REPORT_LIMITS}; `plans`
- * non-empty; `items` non-empty when present; an optional key is absent, never
- * `undefined`. Exactly the values the blocks package's `parseReportBlock`
- * returns unchanged.
+ * trimmed, non-blank, clean and within {@link REPORT_LIMITS}; `items`
+ * non-empty when present; an optional key is absent, never
+ * `undefined`. `plans` may be empty only in a report that carries product
+ * `extensions` (a goal-only report: Papercusp's `goalReport` with no plans).
+ * Exactly the values the blocks package's `parseReportBlock` returns unchanged.
  */
 export const ReportBlockSchema = /* @__PURE__ */ (() =>
   strictExactObject({
     title: exactOptional(trimmedTextSchema(REPORT_LIMITS.maxTextLength)),
-    plans: z.array(ReportPlanSchema).check(z.minLength(1), z.maxLength(REPORT_LIMITS.maxPlans)),
-  }))();
+    plans: z.array(ReportPlanSchema).check(z.maxLength(REPORT_LIMITS.maxPlans)),
+    extensions: exactOptional(ReportExtensionsSchema),
+  }).check(
+    customCheck((block: { readonly plans: readonly unknown[]; readonly extensions?: unknown }, report) => {
+      if (Array.isArray(block.plans) && block.plans.length === 0 && block.extensions === undefined) {
+        report({ message: 'must not be empty unless the report carries an extension', path: ['plans'] });
+      }
+    }),
+  ))();
 
 /** A normalized report block. */
 export type ReportBlock = z.infer<typeof ReportBlockSchema>;
