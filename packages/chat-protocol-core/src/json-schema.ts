@@ -6,6 +6,7 @@
 import * as z from 'zod/v4/mini';
 import { ChatEventEnvelopeSchema } from './envelope.js';
 import { SafeJsonObjectSchema } from './primitives.js';
+import { EXTENSION_NAME, REPORT_LIMITS, ReportExtensionsSchema } from './report-block.js';
 
 /**
  * Generates the envelope's JSON Schema. Rules a JSON Schema cannot state
@@ -18,6 +19,15 @@ export function chatEventEnvelopeJsonSchema(): Record<string, unknown> {
     io: 'input',
     override: (context) => {
       if (context.zodSchema === SafeJsonObjectSchema) context.jsonSchema['type'] = 'object';
+      // A custom check is opaque to zod; state what JSON Schema can (the parser also refuses `constructor`, `prototype`).
+      if (context.zodSchema === ReportExtensionsSchema) {
+        Object.assign(context.jsonSchema, {
+          type: 'object',
+          minProperties: 1,
+          maxProperties: REPORT_LIMITS.maxExtensions,
+          propertyNames: { pattern: EXTENSION_NAME.source },
+        });
+      }
       // zod 4 writes a discriminated union as `oneOf`, zod 3.25 as `anyOf`; its options exclude each other, so the two
       // mean the same, and renaming keeps the schema byte-identical under both lines of the peer range.
       if ('discriminator' in context.zodSchema._zod.def && 'anyOf' in context.jsonSchema) {

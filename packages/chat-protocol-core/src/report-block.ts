@@ -23,7 +23,8 @@ export const REPORT_LIMITS = /* @__PURE__ */ Object.freeze({
   maxExtensions: 16,
 });
 
-const EXTENSION_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+/** The shape of a report extension's name (the JSON Schema states it as `propertyNames`). */
+export const EXTENSION_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * Whether `name` can name a report extension: a letter, then letters, digits,
@@ -100,7 +101,7 @@ const ReportPlanSchema = /* @__PURE__ */ (() =>
  * JSON (core's `isSafeJson`). What a value means is its product's: the blocks
  * package's `createReportBlockReader` reads one through the product's schema.
  */
-const ReportExtensionsSchema = /* @__PURE__ */ (() =>
+export const ReportExtensionsSchema = /* @__PURE__ */ (() =>
   z.custom<Readonly<Record<string, unknown>>>((value) => {
     if (!isSafeJsonObject(value)) return false;
     const names = Object.keys(value);
