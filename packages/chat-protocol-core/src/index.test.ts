@@ -32,6 +32,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'ChatStateV1Schema',
       'ChatToolCallStateSchema',
       'ChatTurnStateSchema',
+      'ChatUsageSchema',
       'DONE_STATUSES',
       'DeltaEventSchema',
       'DoneEventSchema',

@@ -45,6 +45,7 @@ export {
   ChatEventV1Schema,
   ChatResultBlockSchema,
   ChatSourceSchema,
+  ChatUsageSchema,
   DONE_STATUSES,
   DeltaEventSchema,
   DoneEventSchema,
@@ -66,6 +67,7 @@ export type {
   ChatEventV1Of,
   ChatResultBlock,
   ChatSource,
+  ChatUsage,
 } from './events.js';
 
 export {

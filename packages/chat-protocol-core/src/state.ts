@@ -10,6 +10,7 @@ import { OpenCardSnapshotV1Schema } from './cards.js';
 import {
   CARD_RESOLUTIONS,
   ChatResultBlockSchema,
+  ChatUsageSchema,
   TOOL_RESULT_STATUSES,
 } from './events.js';
 import { CHAT_LIMITS } from './limits.js';
@@ -17,7 +18,6 @@ import {
   ChatIdSchema,
   CountSchema,
   isChatId,
-  SafeJsonObjectSchema,
   SafeJsonSchema,
   textSchema,
 } from './primitives.js';
@@ -47,7 +47,8 @@ export const ChatToolCallStateSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     callId: ChatIdSchema,
     name: nameSchema(),
-    input: z.nullable(SafeJsonObjectSchema),
+    // A call without input and one whose input is `null` both read `null` here; the log keeps the difference.
+    input: z.nullable(SafeJsonSchema),
     result: z.nullable(
       z.strictObject({
         status: z.enum(TOOL_RESULT_STATUSES),
@@ -87,7 +88,7 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
       z.strictObject({ engine: nameSchema(), model: nameSchema(), accountRoute: z.nullable(nameSchema()) }),
     ),
     stopReason: z.nullable(nameSchema()),
-    usage: z.nullable(SafeJsonObjectSchema),
+    usage: z.nullable(ChatUsageSchema),
     error: z.nullable(
       z.strictObject({
         code: ChatIdSchema,

@@ -18,7 +18,7 @@ import {
   isTextLengthRangeOrdered,
 } from './card-rules.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES } from './event-vocabulary.js';
-import type { ChatEventTypeV1, ChatEventV1Of, ChatResultBlock, ChatSource } from './events.js';
+import type { ChatEventTypeV1, ChatEventV1Of, ChatResultBlock, ChatSource, ChatUsage } from './events.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
   hasOwn,
@@ -28,9 +28,7 @@ import {
   isCount,
   isSafeHref,
   isSafeJson,
-  isSafeJsonObject,
   isScreenedSafeJson,
-  isScreenedSafeJsonObject,
   isSeq,
   isWellFormedText,
   isZonedTimestamp,
@@ -168,6 +166,7 @@ export interface RuleTables {
   readonly presentations: { readonly [Kind in CardKind]: Rules };
   readonly blocks: { readonly [Kind in ChatResultBlock['kind']]: Rules };
   readonly source: Rules;
+  readonly usage: Rules;
 }
 
 /**
@@ -197,7 +196,6 @@ function buildRuleTables(screened: boolean): RuleTables {
     (value) => value !== undefined && (screened ? isScreenedSafeJson(value) : isSafeJson(value)),
     'expected bounded JSON data',
   );
-  const jsonObject = when(screened ? isScreenedSafeJsonObject : isSafeJsonObject, 'expected a bounded JSON object');
   const boolean = when((value) => typeof value === 'boolean', 'expected a boolean');
   const count = when(isCount, 'expected a non-negative integer');
   const nullableName: Check = (value) => (value === null ? null : name(value));
@@ -329,6 +327,13 @@ function buildRuleTables(screened: boolean): RuleTables {
     `expected an integer of 0–${CHAT_LIMITS.maxRetryAfterMs}`,
   );
 
+  const usage = rules<ChatUsage>({
+    inputTokens: optional(count),
+    outputTokens: optional(count),
+    totalTokens: optional(count),
+    costUsd: optional(when((value) => typeof value === 'number' && value >= 0 && Number.isFinite(value), 'expected a non-negative finite number')),
+  });
+
   const events: RuleTables['events'] = {
     delta: rules<ChatEventV1Of<'delta'>>({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
     reasoning: rules<ChatEventV1Of<'reasoning'>>({ type: dispatched, text: required(text(CHAT_LIMITS.maxTextLength)) }),
@@ -336,7 +341,7 @@ function buildRuleTables(screened: boolean): RuleTables {
       type: dispatched,
       callId: required(id),
       name: required(name),
-      input: optional(jsonObject),
+      input: optional(json),
     }),
     tool_result: rules<ChatEventV1Of<'tool_result'>>({
       type: dispatched,
@@ -368,7 +373,7 @@ function buildRuleTables(screened: boolean): RuleTables {
       type: dispatched,
       status: required(oneOf(DONE_STATUSES)),
       stopReason: optional(name),
-      usage: optional(jsonObject),
+      usage: optional(strict(usage)),
     }),
     error: rules<ChatEventV1Of<'error'>>({
       type: dispatched,
@@ -389,7 +394,7 @@ function buildRuleTables(screened: boolean): RuleTables {
     event: dispatched,
   });
 
-  return { envelope, events, card, cardSchemaReference, cardOption, presentations, blocks, source };
+  return { envelope, events, card, cardSchemaReference, cardOption, presentations, blocks, source, usage };
 }
 
 /** The rule tables for any parsed JSON value. */

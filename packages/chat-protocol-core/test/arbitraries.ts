@@ -37,9 +37,6 @@ export const jsonArb: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   array: fc.array(tie('value'), { maxLength: 4 }),
   object: fc.dictionary(jsonKeyArb, tie('value'), { maxKeys: 4 }),
 })).value.map((value) => JSON.parse(JSON.stringify(value)) as unknown);
-export const jsonObjectArb = fc
-  .dictionary(jsonKeyArb, jsonArb, { maxKeys: 4 })
-  .map((value) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
 
 // The generators are written as field models, one record of arbitraries per
 // strict object of the contract, so `contract-fields.test.ts` can compare their
@@ -62,6 +59,14 @@ export const isOptionalField = (arb: fc.Arbitrary<unknown>): boolean => OPTIONAL
 const compact = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 const recordOf = (model: FieldModel) => fc.record(model).map(compact);
+
+/** The field model of `done.usage`: counts and a non-negative cost (-0 is left out: JSON writes it as 0). */
+export const USAGE_MODEL = {
+  inputTokens: optional(fc.nat()),
+  outputTokens: optional(fc.nat()),
+  totalTokens: optional(fc.maxSafeNat()),
+  costUsd: optional(fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }).filter((cost) => !Object.is(cost, -0))),
+} satisfies FieldModel;
 
 /** The field model of a block's source. */
 export const SOURCE_MODEL = { ref: nameArb, label: optional(nameArb) } satisfies FieldModel;
@@ -136,7 +141,7 @@ export const cardArb = recordOf(CARD_MODEL);
 export const EVENT_MODELS = {
   delta: { type: fc.constant('delta'), text: textArb },
   reasoning: { type: fc.constant('reasoning'), text: textArb },
-  tool_call: { type: fc.constant('tool_call'), callId: idArb, name: nameArb, input: optional(jsonObjectArb) },
+  tool_call: { type: fc.constant('tool_call'), callId: idArb, name: nameArb, input: optional(jsonArb) },
   tool_result: {
     type: fc.constant('tool_result'),
     callId: idArb,
@@ -151,7 +156,7 @@ export const EVENT_MODELS = {
   card_closed: { type: fc.constant('card_closed'), correlationId: idArb, resolution: optional(fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted')) },
   state: { type: fc.constant('state'), version: fc.nat(), snapshot: jsonArb },
   navigate: { type: fc.constant('navigate'), href: fc.constantFrom('/', '/a/b?c=d#e', 'https://example.com', 'https://a.example:8443/x?y#z') },
-  done: { type: fc.constant('done'), status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'), stopReason: optional(nameArb), usage: optional(jsonObjectArb) },
+  done: { type: fc.constant('done'), status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'), stopReason: optional(nameArb), usage: optional(recordOf(USAGE_MODEL)) },
   // retryAfterMs is only valid with retryable: true, so a drawn one goes with a refusal to retry.
   error: { type: fc.constant('error'), code: idArb, message: nameArb, retryable: fc.boolean(), retryAfterMs: optional(fc.integer({ min: 0, max: 86_400_000 })) },
 } satisfies Record<string, FieldModel>;
