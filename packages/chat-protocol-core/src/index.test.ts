@@ -66,6 +66,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'isChatEventTypeV1',
       'isChatId',
       'isCleanText',
+      'isProductEventName',
       'isReplayableEvent',
       'isSafeJson',
       'isStateChannelEvent',

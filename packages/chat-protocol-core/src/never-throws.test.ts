@@ -19,6 +19,10 @@ const state = SAMPLE_SESSION.reduce((current, next) => {
 const submit = { action: 'submit', correlationId: 'card_1', value: { optionId: 'pro' } };
 const ratingKind = { presentation: z.strictObject({ max: z.number() }), value: z.number() };
 const codec = core.createChatCodec({ cards: core.baseCardCodec });
+const productCodec = core.createChatCodec({
+  events: { 'scout.products': { schema: z.strictObject({ products: z.array(z.string()) }), channel: 'state' } },
+});
+const productEnvelope = envelopeOf({ type: 'scout.products', data: { products: ['p1'] } });
 
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   negotiateChatVersion: { call: anyArguments(core.negotiateChatVersion), valid: [1], returns: 'value' },
@@ -30,6 +34,7 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   },
   isChatId: { call: anyArguments(core.isChatId), valid: ['turn_1'], returns: 'boolean' },
   isCleanText: { call: anyArguments(core.isCleanText), valid: ['clean text'], returns: 'boolean' },
+  isProductEventName: { call: anyArguments(core.isProductEventName), valid: ['scout.products'], returns: 'boolean' },
   hasBrand: { call: anyArguments(core.hasBrand), valid: [{ [Symbol.for('brand')]: true }, Symbol.for('brand')], returns: 'boolean' },
   isSafeJson: { call: anyArguments(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
   isZonedTimestamp: { call: anyArguments(core.isZonedTimestamp), valid: ['2026-11-29T12:00:00Z'], returns: 'boolean' },
@@ -55,6 +60,9 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   parseChatState: { call: anyArguments(core.parseChatState), valid: [state], returns: 'result' },
   'createChatCodec().parseChatEnvelope': { call: anyArguments(codec.parseChatEnvelope), valid: [envelope], returns: 'result' },
   'createChatCodec().parseChatState': { call: anyArguments(codec.parseChatState), valid: [state], returns: 'result' },
+  'createChatCodec({ events }).parseChatEnvelope': { call: anyArguments(productCodec.parseChatEnvelope), valid: [productEnvelope], returns: 'result' },
+  'createChatCodec({ events }).encodeChatEnvelope': { call: anyArguments(productCodec.encodeChatEnvelope), valid: [productEnvelope], returns: 'result' },
+  'createChatCodec({ events }).parseChatState': { call: anyArguments(productCodec.parseChatState), valid: [state], returns: 'result' },
   isStateChannelEvent: { call: anyArguments(core.isStateChannelEvent), valid: ['card'], returns: 'boolean' },
   isReplayableEvent: { call: anyArguments(core.isReplayableEvent), valid: ['delta'], returns: 'boolean' },
   isChatEventType: { call: anyArguments(core.isChatEventType), valid: ['delta'], returns: 'boolean' },
