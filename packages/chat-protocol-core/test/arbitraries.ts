@@ -68,6 +68,9 @@ export const USAGE_MODEL = {
   costUsd: optional(fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }).filter((cost) => !Object.is(cost, -0))),
 } satisfies FieldModel;
 
+/** A valid `done.usage`. */
+export const usageArb = /* @__PURE__ */ recordOf(USAGE_MODEL);
+
 /** The field model of a block's source. */
 export const SOURCE_MODEL = { ref: nameArb, label: optional(nameArb) } satisfies FieldModel;
 const sourcesArb = optional(fc.array(recordOf(SOURCE_MODEL), { maxLength: 3 }));

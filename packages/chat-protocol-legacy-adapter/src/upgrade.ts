@@ -13,7 +13,7 @@ import {
 } from '@papercusp/chat-protocol-core';
 import { decodeFrame, invalidOptions, type DecodedFrame, type DecodeLegacyChatFrameRefusalCode } from './decode.js';
 import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
-import { upgradeField } from './fields.js';
+import { upgradeField, upgradeUsage } from './fields.js';
 
 /** What a call-id mapping is asked: the tool event that arrived without a call id. */
 export interface LegacyCallIdRequest {
@@ -172,7 +172,13 @@ export function liftEvent(
     if (field.key === undefined || value === undefined) continue;
     const object = (v1[field.v1] ?? {}) as Record<string, unknown>;
     // The object's own value wins: it is what the producer wrote in v1's place.
-    if (!Object.prototype.hasOwnProperty.call(object, field.key)) v1[field.v1] = { ...object, [field.key]: value };
+    if (Object.prototype.hasOwnProperty.call(object, field.key)) continue;
+    const merged = { ...object, [field.key]: value };
+    // A keyed value joins a usage under the usage's own rule (a done is never refused for its usage).
+    const usage = type.fields.some((other) => other.key === undefined && other.v1 === field.v1 && other.kind === 'usage?');
+    const upgraded = usage ? upgradeUsage(merged) : merged;
+    if (upgraded === undefined) delete v1[field.v1];
+    else v1[field.v1] = upgraded;
   }
   for (const field of type.fields) {
     // A value v1 holds only beside another it did not get is dropped too.
