@@ -9,12 +9,15 @@ import {
   parseChatSseMessage,
   refuse,
   type ChatEventEnvelope,
+  type ChatEventEnvelopeOf,
   type ChatRefusal,
+  type OpenCardSnapshotV1,
   type ParseChatSseMessageRefusalCode,
 } from '@papercusp/chat-protocol-core';
 import { decodeData, heartbeatByName, parseData, readFrame, readPlainText } from './decode.js';
 import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
 import { ownField } from './fields.js';
+import { liftProductFrame, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
 import {
   liftEvent,
   transportOf,
@@ -24,7 +27,7 @@ import {
 } from './upgrade.js';
 
 /** What the host tells the decoder about the connection. */
-export interface ChatFrameDecoderContext {
+export interface ChatFrameDecoderContext<Events = Record<never, never>> {
   /** The conversation this connection streams; a v1 envelope of another one is refused. */
   readonly conversationId: string;
   /** The turn legacy frames belong to (they do not say). */
@@ -41,14 +44,21 @@ export interface ChatFrameDecoderContext {
   };
   /** The stable call-id mapping for tool frames without a call id. */
   readonly callId?: LegacyCallIdMapping | undefined;
+  /** The product events the host lifts domain frames into (as `upgradeLegacyChatFrame` takes them). */
+  readonly products?: LegacyProductEvents<Events> | undefined;
 }
 
 /** Refusal codes of a frame decoder: either path's, and `foreign-conversation`. */
 export type ChatFrameDecoderRefusalCode = UpgradeLegacyChatFrameRefusalCode | ParseChatSseMessageRefusalCode | 'foreign-conversation';
 
 /** What one message decoded to. */
-export type ChatFrameDecoderResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> =
-  | { readonly ok: true; readonly kind: 'envelope'; readonly source: 'v1' | 'legacy'; readonly envelope: ChatEventEnvelope }
+export type ChatFrameDecoderResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition, Events = Record<never, never>> =
+  | {
+      readonly ok: true;
+      readonly kind: 'envelope';
+      readonly source: 'v1' | 'legacy';
+      readonly envelope: ChatEventEnvelope | ([keyof Events] extends [never] ? never : ChatEventEnvelopeOf<OpenCardSnapshotV1, Events>);
+    }
   | LegacyTransportFrame<LegacyEventOf<Definition>>
   | ChatRefusal<ChatFrameDecoderRefusalCode>;
 
@@ -67,9 +77,9 @@ export interface ChatFrameDecoderCounts {
 }
 
 /** A stateful reader for one connection: see {@link createChatFrameDecoder}. */
-export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> {
+export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = LegacyDialectDefinition, Events = Record<never, never>> {
   /** Decodes one SSE message (`{ event?, data, id? }`). Never throws on any input. */
-  decode(message: unknown): ChatFrameDecoderResult<Definition>;
+  decode(message: unknown): ChatFrameDecoderResult<Definition, Events>;
   /** A snapshot of the counts so far. */
   counts(): ChatFrameDecoderCounts;
 }
@@ -104,11 +114,11 @@ export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = L
  * }
  * ```
  */
-export function createChatFrameDecoder<Definition extends LegacyDialectDefinition>(options: {
+export function createChatFrameDecoder<Definition extends LegacyDialectDefinition, Events = Record<never, never>>(options: {
   readonly dialect: LegacyDialect<Definition>;
-  readonly context: ChatFrameDecoderContext;
-}): ChatFrameDecoder<Definition> {
-  const { dialect, context } = readDecoderOptions(options);
+  readonly context: ChatFrameDecoderContext<Events>;
+}): ChatFrameDecoder<Definition, Events> {
+  const { dialect, context, products } = readDecoderOptions(options);
   const totals = { v1: 0, legacy: 0, transport: 0, unsupported: 0 };
   const refusals: Partial<Record<ChatFrameDecoderRefusalCode, number>> = {};
   let lastSeq = 0;
@@ -131,7 +141,12 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
     return { ok: true, kind: 'envelope', source: 'v1', envelope } as const;
   };
 
-  const decode = (input: unknown): ChatFrameDecoderResult<Definition> => {
+  const identityAt = (seq: number, id: string | undefined) => {
+    const { eventId, occurredAt } = context.identify({ seq, id });
+    return { conversationId: context.conversationId, turnId: context.turnId, eventId, seq, occurredAt };
+  };
+
+  const decode = (input: unknown): ChatFrameDecoderResult<Definition, Events> => {
     const message = readFrame(input);
     if (!message.ok) return refused(message);
     let decoded = heartbeatByName(dialect, message.value);
@@ -143,6 +158,16 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
         return decodeV1(message.value);
       }
       const read = data.ok ? decodeData(dialect, message.value, data.value) : readPlainText(dialect, message.value, data);
+      if (!read.ok && read.code === 'unsupported-event' && products !== undefined) {
+        const seq = lastSeq + 1;
+        const product = liftProductFrame(dialect, products, input, () => identityAt(seq, message.value.id));
+        if (product !== undefined) {
+          if (!('envelope' in product)) return refused(product);
+          lastSeq = seq;
+          totals.legacy++;
+          return { ok: true, kind: 'envelope', source: 'legacy', envelope: product.envelope } as ChatFrameDecoderResult<Definition, Events>;
+        }
+      }
       if (!read.ok) return refused(read);
       decoded = read.value;
     }
@@ -153,8 +178,7 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
       return transport as LegacyTransportFrame<LegacyEventOf<Definition>>;
     }
     const seq = lastSeq + 1;
-    const { eventId, occurredAt } = context.identify({ seq, id: message.value.id });
-    const lifted = liftEvent(decoded, { conversationId: context.conversationId, turnId: context.turnId, eventId, seq, occurredAt }, context.callId);
+    const lifted = liftEvent(decoded, identityAt(seq, message.value.id), context.callId);
     if (!lifted.ok) return refused(lifted);
     lastSeq = seq;
     totals.legacy++;
@@ -169,12 +193,18 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
 
 // Read once at creation, so a getter or a Proxy in the options can neither
 // throw nor answer differently later; bad options are a programming error.
-function readDecoderOptions(options: unknown): { readonly dialect: CompiledDialect; readonly context: ChatFrameDecoderContext } {
+function readDecoderOptions(options: unknown): {
+  readonly dialect: CompiledDialect;
+  readonly context: ChatFrameDecoderContext;
+  readonly products: CompiledProductEvents | undefined;
+} {
   const dialect = readDialectOption(options);
   let context: ChatFrameDecoderContext | undefined;
+  let products: CompiledProductEvents | undefined | null = null;
   try {
     const given = (options as { readonly context: ChatFrameDecoderContext }).context;
     const { conversationId, turnId, identify, callId } = given;
+    products = dialect === undefined ? null : readProductEvents(given.products, dialect.compiled);
     if (typeof identify === 'function' && (callId === undefined || typeof callId === 'function')) {
       // `identify` keeps the host's context as its receiver.
       const identifyFrame: ChatFrameDecoderContext['identify'] = (frame) => identify.call(given, frame);
@@ -183,8 +213,10 @@ function readDecoderOptions(options: unknown): { readonly dialect: CompiledDiale
   } catch {
     // Unreadable: refused below.
   }
-  if (dialect === undefined || context === undefined) {
-    throw new TypeError('createChatFrameDecoder needs { dialect: a dialect made by defineLegacyDialect, context: { conversationId, turnId, identify, callId? } }');
+  if (dialect === undefined || context === undefined || products === null) {
+    throw new TypeError(
+      'createChatFrameDecoder needs { dialect: a dialect made by defineLegacyDialect, context: { conversationId, turnId, identify, callId?, products? } }',
+    );
   }
-  return { dialect: dialect.compiled, context };
+  return { dialect: dialect.compiled, context, products };
 }

@@ -34,6 +34,7 @@ export type {
   UpgradeLegacyChatFrameRefusalCode,
   UpgradeLegacyChatFrameResult,
 } from './upgrade.js';
+export type { LegacyProductEvents } from './product-frames.js';
 export { encodeLegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameRefusalCode, EncodeLegacyChatFrameResult, LegacyChatFrame } from './encode.js';
 export { createChatFrameDecoder } from './frame-decoder.js';
