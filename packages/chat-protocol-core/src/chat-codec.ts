@@ -28,6 +28,7 @@ import {
   type ChatTurnState,
   type ParseChatStateRefusalCode,
 } from './state.js';
+import { encodeSseFrameWith, parseSseMessageWith, type ChatSseMessage, type ParseChatSseMessageRefusalCode } from './sse.js';
 import { cardEventRules, productEventRules, type Rules } from './validate-envelope.js';
 
 /** The channel a codec gives `Type`: a product event's declared one, a base type's own. */
@@ -58,6 +59,10 @@ export interface ChatCodec<Card, Events = Record<never, never>> {
   ): ApplyChatEventResult<ChatStateOf<Card, Events>>;
   /** `encodeChatEnvelope` with this vocabulary's allowlist ({@link eventFields}) and parser. */
   encodeChatEnvelope(record: ChatEnvelopeRecord): EncodeChatEnvelopeResultOf<Card, Events>;
+  /** `encodeChatSseFrame` through this codec's encoder; throws `TypeError` on an invalid envelope, like it. */
+  encodeChatSseFrame(envelope: ChatEventEnvelopeOf<Card, Events>): string;
+  /** `parseChatSseMessage` through this codec's parser; same refusal codes. */
+  parseChatSseMessage(message: ChatSseMessage): ParseResult<ChatEventEnvelopeOf<Card, Events>, ParseChatSseMessageRefusalCode>;
   /** `channelOf`, which also knows each product event's declared channel. */
   channelOf<Type extends ChatEventTypeOf<Events>>(type: Type): ChatChannelOfType<Events, Type>;
   /** The allowlist of every type this codec reads: the base `CHAT_EVENT_FIELDS`, and `type`, `data` for each product event. */
@@ -84,6 +89,9 @@ export interface ChatCodecOptions<Presentation extends { readonly kind: string }
  * });
  * const parsed = chat.parseChatEnvelope(text); // a `rating` card and `scout.products` are accepted here
  * ```
+ *
+ * Beside the parsers, the reducer and the encoder, the codec frames SSE
+ * (`encodeChatSseFrame`, `parseChatSseMessage`) with the same vocabulary.
  *
  * A product event is `{ type: name, data }`, strict. Its name is namespaced
  * (lower-case segments joined by dots), so it never clashes with a base type;
@@ -125,6 +133,9 @@ export function createChatCodec<
   const stateSchema = chatStateSchema(cards?.CardSchema ?? OpenCardSnapshotV1Schema, products.size > 0);
   const checkTurn = (turn: ChatTurnState) => productTurnProblem(turn, products);
   const parse = (input: unknown) => parseEnvelopeWith(input, cardRules, productRules);
+  const fieldsOf = (type: unknown) =>
+    typeof type === 'string' && Object.prototype.hasOwnProperty.call(eventFields, type) ? eventFields[type as ChatEventTypeOf<Events>] : undefined;
+  const encode = (record: ChatEnvelopeRecord) => encodeEnvelopeWith(record, fieldsOf, parse) as EncodeChatEnvelopeResultOf<Card, Events>;
   return {
     parseChatEnvelope: (input) => parse(input) as ParseResult<ChatEventEnvelopeOf<Card, Events>, ParseChatEnvelopeRefusalCode>,
     parseChatState: (input) =>
@@ -133,8 +144,10 @@ export function createChatCodec<
       applyChatEventWith(state as unknown as ChatStateV1, envelope as unknown as ChatEventEnvelope, channels) as unknown as ApplyChatEventResult<
         ChatStateOf<Card, Events>
       >,
-    encodeChatEnvelope: (record) =>
-      encodeEnvelopeWith(record, (type) => (typeof type === 'string' && Object.prototype.hasOwnProperty.call(eventFields, type) ? eventFields[type as ChatEventTypeOf<Events>] : undefined), parse) as EncodeChatEnvelopeResultOf<Card, Events>,
+    encodeChatEnvelope: encode,
+    encodeChatSseFrame: (envelope) => encodeSseFrameWith(envelope, encode),
+    parseChatSseMessage: (message) =>
+      parseSseMessageWith(message, parse) as ParseResult<ChatEventEnvelopeOf<Card, Events>, ParseChatSseMessageRefusalCode>,
     channelOf: <Type extends ChatEventTypeOf<Events>>(type: Type) =>
       (isChatEventTypeV1(type) ? channelOf(type) : (channels.get(type) ?? 'event')) as ChatChannelOfType<Events, Type>,
     eventFields,

@@ -63,6 +63,11 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   'createChatCodec({ events }).parseChatEnvelope': { call: anyArguments(productCodec.parseChatEnvelope), valid: [productEnvelope], returns: 'result' },
   'createChatCodec({ events }).encodeChatEnvelope': { call: anyArguments(productCodec.encodeChatEnvelope), valid: [productEnvelope], returns: 'result' },
   'createChatCodec({ events }).parseChatState': { call: anyArguments(productCodec.parseChatState), valid: [state], returns: 'result' },
+  'createChatCodec({ events }).parseChatSseMessage': {
+    call: anyArguments(productCodec.parseChatSseMessage),
+    valid: [{ event: 'scout.products', data: JSON.stringify(productEnvelope), id: 'turn_1:1' }],
+    returns: 'result',
+  },
   isStateChannelEvent: { call: anyArguments(core.isStateChannelEvent), valid: ['card'], returns: 'boolean' },
   isReplayableEvent: { call: anyArguments(core.isReplayableEvent), valid: ['delta'], returns: 'boolean' },
   isChatEventType: { call: anyArguments(core.isChatEventType), valid: ['delta'], returns: 'boolean' },
@@ -75,6 +80,7 @@ const throwing: FunctionClassification['throwing'] = {
   createChatState: { call: anyArguments(core.createChatState), valid: ['conv_1'] },
   createCardCodec: { call: anyArguments(core.createCardCodec), valid: [{ kinds: { rating: ratingKind } }] },
   createChatCodec: { call: anyArguments(core.createChatCodec), valid: [{ cards: core.baseCardCodec }] },
+  'createChatCodec({ events }).encodeChatSseFrame': { call: anyArguments(productCodec.encodeChatSseFrame), valid: [productEnvelope] },
 };
 
 describeHostileContract('core', core, {

@@ -9,6 +9,7 @@ import { encodeChatEnvelope } from './encode-chat-envelope.js';
 import { CHAT_EVENT_FIELDS, channelOf } from './events.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';
 import { isProductEventName } from './product-events.js';
+import { encodeChatSseFrame, parseChatSseMessage } from './sse.js';
 import { createChatState, parseChatState } from './state.js';
 
 // Scout's domain events as Papercusp/scout-chat renders them (src/reducer.ts):
@@ -170,6 +171,16 @@ describe('product events: parsing (DESIGN §3.3, §3.4)', () => {
     expect(scout.eventFields['scout.products']).toEqual(['type', 'data']);
     expect(scout.eventFields.delta).toEqual(CHAT_EVENT_FIELDS.delta);
     expect(scout.encodeChatEnvelope(at(1, { type: 'scout.products', data: { products: 1 } }))).toMatchObject({ ok: false, code: 'invalid-event' });
+  });
+
+  it("the codec frames product events as SSE and reads them back; the base framing refuses them", () => {
+    const envelope = at(1, products(['p1']));
+    const frame = scout.encodeChatSseFrame(envelope);
+    expect(frame).toBe(`id: turn_1:1\nevent: scout.products\ndata: ${JSON.stringify(envelope)}\n\n`);
+    expect(scout.parseChatSseMessage({ event: 'scout.products', data: JSON.stringify(envelope), id: 'turn_1:1' })).toEqual({ ok: true, value: envelope });
+    expect(scout.parseChatSseMessage({ event: 'products', data: JSON.stringify(envelope), id: 'turn_1:1' })).toMatchObject({ ok: false, code: 'event-mismatch' });
+    expect(() => encodeChatSseFrame(envelope)).toThrow(new TypeError('encodeChatSseFrame: unknown-event: event.type: unknown event type'));
+    expect(parseChatSseMessage({ event: 'scout.products', data: JSON.stringify(envelope), id: 'turn_1:1' })).toMatchObject({ ok: false, code: 'unknown-event' });
   });
 
   it('channelOf gives each product event its declared channel, and each base type its own', () => {
