@@ -263,13 +263,8 @@ function isSafeJsonAt(value: unknown, depth: number, screened: boolean): boolean
 }
 
 /** A plain object that is {@link isSafeJson}. */
-export function isSafeJsonObject(value: unknown): value is Record<string, unknown> {
+function isSafeJsonObject(value: unknown): value is Record<string, unknown> {
   return isPlainObject(value) && isSafeJson(value);
-}
-
-/** A plain object that is {@link isScreenedSafeJson}. */
-export function isScreenedSafeJsonObject(value: unknown): value is Record<string, unknown> {
-  return isPlainObject(value) && isScreenedSafeJson(value);
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   createChatCodec,
   createChatState,
   type ChatChannel,
+  type ChatEventTypeV1,
   type ChatEventEnvelopeOf,
   type ChatStateOf,
   type ChatStateV1,
@@ -46,22 +47,7 @@ describe('product events are typed end to end (DESIGN §3.3, issue 13)', () => {
     expectTypeOf(scout.channelOf('delta')).toEqualTypeOf<ChatChannel>();
     // @ts-expect-error: a name the codec did not register
     scout.channelOf('scout.other');
-    expectTypeOf<ScoutEvents>().toEqualTypeOf<
-      | 'scout.products'
-      | 'scout.highlight'
-      | 'scout.cart_mutate'
-      | 'delta'
-      | 'reasoning'
-      | 'tool_call'
-      | 'tool_result'
-      | 'provenance'
-      | 'card'
-      | 'card_closed'
-      | 'state'
-      | 'navigate'
-      | 'done'
-      | 'error'
-    >();
+    expectTypeOf<ScoutEvents>().toEqualTypeOf<'scout.products' | 'scout.highlight' | 'scout.cart_mutate' | ChatEventTypeV1>();
   });
 
   it("the codec's reducer and encoder carry the product types; the base ones never see them", () => {

@@ -280,6 +280,7 @@ describe('product events in a stored state (DESIGN §3.5)', () => {
     ['data the product schema refuses', (turn: Record<string, unknown>) => { turn['productState'] = { 'scout.products': { products: 'nope' } }; }, ['turns', 0, 'productState', 'scout.products', 'products']],
     ['an empty list of events', (turn: Record<string, unknown>) => { turn['productEvents'] = []; }, ['turns', 0, 'productEvents']],
     ['an empty product state', (turn: Record<string, unknown>) => { turn['productState'] = {}; }, ['turns', 0, 'productState']],
+    ['a __proto__ key in the product state', (turn: Record<string, unknown>) => { turn['productState'] = JSON.parse('{"scout.products":{"products":[]},"__proto__":{"products":[]}}'); }, ['turns', 0, 'productState']],
   ])("the codec's state parser refuses %s as invalid-state", (_name, mutate, path) => {
     const state = stored() as unknown as { turns: Record<string, unknown>[] };
     mutate(turnOf(state));

@@ -18,6 +18,8 @@ import {
   ChatIdSchema,
   CountSchema,
   isChatId,
+  isPlainObject,
+  isSafeJson,
   SafeJsonSchema,
   textSchema,
 } from './primitives.js';
@@ -87,10 +89,16 @@ const PRODUCT_TURN_SHAPE = /* @__PURE__ */ (() => ({
   productEvents: z.optional(
     z.array(z.strictObject({ type: productEventNameSchema(), data: SafeJsonSchema })).check(z.minLength(1)),
   ),
+  // Not `z.record`: a record parse copies keys by assignment, so an own
+  // `__proto__` key would vanish before any check saw it.
   productState: z.optional(
-    z
-      .record(productEventNameSchema(), SafeJsonSchema)
-      .check(z.refine((values) => Object.keys(values).length > 0, 'expected at least one product state')),
+    z.custom<Record<string, unknown>>(
+      (value) =>
+        isPlainObject(value) &&
+        Object.keys(value).length > 0 &&
+        Object.entries(value).every(([name, data]) => isProductEventName(name) && isSafeJson(data)),
+      'expected the last data of each state-channel product event, by namespaced name',
+    ),
   ),
 }))();
 
