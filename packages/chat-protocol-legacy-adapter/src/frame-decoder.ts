@@ -94,11 +94,14 @@ export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = L
  * v1 envelopes of that turn included. Session and heartbeat frames are
  * counted as transport, never as refusals. A refused message of either kind
  * (a `resync` control frame is `resync-required`) is counted as unsupported
- * and yields nothing.
+ * and yields nothing. With `context.products` (as `upgradeLegacyChatFrame`
+ * takes them), v1 messages are read by the host's codec and legacy domain
+ * frames it maps lift into its product events.
  *
  * Throws `TypeError` (a programming error, at creation only) when the options
- * cannot be read, the dialect was not made by `defineLegacyDialect`, or the
- * context has no `identify` function; the context is read once, here. The
+ * cannot be read, the dialect was not made by `defineLegacyDialect`, the
+ * context has no `identify` function, or its `products` cannot be used; the
+ * context is read once, here. The
  * decoder's `decode` never throws on any message (an `identify` or `callId`
  * that throws is the host's exception, passed on).
  *
@@ -130,9 +133,10 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
   };
 
   const decodeV1 = (message: { readonly event?: string | undefined; readonly data: string; readonly id?: string | undefined }) => {
-    const parsed = parseChatSseMessage(message);
+    // With the host's product events, a v1 message is read by its codec, so its product envelopes pass too.
+    const parsed = products === undefined ? parseChatSseMessage(message) : products.parseSse(message);
     if (!parsed.ok) return refused(parsed);
-    const envelope = parsed.value;
+    const envelope = parsed.value as ChatEventEnvelope;
     if (envelope.conversationId !== context.conversationId) {
       return refused(refuse('foreign-conversation', `conversationId: ${envelope.conversationId} is not this connection's conversation`));
     }

@@ -133,6 +133,16 @@ describe('scout domain events and registered product events (DESIGN §3.3, §5; 
     expect(decoder.counts()).toEqual({ v1: 0, legacy: 2, transport: 0, unsupported: 1, refusals: { 'unsupported-event': 1 } });
   });
 
+  it('the frame decoder reads a v1 product envelope through the host’s codec; without products it is unknown-event', () => {
+    const envelope = { ...envelopeOf({ type: 'scout.products', data: { products: [{ id: 'p1' }] } }), seq: 1 };
+    const message = { event: 'scout.products', data: JSON.stringify(envelope), id: 'turn_1:1' };
+    const identify = () => ({ eventId: 'evt_9', occurredAt: '2026-11-30T09:00:00Z' });
+    const withProducts = createChatFrameDecoder({ dialect: scout, context: { conversationId: 'conv_1', turnId: 'turn_1', identify, products: scoutProducts } });
+    expect(withProducts.decode(message)).toEqual({ ok: true, kind: 'envelope', source: 'v1', envelope });
+    const without = createChatFrameDecoder({ dialect: scout, context: { conversationId: 'conv_1', turnId: 'turn_1', identify } });
+    expect(without.decode(message)).toMatchObject({ ok: false, code: 'unknown-event' });
+  });
+
   it('property: encode(upgrade(f)) equals f for every product frame, in both dialects', () => {
     const loose = createChatCodec({ events: { 'acme.note': { schema: z.unknown(), channel: 'event' } } });
     const products = { codec: loose, events: { note: 'acme.note' } } as const;

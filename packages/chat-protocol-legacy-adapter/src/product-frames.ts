@@ -14,7 +14,9 @@ import {
   type ChatEventEnvelopeOf,
   type ChatRefusal,
   type OpenCardSnapshotV1,
+  type ChatSseMessage,
   type ParseChatEnvelopeRefusalCode,
+  type ParseChatSseMessageRefusalCode,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
 import { parseData, readFrame } from './decode.js';
@@ -28,13 +30,14 @@ import { ownField } from './fields.js';
  * type per name, so both directions are one mapping.
  */
 export interface LegacyProductEvents<Events = Readonly<Record<string, unknown>>> {
-  readonly codec: Pick<ChatCodec<OpenCardSnapshotV1, Events>, 'parseChatEnvelope' | 'encodeChatEnvelope' | 'eventFields'>;
+  readonly codec: Pick<ChatCodec<OpenCardSnapshotV1, Events>, 'parseChatEnvelope' | 'parseChatSseMessage' | 'encodeChatEnvelope' | 'eventFields'>;
   readonly events: Readonly<Record<string, keyof Events & string>>;
 }
 
 /** A registration read once and checked: legacy type → name, and back. */
 export interface CompiledProductEvents {
   readonly parse: (input: unknown) => ParseResult<unknown, ParseChatEnvelopeRefusalCode>;
+  readonly parseSse: (message: ChatSseMessage) => ParseResult<unknown, ParseChatSseMessageRefusalCode>;
   readonly encode: (record: ChatEnvelopeRecord) => { readonly ok: true; readonly envelope: unknown } | ChatRefusal<ParseChatEnvelopeRefusalCode>;
   readonly byLegacyType: ReadonlyMap<string, string>;
   readonly byName: ReadonlyMap<string, string>;
@@ -50,10 +53,9 @@ export function readProductEvents(products: unknown, dialect: CompiledDialect): 
   if (products === undefined) return undefined;
   try {
     const { codec, events } = products as LegacyProductEvents;
-    const { parseChatEnvelope, encodeChatEnvelope, eventFields } = codec;
-    if (typeof parseChatEnvelope !== 'function' || typeof encodeChatEnvelope !== 'function' || typeof eventFields !== 'object' || eventFields === null) {
-      return null;
-    }
+    const { parseChatEnvelope, parseChatSseMessage, encodeChatEnvelope, eventFields } = codec;
+    const functions = [parseChatEnvelope, parseChatSseMessage, encodeChatEnvelope];
+    if (functions.some((value) => typeof value !== 'function') || typeof eventFields !== 'object' || eventFields === null) return null;
     if (typeof events !== 'object' || events === null || Array.isArray(events)) return null;
     const byLegacyType = new Map<string, string>();
     const byName = new Map<string, string>();
@@ -63,7 +65,7 @@ export function readProductEvents(products: unknown, dialect: CompiledDialect): 
       byLegacyType.set(legacy, name);
       byName.set(name, legacy);
     }
-    return { parse: parseChatEnvelope, encode: encodeChatEnvelope, byLegacyType, byName };
+    return { parse: parseChatEnvelope, parseSse: parseChatSseMessage, encode: encodeChatEnvelope, byLegacyType, byName };
   } catch {
     return null;
   }
