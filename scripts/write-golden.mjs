@@ -25,6 +25,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createParser } from 'eventsource-parser';
 import {
   applyChatEvent,
+  createChatCodec,
   createChatState,
   encodeChatEnvelope,
   formatChatCursor,
@@ -133,7 +134,7 @@ const toolsAndSources = conversation({
     [11_400, { type: 'delta', text: 'Good news: items that arrive damaged can be refunded in full within 30 days of delivery, ' }],
     [11_480, { type: 'delta', text: 'and the money goes back to your original payment method within 5–10 business days.\n\n' }],
     [11_560, { type: 'delta', text: "I couldn't open order ord_7Q2M9K just now: our order system timed out. Could you try again in a minute, or send a photo of the damage so I can start the return?" }],
-    [11_700, { type: 'done', status: 'completed', stopReason: 'end_turn', usage: { inputTokens: 2381, outputTokens: 164, cachedInputTokens: 1024 } }],
+    [11_700, { type: 'done', status: 'completed', stopReason: 'end_turn', usage: { inputTokens: 2381, outputTokens: 164, totalTokens: 2545 } }],
   ]],
 });
 
@@ -869,6 +870,40 @@ const askedAndAnswered = conversation({
 
 // ---------------------------------------------------------------------------
 
+// product-events (issue 13): Scout's domain events as registered product
+// events, one of each channel. `scout.products` and `scout.broaden` are
+// state-channel (the last list wins), `scout.highlight` event-channel (kept in
+// order), `scout.cart_mutate` transient (in the log only). The session's
+// `productEvents` (name → channel) is what a reader registers to replay it.
+
+const PRODUCT_EVENTS = {
+  'scout.products': 'state',
+  'scout.broaden': 'state',
+  'scout.highlight': 'event',
+  'scout.cart_mutate': 'transient',
+};
+const PRODUCTS_START = Date.UTC(2026, 10, 30, 17, 0, 0, 0);
+const productCallId = callId('product-events', PRODUCTS_START + 120);
+
+const productEvents = conversation({
+  name: 'product-events',
+  start: PRODUCTS_START,
+  turns: [[
+    [0, { type: 'provenance', engine: 'scout-agent', model: 'provider_x/small', accountRoute: null }],
+    [120, { type: 'tool_call', callId: productCallId, name: 'search_products', input: 'trail shoes under 120' }],
+    [900, { type: 'tool_result', callId: productCallId, name: 'search_products', status: 'succeeded', summary: '2 products' }],
+    [950, { type: 'scout.products', data: { products: [{ id: 'TR-210', price: 109 }, { id: 'TR-315', price: 119 }] } }],
+    [980, { type: 'scout.broaden', data: { options: [{ label: 'Any price', prompt: 'trail shoes', resultCount: 14 }] } }],
+    [1_100, { type: 'delta', text: 'Two trail shoes under $120. ' }],
+    [1_400, { type: 'scout.highlight', data: { productId: 'TR-210' } }],
+    [1_450, { type: 'delta', text: 'The TR-210 is the lighter one.' }],
+    [2_000, { type: 'scout.products', data: { products: [{ id: 'TR-210', price: 109 }] } }],
+    [2_050, { type: 'scout.cart_mutate', data: { op: 'add', productId: 'TR-210', quantity: 1 } }],
+    [2_060, { type: 'scout.highlight', data: { productId: 'TR-315' } }],
+    [2_300, { type: 'done', status: 'completed', stopReason: 'end_turn', usage: { inputTokens: 980, outputTokens: 41, totalTokens: 1021, costUsd: 0.0014 } }],
+  ]],
+});
+
 const SESSIONS = [
   {
     name: 'asked-and-answered',
@@ -904,6 +939,12 @@ const SESSIONS = [
   { name: 'cards-expired', title: 'A card of every base kind, each left unanswered until it expired', envelopes: cardsExpired.envelopes, responses: cardsExpired.responses },
   { name: 'failed-then-retried', title: 'A retryable error ends a turn; the retry updates host state twice, withdraws a card and navigates; a final error ends the third', envelopes: failedThenRetried },
   { name: 'interrupted-turn', title: 'A worker restart interrupts a turn with an open card; the next turn asks again and completes', envelopes: interruptedTurn },
+  {
+    name: 'product-events',
+    title: "Scout's domain events as registered product events, one of each channel: state (last wins), event (kept in order), transient (log only)",
+    productEvents: PRODUCT_EVENTS,
+    envelopes: productEvents,
+  },
   {
     name: 'resumed-after-disconnect',
     title: 'The connection drops mid-turn; the client resumes from its stored cursor and the overlapping replay is absorbed',
@@ -947,8 +988,19 @@ function deliver({ envelopes, connections = [{ after: null, through: null }] }) 
   return { delivered, connections: manifest };
 }
 
+// A golden session's product events are judged for their bounds only: the
+// session pins the wire and the state, and names each event's channel.
+const ANY_DATA = { '~standard': { version: 1, vendor: 'golden', validate: (value) => ({ value }) } };
+function codecOf(session) {
+  if (session.productEvents === undefined) return { encodeChatEnvelope, parseChatEnvelope, applyChatEvent };
+  return createChatCodec({
+    events: Object.fromEntries(Object.entries(session.productEvents).map(([name, channel]) => [name, { schema: ANY_DATA, channel }])),
+  });
+}
+
 function render(session) {
   const { delivered, connections } = deliver(session);
+  const { encodeChatEnvelope, parseChatEnvelope, applyChatEvent } = codecOf(session);
   const lines = delivered.map((record) => {
     const encoded = encodeChatEnvelope(record);
     if (!encoded.ok) throw new Error(`${session.name} ${record.turnId}:${record.seq}: ${encoded.code}: ${encoded.message}`);
@@ -982,6 +1034,7 @@ function render(session) {
     connections,
     responses: session.responses ?? [],
     ...(session.upgradedFrom === undefined ? {} : { upgradedFrom: { dialect: session.upgradedFrom, capture: `${session.name}.capture.sse` } }),
+    ...(session.productEvents === undefined ? {} : { productEvents: session.productEvents }),
   };
   return { files, entry };
 }

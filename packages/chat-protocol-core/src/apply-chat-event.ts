@@ -6,13 +6,22 @@
  */
 import { digestEnvelopeInto } from './digest.js';
 import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope.js';
-import type { ChatEventV1, ChatEventV1Of } from './events.js';
+import type { ChatChannel, ChatEventV1, ChatEventV1Of } from './events.js';
 import { addTurn, eventAt, eventIs, hasEventId, recordEvent, turnPosition, type EventMemory } from './event-memory.js';
 import { itemAt, lastItem, pushItem, setItem } from './persistent-list.js';
 import { refuse, type ChatRefusal } from './result.js';
 import type { ChatCursor } from './sse.js';
 import type { ChatCardState, ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
-import { ownMemory, recordOf, turnRecord, viewOf, type StateRecord, type TurnFields, type TurnRecord } from './state-record.js';
+import {
+  ownMemory,
+  recordOf,
+  turnRecord,
+  viewOf,
+  type ProductEventEntry,
+  type StateRecord,
+  type TurnFields,
+  type TurnRecord,
+} from './state-record.js';
 
 /** Refusal codes of {@link applyChatEvent}. */
 export type ApplyChatEventRefusalCode =
@@ -29,7 +38,8 @@ export type ApplyChatEventRefusalCode =
   | 'duplicate-card'
   | 'card-closed'
   | 'card-not-awaiting'
-  | 'stale-state';
+  | 'stale-state'
+  | 'unknown-event';
 
 /** A gap: the envelope's seq is past the next one; replay after `replayAfter` to fill it. */
 export interface ChatSeqGap extends ChatRefusal<'seq-gap'> {
@@ -69,6 +79,24 @@ export function applyChatEvent<Card extends { readonly correlationId: string }>(
   envelope: ChatEventEnvelopeOf<Card>,
 ): ApplyChatEventResult<ChatStateOf<Card>>;
 export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope): ApplyChatEventResult {
+  return applyChatEventWith(state, envelope, undefined);
+}
+
+/** The channel of each product event a reader registered, by name (see `createChatCodec`). */
+export type ProductChannels = ReadonlyMap<string, ChatChannel>;
+
+/**
+ * {@link applyChatEvent} that also applies the product events in `products`:
+ * an `event`-channel one is appended to the turn's `productEvents`, a
+ * `state`-channel one replaces its name's value in `productState`, and a
+ * `transient` one takes its seq in the log and changes nothing else. Any
+ * other type the reducer does not know is `unknown-event`.
+ */
+export function applyChatEventWith(
+  state: ChatStateV1,
+  envelope: ChatEventEnvelope,
+  products: ProductChannels | undefined,
+): ApplyChatEventResult {
   if (envelope.conversationId !== state.conversationId) {
     return refuse('foreign-conversation', `envelope belongs to conversation ${envelope.conversationId}`);
   }
@@ -107,7 +135,7 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
 
   // A fresh turn this call owns: reduceTurn writes the event's effect into it.
   const nextTurn = turnRecord(turn ?? newTurn(turnId), seq, undefined);
-  const refusal = reduceTurn(nextTurn, envelope.event);
+  const refusal = reduceTurn(nextTurn, envelope.event, products);
   const at = position ?? record.turns.size;
   // The card index is read only from a memory this state owns (a branch copies it first).
   let owned: EventMemory | undefined;
@@ -223,7 +251,7 @@ type TurnRefusal = ChatRefusal<
  * leaves it unused. A `card_closed` of a card the turn did not ask is
  * {@link ANOTHER_TURN}: the conversation-level rule decides it.
  */
-function reduceTurn(turn: TurnRecord, event: ChatEventV1): TurnRefusal | typeof ANOTHER_TURN | null {
+function reduceTurn(turn: TurnRecord, event: ChatEventV1, products: ProductChannels | undefined): TurnRefusal | typeof ANOTHER_TURN | null {
   switch (event.type) {
     case 'user_input':
       // The person's message opens the turn: seq 1 only, so at most one per turn.
@@ -313,5 +341,21 @@ function reduceTurn(turn: TurnRecord, event: ChatEventV1): TurnRefusal | typeof 
         retryAfterMs: event.retryAfterMs ?? null,
       };
       return null;
+    default:
+      return reduceProductEvent(turn, event as ProductEventEntry, products);
   }
+}
+
+function reduceProductEvent(turn: TurnRecord, event: ProductEventEntry, products: ProductChannels | undefined): TurnRefusal | null {
+  const { type, data } = event;
+  // The parsers never pass an unregistered type; a caller that built the envelope itself learns it here.
+  const channel = typeof type === 'string' ? products?.get(type) : undefined;
+  if (channel === undefined) return refuse('unknown-event', `${String(type)} is not a registered event type`);
+  if (channel === 'event') {
+    turn.productEvents = [...(turn.productEvents ?? []), { type, data }];
+  } else if (channel === 'state') {
+    // Last write wins per name; a name keeps the place of its first write, so equal streams serialize equally.
+    turn.productState = { ...turn.productState, [type]: data };
+  }
+  return null;
 }

@@ -10,12 +10,13 @@ import {
   OPTION_MODEL,
   PRESENTATION_MODELS,
   SOURCE_MODEL,
+  USAGE_MODEL,
   isOptionalField,
   type FieldModel,
 } from '../test/arbitraries.js';
 import { CARD_KINDS, CardApprovalSchema, CardOptionSchema, CardPresentationV1Schema, OpenCardSnapshotV1Schema } from './cards.js';
 import { ChatEventEnvelopeSchema } from './envelope.js';
-import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, ChatEventV1Schema, ChatResultBlockSchema, ChatSourceSchema } from './events.js';
+import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, ChatEventV1Schema, ChatResultBlockSchema, ChatSourceSchema, ChatUsageSchema } from './events.js';
 import { RULE_TABLES, isPlainTextEvent, isPlainToolResult, type Rules } from './validate-envelope.js';
 import { runs } from '../../../test-support/property-runs.js';
 
@@ -103,6 +104,7 @@ const OBJECTS: readonly (readonly [string, ZodNode, Rules, FieldModel])[] = [
     (kind) => [`block ${kind}`, blocks[kind] as ZodNode, RULE_TABLES.blocks[kind], BLOCK_MODELS[kind]] as const,
   ),
   ['source', node(ChatSourceSchema), RULE_TABLES.source, SOURCE_MODEL],
+  ['usage', node(ChatUsageSchema), RULE_TABLES.usage, USAGE_MODEL],
 ];
 
 describe('one source of truth for the contract (issue 12): every strict object has the same fields everywhere', () => {

@@ -7,7 +7,8 @@
  */
 import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_EVENT_FIELDS } from './events.js';
-import { isPlainObject } from './primitives.js';
+import { hasOwn, isPlainObject } from './primitives.js';
+import { PRODUCT_EVENT_FIELDS } from './product-events.js';
 
 // Two 32-bit multiply-xorshift lanes mixed at the end (the cyrb53 construction,
 // kept at the full 64 bits). The lanes live here, not in a string being built:
@@ -73,7 +74,10 @@ function mix(envelope: ChatEventEnvelope): void {
   second = 0x41c6ce57;
   feedString(envelope.occurredAt);
   const event = envelope.event as Readonly<Record<string, unknown>>;
-  for (const field of CHAT_EVENT_FIELDS[envelope.event.type] as readonly string[]) {
+  const type = envelope.event.type;
+  // A product event (see createChatCodec) has the fields every product event has.
+  const fields: readonly string[] = hasOwn(CHAT_EVENT_FIELDS, type) ? CHAT_EVENT_FIELDS[type] : PRODUCT_EVENT_FIELDS;
+  for (const field of fields) {
     const value = event[field];
     if (value !== undefined) {
       feedString(field);

@@ -7,7 +7,7 @@ import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_EVENT_FIELDS, isChatEventTypeV1 } from './events.js';
 import { parseChatEnvelope, type ParseChatEnvelopeRefusalCode } from './parse-chat-envelope.js';
 import { isPlainObject } from './primitives.js';
-import { refuse, type ChatRefusal } from './result.js';
+import { refuse, type ChatRefusal, type ParseResult } from './result.js';
 
 const ENVELOPE_FIELDS = ['conversationId', 'turnId', 'eventId', 'seq', 'occurredAt'] as const;
 
@@ -39,6 +39,23 @@ export type EncodeChatEnvelopeResult =
  * other than 1 is `unsupported-version`. Never throws.
  */
 export function encodeChatEnvelope(record: ChatEnvelopeRecord): EncodeChatEnvelopeResult {
+  return encodeEnvelopeWith(
+    record,
+    (type) => (isChatEventTypeV1(type) ? CHAT_EVENT_FIELDS[type] : undefined),
+    parseChatEnvelope,
+  ) as EncodeChatEnvelopeResult;
+}
+
+/**
+ * {@link encodeChatEnvelope} with a reader's allowlist (`fieldsOf`: the fields
+ * of a type, undefined for one it does not know) and its parser (a codec's,
+ * see `createChatCodec`). The caller types the result.
+ */
+export function encodeEnvelopeWith(
+  record: ChatEnvelopeRecord,
+  fieldsOf: (type: unknown) => readonly string[] | undefined,
+  parse: (json: string) => ParseResult<unknown, ParseChatEnvelopeRefusalCode>,
+): { readonly ok: true; readonly json: string; readonly envelope: unknown } | ChatRefusal<EncodeChatEnvelopeRefusalCode> {
   try {
     // Inside the guard: a Proxy's getPrototypeOf trap may throw.
     if (!isPlainObject(record)) return refuse('invalid-envelope', 'expected an envelope object');
@@ -49,15 +66,15 @@ export function encodeChatEnvelope(record: ChatEnvelopeRecord): EncodeChatEnvelo
     for (const field of ENVELOPE_FIELDS) envelope[field] = record[field];
     const event = record.event;
     if (!isPlainObject(event)) return refuse('invalid-event', 'event: expected an event object');
-    const type = event['type'];
-    if (!isChatEventTypeV1(type)) return refuse('unknown-event', 'event.type: unknown event type');
+    const fields = fieldsOf(event['type']);
+    if (fields === undefined) return refuse('unknown-event', 'event.type: unknown event type');
     const copy: Record<string, unknown> = {};
-    for (const field of CHAT_EVENT_FIELDS[type] as readonly string[]) {
+    for (const field of fields) {
       if (event[field] !== undefined) copy[field] = event[field];
     }
     envelope['event'] = copy;
     const json = JSON.stringify(envelope);
-    const parsed = parseChatEnvelope(json);
+    const parsed = parse(json);
     return parsed.ok ? { ok: true, json, envelope: parsed.value } : parsed;
   } catch {
     return refuse('invalid-envelope', 'the record cannot be read or serialized');

@@ -6,6 +6,7 @@
 import * as z from 'zod/v4/mini';
 import { ChatEventV1Schema, type ChatEventV1 } from './events.js';
 import { ChatIdSchema, SeqSchema, ZonedTimestampSchema } from './primitives.js';
+import type { ProductEventOf } from './product-events.js';
 
 /** Schema of the v1 envelope; strict at every level. */
 export const ChatEventEnvelopeSchema = /* @__PURE__ */ (() =>
@@ -22,11 +23,20 @@ export const ChatEventEnvelopeSchema = /* @__PURE__ */ (() =>
 /** One v1 event in its envelope. */
 export type ChatEventEnvelope = z.infer<typeof ChatEventEnvelopeSchema>;
 
-/** A v1 event whose `card` events carry `Card`: the event union of a product's card vocabulary. */
-export type ChatEventOf<Card> = Exclude<ChatEventV1, { type: 'card' }> | { type: 'card'; card: Card };
+/**
+ * A v1 event whose `card` events carry `Card`, plus the product events
+ * `Events` (none by default): the event union of a product's vocabulary.
+ */
+export type ChatEventOf<Card, Events = Record<never, never>> =
+  | Exclude<ChatEventV1, { type: 'card' }>
+  | { type: 'card'; card: Card }
+  | ProductEventOf<Events>;
 
 /**
- * A v1 envelope whose `card` events carry `Card` (see `createChatCodec`).
+ * A v1 envelope whose `card` events carry `Card`, and whose events may be the
+ * product events `Events` (see `createChatCodec`).
  * `ChatEventEnvelopeOf<OpenCardSnapshotV1>` is {@link ChatEventEnvelope}.
  */
-export type ChatEventEnvelopeOf<Card> = Omit<ChatEventEnvelope, 'event'> & { event: ChatEventOf<Card> };
+export type ChatEventEnvelopeOf<Card, Events = Record<never, never>> = Omit<ChatEventEnvelope, 'event'> & {
+  event: ChatEventOf<Card, Events>;
+};

@@ -16,7 +16,6 @@ import {
   ChatIdSchema,
   CountSchema,
   SafeHrefSchema,
-  SafeJsonObjectSchema,
   SafeJsonSchema,
   textSchema,
 } from './primitives.js';
@@ -75,7 +74,8 @@ export const ToolCallEventSchema = /* @__PURE__ */ (() =>
     type: z.literal('tool_call'),
     callId: ChatIdSchema,
     name: nameSchema(),
-    input: z.optional(SafeJsonObjectSchema),
+    // Any bounded JSON value: real producers send objects, strings and arrays.
+    input: z.optional(SafeJsonSchema),
   }))();
 /** `tool_result`: the outcome of a call, with grounded blocks. */
 export const ToolResultEventSchema = /* @__PURE__ */ (() =>
@@ -123,6 +123,21 @@ export const NavigateEventSchema = /* @__PURE__ */ (() =>
     href: SafeHrefSchema,
   }))();
 /**
+ * What a turn used, as `done` reports it: token counts (non-negative safe
+ * integers) and a cost in US dollars (non-negative, finite). Strict: a key
+ * outside these four is refused, so every reader sums the same fields.
+ */
+export const ChatUsageSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    inputTokens: z.optional(CountSchema),
+    outputTokens: z.optional(CountSchema),
+    totalTokens: z.optional(CountSchema),
+    costUsd: z.optional(z.number().check(z.nonnegative())),
+  }))();
+/** What a turn used. */
+export type ChatUsage = z.infer<typeof ChatUsageSchema>;
+
+/**
  * `done`: the turn ended; terminal. `awaiting` lists the turn's open cards it
  * leaves waiting for the person (an AG-UI interrupt, an `<ask>` answered
  * later): each stays open past the turn and a later turn of the conversation
@@ -134,7 +149,7 @@ export const DoneEventSchema = /* @__PURE__ */ (() =>
       type: z.literal('done'),
       status: z.enum(DONE_STATUSES),
       stopReason: z.optional(nameSchema()),
-      usage: z.optional(SafeJsonObjectSchema),
+      usage: z.optional(ChatUsageSchema),
       awaiting: z.optional(z.array(ChatIdSchema).check(z.minLength(1), z.maxLength(CHAT_LIMITS.maxAwaitingCards))),
     })
     .check(

@@ -50,6 +50,7 @@ export {
   ChatEventV1Schema,
   ChatResultBlockSchema,
   ChatSourceSchema,
+  ChatUsageSchema,
   DONE_STATUSES,
   DeltaEventSchema,
   DoneEventSchema,
@@ -73,6 +74,7 @@ export type {
   ChatEventV1Of,
   ChatResultBlock,
   ChatSource,
+  ChatUsage,
 } from './events.js';
 
 export {
@@ -125,7 +127,23 @@ export type {
 export { ChatEventEnvelopeSchema } from './envelope.js';
 export type { ChatEventEnvelope, ChatEventEnvelopeOf, ChatEventOf } from './envelope.js';
 export { createChatCodec } from './chat-codec.js';
-export type { ChatCodec } from './chat-codec.js';
+export type {
+  ChatChannelOfType,
+  ChatCodec,
+  ChatCodecOptions,
+  ChatEventTypeOf,
+  EncodeChatEnvelopeResultOf,
+} from './chat-codec.js';
+export { isProductEventName } from './product-events.js';
+export type {
+  ProductEventDataOf,
+  ProductEventDataSchema,
+  ProductEventDefinition,
+  ProductEventDefinitions,
+  ProductEventNamesOn,
+  ProductEventOf,
+  ProductEventValidation,
+} from './product-events.js';
 export { parseChatEnvelope } from './parse-chat-envelope.js';
 export type { ParseChatEnvelopeRefusalCode, ParseChatEnvelopeResult } from './parse-chat-envelope.js';
 export { encodeChatEnvelope } from './encode-chat-envelope.js';
@@ -154,6 +172,7 @@ export {
 export type {
   ChatCardState,
   ChatCardStateOf,
+  ChatProductTurnFieldsOf,
   ChatStateOf,
   ChatStateV1,
   ChatToolCallState,

@@ -19,6 +19,10 @@ const state = SAMPLE_SESSION.reduce((current, next) => {
 const submit = { action: 'submit', correlationId: 'card_1', value: { optionId: 'pro' } };
 const ratingKind = { presentation: z.strictObject({ max: z.number() }), value: z.number() };
 const codec = core.createChatCodec({ cards: core.baseCardCodec });
+const productCodec = core.createChatCodec({
+  events: { 'scout.products': { schema: z.strictObject({ products: z.array(z.string()) }), channel: 'state' } },
+});
+const productEnvelope = envelopeOf({ type: 'scout.products', data: { products: ['p1'] } });
 
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   negotiateChatVersion: { call: anyArguments(core.negotiateChatVersion), valid: [1], returns: 'value' },
@@ -30,6 +34,7 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   },
   isChatId: { call: anyArguments(core.isChatId), valid: ['turn_1'], returns: 'boolean' },
   isCleanText: { call: anyArguments(core.isCleanText), valid: ['clean text'], returns: 'boolean' },
+  isProductEventName: { call: anyArguments(core.isProductEventName), valid: ['scout.products'], returns: 'boolean' },
   hasBrand: { call: anyArguments(core.hasBrand), valid: [{ [Symbol.for('brand')]: true }, Symbol.for('brand')], returns: 'boolean' },
   isSafeJson: { call: anyArguments(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
   isReportExtensionName: { call: anyArguments(core.isReportExtensionName), valid: ['goalReport'], returns: 'boolean' },
@@ -64,6 +69,14 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   },
   'createChatCodec().parseChatEnvelope': { call: anyArguments(codec.parseChatEnvelope), valid: [envelope], returns: 'result' },
   'createChatCodec().parseChatState': { call: anyArguments(codec.parseChatState), valid: [state], returns: 'result' },
+  'createChatCodec({ events }).parseChatEnvelope': { call: anyArguments(productCodec.parseChatEnvelope), valid: [productEnvelope], returns: 'result' },
+  'createChatCodec({ events }).encodeChatEnvelope': { call: anyArguments(productCodec.encodeChatEnvelope), valid: [productEnvelope], returns: 'result' },
+  'createChatCodec({ events }).parseChatState': { call: anyArguments(productCodec.parseChatState), valid: [state], returns: 'result' },
+  'createChatCodec({ events }).parseChatSseMessage': {
+    call: anyArguments(productCodec.parseChatSseMessage),
+    valid: [{ event: 'scout.products', data: JSON.stringify(productEnvelope), id: 'turn_1:1' }],
+    returns: 'result',
+  },
   isStateChannelEvent: { call: anyArguments(core.isStateChannelEvent), valid: ['card'], returns: 'boolean' },
   isReplayableEvent: { call: anyArguments(core.isReplayableEvent), valid: ['delta'], returns: 'boolean' },
   isChatEventType: { call: anyArguments(core.isChatEventType), valid: ['delta'], returns: 'boolean' },
@@ -76,6 +89,7 @@ const throwing: FunctionClassification['throwing'] = {
   createChatState: { call: anyArguments(core.createChatState), valid: ['conv_1'] },
   createCardCodec: { call: anyArguments(core.createCardCodec), valid: [{ kinds: { rating: ratingKind } }] },
   createChatCodec: { call: anyArguments(core.createChatCodec), valid: [{ cards: core.baseCardCodec }] },
+  'createChatCodec({ events }).encodeChatSseFrame': { call: anyArguments(productCodec.encodeChatSseFrame), valid: [productEnvelope] },
 };
 
 describeHostileContract('core', core, {

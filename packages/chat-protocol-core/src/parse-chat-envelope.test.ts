@@ -44,7 +44,6 @@ describe('parseChatEnvelope: each event type refused with a missing or wrong fie
     ['tool_call without callId', { type: 'tool_call', name: 'search' }, ['event', 'callId']],
     ['tool_call with an empty name', { type: 'tool_call', callId: 'c', name: '' }, ['event', 'name']],
     ['tool_call with a callId containing a space', { type: 'tool_call', callId: 'c 1', name: 'n' }, ['event', 'callId']],
-    ['tool_call with array input', { type: 'tool_call', callId: 'c', name: 'n', input: [1] }, ['event', 'input']],
     ['tool_call with a __proto__ key in input', { type: 'tool_call', callId: 'c', name: 'n', input: JSON.parse('{"__proto__":{"x":1}}') }, ['event', 'input']],
     ['tool_call with a constructor key in input', { type: 'tool_call', callId: 'c', name: 'n', input: { a: { constructor: 1 } } }, ['event', 'input']],
     ['tool_result without status', { type: 'tool_result', callId: 'c', name: 'n' }, ['event', 'status']],
@@ -73,6 +72,13 @@ describe('parseChatEnvelope: each event type refused with a missing or wrong fie
     ['done without status', { type: 'done' }, ['event', 'status']],
     ['done with status failed', { type: 'done', status: 'failed' }, ['event', 'status']],
     ['done with array usage', { type: 'done', status: 'completed', usage: [] }, ['event', 'usage']],
+    ['done with usage totalTokens "ten" (issue 13)', { type: 'done', status: 'completed', usage: { totalTokens: 'ten' } }, ['event', 'usage', 'totalTokens']],
+    ['done with an unknown usage key (issue 13)', { type: 'done', status: 'completed', usage: { totalTokens: 3, cacheTokens: 1 } }, ['event', 'usage', 'cacheTokens']],
+    ['done with negative inputTokens (issue 13)', { type: 'done', status: 'completed', usage: { inputTokens: -1 } }, ['event', 'usage', 'inputTokens']],
+    ['done with fractional outputTokens (issue 13)', { type: 'done', status: 'completed', usage: { outputTokens: 1.5 } }, ['event', 'usage', 'outputTokens']],
+    ['done with totalTokens past a safe integer (issue 13)', { type: 'done', status: 'completed', usage: { totalTokens: 2 ** 53 } }, ['event', 'usage', 'totalTokens']],
+    ['done with a negative costUsd (issue 13)', { type: 'done', status: 'completed', usage: { costUsd: -0.01 } }, ['event', 'usage', 'costUsd']],
+    ['done with a string costUsd (issue 13)', { type: 'done', status: 'completed', usage: { costUsd: '0.01' } }, ['event', 'usage', 'costUsd']],
     ['error without retryable', { type: 'error', code: 'x', message: 'm' }, ['event', 'retryable']],
     ['error with an empty message', { type: 'error', code: 'x', message: '', retryable: false }, ['event', 'message']],
     ['error with retryAfterMs but not retryable', { type: 'error', code: 'x', message: 'm', retryable: false, retryAfterMs: 10 }, ['event', 'retryAfterMs']],
@@ -84,6 +90,25 @@ describe('parseChatEnvelope: each event type refused with a missing or wrong fie
     if (result.ok) return;
     expect(result.code).toBe('invalid-event');
     expect(result.issues?.[0]?.path).toEqual(path);
+  });
+
+  it.each([
+    ['an object', { query: 'boots', limit: 3 }],
+    ['a string', 'search boots'],
+    ['an array', ['boots', 3]],
+    ['a number', 42],
+    ['null', null],
+    ['a boolean', false],
+  ])('issue 13: tool_call.input may be any bounded JSON value: %s is kept as sent', (_name, input) => {
+    const result = parseChatEnvelope(JSON.stringify(envelopeOf({ type: 'tool_call', callId: 'c', name: 'n', input })));
+    expect(result).toEqual({ ok: true, value: envelopeOf({ type: 'tool_call', callId: 'c', name: 'n', input }) });
+  });
+
+  it('issue 13: done.usage is typed: every field, each at its bound, is accepted as sent', () => {
+    const usage = { inputTokens: 0, outputTokens: 20, totalTokens: Number.MAX_SAFE_INTEGER, costUsd: 0.0125 };
+    const result = parseChatEnvelope(JSON.stringify(envelopeOf({ type: 'done', status: 'completed', usage })));
+    expect(result).toEqual({ ok: true, value: envelopeOf({ type: 'done', status: 'completed', usage }) });
+    expect(codeOf(envelopeOf({ type: 'done', status: 'completed', usage: {} }))).toBe('ok');
   });
 
   it('an unknown event type is unknown-event', () => {

@@ -7,7 +7,7 @@ import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_LIMITS } from './limits.js';
 import { isScreenedJsonText } from './primitives.js';
 import { refuse, type ChatRefusal, type ParseResult } from './result.js';
-import { validateEnvelope, type Rules } from './validate-envelope.js';
+import { validateEnvelope, type ProductRules, type Rules } from './validate-envelope.js';
 
 /** Refusal codes of {@link parseChatEnvelope}. */
 export type ParseChatEnvelopeRefusalCode =
@@ -37,11 +37,13 @@ export function parseChatEnvelope(input: unknown): ParseChatEnvelopeResult {
 
 /**
  * {@link parseChatEnvelope} with the `card` event rules of a card vocabulary
- * (undefined: the base v1 cards). The caller types the result.
+ * (undefined: the base v1 cards) and a reader's product events (undefined:
+ * none). The caller types the result.
  */
 export function parseEnvelopeWith(
   input: unknown,
   cardRules: Rules | undefined,
+  productRules?: ProductRules,
 ): ParseResult<unknown, ParseChatEnvelopeRefusalCode> {
   let value: unknown;
   if (typeof input === 'string') {
@@ -55,11 +57,11 @@ export function parseEnvelopeWith(
   } else {
     const json = jsonFormOf(input);
     if (json === undefined) return refuse('invalid-json', 'the value has no JSON form');
-    return parseEnvelopeWith(json, cardRules);
+    return parseEnvelopeWith(json, cardRules, productRules);
   }
   // One search of the text for the escapes that alone can put a control
   // character in a string saves scanning every string for one.
-  const problem = validateEnvelope(value, cardRules, isScreenedJsonText(input));
+  const problem = validateEnvelope(value, cardRules, isScreenedJsonText(input), productRules);
   if (problem !== null) return refuse(problem.code, describeIssue(problem.issue.path, problem.issue.message), [problem.issue]);
   return { ok: true, value };
 }

@@ -267,11 +267,6 @@ export function isSafeJsonObject(value: unknown): value is Record<string, unknow
   return isPlainObject(value) && isSafeJson(value);
 }
 
-/** A plain object that is {@link isScreenedSafeJson}. */
-export function isScreenedSafeJsonObject(value: unknown): value is Record<string, unknown> {
-  return isPlainObject(value) && isScreenedSafeJson(value);
-}
-
 /**
  * True when no string of a JSON text that `JSON.parse` accepted can hold a C0
  * control character. JSON forbids raw controls inside strings, so one can only

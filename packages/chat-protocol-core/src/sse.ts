@@ -4,10 +4,10 @@
  * Heartbeats are SSE comments, never envelopes. It owns no connection.
  */
 import type { ChatEventEnvelope } from './envelope.js';
-import { encodeChatEnvelope } from './encode-chat-envelope.js';
+import { encodeChatEnvelope, type ChatEnvelopeRecord } from './encode-chat-envelope.js';
 import { describeIssue, parseChatEnvelope, type ParseChatEnvelopeRefusalCode } from './parse-chat-envelope.js';
 import { isChatId, isCount } from './primitives.js';
-import { refuse, type ParseResult } from './result.js';
+import { refuse, type ChatRefusal, type ParseResult } from './result.js';
 
 /** A position in a turn's log: replay resumes after `seq` (0 = from the start). */
 export interface ChatCursor {
@@ -60,9 +60,17 @@ export function parseChatCursor(lastEventId: unknown): ChatCursor | null {
  * Throws `TypeError` naming the problem when the envelope is invalid.
  */
 export function encodeChatSseFrame(envelope: ChatEventEnvelope): string {
-  const encoded = encodeChatEnvelope(envelope);
+  return encodeSseFrameWith(envelope, encodeChatEnvelope);
+}
+
+/** {@link encodeChatSseFrame} through a reader's encoder (a codec's, see `createChatCodec`). */
+export function encodeSseFrameWith(
+  envelope: unknown,
+  encode: (record: ChatEnvelopeRecord) => { readonly ok: true; readonly json: string; readonly envelope: unknown } | ChatRefusal<string>,
+): string {
+  const encoded = encode(envelope as ChatEnvelopeRecord);
   if (!encoded.ok) throw new TypeError(`encodeChatSseFrame: ${encoded.code}: ${encoded.message}`);
-  const { turnId, seq, event } = encoded.envelope;
+  const { turnId, seq, event } = encoded.envelope as ChatEventEnvelope;
   return `id: ${turnId}:${seq}\nevent: ${event.type}\ndata: ${encoded.json}\n\n`;
 }
 
@@ -81,6 +89,14 @@ export type ParseChatSseMessageRefusalCode = ParseChatEnvelopeRefusalCode | 'eve
  * equals the event type and `id` equals the envelope's cursor. Never throws.
  */
 export function parseChatSseMessage(message: ChatSseMessage): ParseResult<ChatEventEnvelope, ParseChatSseMessageRefusalCode> {
+  return parseSseMessageWith(message, parseChatEnvelope) as ParseResult<ChatEventEnvelope, ParseChatSseMessageRefusalCode>;
+}
+
+/** {@link parseChatSseMessage} through a reader's parser (a codec's, see `createChatCodec`). The caller types the result. */
+export function parseSseMessageWith(
+  message: ChatSseMessage,
+  parse: (input: unknown) => ParseResult<unknown, ParseChatEnvelopeRefusalCode>,
+): ParseResult<unknown, ParseChatSseMessageRefusalCode> {
   let data: unknown;
   let eventName: unknown;
   let id: unknown;
@@ -90,9 +106,9 @@ export function parseChatSseMessage(message: ChatSseMessage): ParseResult<ChatEv
     return refuse('invalid-json', 'the message cannot be read');
   }
   if (typeof data !== 'string') return refuse('invalid-json', 'data: expected the SSE data text');
-  const parsed = parseChatEnvelope(data);
+  const parsed = parse(data);
   if (!parsed.ok) return parsed;
-  const { turnId, seq, event } = parsed.value;
+  const { turnId, seq, event } = parsed.value as ChatEventEnvelope;
   if (eventName !== event.type) {
     return refuse('event-mismatch', describeIssue(['event'], `SSE event is ${describeValue(eventName)}, envelope says ${event.type}`));
   }

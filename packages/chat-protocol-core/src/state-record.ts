@@ -23,7 +23,7 @@ import type { ChatStateV1, ChatTurnState, ChatUserInputState } from './state.js'
  * A turn as the reducer holds it: its public fields but `eventLog`, whose lines
  * live in the memory of every state that has the turn, at the turn's position.
  */
-export interface TurnRecord extends TurnFields {
+export interface TurnRecord extends TurnFields, ProductTurnFields {
   /** The public turn, once built (or the caller's own turn when the record was read from it). */
   exposed: ChatTurnState | undefined;
 }
@@ -33,6 +33,22 @@ export interface TurnRecord extends TurnFields {
  * (undefined when the turn has none), so every record has one object shape.
  */
 export type TurnFields = Omit<ChatTurnState, 'eventLog' | 'userInput'> & { userInput: ChatUserInputState | undefined };
+
+/**
+ * A turn's product events (see `createChatCodec`): undefined until the turn
+ * gets one, and then written into the public turn; a turn without them has
+ * exactly the fields it always had.
+ */
+export interface ProductTurnFields {
+  productEvents: readonly ProductEventEntry[] | undefined;
+  productState: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** One `event`-channel product event as a turn keeps it. */
+export interface ProductEventEntry {
+  readonly type: string;
+  readonly data: unknown;
+}
 
 /** A conversation's state as the reducer holds it. Immutable once made, but for its caches. */
 export interface StateRecord {
@@ -107,8 +123,10 @@ function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): 
     stopReason: record.stopReason,
     usage: record.usage,
     error: record.error,
-  } as ChatTurnState;
+  } as ChatTurnState & Partial<ProductTurnFields>;
   if (record.userInput !== undefined) view.userInput = record.userInput;
+  if (record.productEvents !== undefined) view.productEvents = record.productEvents;
+  if (record.productState !== undefined) view.productState = record.productState;
   const lines: TurnLines = { memory, position, lastSeq: record.lastSeq };
   Object.defineProperty(view, TURN, { value: lines });
   Object.defineProperty(view, 'eventLog', EVENT_LOG_ACCESSOR);
@@ -124,7 +142,7 @@ let shapeKeepers: readonly unknown[] | undefined;
 function keepShapes(): void {
   const memory = createEventMemory();
   const turn = turnRecord(
-    { turnId: 'shape', status: 'running', lastSeq: 0, userInput: undefined, text: '', reasoning: '', toolCalls: [], cards: [], hostState: null, provenance: null, stopReason: null, usage: null, error: null },
+    { turnId: 'shape', status: 'running', lastSeq: 0, userInput: undefined, text: '', reasoning: '', toolCalls: [], cards: [], hostState: null, provenance: null, stopReason: null, usage: null, error: null, productEvents: undefined, productState: undefined },
     0,
     undefined,
   );
@@ -139,7 +157,7 @@ function keepShapes(): void {
  * record, which the engine copies far faster than a spread with overrides.
  */
 export function turnRecord(
-  fields: TurnFields | Omit<ChatTurnState, 'eventLog'>,
+  fields: (TurnFields | Omit<ChatTurnState, 'eventLog'>) & Partial<ProductTurnFields>,
   lastSeq: number,
   exposed: ChatTurnState | undefined,
 ): TurnRecord {
@@ -157,6 +175,8 @@ export function turnRecord(
     stopReason: fields.stopReason,
     usage: fields.usage,
     error: fields.error,
+    productEvents: fields.productEvents,
+    productState: fields.productState,
     exposed,
   };
 }

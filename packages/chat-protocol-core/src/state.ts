@@ -10,6 +10,7 @@ import { OpenCardSnapshotV1Schema } from './cards.js';
 import {
   CARD_RESOLUTIONS,
   ChatResultBlockSchema,
+  ChatUsageSchema,
   TOOL_RESULT_STATUSES,
   USER_INPUT_SOURCES,
 } from './events.js';
@@ -18,10 +19,17 @@ import {
   ChatIdSchema,
   CountSchema,
   isChatId,
-  SafeJsonObjectSchema,
+  isPlainObject,
+  isSafeJson,
   SafeJsonSchema,
   textSchema,
 } from './primitives.js';
+import {
+  isProductEventName,
+  type ProductEventDataOf,
+  type ProductEventNamesOn,
+  type ProductEventOf,
+} from './product-events.js';
 import { refuse, type ChatIssue, type ParseResult } from './result.js';
 import { issuesOf } from './zod-issues.js';
 
@@ -48,7 +56,8 @@ export const ChatToolCallStateSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     callId: ChatIdSchema,
     name: nameSchema(),
-    input: z.nullable(SafeJsonObjectSchema),
+    // A call without input and one whose input is `null` both read `null` here; the log keeps the difference.
+    input: z.nullable(SafeJsonSchema),
     result: z.nullable(
       z.strictObject({
         status: z.enum(TOOL_RESULT_STATUSES),
@@ -105,7 +114,30 @@ export const ChatCardStateSchema = /* @__PURE__ */ (() => cardStateSchema(OpenCa
 /** A card in a turn. */
 export type ChatCardState = z.infer<typeof ChatCardStateSchema>;
 
-function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) {
+// The fields a turn gains from product events, present only once it has some:
+// a turn without them reads and serializes exactly as before.
+const productEventNameSchema = () => z.string().check(z.refine(isProductEventName, 'expected a namespaced product event name'));
+const PRODUCT_TURN_SHAPE = /* @__PURE__ */ (() => ({
+  productEvents: z.optional(
+    z.array(z.strictObject({ type: productEventNameSchema(), data: SafeJsonSchema })).check(z.minLength(1)),
+  ),
+  // Not `z.record`: a record parse copies keys by assignment, so an own
+  // `__proto__` key would vanish before any check saw it.
+  productState: z.optional(
+    z.custom<Record<string, unknown>>(
+      (value) =>
+        isPlainObject(value) &&
+        Object.keys(value).length > 0 &&
+        Object.entries(value).every(([name, data]) => isProductEventName(name) && isSafeJson(data)),
+      'expected the last data of each state-channel product event, by namespaced name',
+    ),
+  ),
+}))();
+
+function turnStateSchema<CardState extends z.ZodMiniType, Extra extends z.core.$ZodLooseShape = Record<never, never>>(
+  cardState: CardState,
+  extra?: Extra,
+) {
   return z.strictObject({
     turnId: ChatIdSchema,
     status: z.enum(CHAT_TURN_STATUSES),
@@ -117,10 +149,11 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
     hostState: z.nullable(z.strictObject({ version: CountSchema, snapshot: SafeJsonSchema })),
     provenance: z.nullable(ChatProvenanceStateSchema),
     stopReason: z.nullable(nameSchema()),
-    usage: z.nullable(SafeJsonObjectSchema),
+    usage: z.nullable(ChatUsageSchema),
     error: z.nullable(ChatErrorStateSchema),
     // Present only when the turn was opened by a user_input, so states without one keep their JSON.
     userInput: z.optional(ChatUserInputStateSchema),
+    ...(extra as Extra),
     eventLog: z.string(),
   });
 }
@@ -129,11 +162,11 @@ function turnStateSchema<CardState extends z.ZodMiniType>(cardState: CardState) 
  * The schema of a conversation's state whose cards follow `card`: the base v1
  * card schema, or a product vocabulary's (see `createChatCodec`).
  */
-export function chatStateSchema<Card extends z.ZodMiniType>(card: Card) {
+export function chatStateSchema<Card extends z.ZodMiniType>(card: Card, withProductEvents = false) {
   return z.strictObject({
     schemaVersion: z.literal(1),
     conversationId: ChatIdSchema,
-    turns: z.array(turnStateSchema(cardStateSchema(card))),
+    turns: z.array(turnStateSchema(cardStateSchema(card), withProductEvents ? PRODUCT_TURN_SHAPE : {})),
   });
 }
 
@@ -147,12 +180,29 @@ export const ChatStateV1Schema = /* @__PURE__ */ (() => chatStateSchema(OpenCard
 /** The state of one conversation after its envelopes are applied. */
 export type ChatStateV1 = z.infer<typeof ChatStateV1Schema>;
 
+/**
+ * What a turn holds of the product events `Events` once it received one:
+ * `productEvents`, the `event`-channel events in the order applied, and
+ * `productState`, the last data of each `state`-channel name. `transient`
+ * events are in the turn's log only. Without product events, nothing.
+ */
+export type ChatProductTurnFieldsOf<Events> = [keyof Events] extends [never]
+  ? unknown
+  : {
+      productEvents?: ProductEventOf<Pick<Events, ProductEventNamesOn<Events, 'event'>>>[];
+      productState?: { [Name in ProductEventNamesOn<Events, 'state'>]?: ProductEventDataOf<Events[Name]> };
+    };
+
 /** A card of vocabulary `Card` in a turn. `ChatCardStateOf<OpenCardSnapshotV1>` is {@link ChatCardState}. */
 export type ChatCardStateOf<Card> = Omit<ChatCardState, 'card'> & { card: Card };
-/** A turn whose cards carry `Card`. */
-export type ChatTurnStateOf<Card> = Omit<ChatTurnState, 'cards'> & { cards: ChatCardStateOf<Card>[] };
-/** A conversation's state whose cards carry `Card` (see `createChatCodec`). */
-export type ChatStateOf<Card> = Omit<ChatStateV1, 'turns'> & { turns: ChatTurnStateOf<Card>[] };
+/** A turn whose cards carry `Card`, with the product events `Events` (none by default). */
+export type ChatTurnStateOf<Card, Events = Record<never, never>> = Omit<ChatTurnState, 'cards'> & {
+  cards: ChatCardStateOf<Card>[];
+} & ChatProductTurnFieldsOf<Events>;
+/** A conversation's state whose cards carry `Card`, with the product events `Events` (see `createChatCodec`). */
+export type ChatStateOf<Card, Events = Record<never, never>> = Omit<ChatStateV1, 'turns'> & {
+  turns: ChatTurnStateOf<Card, Events>[];
+};
 
 /** An empty conversation. Throws `TypeError` when `conversationId` is not a v1 id. */
 export function createChatState(conversationId: string): ChatStateV1 {
@@ -187,10 +237,15 @@ export function parseChatState(input: unknown): ParseResult<ChatStateV1, ParseCh
   return parseStateWith(input, ChatStateV1Schema) as ParseResult<ChatStateV1, ParseChatStateRefusalCode>;
 }
 
-/** {@link parseChatState} against the state schema of a card vocabulary. The caller types the result. */
+/**
+ * {@link parseChatState} against the state schema of a card vocabulary;
+ * `checkTurn` adds a reader's own checks of each turn (its product events).
+ * The caller types the result.
+ */
 export function parseStateWith(
   input: unknown,
   schema: z.ZodMiniType,
+  checkTurn?: (turn: ChatTurnState) => ChatIssue | null,
 ): ParseResult<unknown, ParseChatStateRefusalCode> {
   // The result is a fresh copy of the input, not the schema's output, so key
   // order (and with it the JSON text of everything applied later) is preserved.
@@ -205,7 +260,7 @@ export function parseStateWith(
     if (!parsed.success) {
       return refuse('invalid-state', 'not a valid ChatStateV1', issuesOf(parsed.error));
     }
-    const problem = consistencyProblem(value as ChatStateV1);
+    const problem = consistencyProblem(value as ChatStateV1, checkTurn);
     return problem === null ? { ok: true, value } : refuse('invalid-state', problem.message, [problem]);
   } catch {
     return refuse('invalid-state', 'the value cannot be read');
@@ -224,7 +279,7 @@ function outcomeProblem(turn: ChatTurnState): { readonly field: string; readonly
   return null;
 }
 
-function consistencyProblem(state: ChatStateV1): ChatIssue | null {
+function consistencyProblem(state: ChatStateV1, checkTurn: ((turn: ChatTurnState) => ChatIssue | null) | undefined): ChatIssue | null {
   const turnIds = new Set<string>();
   const awaitingIds = new Set<string>();
   const turnIndexes = new Map(state.turns.map((turn, index) => [turn.turnId, index]));
@@ -256,6 +311,8 @@ function consistencyProblem(state: ChatStateV1): ChatIssue | null {
     }
     const outliving = outlivingCardProblem(turn, turnIndex, turnIndexes, awaitingIds);
     if (outliving !== null) return { path: [...path, 'cards', outliving.card, outliving.field], message: outliving.message };
+    const turnProblem = checkTurn?.(turn) ?? null;
+    if (turnProblem !== null) return { path: [...path, ...turnProblem.path], message: turnProblem.message };
   }
   return null;
 }

@@ -21,7 +21,7 @@ import {
   isTextLengthRangeOrdered,
 } from './card-rules.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES } from './event-vocabulary.js';
-import type { ChatEventTypeV1, ChatEventV1Of, ChatResultBlock, ChatSource } from './events.js';
+import type { ChatEventTypeV1, ChatEventV1Of, ChatResultBlock, ChatSource, ChatUsage } from './events.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
   hasOwn,
@@ -31,9 +31,7 @@ import {
   isCount,
   isSafeHref,
   isSafeJson,
-  isSafeJsonObject,
   isScreenedSafeJson,
-  isScreenedSafeJsonObject,
   isSeq,
   isWellFormedText,
   isZonedTimestamp,
@@ -172,6 +170,7 @@ export interface RuleTables {
   readonly presentations: { readonly [Kind in CardKind]: Rules };
   readonly blocks: { readonly [Kind in ChatResultBlock['kind']]: Rules };
   readonly source: Rules;
+  readonly usage: Rules;
 }
 
 /**
@@ -201,7 +200,6 @@ function buildRuleTables(screened: boolean): RuleTables {
     (value) => value !== undefined && (screened ? isScreenedSafeJson(value) : isSafeJson(value)),
     'expected bounded JSON data',
   );
-  const jsonObject = when(screened ? isScreenedSafeJsonObject : isSafeJsonObject, 'expected a bounded JSON object');
   const boolean = when((value) => typeof value === 'boolean', 'expected a boolean');
   const count = when(isCount, 'expected a non-negative integer');
   const nullableName: Check = (value) => (value === null ? null : name(value));
@@ -366,6 +364,12 @@ function buildRuleTables(screened: boolean): RuleTables {
       : hasNoRepeats(value as readonly unknown[])
         ? null
         : fail([], 'a correlation id may appear once'));
+  const usage = rules<ChatUsage>({
+    inputTokens: optional(count),
+    outputTokens: optional(count),
+    totalTokens: optional(count),
+    costUsd: optional(when((value) => typeof value === 'number' && value >= 0 && Number.isFinite(value), 'expected a non-negative finite number')),
+  });
 
   const events: RuleTables['events'] = {
     user_input: rules<ChatEventV1Of<'user_input'>>({
@@ -379,7 +383,7 @@ function buildRuleTables(screened: boolean): RuleTables {
       type: dispatched,
       callId: required(id),
       name: required(name),
-      input: optional(jsonObject),
+      input: optional(json),
     }),
     tool_result: rules<ChatEventV1Of<'tool_result'>>({
       type: dispatched,
@@ -411,7 +415,7 @@ function buildRuleTables(screened: boolean): RuleTables {
       type: dispatched,
       status: required(oneOf(DONE_STATUSES)),
       stopReason: optional(name),
-      usage: optional(jsonObject),
+      usage: optional(strict(usage)),
       awaiting: optional(awaiting),
     }),
     error: rules<ChatEventV1Of<'error'>>({
@@ -433,7 +437,7 @@ function buildRuleTables(screened: boolean): RuleTables {
     event: dispatched,
   });
 
-  return { envelope, events, card, cardSchemaReference, cardApproval, cardOption, presentations, blocks, source };
+  return { envelope, events, card, cardSchemaReference, cardApproval, cardOption, presentations, blocks, source, usage };
 }
 
 /** The rule tables for any parsed JSON value. */
@@ -462,8 +466,22 @@ export function cardEventRules(checkCard: (card: unknown) => ChatIssue | null): 
 }
 
 /**
+ * The rules of a product event (`{ type, data }`, strict) whose data is
+ * bounded JSON that `checkData` accepts: how a product's registered events
+ * (see `createChatCodec`) reach the envelope. Build it once per name.
+ */
+export function productEventRules(checkData: (data: unknown) => ChatIssue | null): Rules {
+  const data: Check = (value) => (isSafeJson(value) ? checkData(value) : fail([], 'expected bounded JSON data'));
+  return rules<{ type: string; data: unknown }>({ type: dispatched, data: required(data) });
+}
+
+/** Rules of the product events a reader registered, by name. */
+export type ProductRules = ReadonlyMap<string, Rules>;
+
+/**
  * Validates a value `JSON.parse` returned as a v1 envelope; null when it is one.
- * `cardRules` replaces the rules of `card` events (see {@link cardEventRules}).
+ * `cardRules` replaces the rules of `card` events (see {@link cardEventRules});
+ * `productRules` adds product events (see {@link productEventRules}).
  * `screened` says the value was parsed from a text `isScreenedJsonText` passed,
  * whose strings then need no scan for control characters.
  *
@@ -471,7 +489,12 @@ export function cardEventRules(checkCard: (card: unknown) => ChatIssue | null): 
  * predicate calls that the engine can inline; anything else, and any failure,
  * takes the rule-driven path, which also names the problem.
  */
-export function validateEnvelope(value: unknown, cardRules?: Rules, screened = false): EnvelopeProblem | null {
+export function validateEnvelope(
+  value: unknown,
+  cardRules?: Rules,
+  screened = false,
+  productRules?: ProductRules,
+): EnvelopeProblem | null {
   const tables = screened ? SCREENED_RULE_TABLES : RULE_TABLES;
   const eventCardRules = cardRules ?? tables.events.card;
   if (isJsonObject(value) && isEnvelopeFrame(value)) {
@@ -482,9 +505,9 @@ export function validateEnvelope(value: unknown, cardRules?: Rules, screened = f
       if (type === 'tool_result' && isPlainToolResult(event, screened)) return null;
     }
     // The frame passed: only the event is left to check.
-    return eventProblemAt(event, tables, eventCardRules);
+    return eventProblemAt(event, tables, eventCardRules, productRules);
   }
-  return validateEnvelopeByRules(value, tables, eventCardRules);
+  return validateEnvelopeByRules(value, tables, eventCardRules, productRules);
 }
 
 /** A string of `min`–`max` code units that is clean text (well-formed only, for screened text). */
@@ -589,28 +612,43 @@ function countKeys(value: object): number {
   return keys;
 }
 
-function validateEnvelopeByRules(value: unknown, tables: RuleTables, cardRules: Rules): EnvelopeProblem | null {
+function validateEnvelopeByRules(
+  value: unknown,
+  tables: RuleTables,
+  cardRules: Rules,
+  productRules: ProductRules | undefined,
+): EnvelopeProblem | null {
   if (!isJsonObject(value)) return { code: 'invalid-envelope', issue: fail([], 'expected an object') };
   if (value['schemaVersion'] !== 1) {
     return { code: 'unsupported-version', issue: fail(['schemaVersion'], 'expected schemaVersion 1') };
   }
   const envelopeIssue = checkStrict(value, tables.envelope);
   if (envelopeIssue !== null) return { code: 'invalid-envelope', issue: envelopeIssue };
-  return eventProblemAt(value['event'], tables, cardRules);
+  return eventProblemAt(value['event'], tables, cardRules, productRules);
 }
 
 /** The event's problem, with its path under `event`. */
-function eventProblemAt(event: unknown, tables: RuleTables, cardRules: Rules): EnvelopeProblem | null {
-  const problem = validateEventWith(event, tables, cardRules);
+function eventProblemAt(
+  event: unknown,
+  tables: RuleTables,
+  cardRules: Rules,
+  productRules: ProductRules | undefined,
+): EnvelopeProblem | null {
+  const problem = validateEventWith(event, tables, cardRules, productRules);
   return problem === null ? null : { code: problem.code, issue: under('event', problem.issue) };
 }
 
 /** Validates a `JSON.parse` value as a v1 event; null when it is one. Paths are relative to the event. */
 export function validateEvent(event: unknown, cardRules: Rules = RULE_TABLES.events.card): EnvelopeProblem | null {
-  return validateEventWith(event, RULE_TABLES, cardRules);
+  return validateEventWith(event, RULE_TABLES, cardRules, undefined);
 }
 
-function validateEventWith(event: unknown, tables: RuleTables, cardRules: Rules): EnvelopeProblem | null {
+function validateEventWith(
+  event: unknown,
+  tables: RuleTables,
+  cardRules: Rules,
+  productRules: ProductRules | undefined,
+): EnvelopeProblem | null {
   if (!isJsonObject(event)) return { code: 'invalid-event', issue: fail([], 'expected an event object') };
   const type = event['type'];
   const eventRules =
@@ -618,7 +656,9 @@ function validateEventWith(event: unknown, tables: RuleTables, cardRules: Rules)
       ? cardRules
       : typeof type === 'string' && hasOwn(tables.events, type)
         ? tables.events[type as ChatEventTypeV1]
-        : undefined;
+        : typeof type === 'string'
+          ? productRules?.get(type)
+          : undefined;
   if (eventRules === undefined) return { code: 'unknown-event', issue: fail(['type'], 'unknown event type') };
   const issue = checkStrict(event, eventRules);
   if (issue !== null) return { code: 'invalid-event', issue };

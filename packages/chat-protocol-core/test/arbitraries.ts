@@ -63,6 +63,17 @@ const compact = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 const recordOf = (model: FieldModel) => fc.record(model).map(compact);
 
+/** The field model of `done.usage`: counts and a non-negative cost (-0 is left out: JSON writes it as 0). */
+export const USAGE_MODEL = {
+  inputTokens: optional(fc.nat()),
+  outputTokens: optional(fc.nat()),
+  totalTokens: optional(fc.maxSafeNat()),
+  costUsd: optional(fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }).filter((cost) => !Object.is(cost, -0))),
+} satisfies FieldModel;
+
+/** A valid `done.usage`. */
+export const usageArb = /* @__PURE__ */ recordOf(USAGE_MODEL);
+
 /** The field model of a block's source. */
 export const SOURCE_MODEL = { ref: nameArb, label: optional(nameArb) } satisfies FieldModel;
 const sourcesArb = optional(fc.array(recordOf(SOURCE_MODEL), { maxLength: 3 }));
@@ -159,7 +170,7 @@ export const EVENT_MODELS = {
   user_input: { type: fc.constant('user_input'), text: nameArb.filter((text) => text.length > 0), source: optional(fc.constantFrom('text_typed', 'voice_stt', 'system')) },
   delta: { type: fc.constant('delta'), text: textArb },
   reasoning: { type: fc.constant('reasoning'), text: textArb },
-  tool_call: { type: fc.constant('tool_call'), callId: idArb, name: nameArb, input: optional(jsonObjectArb) },
+  tool_call: { type: fc.constant('tool_call'), callId: idArb, name: nameArb, input: optional(jsonArb) },
   tool_result: {
     type: fc.constant('tool_result'),
     callId: idArb,
@@ -174,7 +185,7 @@ export const EVENT_MODELS = {
   card_closed: { type: fc.constant('card_closed'), correlationId: idArb, resolution: optional(fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted')) },
   state: { type: fc.constant('state'), version: fc.nat(), snapshot: jsonArb },
   navigate: { type: fc.constant('navigate'), href: fc.constantFrom('/', '/a/b?c=d#e', 'https://example.com', 'https://a.example:8443/x?y#z') },
-  done: { type: fc.constant('done'), status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'), stopReason: optional(nameArb), usage: optional(jsonObjectArb), awaiting: optional(fc.uniqueArray(idArb, { minLength: 1, maxLength: 3 })) },
+  done: { type: fc.constant('done'), status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'), stopReason: optional(nameArb), usage: optional(recordOf(USAGE_MODEL)), awaiting: optional(fc.uniqueArray(idArb, { minLength: 1, maxLength: 3 })) },
   // retryAfterMs is only valid with retryable: true, so a drawn one goes with a refusal to retry.
   error: { type: fc.constant('error'), code: idArb, message: nameArb, retryable: fc.boolean(), retryAfterMs: optional(fc.integer({ min: 0, max: 86_400_000 })) },
 } satisfies Record<string, FieldModel>;

@@ -24,6 +24,11 @@ import { CHAT_EVENT_FIELDS, type ChatEventTypeV1, type LegacyCardSnapshot } from
  *   the card rules (the README's table); `allowDecline` is always written back.
  * - `string?`, `boolean?`, `number?`, `nullable-string?` (a string or `null`),
  *   `object?` (a non-array object), `json?` (any value): copied as they are.
+ * - `usage?`: an object, read into v1 `usage` by one rule (v1 usage is
+ *   strict): the keys v1 has (`inputTokens`, `outputTokens`, `totalTokens`,
+ *   `costUsd`) are kept when their value is one v1 holds, every other key or
+ *   value is dropped, and a usage left with nothing it said is left out. A
+ *   `done` is never refused for its usage.
  * - `id?`: a string, kept in v1 only when it is a v1 id (1–256 printable ASCII
  *   characters, no space), else dropped so the field's default stands in.
  * - `retry-delay?`: a number, kept in v1 (`retryAfterMs` only) when whole
@@ -44,6 +49,7 @@ export type LegacyFieldKind =
   | 'number?'
   | 'nullable-string?'
   | 'object?'
+  | 'usage?'
   | 'json?'
   | 'id?'
   | 'retry-delay?'
@@ -62,6 +68,7 @@ export interface LegacyFieldKindTypes {
   readonly 'number?': number;
   readonly 'nullable-string?': string | null;
   readonly 'object?': Readonly<Record<string, unknown>>;
+  readonly 'usage?': Readonly<Record<string, unknown>>;
   readonly 'json?': unknown;
   readonly 'id?': string;
   readonly 'retry-delay?': number;
@@ -258,6 +265,7 @@ const KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<LegacyFieldKind>([
   'number?',
   'nullable-string?',
   'object?',
+  'usage?',
   'json?',
   'id?',
   'retry-delay?',
@@ -285,6 +293,7 @@ const KIND_TARGET: Readonly<Partial<Record<LegacyFieldKind, string>>> = {
   'call-id': 'callId',
   outcome: 'status',
   'retry-delay?': 'retryAfterMs',
+  'usage?': 'usage',
 };
 
 /** The kinds that read a string, which a type's `plainText` may name. */
@@ -331,7 +340,7 @@ export const REQUIRED_V1_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly 
  * legacy fields or types claiming the same v1 field or type, a required v1
  * field left without a source, a default that does not fit its kind, a
  * `when` on a required kind or naming a v1 field without a source, a `key`
- * without an `object?` field for its v1 field (or on a required kind, with a
+ * without an `object?` or `usage?` field for its v1 field (or on a required kind, with a
  * default or `when`, or twice for one key), a
  * heartbeat with fields, the data field that names the type reused as an
  * event field, an `eventNames` entry that is not a type of the dialect, a
@@ -440,8 +449,8 @@ function compileType(
   const keys = new Set<string>();
   for (const field of fields) {
     if (field.key === undefined) continue;
-    if (!whole.some((other) => other.v1 === field.v1 && other.kind === 'object?')) {
-      fail(`${legacy}.${field.legacy}: key ${field.key} needs an object? field for v1 ${field.v1}`);
+    if (!whole.some((other) => other.v1 === field.v1 && (other.kind === 'object?' || other.kind === 'usage?'))) {
+      fail(`${legacy}.${field.legacy}: key ${field.key} needs an object? or usage? field for v1 ${field.v1}`);
     }
     if (keys.has(`${field.v1}.${field.key}`)) fail(`${legacy}.${field.legacy}: v1 ${field.v1}.${field.key} has two sources`);
     keys.add(`${field.v1}.${field.key}`);

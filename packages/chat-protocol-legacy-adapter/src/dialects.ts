@@ -40,7 +40,8 @@ const RESYNC = {
  * `session` is transport whatever id it carries, and `resync` is refused as
  * `resync-required`. Beyond it, `tool_result` may carry v1 `blocks` and
  * `error`, `card_closed` a `resolution`, `error` a `code`, `retryable` and
- * `retryAfterMs`, and `done` a top-level `costUsd` (read into `usage`). An
+ * `retryAfterMs`, and `done` a top-level `costUsd` (read into `usage`; a
+ * usage keeps only what v1 holds, see `usage?`). An
  * `error` whose data is plain text, not JSON, has that text as its message.
  */
 export const papercup = /* @__PURE__ */ defineLegacyDialect({
@@ -70,7 +71,7 @@ export const papercup = /* @__PURE__ */ defineLegacyDialect({
     // The operator's agent routes write a run's cost at the top of `done`.
     done: {
       v1: 'done',
-      fields: { stopReason: 'string?', usage: 'object?', costUsd: { kind: 'number?', v1: 'usage', key: 'costUsd' } },
+      fields: { stopReason: 'string?', usage: 'usage?', costUsd: { kind: 'number?', v1: 'usage', key: 'costUsd' } },
       fixed: { status: 'completed' },
     },
     // Papercusp/agent-chat writes `event: error` with the message as plain text.
@@ -105,6 +106,6 @@ export const scout = /* @__PURE__ */ defineLegacyDialect({
     state: { v1: 'state', fields: { version: 'version', snapshot: 'json?' } },
     navigate: { v1: 'navigate', fields: { href: 'text' } },
     error: { v1: 'error', fields: ERROR_FIELDS, uncleanText: 'replace' },
-    done: { v1: 'done', fields: { stopReason: 'string?', usage: 'object?' }, fixed: { status: 'completed' } },
+    done: { v1: 'done', fields: { stopReason: 'string?', usage: 'usage?' }, fixed: { status: 'completed' } },
   },
 });

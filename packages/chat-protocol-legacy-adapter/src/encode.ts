@@ -5,13 +5,15 @@
  * fallback. It owns no transport; the result is the frame and its SSE text.
  */
 import {
+  isProductEventName,
   parseChatEnvelope,
   refuse,
   type ChatRefusal,
   type ChatSseMessage,
   type ParseChatEnvelopeRefusalCode,
 } from '@papercusp/chat-protocol-core';
-import { readDialectOption, type LegacyDialect } from './dialect.js';
+import { readDialectOption, type CompiledDialect, type LegacyDialect } from './dialect.js';
+import { projectProductEvent, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
 import { encodeField, isNoLegacyForm } from './fields.js';
 
 /** A legacy frame as it goes on the wire. `id` is the v1 cursor (or, with `ids: 'seq'`, the turn's seq), so a reconnecting reader resumes. */
@@ -30,11 +32,13 @@ export interface LegacyChatFrame extends ChatSseMessage {
  */
 export type LegacyFrameIds = 'cursor' | 'seq';
 
-/** Options of {@link encodeLegacyChatFrame}. */
-export interface EncodeLegacyChatFrameOptions {
+/** Options of {@link encodeLegacyChatFrame}; `Events` are the host's product events, when it registered some. */
+export interface EncodeLegacyChatFrameOptions<Events = Record<never, never>> {
   readonly dialect: LegacyDialect;
   /** What the SSE `id:` holds: see {@link LegacyFrameIds}. Absent is `cursor`. */
   readonly ids?: LegacyFrameIds | undefined;
+  /** The host's product events, as `upgradeLegacyChatFrame` takes them: a mapped one is projected as its legacy type. */
+  readonly products?: LegacyProductEvents<Events> | undefined;
 }
 
 /** Refusal codes of {@link encodeLegacyChatFrame}: the strict parser's, `unsupported-event` and `invalid-options`. */
@@ -59,6 +63,14 @@ export type EncodeLegacyChatFrameResult =
  * `completed`), or when a value has no legacy form (a tool status other than
  * `succeeded`/`failed`, a card time finer than a millisecond).
  *
+ * With `products` (as `upgradeLegacyChatFrame` takes them), the envelope is
+ * read by the host's codec, and a product event it maps is written as its
+ * legacy type with its `data` as the frame's data (beside the type field in
+ * a dialect whose data names the type: `unsupported-event` when that data is
+ * not an object or has the field). A product event it does not map is
+ * `unsupported-event`; without `products`, any product event is the base
+ * parser's `unknown-event`.
+ *
  * Fields equal to their declared default are left out, so a frame upgraded and
  * encoded again is the frame it was.
  *
@@ -67,15 +79,25 @@ export type EncodeLegacyChatFrameResult =
  * numeric id resumes (see {@link LegacyFrameIds}). Any other value is
  * `invalid-options`.
  */
-export function encodeLegacyChatFrame(envelope: unknown, options: EncodeLegacyChatFrameOptions): EncodeLegacyChatFrameResult {
+export function encodeLegacyChatFrame<Events = Record<never, never>>(
+  envelope: unknown,
+  options: EncodeLegacyChatFrameOptions<Events>,
+): EncodeLegacyChatFrameResult {
   const option = readDialectOption(options);
   if (option === undefined) return refuse('invalid-options', 'options: expected { dialect } with a dialect made by defineLegacyDialect');
   const ids = readIdsOption(options);
   if (ids === undefined) return refuse('invalid-options', "options.ids: expected 'cursor' or 'seq' when present");
   const { dialect: named, compiled: dialect } = option;
-  const parsed = parseChatEnvelope(envelope);
+  const products = readProducts(options, dialect);
+  if (products === null) return refuse('invalid-options', "options.products: expected { codec, events } naming product events the codec registered");
+  const parsed = products === undefined ? parseChatEnvelope(envelope) : (products.parse(envelope) as ReturnType<typeof parseChatEnvelope>);
   if (!parsed.ok) return parsed;
   const { turnId, seq, event } = parsed.value;
+  const id = ids === 'seq' ? String(seq) : `${turnId}:${seq}`;
+  if (products !== undefined && isProductEventName(event.type)) {
+    const projected = projectProductEvent(dialect, products, event as unknown as { readonly type: string; readonly data: unknown });
+    return projected.ok ? legacyFrame(dialect, projected.legacy, projected.data, id) : projected;
+  }
   const type = dialect.byV1Type.get(event.type);
   if (type === undefined) return unsupported(`${named.name} has no legacy form of ${event.type}`);
   const values = event as unknown as Readonly<Record<string, unknown>>;
@@ -97,9 +119,13 @@ export function encodeLegacyChatFrame(envelope: unknown, options: EncodeLegacyCh
     if (isNoLegacyForm(legacy)) return unsupported(`${named.name} ${type.legacy}: ${legacy.noLegacyForm}`);
     data[field.legacy] = legacy;
   }
-  const id = ids === 'seq' ? String(seq) : `${turnId}:${seq}`;
+  return legacyFrame(dialect, type.legacy, data, id);
+}
+
+/** The frame and SSE text of `data` as the dialect's `legacy` type, with SSE id `id`. */
+function legacyFrame(dialect: CompiledDialect, legacy: string, data: unknown, id: string): EncodeLegacyChatFrameResult {
   const json = JSON.stringify(data);
-  const frame: LegacyChatFrame = dialect.typeField === undefined ? { event: type.legacy, data: json, id } : { data: json, id };
+  const frame: LegacyChatFrame = dialect.typeField === undefined ? { event: legacy, data: json, id } : { data: json, id };
   const eventLine = frame.event === undefined ? '' : `event: ${frame.event}\n`;
   return { ok: true, frame, sse: `id: ${id}\n${eventLine}data: ${json}\n\n` };
 }
@@ -113,6 +139,15 @@ function readIdsOption(options: unknown): LegacyFrameIds | undefined {
     return undefined;
   }
   return ids === undefined || ids === 'cursor' ? 'cursor' : ids === 'seq' ? 'seq' : undefined;
+}
+
+// The options are read once; products that cannot be used are null (invalid-options).
+function readProducts(options: unknown, dialect: CompiledDialect): CompiledProductEvents | undefined | null {
+  try {
+    return readProductEvents((options as { readonly products?: unknown }).products, dialect);
+  } catch {
+    return null;
+  }
 }
 
 function unsupported(message: string): ChatRefusal<'unsupported-event'> {

@@ -5,7 +5,7 @@
  * dialect's, and v1 validity is the strict parser's, apart from the error
  * kinds that drop or cut what v1 cannot hold (an error is never lost).
  */
-import { CHAT_LIMITS, isChatId, isCleanText } from '@papercusp/chat-protocol-core';
+import { CHAT_LIMITS, ChatUsageSchema, isChatId, isCleanText } from '@papercusp/chat-protocol-core';
 import type { LegacyFieldKind } from './dialect.js';
 import { encodeLegacyCard, upgradeLegacyCard } from './legacy-card.js';
 
@@ -58,6 +58,7 @@ export function readField(kind: LegacyFieldKind, value: unknown): unknown {
     case 'nullable-string?':
       return typeof value === 'string' || value === null ? value : undefined;
     case 'object?':
+    case 'usage?':
       return isObjectRecord(value) ? value : undefined;
     case 'json?':
       return value;
@@ -84,9 +85,26 @@ export function upgradeField(kind: LegacyFieldKind, value: unknown): unknown {
       const upgraded = upgradeLegacyCard(value as Record<string, unknown>);
       return upgraded.ok ? mapCardTimes(upgraded.card, epochToTimestamp) : upgraded;
     }
+    case 'usage?':
+      return upgradeUsage(value as Record<string, unknown>);
     default:
       return value;
   }
+}
+
+// v1 usage's own field schemas judge each value, so this rule follows the contract.
+const USAGE_FIELDS = ChatUsageSchema.shape as Readonly<Record<string, { safeParse(value: unknown): { readonly success: boolean } }>>;
+
+/**
+ * A legacy usage as v1 holds it (the `usage?` kind): its v1 keys with values
+ * v1 accepts, in the order sent; other keys and values are dropped. A usage
+ * that said something and kept nothing is `undefined` (left out); `{}` stays.
+ */
+export function upgradeUsage(usage: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+  const entries = Object.entries(usage);
+  const kept = entries.filter(([key, value]) => ownField(USAGE_FIELDS, key) !== undefined && USAGE_FIELDS[key]?.safeParse(value).success === true);
+  if (kept.length === entries.length) return usage as Record<string, unknown>;
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
 }
 
 /** A present v1 value as its legacy value, or why the legacy form cannot carry it. */

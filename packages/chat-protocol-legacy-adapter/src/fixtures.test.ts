@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { applyChatEvent, createChatState, type ChatEventEnvelope, type ChatStateV1 } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
 import { dotted } from '../test/dotted-dialect.js';
+import { scoutProducts } from '../test/scout-products.js';
 import { FIXTURES, readSseFixture } from '../test/sse.js';
 import {
   createChatFrameDecoder,
@@ -11,6 +12,7 @@ import {
   upgradeLegacyChatFrame,
   type ChatFrameDecoderCounts,
   type LegacyDialect,
+  type LegacyProductEvents,
 } from './index.js';
 
 // `UPDATE_LEGACY_FIXTURES=1` (the package's `fixtures` script) rewrites the
@@ -35,6 +37,8 @@ interface Capture {
    * then writes differently; the upgraded values are pinned in the envelopes.
    */
   readonly normalized?: Readonly<Record<string, readonly string[]>>;
+  /** The product events the host registered (issue 13): their frames then lift instead of being refused. */
+  readonly products?: LegacyProductEvents<Readonly<Record<string, unknown>>>;
 }
 
 // Captures as real servers write them: the first three are the original
@@ -112,11 +116,13 @@ const CAPTURES: readonly Capture[] = [
       card_stored: ['allowDecline', 'presentation', 'dataSchemaJson'],
     },
   },
+  // Issue 13: the same domain events lift into the product events the host registered, and project back.
+  { dialect: scout, file: 'scout/product-events-issue-13', counts: counted(7, 1), products: scoutProducts as LegacyProductEvents<Readonly<Record<string, unknown>>> },
 ];
 
 // The host side of a migration: ids and times come from the host, tool calls
 // without an id get a stable one from their position in the turn.
-function decoderFor(dialect: LegacyDialect, turnId: string) {
+function decoderFor(dialect: LegacyDialect, turnId: string, products: Capture['products']) {
   return createChatFrameDecoder({
     dialect,
     context: {
@@ -124,6 +130,7 @@ function decoderFor(dialect: LegacyDialect, turnId: string) {
       turnId,
       identify: ({ seq }) => ({ eventId: `${turnId}.evt_${seq}`, occurredAt: `2026-11-30T09:00:${two(seq)}Z` }),
       callId: ({ name, seq }) => `call_${name}_${seq}`,
+      products,
     },
   });
 }
@@ -141,12 +148,15 @@ function pinned<T>(path: string, actual: T): T {
 }
 
 describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) => {
-  const { dialect, file, counts } = capture;
+  const { dialect, file, counts, products } = capture;
   const turnId = `turn_${file.replace('/', '_')}`;
   const messages = readSseFixture(`legacy/${file}.sse`);
-  const decoder = decoderFor(dialect, turnId);
+  const decoder = decoderFor(dialect, turnId, products);
   const results = messages.map((message) => decoder.decode(message));
-  const envelopes = results.flatMap((result) => (result.ok && result.kind === 'envelope' ? [result.envelope] : []));
+  const envelopes = results.flatMap((result) => (result.ok && result.kind === 'envelope' ? [result.envelope as ChatEventEnvelope] : []));
+  // With product events the host's codec reduces them; without, the base reducer (which refuses them).
+  const apply = (state: ChatStateV1, envelope: ChatEventEnvelope) =>
+    products === undefined ? applyChatEvent(state, envelope) : (products.codec as typeof scoutProducts.codec).applyChatEvent(state, envelope);
 
   it('upgrades to the pinned v1 envelopes (transport frames and product events yield none)', () => {
     expect(envelopes).toEqual(pinned(`legacy/${file}.expected.jsonl`, envelopes));
@@ -157,7 +167,7 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) =>
   it('replays cleanly through applyChatEvent to the pinned state', () => {
     let state: ChatStateV1 = createChatState(CONVERSATION_ID);
     for (const envelope of envelopes) {
-      const applied = applyChatEvent(state, envelope);
+      const applied = apply(state, envelope);
       expect(applied).toMatchObject({ ok: true, outcome: 'applied' });
       if (applied.ok) state = applied.state;
     }
@@ -170,7 +180,7 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) =>
     const dropped = new Set(capture.dropped ?? []);
     const seen = new Set<string>();
     envelopes.forEach((envelope, index) => {
-      const encoded = encodeLegacyChatFrame(envelope, { dialect });
+      const encoded = encodeLegacyChatFrame(envelope, { dialect, products });
       if (!encoded.ok) throw new Error(encoded.message);
       const parsed = jsonOrText(captured[index]?.data ?? '');
       const original = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
@@ -200,7 +210,7 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) =>
       } else {
         expect(without(projected)).toEqual(without(kept));
       }
-      expect(roundTrip(envelope, dialect)).toEqual(envelope);
+      expect(roundTrip(envelope, dialect, products)).toEqual(envelope);
     });
     // Every field the capture says is dropped was sent, so the list cannot go stale.
     expect([...seen].sort()).toEqual([...dropped].sort());
@@ -216,9 +226,9 @@ function jsonOrText(data: string): unknown {
   }
 }
 
-function roundTrip(envelope: ChatEventEnvelope, dialect: LegacyDialect): unknown {
-  const encoded = encodeLegacyChatFrame(envelope, { dialect });
+function roundTrip(envelope: ChatEventEnvelope, dialect: LegacyDialect, products: Capture['products']): unknown {
+  const encoded = encodeLegacyChatFrame(envelope, { dialect, products });
   if (!encoded.ok) return encoded;
-  const upgraded = upgradeLegacyChatFrame(encoded.frame, { ...envelope, dialect });
+  const upgraded = upgradeLegacyChatFrame(encoded.frame, { ...envelope, dialect, products });
   return upgraded.ok && upgraded.kind === 'envelope' ? upgraded.envelope : upgraded;
 }

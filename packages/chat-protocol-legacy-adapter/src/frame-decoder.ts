@@ -9,13 +9,16 @@ import {
   parseChatSseMessage,
   refuse,
   type ChatEventEnvelope,
+  type ChatEventEnvelopeOf,
   type ChatRefusal,
+  type OpenCardSnapshotV1,
   type ParseChatSseMessageRefusalCode,
 } from '@papercusp/chat-protocol-core';
 import { readControlMessage, type LegacyControlMessage } from './control-frame.js';
 import { decodeData, heartbeatByName, parseData, readFrame, readPlainText } from './decode.js';
 import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
 import { ownField } from './fields.js';
+import { liftProductFrame, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
 import {
   liftEvent,
   transportOf,
@@ -25,7 +28,7 @@ import {
 } from './upgrade.js';
 
 /** What the host tells the decoder about the connection. */
-export interface ChatFrameDecoderContext {
+export interface ChatFrameDecoderContext<Events = Record<never, never>> {
   /** The conversation this connection streams; a v1 envelope of another one is refused. */
   readonly conversationId: string;
   /** The turn legacy frames belong to (they do not say). */
@@ -42,14 +45,21 @@ export interface ChatFrameDecoderContext {
   };
   /** The stable call-id mapping for tool frames without a call id. */
   readonly callId?: LegacyCallIdMapping | undefined;
+  /** The product events the host lifts domain frames into (as `upgradeLegacyChatFrame` takes them). */
+  readonly products?: LegacyProductEvents<Events> | undefined;
 }
 
 /** Refusal codes of a frame decoder: either path's, and `foreign-conversation`. */
 export type ChatFrameDecoderRefusalCode = UpgradeLegacyChatFrameRefusalCode | ParseChatSseMessageRefusalCode | 'foreign-conversation';
 
 /** What one message decoded to. */
-export type ChatFrameDecoderResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> =
-  | { readonly ok: true; readonly kind: 'envelope'; readonly source: 'v1' | 'legacy'; readonly envelope: ChatEventEnvelope }
+export type ChatFrameDecoderResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition, Events = Record<never, never>> =
+  | {
+      readonly ok: true;
+      readonly kind: 'envelope';
+      readonly source: 'v1' | 'legacy';
+      readonly envelope: ChatEventEnvelope | ([keyof Events] extends [never] ? never : ChatEventEnvelopeOf<OpenCardSnapshotV1, Events>);
+    }
   | LegacyTransportFrame<LegacyEventOf<Definition>>
   | LegacyControlMessage
   | ChatRefusal<ChatFrameDecoderRefusalCode>;
@@ -73,9 +83,9 @@ export interface ChatFrameDecoderCounts {
 }
 
 /** A stateful reader for one connection: see {@link createChatFrameDecoder}. */
-export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> {
+export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = LegacyDialectDefinition, Events = Record<never, never>> {
   /** Decodes one SSE message (`{ event?, data, id? }`). Never throws on any input. */
-  decode(message: unknown): ChatFrameDecoderResult<Definition>;
+  decode(message: unknown): ChatFrameDecoderResult<Definition, Events>;
   /** A snapshot of the counts so far. */
   counts(): ChatFrameDecoderCounts;
 }
@@ -90,11 +100,14 @@ export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = L
  * v1 envelopes of that turn included. Session and heartbeat frames are
  * counted as transport, never as refusals. A refused message of either kind
  * (a `resync` control frame is `resync-required`) is counted as unsupported
- * and yields nothing.
+ * and yields nothing. With `context.products` (as `upgradeLegacyChatFrame`
+ * takes them), v1 messages are read by the host's codec and legacy domain
+ * frames it maps lift into its product events.
  *
  * Throws `TypeError` (a programming error, at creation only) when the options
- * cannot be read, the dialect was not made by `defineLegacyDialect`, or the
- * context has no `identify` function; the context is read once, here. The
+ * cannot be read, the dialect was not made by `defineLegacyDialect`, the
+ * context has no `identify` function, or its `products` cannot be used; the
+ * context is read once, here. The
  * decoder's `decode` never throws on any message (an `identify` or `callId`
  * that throws is the host's exception, passed on).
  *
@@ -110,11 +123,11 @@ export interface ChatFrameDecoder<Definition extends LegacyDialectDefinition = L
  * }
  * ```
  */
-export function createChatFrameDecoder<Definition extends LegacyDialectDefinition>(options: {
+export function createChatFrameDecoder<Definition extends LegacyDialectDefinition, Events = Record<never, never>>(options: {
   readonly dialect: LegacyDialect<Definition>;
-  readonly context: ChatFrameDecoderContext;
-}): ChatFrameDecoder<Definition> {
-  const { dialect, context } = readDecoderOptions(options);
+  readonly context: ChatFrameDecoderContext<Events>;
+}): ChatFrameDecoder<Definition, Events> {
+  const { dialect, context, products } = readDecoderOptions(options);
   const totals = { v1: 0, legacy: 0, transport: 0, unsupported: 0 };
   const refusals: Partial<Record<ChatFrameDecoderRefusalCode, number>> = {};
   let lastSeq = 0;
@@ -126,9 +139,10 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
   };
 
   const decodeV1 = (message: { readonly event?: string | undefined; readonly data: string; readonly id?: string | undefined }) => {
-    const parsed = parseChatSseMessage(message);
+    // With the host's product events, a v1 message is read by its codec, so its product envelopes pass too.
+    const parsed = products === undefined ? parseChatSseMessage(message) : products.parseSse(message);
     if (!parsed.ok) return refused(parsed);
-    const envelope = parsed.value;
+    const envelope = parsed.value as ChatEventEnvelope;
     if (envelope.conversationId !== context.conversationId) {
       return refused(refuse('foreign-conversation', `conversationId: ${envelope.conversationId} is not this connection's conversation`));
     }
@@ -137,7 +151,12 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
     return { ok: true, kind: 'envelope', source: 'v1', envelope } as const;
   };
 
-  const decode = (input: unknown): ChatFrameDecoderResult<Definition> => {
+  const identityAt = (seq: number, id: string | undefined) => {
+    const { eventId, occurredAt } = context.identify({ seq, id });
+    return { conversationId: context.conversationId, turnId: context.turnId, eventId, seq, occurredAt };
+  };
+
+  const decode = (input: unknown): ChatFrameDecoderResult<Definition, Events> => {
     const control = controlOf(input);
     if (control === 'invalid') return refused(refuse('invalid-frame', 'expected { comment: single-line text } or { retry: a non-negative integer }, alone'));
     if (control !== undefined) {
@@ -155,6 +174,16 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
         return decodeV1(message.value);
       }
       const read = data.ok ? decodeData(dialect, message.value, data.value) : readPlainText(dialect, message.value, data);
+      if (!read.ok && read.code === 'unsupported-event' && products !== undefined) {
+        const seq = lastSeq + 1;
+        const product = liftProductFrame(dialect, products, input, () => identityAt(seq, message.value.id));
+        if (product !== undefined) {
+          if (!('envelope' in product)) return refused(product);
+          lastSeq = seq;
+          totals.legacy++;
+          return { ok: true, kind: 'envelope', source: 'legacy', envelope: product.envelope } as ChatFrameDecoderResult<Definition, Events>;
+        }
+      }
       if (!read.ok) return refused(read);
       decoded = read.value;
     }
@@ -165,8 +194,7 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
       return transport as LegacyTransportFrame<LegacyEventOf<Definition>>;
     }
     const seq = lastSeq + 1;
-    const { eventId, occurredAt } = context.identify({ seq, id: message.value.id });
-    const lifted = liftEvent(decoded, { conversationId: context.conversationId, turnId: context.turnId, eventId, seq, occurredAt }, context.callId);
+    const lifted = liftEvent(decoded, identityAt(seq, message.value.id), context.callId);
     if (!lifted.ok) return refused(lifted);
     lastSeq = seq;
     totals.legacy++;
@@ -191,12 +219,18 @@ function controlOf(input: unknown): LegacyControlMessage | 'invalid' | undefined
 
 // Read once at creation, so a getter or a Proxy in the options can neither
 // throw nor answer differently later; bad options are a programming error.
-function readDecoderOptions(options: unknown): { readonly dialect: CompiledDialect; readonly context: ChatFrameDecoderContext } {
+function readDecoderOptions(options: unknown): {
+  readonly dialect: CompiledDialect;
+  readonly context: ChatFrameDecoderContext;
+  readonly products: CompiledProductEvents | undefined;
+} {
   const dialect = readDialectOption(options);
   let context: ChatFrameDecoderContext | undefined;
+  let products: CompiledProductEvents | undefined | null = null;
   try {
     const given = (options as { readonly context: ChatFrameDecoderContext }).context;
     const { conversationId, turnId, identify, callId } = given;
+    products = dialect === undefined ? null : readProductEvents(given.products, dialect.compiled);
     if (typeof identify === 'function' && (callId === undefined || typeof callId === 'function')) {
       // `identify` keeps the host's context as its receiver.
       const identifyFrame: ChatFrameDecoderContext['identify'] = (frame) => identify.call(given, frame);
@@ -205,8 +239,10 @@ function readDecoderOptions(options: unknown): { readonly dialect: CompiledDiale
   } catch {
     // Unreadable: refused below.
   }
-  if (dialect === undefined || context === undefined) {
-    throw new TypeError('createChatFrameDecoder needs { dialect: a dialect made by defineLegacyDialect, context: { conversationId, turnId, identify, callId? } }');
+  if (dialect === undefined || context === undefined || products === null) {
+    throw new TypeError(
+      'createChatFrameDecoder needs { dialect: a dialect made by defineLegacyDialect, context: { conversationId, turnId, identify, callId?, products? } }',
+    );
   }
-  return { dialect: dialect.compiled, context };
+  return { dialect: dialect.compiled, context, products };
 }

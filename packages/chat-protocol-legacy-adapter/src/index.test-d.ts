@@ -1,6 +1,7 @@
 import type { ChatEventEnvelope, LegacyChatEvent, LegacyToolCallEvent } from '@papercusp/chat-protocol-core';
 import { describe, expectTypeOf, it } from 'vitest';
 import { dotted } from '../test/dotted-dialect.js';
+import { scoutProducts } from '../test/scout-products.js';
 import {
   createChatFrameDecoder,
   decodeLegacyChatFrame,
@@ -16,6 +17,7 @@ import {
   type UpgradeLegacyChatFrameRefusalCode,
 } from './index.js';
 
+const CONTEXT_IDENTITY = { conversationId: 'c', turnId: 't', eventId: 'e', seq: 1, occurredAt: '2026-11-30T09:00:00Z' } as const;
 type PapercupEvent = LegacyEventOf<typeof papercup.definition>;
 type ScoutEvent = LegacyEventOf<typeof scout.definition>;
 type DottedEvent = LegacyEventOf<typeof dotted.definition>;
@@ -105,5 +107,26 @@ describe('results', () => {
     const decoded = decoder.decode({ data: '' });
     if (!decoded.ok) expectTypeOf(decoded.code).toEqualTypeOf<ChatFrameDecoderRefusalCode>();
     if (decoded.ok && decoded.kind === 'envelope') expectTypeOf(decoded.source).toEqualTypeOf<'v1' | 'legacy'>();
+  });
+});
+
+describe('registered product events are typed through upgrade and the frame decoder (issue 13)', () => {
+  it('an upgraded envelope may be one of the host’s product events, with its data type; without a registration, never', () => {
+    const result = upgradeLegacyChatFrame({ data: '' }, { ...CONTEXT_IDENTITY, dialect: scout, products: scoutProducts });
+    if (result.ok && result.kind === 'envelope' && result.envelope.event.type === 'scout.products') {
+      expectTypeOf(result.envelope.event.data).toEqualTypeOf<{ products: Record<string, unknown>[] }>();
+    }
+    const plain = upgradeLegacyChatFrame({ data: '' }, { ...CONTEXT_IDENTITY, dialect: scout });
+    if (plain.ok && plain.kind === 'envelope') expectTypeOf(plain.envelope).toEqualTypeOf<ChatEventEnvelope>();
+    const decoder = createChatFrameDecoder({
+      dialect: scout,
+      context: { conversationId: 'c', turnId: 't', identify: () => ({ eventId: 'e', occurredAt: '2026-11-30T09:00:00Z' }), products: scoutProducts },
+    });
+    const decoded = decoder.decode({ data: '' });
+    if (decoded.ok && decoded.kind === 'envelope' && decoded.envelope.event.type === 'scout.broaden') {
+      expectTypeOf(decoded.envelope.event.data.options).toEqualTypeOf<{ label: string; prompt: string; resultCount?: number | undefined }[]>();
+    }
+    // @ts-expect-error: a legacy type may only map to a name the codec registered
+    upgradeLegacyChatFrame({ data: '' }, { ...CONTEXT_IDENTITY, dialect: scout, products: { codec: scoutProducts.codec, events: { products: 'scout.other' } } });
   });
 });

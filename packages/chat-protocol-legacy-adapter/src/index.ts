@@ -37,6 +37,7 @@ export type {
 export type { LegacyCardRefusal, LegacyCardRefusalReason } from './legacy-card.js';
 export { upgradeLegacyChatTurn } from './upgrade-chat-turn.js';
 export type { LegacyChatTurnOptions, UpgradeLegacyChatTurnRefusalCode, UpgradeLegacyChatTurnResult } from './upgrade-chat-turn.js';
+export type { LegacyProductEvents } from './product-frames.js';
 export { encodeLegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameRefusalCode, EncodeLegacyChatFrameResult, LegacyChatFrame } from './encode.js';
 export type { EncodeLegacyChatFrameOptions, LegacyFrameIds } from './encode.js';

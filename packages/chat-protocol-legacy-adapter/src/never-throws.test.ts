@@ -82,7 +82,7 @@ describe('legacy adapter: exact outcomes of the hostile inputs issue 12 found', 
 
   it('createChatFrameDecoder throws TypeError on options it cannot read or use, and reads the context once (§2.1)', () => {
     const problem = new TypeError(
-      'createChatFrameDecoder needs { dialect: a dialect made by defineLegacyDialect, context: { conversationId, turnId, identify, callId? } }',
+      'createChatFrameDecoder needs { dialect: a dialect made by defineLegacyDialect, context: { conversationId, turnId, identify, callId?, products? } }',
     );
     expect(() => legacy.createChatFrameDecoder(everyTrapThrows as never)).toThrow(problem);
     expect(() => legacy.createChatFrameDecoder({ dialect: legacy.papercup, context: everyTrapThrows } as never)).toThrow(problem);

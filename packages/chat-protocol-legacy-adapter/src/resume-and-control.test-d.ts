@@ -17,7 +17,7 @@ describe('numeric resume and control frames are typed (issue 13)', () => {
   it('types the ids option and the Last-Event-ID reader', () => {
     expectTypeOf<LegacyFrameIds>().toEqualTypeOf<'cursor' | 'seq'>();
     expectTypeOf<EncodeLegacyChatFrameOptions['ids']>().toEqualTypeOf<LegacyFrameIds | undefined>();
-    expectTypeOf(encodeLegacyChatFrame).parameter(1).toEqualTypeOf<EncodeLegacyChatFrameOptions>();
+    expectTypeOf(encodeLegacyChatFrame<Record<never, never>>).parameter(1).toEqualTypeOf<EncodeLegacyChatFrameOptions>();
     expectTypeOf(parseLegacyLastEventId).returns.toEqualTypeOf<number | null>();
   });
 

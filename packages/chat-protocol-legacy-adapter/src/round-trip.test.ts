@@ -77,6 +77,23 @@ describe.each(DIALECTS)('the $dialect.name dialect is lossless where both sides 
     );
   });
 
+  it('issue 13: a tool call input crosses unchanged whatever JSON value it is (objects, strings, arrays, numbers, null)', () => {
+    const [callType, nameField, inputField] =
+      dialect === papercup ? ['tool_call', 'name', 'input'] : dialect === scout ? ['tool_start', 'tool', 'input'] : ['tool.activity', 'toolName', 'args'];
+    for (const input of [{ query: 'boots' }, 'search boots', ['boots', 3], 42, null]) {
+      const data = { [nameField]: 'search', [inputField]: input };
+      const frame: Frame =
+        dialect === papercup
+          ? { event: callType, data: JSON.stringify({ ...data, callId: 'call_1' }) }
+          : { data: JSON.stringify({ [dialect === scout ? 'type' : 'kind']: callType, ...data, [dialect === scout ? 'callId' : 'toolCallId']: 'call_1' }) };
+      const upgraded = upgradeLegacyChatFrame(frame, { ...IDENTITY, dialect });
+      expect(upgraded).toMatchObject({ ok: true, envelope: { event: { type: 'tool_call', callId: 'call_1', name: 'search', input } } });
+      if (!upgraded.ok || upgraded.kind !== 'envelope') return;
+      const encoded = encodeLegacyChatFrame(upgraded.envelope, { dialect });
+      expect(encoded.ok && fields(encoded.frame)).toEqual(fields(frame));
+    }
+  });
+
   it('upgrade(encode(e)) gives back the event of every v1 envelope with a legacy form, and only those encode', () => {
     fc.assert(
       fc.property(envelopeArb, (envelope: ChatEventEnvelope) => {

@@ -252,6 +252,22 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
     );
   });
 
+  it.each([
+    ['unknown keys are dropped', papercup, { usage: { totalTokens: 12, prompt_tokens: 5, model: 'm' } }, { totalTokens: 12 }],
+    ['a value v1 does not hold is dropped', papercup, { usage: { totalTokens: 'ten', outputTokens: 3 } }, { outputTokens: 3 }],
+    ['a usage that kept nothing is left out', scout, { usage: { prompt_tokens: 5, completion_tokens: 7 } }, undefined],
+    ['an empty usage stays empty', scout, { usage: {} }, {}],
+    ['a negative top-level cost is dropped', papercup, { costUsd: -1 }, undefined],
+    ['a top-level cost joins what the usage kept', papercup, { usage: { cached: 4 }, costUsd: 0.25 }, { costUsd: 0.25 }],
+    ['Papercuspâ€™s shipped usage is kept as sent', scout, { usage: { totalTokens: 40, costUsd: 0.002 } }, { totalTokens: 40, costUsd: 0.002 }],
+  ] as const)('issue 13: a legacy usage keeps what v1 holds and the done is never refused: %s', (_name, dialect, data, usage) => {
+    const frame = dialect === papercup ? { event: 'done', data: json(data) } : { data: json({ type: 'done', ...data }) };
+    const result = upgrade(dialect, frame);
+    expect(result.ok && result.kind === 'envelope' ? result.envelope : result).toEqual(
+      envelopeOf(usage === undefined ? { type: 'done', status: 'completed' } : { type: 'done', status: 'completed', usage }),
+    );
+  });
+
   // The card shapes Papercusp ships, and the loose ones, are pinned in legacy-card.test.ts (issue 13).
   const CARD = { correlationId: 'card_1', createdAt: 1796029200000, prompt: 'Pick one', allowDecline: false };
   it('a card without createdAt is refused as invalid-envelope, naming the field', () => {

@@ -9,12 +9,15 @@ import {
   encodeChatEnvelope,
   refuse,
   type ChatEventEnvelope,
+  type ChatEventEnvelopeOf,
   type ChatRefusal,
+  type OpenCardSnapshotV1,
 } from '@papercusp/chat-protocol-core';
 import { decodeFrame, invalidOptions, type DecodedFrame, type DecodeLegacyChatFrameRefusalCode } from './decode.js';
 import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
-import { upgradeField } from './fields.js';
+import { upgradeField, upgradeUsage } from './fields.js';
 import { isLegacyCardRefusal, type LegacyCardRefusal } from './legacy-card.js';
+import { liftProductFrame, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
 
 /** What a call-id mapping is asked: the tool event that arrived without a call id. */
 export interface LegacyCallIdRequest {
@@ -43,11 +46,13 @@ export interface LegacyEnvelopeIdentity {
 }
 
 /** What {@link upgradeLegacyChatFrame} needs besides the frame. */
-export interface LegacyUpgradeContext<Definition extends LegacyDialectDefinition = LegacyDialectDefinition>
+export interface LegacyUpgradeContext<Definition extends LegacyDialectDefinition = LegacyDialectDefinition, Events = Record<never, never>>
   extends LegacyEnvelopeIdentity {
   readonly dialect: LegacyDialect<Definition>;
   /** Consulted only for a tool frame without its own call id. */
   readonly callId?: LegacyCallIdMapping | undefined;
+  /** The product events the host lifts the dialect's domain frames into; without it they stay `unsupported-event`. */
+  readonly products?: LegacyProductEvents<Events> | undefined;
 }
 
 /** Refusal codes of {@link upgradeLegacyChatFrame}. */
@@ -59,11 +64,11 @@ export type UpgradeLegacyChatFrameRefusalCode =
   | 'unsupported-card'
   | 'invalid-envelope';
 
-/** A frame that lifted to a v1 envelope. */
-export interface LegacyUpgradedEnvelope<Event> {
+/** A frame that lifted to a v1 envelope (one of the host's product events, when it registered them). */
+export interface LegacyUpgradedEnvelope<Event, Envelope = ChatEventEnvelope> {
   readonly ok: true;
   readonly kind: 'envelope';
-  readonly envelope: ChatEventEnvelope;
+  readonly envelope: Envelope;
   /** The decoded legacy event it came from. */
   readonly event: Event;
 }
@@ -76,9 +81,12 @@ export interface LegacyTransportFrame<Event> {
   readonly event: Event;
 }
 
-/** Result of {@link upgradeLegacyChatFrame}. */
-export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> =
+/** Result of {@link upgradeLegacyChatFrame}; with product events `Events`, an envelope may be one of them. */
+export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition, Events = Record<never, never>> =
   | LegacyUpgradedEnvelope<LegacyEventOf<Definition>>
+  | ([keyof Events] extends [never]
+      ? never
+      : LegacyUpgradedEnvelope<{ readonly type: string } & Readonly<Record<string, unknown>>, ChatEventEnvelopeOf<OpenCardSnapshotV1, Events>>)
   | LegacyTransportFrame<LegacyEventOf<Definition>>
   | ChatRefusal<Exclude<UpgradeLegacyChatFrameRefusalCode, 'unsupported-card'>>
   | LegacyCardRefusal;
@@ -106,35 +114,56 @@ export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinit
  *   issues name the field: an id or time from the context, or a frame value v1
  *   does not accept, such as a card option with an unknown `style`).
  *
+ * With `products` (the host's chat codec and `{ legacyType: productEventName }`),
+ * a frame of a type the dialect lacks and the host mapped becomes that
+ * product event: its JSON data without the type field is the event's `data`,
+ * which the codec's product schema judges (`invalid-envelope` when it
+ * refuses). Without `products`, or for a type it does not map, such a frame
+ * is `unsupported-event`. Products that cannot be used (a name the codec did
+ * not register, one mapped twice, a type the dialect has) are `invalid-options`.
+ *
  * A value v1 cannot hold in an optional field (an error's code that is not a
  * v1 id, a retry delay out of bounds or without `retryable: true`) is dropped
  * and an error's message is made one v1 holds (see `LegacyFieldKind`), never
  * a reason to refuse: an error is never lost. The envelope comes from `encodeChatEnvelope`: fields in the
  * contract's order, a fresh object sharing nothing with the frame.
  */
-export function upgradeLegacyChatFrame<Definition extends LegacyDialectDefinition>(
+export function upgradeLegacyChatFrame<Definition extends LegacyDialectDefinition, Events = Record<never, never>>(
   frame: unknown,
-  context: LegacyUpgradeContext<Definition>,
-): UpgradeLegacyChatFrameResult<Definition> {
+  context: LegacyUpgradeContext<Definition, Events>,
+): UpgradeLegacyChatFrameResult<Definition, Events> {
   const read = readUpgradeContext(context);
   if (read === undefined) return invalidOptions();
   const decoded = decodeFrame(read.dialect, frame);
-  if (!decoded.ok) return decoded;
+  if (!decoded.ok) {
+    const lifted = decoded.code === 'unsupported-event' && read.products !== undefined ? liftProductFrame(read.dialect, read.products, frame, () => read.identity) : undefined;
+    if (lifted === undefined) return decoded;
+    return ('envelope' in lifted ? { ok: true, kind: 'envelope', ...lifted } : lifted) as UpgradeLegacyChatFrameResult<Definition, Events>;
+  }
   const lifted = decoded.value.type.v1 === undefined ? transportOf(decoded.value) : liftEvent(decoded.value, read.identity, read.callId);
-  return lifted as UpgradeLegacyChatFrameResult<Definition>;
+  return lifted as UpgradeLegacyChatFrameResult<Definition, Events>;
 }
 
 // The context is read once, here, so a getter or a Proxy cannot throw (or
 // answer differently) later; the identity is judged by the strict encoder.
 function readUpgradeContext(
   context: unknown,
-): { readonly dialect: CompiledDialect; readonly identity: LegacyEnvelopeIdentity; readonly callId: LegacyCallIdMapping | undefined } | undefined {
+):
+  | {
+      readonly dialect: CompiledDialect;
+      readonly identity: LegacyEnvelopeIdentity;
+      readonly callId: LegacyCallIdMapping | undefined;
+      readonly products: CompiledProductEvents | undefined;
+    }
+  | undefined {
   const dialect = readDialectOption(context);
   if (dialect === undefined) return undefined;
   try {
-    const { conversationId, turnId, eventId, seq, occurredAt, callId } = context as LegacyUpgradeContext;
+    const { conversationId, turnId, eventId, seq, occurredAt, callId, products } = context as LegacyUpgradeContext;
     if (callId !== undefined && typeof callId !== 'function') return undefined;
-    return { dialect: dialect.compiled, identity: { conversationId, turnId, eventId, seq, occurredAt }, callId };
+    const compiled = readProductEvents(products, dialect.compiled);
+    if (compiled === null) return undefined;
+    return { dialect: dialect.compiled, identity: { conversationId, turnId, eventId, seq, occurredAt }, callId, products: compiled };
   } catch {
     return undefined;
   }
@@ -179,7 +208,13 @@ export function liftEvent(
     if (field.key === undefined || value === undefined) continue;
     const object = (v1[field.v1] ?? {}) as Record<string, unknown>;
     // The object's own value wins: it is what the producer wrote in v1's place.
-    if (!Object.prototype.hasOwnProperty.call(object, field.key)) v1[field.v1] = { ...object, [field.key]: value };
+    if (Object.prototype.hasOwnProperty.call(object, field.key)) continue;
+    const merged = { ...object, [field.key]: value };
+    // A keyed value joins a usage under the usage's own rule (a done is never refused for its usage).
+    const usage = type.fields.some((other) => other.key === undefined && other.v1 === field.v1 && other.kind === 'usage?');
+    const upgraded = usage ? upgradeUsage(merged) : merged;
+    if (upgraded === undefined) delete v1[field.v1];
+    else v1[field.v1] = upgraded;
   }
   for (const field of type.fields) {
     // A value v1 holds only beside another it did not get is dropped too.

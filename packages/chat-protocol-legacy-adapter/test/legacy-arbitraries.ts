@@ -16,6 +16,7 @@ import {
   nameArb,
   reportBlockArb,
   textArb,
+  usageArb,
 } from '../../chat-protocol-core/test/arbitraries.js';
 
 /** A frame as an SSE parser hands it over. */
@@ -78,7 +79,7 @@ const errorFieldsArb = fc.oneof(
     })
     .map(compact),
 );
-const doneFieldsArb = fc.record({ stopReason: optional(nameArb), usage: optional(jsonObjectArb) }).map(compact);
+const doneFieldsArb = fc.record({ stopReason: optional(nameArb), usage: optional(usageArb) }).map(compact);
 
 const frame = (event: string | undefined, data: Record<string, unknown>): Frame =>
   event === undefined ? { data: JSON.stringify(data) } : { event, data: JSON.stringify(data) };
@@ -86,7 +87,7 @@ const frame = (event: string | undefined, data: Record<string, unknown>): Frame 
 /** `papercup` frames of every event type, SSE event name = type. */
 export const papercupFrameArb: fc.Arbitrary<Frame> = fc.oneof(
   fc.record({ text: textArb }).map((data) => frame('delta', data)),
-  fc.record({ name: nameArb, input: optional(jsonObjectArb), callId: idArb }).map((data) => frame('tool_call', compact(data))),
+  fc.record({ name: nameArb, input: optional(jsonArb), callId: idArb }).map((data) => frame('tool_call', compact(data))),
   fc
     .record({
       name: nameArb,
@@ -111,7 +112,7 @@ export const papercupFrameArb: fc.Arbitrary<Frame> = fc.oneof(
 /** `scout` frames of every event type, the type in `data.type`. */
 export const scoutFrameArb: fc.Arbitrary<Frame> = fc.oneof(
   fc.record({ content: textArb }).map((data) => frame(undefined, { type: 'token', ...data })),
-  fc.record({ tool: nameArb, callId: idArb, input: optional(jsonObjectArb) }).map((data) => frame(undefined, compact({ type: 'tool_start', ...data }))),
+  fc.record({ tool: nameArb, callId: idArb, input: optional(jsonArb) }).map((data) => frame(undefined, compact({ type: 'tool_start', ...data }))),
   legacyCardArb.map((card) => frame(undefined, { type: 'card', card })),
   fc.record({ correlationId: idArb, resolution: optional(resolutionArb) }).map((data) => frame(undefined, compact({ type: 'card_closed', ...data }))),
   fc.record({ version: fc.nat(), snapshot: jsonArb }).map((data) => frame(undefined, { type: 'state', ...data })),
@@ -124,7 +125,7 @@ export const scoutFrameArb: fc.Arbitrary<Frame> = fc.oneof(
 export const dottedFrameArb: fc.Arbitrary<Frame> = fc.oneof(
   fc.record({ delta: textArb }).map((data) => frame(undefined, { kind: 'message.delta', ...data })),
   fc
-    .record({ toolCallId: idArb, toolName: nameArb, args: optional(jsonObjectArb) })
+    .record({ toolCallId: idArb, toolName: nameArb, args: optional(jsonArb) })
     .map((data) => frame(undefined, compact({ kind: 'tool.activity', ...data }))),
   fc.record({ toolCallId: idArb, toolName: nameArb, success: fc.boolean() }).map((data) => frame(undefined, { kind: 'tool.result', ...data })),
   fc.constant(frame(undefined, { kind: 'run.finished' })),

@@ -9,6 +9,7 @@ import {
   CHAT_TURN_STATUSES,
   TOOL_RESULT_STATUSES,
   applyChatEvent,
+  createChatCodec,
   createChatState,
   encodeChatSseFrame,
   formatChatCursor,
@@ -58,6 +59,7 @@ function golden(name: GoldenSessionName): GoldenReplay {
 
 const applied = (session: GoldenReplay) => session.envelopes.filter((_envelope, index) => session.outcomes[index] === 'applied');
 const turnsOf = (state: ChatStateV1): ChatTurnState[] => state.turns;
+const isProductSession = (session: GoldenReplay) => Object.keys(session.productEvents).length > 0;
 
 function sseMessages(text: string): EventSourceMessage[] {
   const messages: EventSourceMessage[] = [];
@@ -145,11 +147,33 @@ describe('the golden sessions as shipped', () => {
     expect(page.turns.filter((turn) => turn.role === 'user')).toHaveLength(userTurns);
   });
 
-  it.each(NAMES)('%s: written as the SSE a host sends, the capture passes chat-protocol verify', (name) => {
-    const session = golden(name);
-    const report = verifyChatCapture(session.envelopes.map((envelope) => encodeChatSseFrame(envelope)).join(''));
-    expect(report.violations).toStrictEqual([]);
-    expect(report).toMatchObject({ ok: true, frames: session.envelopes.length, turns: session.state.turns.length });
+  it.each(NAMES.filter((name) => Object.keys(golden(name).productEvents).length === 0))(
+    '%s: written as the SSE a host sends, the capture passes chat-protocol verify',
+    (name) => {
+      const session = golden(name);
+      const report = verifyChatCapture(session.envelopes.map((envelope) => encodeChatSseFrame(envelope)).join(''));
+      expect(report.violations).toStrictEqual([]);
+      expect(report).toMatchObject({ ok: true, frames: session.envelopes.length, turns: session.state.turns.length });
+    },
+  );
+
+  it('product-events (issue 13): written as SSE by its codec, verify (which knows no product events) refuses exactly those frames as unparseable', () => {
+    const session = golden('product-events');
+    const codec = createChatCodec({
+      events: Object.fromEntries(
+        Object.entries(session.productEvents).map(([name, channel]) => [name, { schema: { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value }) } }, channel }]),
+      ),
+    });
+    const sse = session.envelopes.map((envelope) => codec.encodeChatSseFrame(envelope as never)).join('');
+    for (const message of sseMessages(sse)) expect(codec.parseChatSseMessage(message)).toMatchObject({ ok: true });
+    const report = verifyChatCapture(sse);
+    const productFrames = session.envelopes.flatMap(({ event }, index) => (Object.prototype.hasOwnProperty.call(session.productEvents, event.type) ? [index + 1] : []));
+    const unparseable = report.violations.filter((violation) => violation.rule === 'unparseable-frame');
+    expect(unparseable.map((violation) => [violation.frame, violation.message])).toStrictEqual(
+      productFrames.map((frame) => [frame, 'unknown-event: event.type: unknown event type']),
+    );
+    // The next base frame after each run of them then shows the seqs they held as missing.
+    expect(new Set(report.violations.filter((violation) => violation.rule !== 'unparseable-frame').map((violation) => violation.rule))).toStrictEqual(new Set(['seq-gap']));
   });
 
   it('hands out fresh objects: changing one replay does not change the next', () => {
@@ -203,6 +227,9 @@ describe('the golden sessions cover every capability', () => {
     'upgraded-from:scout',
     'legacy-projection:papercup',
     'legacy-projection:scout',
+    'product-event:event',
+    'product-event:state',
+    'product-event:transient',
   ];
 
   it.each(required)('%s', (tag) => {
@@ -229,7 +256,16 @@ describe('legacy projections', () => {
       } else {
         expect(session.legacyDialects).not.toContain(key);
         expect(session.legacy[key]).toBeUndefined();
-        expect(new Set(frames.flatMap((frame) => (frame.ok ? [] : [frame.code])))).toStrictEqual(new Set(['unsupported-event']));
+        // A product event has no legacy form without the host's mapping: the base parser does not know it.
+        const isProduct = (envelope: ChatEventEnvelope) => Object.prototype.hasOwnProperty.call(session.productEvents, envelope.event.type);
+        const refusals = applied(session).flatMap((envelope, index) => {
+          const frame = frames[index];
+          return frame === undefined || frame.ok ? [] : [[isProduct(envelope), frame.code]];
+        });
+        expect(new Set(refusals.filter(([product]) => product).map(([, code]) => code))).toStrictEqual(new Set(isProductSession(session) ? ['unknown-event'] : []));
+        expect(new Set(refusals.filter(([product]) => !product).map(([, code]) => code))).toStrictEqual(
+          new Set(refusals.some(([product]) => !product) ? ['unsupported-event'] : []),
+        );
       }
     },
   );
@@ -344,7 +380,30 @@ describe('what each session shows', () => {
       'kb:article/refund-timelines',
     ]);
     expect(turn?.toolCalls[1]?.result).toStrictEqual({ status: 'failed', summary: 'Order lookup timed out', error: 'orders-api did not answer within 10 s' });
-    expect(turn?.usage).toStrictEqual({ inputTokens: 2381, outputTokens: 164, cachedInputTokens: 1024 });
+    expect(turn?.usage).toStrictEqual({ inputTokens: 2381, outputTokens: 164, totalTokens: 2545 });
+  });
+
+  it('product-events (issue 13): state-channel data is the last written, event-channel events are kept in order, transient ones only in the log', () => {
+    const session = golden('product-events');
+    expect(session.productEvents).toStrictEqual({
+      'scout.products': 'state',
+      'scout.broaden': 'state',
+      'scout.highlight': 'event',
+      'scout.cart_mutate': 'transient',
+    });
+    const [turn] = session.state.turns as (ChatStateV1['turns'][number] & { productEvents?: unknown; productState?: unknown })[];
+    expect(turn?.productState).toStrictEqual({
+      'scout.products': { products: [{ id: 'TR-210', price: 109 }] },
+      'scout.broaden': { options: [{ label: 'Any price', prompt: 'trail shoes', resultCount: 14 }] },
+    });
+    expect(turn?.productEvents).toStrictEqual([
+      { type: 'scout.highlight', data: { productId: 'TR-210' } },
+      { type: 'scout.highlight', data: { productId: 'TR-315' } },
+    ]);
+    expect(session.envelopes.filter(({ event }) => event.type === ('scout.cart_mutate' as string))).toHaveLength(1);
+    expect(turn?.lastSeq).toBe(12);
+    // No legacy projection: a built-in dialect has no form for a product event unless the host maps it.
+    expect(session.legacyDialects).toStrictEqual([]);
   });
 
   it('tool-outcomes: one call per result status, and a turn that needs reconciliation', () => {

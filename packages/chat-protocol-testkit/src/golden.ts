@@ -8,12 +8,15 @@
  */
 import {
   applyChatEvent,
+  createChatCodec,
   createChatState,
   parseChatEnvelope,
   parseChatState,
   promptOnlyCardKind,
   refuse,
+  type ApplyChatEventResult,
   type CardResponse,
+  type ChatChannel,
   type ChatEventEnvelope,
   type ChatRefusal,
   type ChatStateV1,
@@ -33,6 +36,7 @@ const GOLDEN_SESSION_NAMES = [
   'cards-expired',
   'failed-then-retried',
   'interrupted-turn',
+  'product-events',
   'resumed-after-disconnect',
   'same-session-provider-x',
   'same-session-provider-y',
@@ -61,7 +65,8 @@ export interface GoldenSessionInfo {
    * `card:<kind>:<resolution>` (`unreported` when closed without one, `open`
    * when never closed), `error:retryable`, `error:final`, `grounded-sources`,
    * `multi-turn`, `resumed-from-cursor`, `overlapping-replay`,
-   * `upgraded-from:<dialect>`, `legacy-projection:<dialect>`; and the
+   * `upgraded-from:<dialect>`, `legacy-projection:<dialect>`,
+   * `product-event:<channel>`; and the
    * session's scenario tags: `blocks-split-while-streaming`,
    * `late-effect-result`, `provider-substitution`, `card-outlives-turn`.
    */
@@ -70,6 +75,12 @@ export interface GoldenSessionInfo {
   readonly legacyDialects: readonly GoldenLegacyDialect[];
   /** The dialect of the legacy capture the session was upgraded from, or `null`. */
   readonly upgradedFrom: GoldenLegacyDialect | null;
+  /**
+   * The product events the session carries, by name, with their channels
+   * (issue 13): what a reader registers in `createChatCodec({ events })` to
+   * replay it. Empty for a session of base events only.
+   */
+  readonly productEvents: Readonly<Record<string, ChatChannel>>;
 }
 
 /** One SSE connection of a session: the `Last-Event-ID` it opened with and what it delivered. */
@@ -121,6 +132,29 @@ interface ManifestEntry {
   readonly connections: readonly { readonly lastEventId: string | null; readonly envelopes: number }[];
   readonly responses: readonly CardResponse[];
   readonly upgradedFrom?: { readonly dialect: GoldenLegacyDialect; readonly capture: string };
+  readonly productEvents?: Readonly<Record<string, ChatChannel>>;
+}
+
+// A session's product events are judged for their bounds only: it pins the
+// wire and the state, and names each event's channel.
+const ANY_DATA = { '~standard': { version: 1, vendor: 'golden', validate: (value: unknown) => ({ value }) } } as const;
+
+/** The parsers and reducer that read a session: the base ones, or a codec of its product events. */
+interface SessionReaders {
+  readonly parseChatEnvelope: (input: unknown) => ReturnType<typeof parseChatEnvelope>;
+  readonly parseChatState: (input: unknown) => ReturnType<typeof parseChatState>;
+  readonly applyChatEvent: (state: ChatStateV1, envelope: ChatEventEnvelope) => ApplyChatEventResult;
+}
+
+function readersOf(entry: ManifestEntry): SessionReaders {
+  if (entry.productEvents === undefined) return { parseChatEnvelope, parseChatState, applyChatEvent: (state, envelope) => applyChatEvent(state, envelope) };
+  const events = Object.fromEntries(Object.entries(entry.productEvents).map(([name, channel]) => [name, { schema: ANY_DATA, channel }]));
+  const codec = createChatCodec({ events });
+  return {
+    parseChatEnvelope: codec.parseChatEnvelope as typeof parseChatEnvelope,
+    parseChatState: codec.parseChatState as typeof parseChatState,
+    applyChatEvent: codec.applyChatEvent as unknown as SessionReaders['applyChatEvent'],
+  };
 }
 
 // The bundle is this package's own data, checked by its tests: anything
@@ -137,6 +171,7 @@ function readManifest(): ReadonlyMap<string, ManifestEntry> {
 }
 
 function replayEntry(entry: ManifestEntry): GoldenReplay {
+  const { parseChatEnvelope, parseChatState, applyChatEvent } = readersOf(entry);
   const jsonl = bundled(`${entry.name}.jsonl`);
   const envelopes = jsonl
     .slice(0, -1)
@@ -173,6 +208,7 @@ function replayEntry(entry: ManifestEntry): GoldenReplay {
   const covers = new Set(entry.scenario);
   for (const { event } of envelopes) {
     covers.add(`event:${event.type}`);
+    if (entry.productEvents?.[event.type] !== undefined) covers.add(`product-event:${entry.productEvents[event.type]}`);
     if (event.type === 'tool_result') {
       covers.add(`tool:${event.status}`);
       if (event.blocks?.some((block) => block.sources !== undefined)) covers.add('grounded-sources');
@@ -198,6 +234,7 @@ function replayEntry(entry: ManifestEntry): GoldenReplay {
     covers: [...covers].sort(),
     legacyDialects,
     upgradedFrom,
+    productEvents: { ...entry.productEvents },
     jsonl,
     envelopes,
     connections,
@@ -219,8 +256,8 @@ function replayEntry(entry: ManifestEntry): GoldenReplay {
 export function listGoldenSessions(): GoldenSessionInfo[] {
   const manifest = readManifest();
   return GOLDEN_SESSION_NAMES.map((name) => {
-    const { title, covers, legacyDialects, upgradedFrom } = replayEntry(manifest.get(name) as ManifestEntry);
-    return { name, title, covers, legacyDialects, upgradedFrom };
+    const { title, covers, legacyDialects, upgradedFrom, productEvents } = replayEntry(manifest.get(name) as ManifestEntry);
+    return { name, title, covers, legacyDialects, upgradedFrom, productEvents };
   });
 }
 

@@ -211,8 +211,10 @@ export function createChatCaptureVerifier(given: VerifyChatCaptureOptions = {}):
       return;
     }
     // Only the content rules (tools, cards, state) can refuse here: the checks above filter the rest.
-    // Every reducer code is a rule of the same name, which the compiler checks on this line.
-    violate({ rule: applied.code, message: applied.message, ...at });
+    // Every reducer code is a rule of the same name, which the compiler checks on this line, but
+    // `unknown-event`: the base parser read every frame, so a type the reducer does not know
+    // (a product event) was already refused there as unparseable.
+    violate({ rule: applied.code === 'unknown-event' ? 'unparseable-frame' : applied.code, message: applied.message, ...at });
   };
 
   const legacyDecoder = options.legacy === undefined ? undefined : legacyDecoderFor(options.legacy, options);
