@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { expectRuntimeExports } from '../../../test-support/export-pin.js';
 import * as blocks from './index.js';
 
 // Every runtime export is a semver promise: changing this list is deliberate.
 describe('the public surface of @papercusp/chat-protocol-blocks', () => {
   it('exports exactly these runtime names', () => {
-    expect(Object.keys(blocks).sort()).toEqual([
+    expectRuntimeExports(Object.keys(blocks), [
       'AskBlockSchema',
       'BLOCK_LIMITS',
       'REPORT_STATUS_TOKENS',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { envelopeArb, eventArb, idArb, nameArb } from '../test/arbitraries.js';
+import { envelopeArb, eventArb, idArb, nameArb } from '../../../test-support/v1-arbitraries.js';
 import { CONVERSATION_ID, envelopeOf, RADIO_CARD, SAMPLE_SESSION } from '../test/envelopes.js';
 import { applyChatEvent, type ApplyChatEventRefusalCode } from './apply-chat-event.js';
 import { digestEnvelope } from './digest.js';

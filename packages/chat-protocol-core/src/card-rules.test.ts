@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { timestampArb } from '../test/arbitraries.js';
+import { timestampArb } from '../../../test-support/v1-arbitraries.js';
 import { compareChatTimestamps } from './index.js';
 import { runs } from '../../../test-support/property-runs.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4/mini';
-import { hostileValueArb } from '../test/arbitraries.js';
+import { hostileValueArb } from '../../../test-support/v1-arbitraries.js';
 import {
   CARD_KINDS,
   CARD_LIMITS,

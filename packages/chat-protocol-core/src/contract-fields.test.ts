@@ -13,7 +13,7 @@ import {
   USAGE_MODEL,
   isOptionalField,
   type FieldModel,
-} from '../test/arbitraries.js';
+} from '../../../test-support/v1-arbitraries.js';
 import { CARD_KINDS, CardApprovalSchema, CardOptionSchema, CardPresentationV1Schema, OpenCardSnapshotV1Schema } from './cards.js';
 import { ChatEventEnvelopeSchema } from './envelope.js';
 import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, ChatEventV1Schema, ChatResultBlockSchema, ChatSourceSchema, ChatUsageSchema } from './events.js';

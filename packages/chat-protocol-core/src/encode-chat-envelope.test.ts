@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { envelopeArb } from '../test/arbitraries.js';
+import { envelopeArb } from '../../../test-support/v1-arbitraries.js';
 import { envelopeOf } from '../test/envelopes.js';
 import { encodeChatEnvelope } from './encode-chat-envelope.js';
 import { CHAT_EVENT_FIELDS } from './events.js';

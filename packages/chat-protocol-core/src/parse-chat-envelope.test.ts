@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { envelopeArb, mutate, mutationArb } from '../test/arbitraries.js';
+import { envelopeArb, mutate, mutationArb } from '../../../test-support/v1-arbitraries.js';
 import { envelopeOf, VALID_EVENTS } from '../test/envelopes.js';
 import { CHAT_LIMITS } from './limits.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';

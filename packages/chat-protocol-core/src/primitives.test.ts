@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { timestampArb } from '../test/arbitraries.js';
+import { timestampArb } from '../../../test-support/v1-arbitraries.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
   isChatId,

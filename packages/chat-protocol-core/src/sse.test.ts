@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { envelopeArb } from '../test/arbitraries.js';
+import { envelopeArb } from '../../../test-support/v1-arbitraries.js';
 import { envelopeOf } from '../test/envelopes.js';
 import { CHAT_SSE_HEARTBEAT, encodeChatSseFrame, formatChatCursor, parseChatCursor, parseChatSseMessage } from './sse.js';
 import { runs } from '../../../test-support/property-runs.js';

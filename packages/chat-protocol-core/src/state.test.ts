@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hostileValueArb, mutate, mutationArb } from '../test/arbitraries.js';
+import { hostileValueArb, mutate, mutationArb } from '../../../test-support/v1-arbitraries.js';
 import { CONVERSATION_ID, SAMPLE_SESSION } from '../test/envelopes.js';
 import { replaySession } from '../test/streams.js';
 import { applyChatEvent } from './apply-chat-event.js';

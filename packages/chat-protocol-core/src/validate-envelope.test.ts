@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardArb, envelopeArb, mutate, mutationArb, neighbours } from '../test/arbitraries.js';
+import { cardArb, envelopeArb, mutate, mutationArb, neighbours } from '../../../test-support/v1-arbitraries.js';
 import { ChatEventEnvelopeSchema } from './envelope.js';
 import { CardEventSchema } from './events.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { ChatEventEnvelope, ChatEventV1 } from '../src/index.js';
 import { applyChatEvent, createChatState, DONE_STATUSES, parseChatEnvelope, type ChatStateV1 } from '../src/index.js';
-import { eventArb, idArb, nameArb } from './arbitraries.js';
+import { eventArb, idArb, nameArb } from '../../../test-support/v1-arbitraries.js';
 import { CONVERSATION_ID } from './envelopes.js';
 
 const terminalArb: fc.Arbitrary<ChatEventV1> = fc.oneof(

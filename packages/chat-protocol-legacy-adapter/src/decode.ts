@@ -13,8 +13,8 @@ import {
   type ChatSseMessage,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
-import { readDialectOption, type CompiledDialect, type CompiledType, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
-import { INVALID, ownField, readField, replaceUncleanText } from './fields.js';
+import { readDialectOption, type CompiledDialect, type CompiledType, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './define-legacy-dialect.js';
+import { INVALID, ownField, readField, replaceUncleanText } from './field-kind-conversions.js';
 
 /** Refusal codes of {@link decodeLegacyChatFrame}. */
 export type DecodeLegacyChatFrameRefusalCode =

@@ -12,9 +12,9 @@ import {
   type ChatSseMessage,
   type ParseChatEnvelopeRefusalCode,
 } from '@papercusp/chat-protocol-core';
-import { readDialectOption, type CompiledDialect, type LegacyDialect } from './dialect.js';
+import { readDialectOption, type CompiledDialect, type LegacyDialect } from './define-legacy-dialect.js';
 import { projectProductEvent, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
-import { encodeField, isNoLegacyForm } from './fields.js';
+import { encodeField, isNoLegacyForm } from './field-kind-conversions.js';
 
 /** A legacy frame as it goes on the wire. `id` is the v1 cursor (or, with `ids: 'seq'`, the turn's seq), so a reconnecting reader resumes. */
 export interface LegacyChatFrame extends ChatSseMessage {

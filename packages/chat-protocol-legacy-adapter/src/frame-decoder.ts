@@ -16,8 +16,8 @@ import {
 } from '@papercusp/chat-protocol-core';
 import { readControlMessage, type LegacyControlMessage } from './control-frame.js';
 import { decodeData, heartbeatByName, parseData, readFrame, readPlainText } from './decode.js';
-import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
-import { ownField } from './fields.js';
+import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './define-legacy-dialect.js';
+import { ownField } from './field-kind-conversions.js';
 import { liftProductFrame, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
 import {
   liftEvent,

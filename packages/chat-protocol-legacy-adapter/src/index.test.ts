@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { expectRuntimeExports } from '../../../test-support/export-pin.js';
 import * as adapter from './index.js';
 
 // Every runtime export is a semver promise: adding or removing one must be a
 // deliberate change to this list (and a changeset).
 describe('the public surface of @papercusp/chat-protocol-legacy-adapter', () => {
   it('exports exactly these runtime names', () => {
-    expect(Object.keys(adapter).sort()).toEqual([
+    expectRuntimeExports(Object.keys(adapter), [
       'createChatFrameDecoder',
       'decodeLegacyChatFrame',
       'defineLegacyDialect',

@@ -3,7 +3,7 @@
  * unversioned (legacy0) chat frames still on the wire. Every export is listed
  * by name; `index.test.ts` pins the list.
  */
-export { defineLegacyDialect } from './dialect.js';
+export { defineLegacyDialect } from './define-legacy-dialect.js';
 export type {
   LegacyDialect,
   LegacyDialectDefinition,
@@ -19,8 +19,8 @@ export type {
   LegacyTransportType,
   LegacyTypeSource,
   RequiredLegacyFieldKind,
-} from './dialect.js';
-export { papercup, scout } from './dialects.js';
+} from './define-legacy-dialect.js';
+export { papercup, scout } from './built-in-dialects.js';
 export { decodeLegacyChatFrame } from './decode.js';
 export type { DecodeLegacyChatFrameRefusalCode, DecodeLegacyChatFrameResult } from './decode.js';
 export { upgradeLegacyChatFrame } from './upgrade.js';

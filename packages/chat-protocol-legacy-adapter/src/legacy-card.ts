@@ -7,7 +7,7 @@
  * the strict parser's, and the times' conversion is the field kinds'.
  */
 import { CARD_LIMITS, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
-import { isObjectRecord as isPlainObject, ownField } from './fields.js';
+import { isObjectRecord as isPlainObject, ownField } from './field-kind-conversions.js';
 
 /**
  * Why a legacy card has no v1 form (the `reason` of an `unsupported-card`

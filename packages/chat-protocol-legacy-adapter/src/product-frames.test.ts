@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createChatCodec } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4/mini';
-import { jsonArb } from '../../chat-protocol-core/test/arbitraries.js';
+import { jsonArb } from '../../../test-support/v1-arbitraries.js';
 import { scoutCodec, scoutProducts } from '../test/scout-products.js';
 import {
   createChatFrameDecoder,

@@ -20,8 +20,8 @@ import {
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
 import { parseData, readFrame } from './decode.js';
-import type { CompiledDialect } from './dialect.js';
-import { ownField } from './fields.js';
+import type { CompiledDialect } from './define-legacy-dialect.js';
+import { ownField } from './field-kind-conversions.js';
 
 /**
  * The product events a host lifts legacy frames into: its chat codec (which

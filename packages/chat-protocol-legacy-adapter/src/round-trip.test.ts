@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isChatId, type ChatEventEnvelope, type ChatEventV1 } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { envelopeArb, idArb, nameArb, textArb } from '../../chat-protocol-core/test/arbitraries.js';
+import { envelopeArb, idArb, nameArb, textArb } from '../../../test-support/v1-arbitraries.js';
 import { dotted } from '../test/dotted-dialect.js';
 import { dottedFrameArb, papercupFrameArb, scoutFrameArb, type Frame } from '../test/legacy-arbitraries.js';
 import { encodeLegacyChatFrame, papercup, scout, upgradeLegacyChatFrame, type LegacyDialect } from './index.js';

@@ -21,7 +21,7 @@ import {
   type ChatToolCallState,
   type OpenCardSnapshotV1,
 } from '@papercusp/chat-protocol-core';
-import { epochToTimestamp, upgradeField } from './fields.js';
+import { epochToTimestamp, upgradeField } from './field-kind-conversions.js';
 
 /** Refusal codes of {@link upgradeLegacyChatTurn}. */
 export type UpgradeLegacyChatTurnRefusalCode =

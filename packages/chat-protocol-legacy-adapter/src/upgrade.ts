@@ -14,8 +14,8 @@ import {
   type OpenCardSnapshotV1,
 } from '@papercusp/chat-protocol-core';
 import { decodeFrame, invalidOptions, type DecodedFrame, type DecodeLegacyChatFrameRefusalCode } from './decode.js';
-import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './dialect.js';
-import { upgradeField, upgradeUsage } from './fields.js';
+import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './define-legacy-dialect.js';
+import { upgradeField, upgradeUsage } from './field-kind-conversions.js';
 import { isLegacyCardRefusal, type LegacyCardRefusal } from './legacy-card.js';
 import { liftProductFrame, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
 

@@ -17,7 +17,7 @@ import {
   reportBlockArb,
   textArb,
   usageArb,
-} from '../../chat-protocol-core/test/arbitraries.js';
+} from '../../../test-support/v1-arbitraries.js';
 
 /** A frame as an SSE parser hands it over. */
 export interface Frame {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { expectRuntimeExports } from '../../../test-support/export-pin.js';
 import * as recovery from './index.js';
 
 // Every runtime export is a semver promise: changing this list is deliberate.
 describe('the public surface of @papercusp/chat-protocol-recovery', () => {
   it('exports exactly these runtime names', () => {
-    expect(Object.keys(recovery).sort()).toEqual([
+    expectRuntimeExports(Object.keys(recovery), [
       'DEFAULT_ADMISSION_LEASE_MS',
       'DELIVERY_STATES',
       'EFFECT_STATES',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectRuntimeExports } from '../../../test-support/export-pin.js';
 import * as testkit from './index.js';
 import { readFileSync } from 'node:fs';
 import * as races from './races.js';
@@ -7,7 +8,7 @@ import * as conformance from './vitest.js';
 // Every runtime export is a semver promise: changing this list is deliberate.
 describe('the public surface of @papercusp/chat-protocol-testkit', () => {
   it('exports exactly these runtime names', () => {
-    expect(Object.keys(testkit).sort()).toEqual([
+    expectRuntimeExports(Object.keys(testkit), [
       'CHAT_CAPTURE_DIALECTS',
       'CHAT_CAPTURE_RULES',
       'FAKE_FAULT_KINDS',
@@ -27,7 +28,7 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
   });
 
   it('exports exactly these runtime names at /vitest', () => {
-    expect(Object.keys(conformance).sort()).toEqual([
+    expectRuntimeExports(Object.keys(conformance), [
       'describeInteractionStoreConformance',
       'describeTurnRecoveryConformance',
       'interactionStoreChecks',
@@ -36,7 +37,7 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
   });
 
   it('exports exactly these runtime names at /races', () => {
-    expect(Object.keys(races).sort()).toEqual(['checkRaces', 'scheduleInteractionStore', 'scheduleTransit', 'scheduleTurnRecoveryAdapter', 'settleRace']);
+    expectRuntimeExports(Object.keys(races), ['checkRaces', 'scheduleInteractionStore', 'scheduleTransit', 'scheduleTurnRecoveryAdapter', 'settleRace']);
   });
 
   it('keeps fast-check out of the package root: no module the root imports imports it (DESIGN §2.8)', () => {

@@ -6,7 +6,7 @@
  * kinds that drop or cut what v1 cannot hold (an error is never lost).
  */
 import { CHAT_LIMITS, ChatUsageSchema, isChatId, isCleanText } from '@papercusp/chat-protocol-core';
-import type { LegacyFieldKind } from './dialect.js';
+import type { LegacyFieldKind } from './define-legacy-dialect.js';
 import { encodeLegacyCard, upgradeLegacyCard } from './legacy-card.js';
 
 /** A required field without a usable value: the frame is `invalid-event`. */

@@ -1,7 +1,7 @@
 import * as core from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
 import { dotted } from '../test/dotted-dialect.js';
-import { REQUIRED_V1_FIELDS } from './dialect.js';
+import { REQUIRED_V1_FIELDS } from './define-legacy-dialect.js';
 import {
   decodeLegacyChatFrame,
   defineLegacyDialect,

@@ -1,6 +1,10 @@
-/** fast-check arbitraries of valid v1 values, and of near-valid mutations of them. */
+/**
+ * fast-check arbitraries of valid v1 values, and of near-valid mutations of
+ * them: the generators core's property tests draw from, and the legacy
+ * adapter's too (its frames are drawn from these envelopes and values).
+ */
 import fc from 'fast-check';
-import type { ChatEventEnvelope, ChatEventV1 } from '../src/index.js';
+import type { ChatEventEnvelope, ChatEventV1 } from '../packages/chat-protocol-core/src/index.js';
 
 const ID_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-:.~!$%&*+/=?^|';
 export const idArb = fc

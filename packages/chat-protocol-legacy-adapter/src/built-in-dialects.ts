@@ -4,7 +4,7 @@
  * fields v1 has and the old vocabulary lacks travel as extra fields old
  * readers ignore (they read only the fields they know), so nothing is lost.
  */
-import { defineLegacyDialect } from './dialect.js';
+import { defineLegacyDialect } from './define-legacy-dialect.js';
 
 // An error's v1 code and retry permission: a frame without them is a stream
 // error that may not be retried (retry permission is never implied). The error
