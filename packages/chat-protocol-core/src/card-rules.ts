@@ -1,6 +1,6 @@
 /**
  * The cross-field rules of v1 cards as plain predicates, shared by the zod
- * schemas in `cards.ts` and the envelope's hot-path validator, so the two can
+ * schemas in `card-schemas.ts` and the envelope's hot-path validator, so the two can
  * never disagree about them. No zod here: browser clients bundle this file.
  */
 import { isZonedTimestamp } from './primitives.js';

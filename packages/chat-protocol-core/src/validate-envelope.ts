@@ -6,8 +6,8 @@
  * Its field tables are typed by the schemas' types, and the encoder's allowlist
  * is read off them, so a field cannot be added to one without the other.
  */
-import type { CardApproval, CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './cards.js';
-import { CARD_LIMITS, CARD_OPTION_STYLES, isCardDataSchemaJson } from './cards.js';
+import type { CardApproval, CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './card-schemas.js';
+import { CARD_LIMITS, CARD_OPTION_STYLES, isCardDataSchemaJson } from './card-schemas.js';
 import { ReportBlockSchema } from './report-block.js';
 import { issuesOf } from './zod-issues.js';
 import {
