@@ -28,7 +28,8 @@ export type {
 
 export { CHAT_LIMITS } from './limits.js';
 export { isChatId, isCleanText, isSafeJson, isZonedTimestamp } from './primitives.js';
-export { cardDeadline, compareChatTimestamps } from './card-rules.js';
+export { cardDeadline } from './card-rules.js';
+export { compareChatTimestamps } from './timestamps.js';
 export type { ChatLimits } from './limits.js';
 
 export { readFields } from './read-fields.js';
