@@ -205,7 +205,7 @@ export {
   isReplayableEvent,
   isStateChannelEvent,
   parseChatEvent,
-} from './legacy.js';
+} from './parse-chat-event.js';
 export type {
   ChatEvent,
   ChatEventType,
@@ -223,4 +223,4 @@ export type {
   LegacyStateEvent,
   LegacyToolCallEvent,
   LegacyToolResultEvent,
-} from './legacy.js';
+} from './parse-chat-event.js';
