@@ -13,7 +13,9 @@ import { PRODUCT_EVENT_FIELDS } from './product-events.js';
 // Two 32-bit multiply-xorshift lanes mixed at the end (the cyrb53 construction,
 // kept at the full 64 bits). The lanes live here, not in a string being built:
 // the reducer digests every envelope, and the concatenation and JSON text a
-// built-up string needs cost more than the hashing itself.
+// built-up string needs cost more than the hashing itself. Invariant: `mix`
+// sets both lanes before feeding anything, and every digest is read out in the
+// same synchronous call, so no call sees another's lanes.
 let first = 0;
 let second = 0;
 
