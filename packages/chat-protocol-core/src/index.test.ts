@@ -65,6 +65,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'UserInputEventSchema',
       'applyChatEvent',
       'baseCardCodec',
+      'canonicalJson',
       'cardDeadline',
       'channelOf',
       'chatEventEnvelopeJsonSchema',

@@ -32,6 +32,7 @@ export { cardDeadline } from './card-rules.js';
 export { compareChatTimestamps } from './timestamps.js';
 export type { ChatLimits } from './limits.js';
 
+export { canonicalJson } from './canonical-json.js';
 export { readFields } from './read-fields.js';
 export { refuse } from './result.js';
 export { hasBrand } from './brand.js';
