@@ -2,15 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './index.js';
 import { runs } from '../../../test-support/property-runs.js';
-
-// The same data with the keys of every object written in reverse order.
-const reversed = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(reversed);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).reverse().map(([key, entry]) => [key, reversed(entry)]));
-  }
-  return value;
-};
+import { reverseKeys } from '../../../test-support/reverse-keys.js';
 
 describe('canonicalJson: one canonical JSON text for the packages (issue 14, "canonicalJson written twice")', () => {
   it('sorts the keys of every object and keeps arrays in order', () => {
@@ -20,7 +12,7 @@ describe('canonicalJson: one canonical JSON text for the packages (issue 14, "ca
   it('gives equal text for equal JSON data whatever its key order', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        expect(canonicalJson(reversed(value))).toBe(canonicalJson(value));
+        expect(canonicalJson(reverseKeys(value))).toBe(canonicalJson(value));
       }),
       { numRuns: runs(500) },
     );
