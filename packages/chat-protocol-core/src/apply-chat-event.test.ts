@@ -10,6 +10,7 @@ import { buildStream, streamSpecArb, type StreamSpec } from '../test/streams.js'
 import { parseChatEnvelope } from './parse-chat-envelope.js';
 import { createChatState, parseChatState, type ChatStateV1, type ChatTurnState } from './state.js';
 import { runs } from '../../../test-support/property-runs.js';
+import { reverseKeys } from '../../../test-support/reverse-keys.js';
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -63,15 +64,6 @@ function deepFreeze<T>(value: T, seen = new WeakSet<object>()): T {
     seen.add(value);
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child, seen);
-  }
-  return value;
-}
-
-/** Keys in reverse order at every level: the same data, another JSON text. */
-function reverseKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(reverseKeys);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).reverse().map(([key, entry]) => [key, reverseKeys(entry)]));
   }
   return value;
 }

@@ -53,7 +53,9 @@ export type ApplyChatEventResult<State = ChatStateV1> =
   | ChatSeqGap
   | ChatRefusal<Exclude<ApplyChatEventRefusalCode, 'seq-gap'>>;
 
-// The digest of the envelope being applied, as its two 32-bit halves.
+// The digest of the envelope being applied, as its two 32-bit halves. Scratch,
+// not a cache: applyChatEventWith writes it and reads both halves out at once,
+// in one synchronous call, so no value is carried from one call to the next.
 const digest = new Int32Array(2);
 
 /**

@@ -6,16 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4/mini';
 import { cardDeadline } from './card-rules.js';
-import {
-  CARD_LIMITS,
-  CARD_OPTION_STYLES,
-  createCardCodec,
-  isCardDataSchemaJson,
-  parseOpenCardSnapshot,
-  promptOnlyCardKind,
-  validateCardResponse,
-  type OpenCardSnapshotV1,
-} from './cards.js';
+import { CARD_LIMITS, CARD_OPTION_STYLES, isCardDataSchemaJson, type OpenCardSnapshotV1 } from './card-schemas.js';
+import { promptOnlyCardKind } from './prompt-only-cards.js';
+import { parseOpenCardSnapshot } from './parse-card.js';
+import { validateCardResponse } from './validate-card-response.js';
+import { createCardCodec } from './card-codec.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';
 
 const CREATED_AT = '2026-11-29T12:00:00Z';

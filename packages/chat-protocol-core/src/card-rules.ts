@@ -1,34 +1,10 @@
 /**
  * The cross-field rules of v1 cards as plain predicates, shared by the zod
- * schemas in `cards.ts` and the envelope's hot-path validator, so the two can
+ * schemas in `card-schemas.ts` and the envelope's hot-path validator, so the two can
  * never disagree about them. No zod here: browser clients bundle this file.
  */
 import { isZonedTimestamp } from './primitives.js';
-
-/**
- * Orders two v1 timestamps (`isZonedTimestamp`) as instants, whatever their
- * offsets: negative when `left` is earlier, 0 when they name the same instant,
- * positive when later. Exact to the nanosecond (`Date.parse` keeps
- * milliseconds only, so the fraction is compared separately as digits).
- * Returns `NaN` when either is not a v1 timestamp; never throws.
- */
-export function compareChatTimestamps(left: string, right: string): number {
-  return isZonedTimestamp(left) && isZonedTimestamp(right) ? compareInstants(left, right) : Number.NaN;
-}
-
-function compareInstants(left: string, right: string): number {
-  const [leftSeconds, leftFraction] = splitInstant(left);
-  const [rightSeconds, rightFraction] = splitInstant(right);
-  if (leftSeconds !== rightSeconds) return leftSeconds < rightSeconds ? -1 : 1;
-  return leftFraction === rightFraction ? 0 : leftFraction < rightFraction ? -1 : 1;
-}
-
-function splitInstant(timestamp: string): readonly [number, string] {
-  // Validated shape: 19 characters of date-time, an optional fraction, the zone.
-  const fractionEnd = timestamp[19] === '.' ? 20 + timestamp.slice(20).search(/[Z+-]/) : 19;
-  const fraction = timestamp.slice(20, fractionEnd);
-  return [Date.parse(timestamp.slice(0, 19) + timestamp.slice(fractionEnd)), fraction.padEnd(9, '0')];
-}
+import { compareChatTimestamps, compareInstants, splitInstant } from './timestamps.js';
 
 /** `expiresAt`, when present, is a later instant than `createdAt` (field shapes are judged elsewhere). */
 export function expiresAfterCreation(card: { readonly createdAt: unknown; readonly expiresAt?: unknown }): boolean {

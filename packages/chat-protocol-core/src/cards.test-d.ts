@@ -2,28 +2,19 @@ import { describe, expectTypeOf, it } from 'vitest';
 import * as z from 'zod/v4/mini';
 import {
   CARD_KINDS,
-  baseCardCodec,
-  createCardCodec,
-  defineCardKind,
-  parseOpenCardSnapshot,
-  validateCardResponse,
   type CardApproval,
-  type CardCodec,
   type CardKind,
   type CardOption,
   type CardOptionStyle,
   type CardPresentationV1,
-  type CardResponse,
-  type CardResponseOf,
-  type CardResponseRefusalCode,
-  type CardValue,
-  type CardValueByKind,
-  type OpenCardRefusalCode,
   type OpenCardSnapshotOf,
   type OpenCardSnapshotV1,
-  type PromptOnlyCardValue,
-  type PromptOnlyCardValueByKind,
-} from './cards.js';
+} from './card-schemas.js';
+import { type CardResponse, type CardResponseOf, type CardValue, type CardValueByKind } from './card-responses.js';
+import { type PromptOnlyCardValue, type PromptOnlyCardValueByKind } from './prompt-only-cards.js';
+import { parseOpenCardSnapshot, type OpenCardRefusalCode } from './parse-card.js';
+import { validateCardResponse, type CardResponseRefusalCode } from './validate-card-response.js';
+import { baseCardCodec, createCardCodec, defineCardKind, type CardCodec } from './card-codec.js';
 import type { ParseResult } from './result.js';
 
 const ratingCodec = createCardCodec({

@@ -5,19 +5,15 @@ import { hostileValueArb } from '../../../test-support/v1-arbitraries.js';
 import {
   CARD_KINDS,
   CARD_LIMITS,
-  CARD_VALUE_SCHEMAS,
-  CardResponseSchema,
   OpenCardSnapshotV1Schema,
-  baseCardCodec,
-  createCardCodec,
-  defineCardKind,
-  parseOpenCardSnapshot,
-  validateCardResponse,
   type CardKind,
   type CardPresentationV1,
-  type CardResponseRefusalCode,
   type OpenCardSnapshotV1,
-} from './cards.js';
+} from './card-schemas.js';
+import { CARD_VALUE_SCHEMAS, CardResponseSchema } from './card-responses.js';
+import { parseOpenCardSnapshot } from './parse-card.js';
+import { validateCardResponse, type CardResponseRefusalCode } from './validate-card-response.js';
+import { baseCardCodec, createCardCodec, defineCardKind } from './card-codec.js';
 import type { ChatIssue } from './result.js';
 import { runs } from '../../../test-support/property-runs.js';
 

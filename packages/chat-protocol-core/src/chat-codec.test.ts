@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4/mini';
 import { envelopeOf } from '../test/envelopes.js';
 import { applyChatEvent } from './apply-chat-event.js';
-import { createCardCodec, defineCardKind } from './cards.js';
+import { createCardCodec, defineCardKind } from './card-codec.js';
 import { createChatCodec } from './chat-codec.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';
 import { createChatState, parseChatState, type ChatStateOf } from './state.js';

@@ -7,12 +7,13 @@
  * (`unknown-event`), so a reader opts in to a vocabulary.
  */
 import { applyChatEventWith, type ApplyChatEventResult } from './apply-chat-event.js';
-import type { CardCodec, CardPresentationV1, OpenCardSnapshotOf } from './cards.js';
+import type { CardPresentationV1, OpenCardSnapshotOf } from './card-schemas.js';
+import type { CardCodec } from './card-codec.js';
 import { encodeEnvelopeWith, type ChatEnvelopeRecord, type EncodeChatEnvelopeRefusalCode } from './encode-chat-envelope.js';
 import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope.js';
 import { CHAT_EVENT_FIELDS, channelOf, isChatEventTypeV1, type ChatChannel, type ChatEventTypeV1 } from './events.js';
 import { parseEnvelopeWith, type ParseChatEnvelopeRefusalCode } from './parse-chat-envelope.js';
-import { OpenCardSnapshotV1Schema } from './cards.js';
+import { OpenCardSnapshotV1Schema } from './card-schemas.js';
 import {
   compileProductEvents,
   PRODUCT_EVENT_FIELDS,

@@ -14,7 +14,13 @@ import {
   isOptionalField,
   type FieldModel,
 } from '../../../test-support/v1-arbitraries.js';
-import { CARD_KINDS, CardApprovalSchema, CardOptionSchema, CardPresentationV1Schema, OpenCardSnapshotV1Schema } from './cards.js';
+import {
+  CARD_KINDS,
+  CardApprovalSchema,
+  CardOptionSchema,
+  CardPresentationV1Schema,
+  OpenCardSnapshotV1Schema,
+} from './card-schemas.js';
 import { ChatEventEnvelopeSchema } from './envelope.js';
 import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, ChatEventV1Schema, ChatResultBlockSchema, ChatSourceSchema, ChatUsageSchema } from './events.js';
 import { RULE_TABLES, isPlainTextEvent, isPlainToolResult, type Rules } from './validate-envelope.js';

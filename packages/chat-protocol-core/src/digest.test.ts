@@ -4,14 +4,7 @@ import { envelopeArb } from '../../../test-support/v1-arbitraries.js';
 import { envelopeOf } from '../test/envelopes.js';
 import { digestEnvelope } from './digest.js';
 import { runs } from '../../../test-support/property-runs.js';
-
-const reorder = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(reorder);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).reverse().map(([key, entry]) => [key, reorder(entry)]));
-  }
-  return value;
-};
+import { reverseKeys } from '../../../test-support/reverse-keys.js';
 
 describe('digestEnvelope (the idempotency memory, DESIGN §3.5)', () => {
   // Digests are stored in snapshots: changing the function would make every
@@ -23,7 +16,7 @@ describe('digestEnvelope (the idempotency memory, DESIGN §3.5)', () => {
   it('ignores identity (ids, seq) and key order, at every level', () => {
     fc.assert(
       fc.property(envelopeArb, (envelope) => {
-        const moved = { ...envelope, eventId: 'other', seq: envelope.seq + 1, event: reorder(envelope.event) } as typeof envelope;
+        const moved = { ...envelope, eventId: 'other', seq: envelope.seq + 1, event: reverseKeys(envelope.event) } as typeof envelope;
         expect(digestEnvelope(moved)).toBe(digestEnvelope(envelope));
       }),
       { numRuns: runs(1_000) },

@@ -5,15 +5,18 @@
  * an equal digest whatever the key order. It detects a host resending different
  * content under the same id or seq; it is not a defence against forgery.
  */
+import { canonicalJson } from './canonical-json.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_EVENT_FIELDS } from './events.js';
-import { hasOwn, isPlainObject } from './primitives.js';
+import { hasOwn } from './primitives.js';
 import { PRODUCT_EVENT_FIELDS } from './product-events.js';
 
 // Two 32-bit multiply-xorshift lanes mixed at the end (the cyrb53 construction,
 // kept at the full 64 bits). The lanes live here, not in a string being built:
 // the reducer digests every envelope, and the concatenation and JSON text a
-// built-up string needs cost more than the hashing itself.
+// built-up string needs cost more than the hashing itself. Invariant: `mix`
+// sets both lanes before feeding anything, and every digest is read out in the
+// same synchronous call, so no call sees another's lanes.
 let first = 0;
 let second = 0;
 
@@ -35,16 +38,6 @@ function feedString(text: string): void {
 function feedValue(value: unknown): void {
   if (typeof value === 'string') feedString(value);
   else feedString(canonicalJson(value));
-}
-
-/** JSON text with object keys sorted at every level: equal data gives equal text. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** The digest of what an envelope says (its timestamp and event): 16 lower-case hex characters. */

@@ -11,6 +11,7 @@
  * Internal: not exported from the package.
  */
 import { formatDigest } from './digest.js';
+import { hashOfEventId } from './event-id-hash.js';
 
 // Per event, in `entries`: where its id ends in `idBytes`, then the digest's two halves.
 const STRIDE = 3;
@@ -104,22 +105,9 @@ function idIs(memory: EventMemory, ordinal: number, eventId: string): boolean {
   return true;
 }
 
-// FNV-1a over the id's character codes (bytes, for the ASCII ids v1 allows).
-// The reducer looks an id up and then records it: the second call reuses the hash.
-let hashedId: string | undefined;
-let hashOfHashedId = 0;
-function hashOfId(eventId: string): number {
-  if (eventId === hashedId) return hashOfHashedId;
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < eventId.length; index++) hash = Math.imul(hash ^ eventId.charCodeAt(index), 0x01000193);
-  hashedId = eventId;
-  hashOfHashedId = hash ^ (hash >>> 15);
-  return hashOfHashedId;
-}
-
 /** Whether one of the first `count` events has id `eventId`. */
 export function hasEventId(memory: EventMemory, eventId: string, count: number): boolean {
-  const hash = hashOfId(eventId);
+  const hash = hashOfEventId(eventId);
   const { table } = memory;
   const mask = (table.length >>> 1) - 1;
   for (let slot = hash & mask; table[slot * 2] !== 0; slot = (slot + 1) & mask) {
@@ -151,7 +139,7 @@ export function recordEvent(memory: EventMemory, position: number, seq: number, 
   memory.count = ordinal + 1;
   // At most half full, so a miss (the usual case: a new event id) ends within a few slots.
   if (memory.count > memory.table.length >>> 2) memory.table = rehashed(memory.table, memory.table.length * 2);
-  insert(memory.table, hashOfId(eventId), ordinal);
+  insert(memory.table, hashOfEventId(eventId), ordinal);
 }
 
 function insert(table: Int32Array, hash: number, ordinal: number): void {

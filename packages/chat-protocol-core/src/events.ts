@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/v4/mini';
 import { discriminatedUnionSchema } from './portable-zod.js';
-import { OpenCardSnapshotV1Schema } from './cards.js';
+import { OpenCardSnapshotV1Schema } from './card-schemas.js';
 import { hasNoRepeats } from './card-rules.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';

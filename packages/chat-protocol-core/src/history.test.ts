@@ -4,7 +4,7 @@ import * as z from 'zod/v4/mini';
 import { CONVERSATION_ID, RADIO_CARD, SAMPLE_SESSION, envelopeOf } from '../test/envelopes.js';
 import { buildStream, replaySession, streamSpecArb } from '../test/streams.js';
 import { applyChatEvent } from './apply-chat-event.js';
-import type { OpenCardSnapshotV1 } from './cards.js';
+import type { OpenCardSnapshotV1 } from './card-schemas.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { historyFromChatState } from './history-from-state.js';
 import { parseChatHistoryPage, type ChatHistoryTurnV1, type ParseChatHistoryPageRefusalCode } from './history.js';

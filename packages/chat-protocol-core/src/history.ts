@@ -6,7 +6,7 @@
  * the product's own schema.
  */
 import * as z from 'zod/v4/mini';
-import { CardValueSchema } from './cards.js';
+import { CardValueSchema } from './card-responses.js';
 import { USER_INPUT_SOURCES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';
 import { ChatIdSchema, CountSchema, SafeJsonObjectSchema, textSchema, ZonedTimestampSchema } from './primitives.js';

@@ -66,6 +66,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'UserInputEventSchema',
       'applyChatEvent',
       'baseCardCodec',
+      'canonicalJson',
       'cardDeadline',
       'channelOf',
       'chatEventEnvelopeJsonSchema',

@@ -28,9 +28,11 @@ export type {
 
 export { CHAT_LIMITS } from './limits.js';
 export { isChatId, isCleanText, isSafeJson, isZonedTimestamp } from './primitives.js';
-export { cardDeadline, compareChatTimestamps } from './card-rules.js';
+export { cardDeadline } from './card-rules.js';
+export { compareChatTimestamps } from './timestamps.js';
 export type { ChatLimits } from './limits.js';
 
+export { canonicalJson } from './canonical-json.js';
 export { readFields } from './read-fields.js';
 export { refuse } from './result.js';
 export { hasBrand } from './brand.js';
@@ -81,48 +83,38 @@ export {
   CARD_KINDS,
   CARD_LIMITS,
   CARD_OPTION_STYLES,
-  CARD_VALUE_SCHEMAS,
   CardApprovalSchema,
   CardOptionSchema,
   CardPresentationV1Schema,
-  CardResponseSchema,
-  CardValueSchema,
   OpenCardSnapshotV1Schema,
-  PROMPT_ONLY_CARD_KINDS,
-  baseCardCodec,
-  createCardCodec,
-  defineCardKind,
   isCardDataSchemaJson,
-  parseOpenCardSnapshot,
-  promptOnlyCardKind,
-  validateCardResponse,
-} from './cards.js';
+} from './card-schemas.js';
+export { CARD_VALUE_SCHEMAS, CardResponseSchema, CardValueSchema } from './card-responses.js';
+export { PROMPT_ONLY_CARD_KINDS, promptOnlyCardKind } from './prompt-only-cards.js';
+export { parseOpenCardSnapshot } from './parse-card.js';
+export { validateCardResponse } from './validate-card-response.js';
+export { baseCardCodec, createCardCodec, defineCardKind } from './card-codec.js';
 export type {
-  CardAnswerValue,
   CardApproval,
-  CardCodec,
   CardKind,
-  CardKindDefinition,
-  CardKindDefinitions,
-  CardKindPresentationSchema,
   CardOption,
   CardOptionStyle,
   CardPresentationV1,
-  CardResponse,
-  CardResponseOf,
-  CardResponseRefusalCode,
-  CardResponseTiming,
-  CardValue,
-  CardValueByKind,
-  OpenCardRefusalCode,
   OpenCardSnapshotOf,
   OpenCardSnapshotV1,
+} from './card-schemas.js';
+export type { CardAnswerValue, CardResponse, CardResponseOf, CardValue, CardValueByKind } from './card-responses.js';
+export type { PromptOnlyCardKind, PromptOnlyCardValue, PromptOnlyCardValueByKind } from './prompt-only-cards.js';
+export type { OpenCardRefusalCode } from './parse-card.js';
+export type { CardResponseRefusalCode, CardResponseTiming } from './validate-card-response.js';
+export type {
+  CardCodec,
+  CardKindDefinition,
+  CardKindDefinitions,
+  CardKindPresentationSchema,
   ProductCardPresentation,
   ProductCardValueByKind,
-  PromptOnlyCardKind,
-  PromptOnlyCardValue,
-  PromptOnlyCardValueByKind,
-} from './cards.js';
+} from './card-codec.js';
 
 export { ChatEventEnvelopeSchema } from './envelope.js';
 export type { ChatEventEnvelope, ChatEventEnvelopeOf, ChatEventOf } from './envelope.js';
@@ -214,7 +206,7 @@ export {
   isReplayableEvent,
   isStateChannelEvent,
   parseChatEvent,
-} from './legacy.js';
+} from './parse-chat-event.js';
 export type {
   ChatEvent,
   ChatEventType,
@@ -232,4 +224,4 @@ export type {
   LegacyStateEvent,
   LegacyToolCallEvent,
   LegacyToolResultEvent,
-} from './legacy.js';
+} from './parse-chat-event.js';

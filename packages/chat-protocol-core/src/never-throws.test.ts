@@ -97,6 +97,7 @@ describeHostileContract('core', core, {
   throwing,
   others: {
     applyChatEvent: 'takes the values parseChatState and parseChatEnvelope (or a codec) returned, not arbitrary values',
+    canonicalJson: 'takes JSON data the caller has checked (isSafeJson); on other values it throws what JSON.stringify throws, as canonical-json.test.ts states',
     historyFromChatState: 'takes a state parseChatState or applyChatEvent returned, not arbitrary values',
     customCheck: 'a zod schema builder a product calls once with its own function; zod reports what it is given',
     exactOptional: 'a zod schema builder: it takes a zod schema, as z.optional does',

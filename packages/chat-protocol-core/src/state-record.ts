@@ -137,7 +137,9 @@ function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): 
 // The engine forgets the object shapes that defineProperty creates once no
 // object has them, and then throws away the code compiled for them: between two
 // conversations a host may hold no state at all. One small state and turn of
-// each shape, made on first use, keep them (and that code) alive.
+// each shape, made on first use, keep them (and that code) alive. Invariant:
+// it holds only objects made here, never a caller's state, and is never read:
+// it changes how fast the reducer runs, never what it returns.
 let shapeKeepers: readonly unknown[] | undefined;
 function keepShapes(): void {
   const memory = createEventMemory();
@@ -183,6 +185,8 @@ export function turnRecord(
 
 // Records read from states the reducer did not make (createChatState, parseChatState,
 // a literal): built once per state object, kept while the state lives.
+// Invariant: a state is an immutable value, so the record read from an object
+// once is its record for as long as the object lives (the WeakMap lets it go).
 const readRecords = new WeakMap<object, StateRecord>();
 
 /** The record behind `state`: its own when the reducer made it, else read from its JSON value (once per object). */

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/v4/mini';
 import { integerSchema } from './portable-zod.js';
-import { OpenCardSnapshotV1Schema } from './cards.js';
+import { OpenCardSnapshotV1Schema } from './card-schemas.js';
 import {
   CARD_RESOLUTIONS,
   ChatResultBlockSchema,

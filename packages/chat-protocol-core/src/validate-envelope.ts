@@ -6,8 +6,8 @@
  * Its field tables are typed by the schemas' types, and the encoder's allowlist
  * is read off them, so a field cannot be added to one without the other.
  */
-import type { CardApproval, CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './cards.js';
-import { CARD_LIMITS, CARD_OPTION_STYLES, isCardDataSchemaJson } from './cards.js';
+import type { CardApproval, CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './card-schemas.js';
+import { CARD_LIMITS, CARD_OPTION_STYLES, isCardDataSchemaJson } from './card-schemas.js';
 import { ReportBlockSchema } from './report-block.js';
 import { issuesOf } from './zod-issues.js';
 import {
@@ -22,6 +22,7 @@ import {
 } from './card-rules.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES } from './event-vocabulary.js';
 import type { ChatEventTypeV1, ChatEventV1Of, ChatResultBlock, ChatSource, ChatUsage } from './events.js';
+import { areFrameIds } from './frame-id-memo.js';
 import { CHAT_LIMITS } from './limits.js';
 import {
   hasOwn,
@@ -580,23 +581,8 @@ function isPlainTextBlock(block: unknown, screened: boolean): boolean {
   return countKeys(block) === 3;
 }
 
-// The conversation and turn ids of the last frame that passed: a stream repeats
-// them in every envelope, and comparing with a known-valid string is cheaper
-// than checking it again. Only valid ids are ever stored here.
-let lastConversationId = '';
-let lastTurnId = '';
-
 function isEnvelopeFrame(value: Record<string, unknown>): boolean {
-  const conversationId = value['conversationId'];
-  const turnId = value['turnId'];
-  if (
-    !(conversationId === lastConversationId || isChatId(conversationId)) ||
-    !(turnId === lastTurnId || isChatId(turnId))
-  ) {
-    return false;
-  }
-  lastConversationId = conversationId;
-  lastTurnId = turnId;
+  if (!areFrameIds(value['conversationId'], value['turnId'])) return false;
   return (
     value['schemaVersion'] === 1 &&
     isChatId(value['eventId']) &&

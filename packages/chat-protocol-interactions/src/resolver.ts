@@ -7,6 +7,7 @@
  */
 import {
   baseCardCodec,
+  canonicalJson,
   cardDeadline,
   compareChatTimestamps,
   hasBrand,
@@ -618,19 +619,6 @@ function settled<Card>(
 function bindingOf<Card>(record: InteractionRecordV1<Card>): unknown {
   const { card, schema, expiresAt, scope } = record;
   return { card, schema, expiresAt, scope };
-}
-
-/** JSON with object keys sorted: two values are the same answer when these agree. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Readonly<Record<string, unknown>>;
-    return `{${Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
 }
 
 function toChatIssue(issue: StandardSchemaV1.Issue): ChatIssue {

@@ -9,6 +9,7 @@
  */
 import {
   applyChatEvent,
+  canonicalJson,
   createChatState,
   isChatId,
   parseChatEnvelope,
@@ -384,17 +385,4 @@ function legacyDecoderFor(dialect: ChatCaptureDialect, options: VerifyChatCaptur
       callId,
     },
   });
-}
-
-// Sorted keys, so two deliveries of the same content in another key order are the same delivery (as core's digest reads them).
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -11,7 +11,7 @@ import {
   type ChatEvent,
   type ChatEventType,
   type LegacyChatEvent,
-} from './legacy.js';
+} from './parse-chat-event.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 const ALL_NAMES: readonly ChatEventType[] = [
