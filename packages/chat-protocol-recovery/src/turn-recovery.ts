@@ -26,6 +26,7 @@ import type {
   StartTurnResult,
 } from './outcomes.js';
 import { readReplayCursor, validateReplayWindow } from './replay-window.js';
+import { createSnapshotCache, type SnapshotCache } from './snapshot-cache.js';
 import {
   findAdmission,
   findEffect,
@@ -246,10 +247,9 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
 
   private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
   private readonly maxWriteAttempts: number;
-  private readonly cacheSize: number;
   private readonly admissionLeaseMs: number;
   private readonly clock: () => string;
-  private readonly cache = new Map<string, StoredTurn<Result>>();
+  private readonly snapshots: SnapshotCache<Result>;
   private readonly queues = new Map<string, QueuedWrite<Result>[]>();
 
   /**
@@ -273,7 +273,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (typeof cacheSize !== 'number' || Number.isNaN(cacheSize)) throw new TypeError('TurnRecovery: cacheSize must be a number');
     this.adapter = adapter;
     this.maxWriteAttempts = Math.max(1, Math.floor(maxWriteAttempts));
-    this.cacheSize = Math.max(0, Math.floor(cacheSize));
+    this.snapshots = createSnapshotCache(Math.max(0, Math.floor(cacheSize)));
     this.admissionLeaseMs = admissionLeaseMs;
     this.clock = clock;
   }
@@ -309,21 +309,21 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     try {
       const answer = await gate.compareAndSwap({ turnId, expectedRevision: 0, next: record });
       if (answer.swapped) {
-        this.remember(answer.turn);
+        this.snapshots.remember(answer.turn);
         return { ok: true, outcome: 'started', turn: answer.turn.record };
       }
       current = answer.current;
     } catch {
       // The create may have committed: read it back before answering.
-      const readBack = await this.read(gate, turnId);
+      const readBack = await this.snapshots.read(gate, turnId);
       if (readBack === 'unavailable' || readBack === null) return refuse('checkpoint-failed', 'the turn could not be created or confirmed');
-      this.remember(readBack);
+      this.snapshots.remember(readBack);
       return sameTurn(readBack.record)
         ? { ok: true, outcome: 'started', turn: readBack.record }
         : refuse('turn-conflict', 'another turn with this id exists');
     }
     if (current === null) return refuse('checkpoint-failed', 'the store refused the create but holds no such turn');
-    this.remember(current);
+    this.snapshots.remember(current);
     return sameTurn(current.record)
       ? { ok: true, outcome: 'existing', turn: current.record }
       : refuse('turn-conflict', 'another turn with this id exists');
@@ -377,7 +377,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       claimNumber = effect.claim + 1;
       return { write: withEffect(turn.record, { effectId, claim: claimNumber, status: 'open' }) };
     };
-    const cached = this.cache.get(turnId);
+    const cached = this.snapshots.get(turnId);
     let written: Written<Result, Verdict> | undefined;
     if (cached !== undefined) {
       written = await this.write(gate, turnId, cached, decide);
@@ -387,7 +387,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       if (!final) written = undefined;
     }
     if (written === undefined) {
-      const start = await this.read(gate, turnId);
+      const start = await this.snapshots.read(gate, turnId);
       if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
       if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
       written = await this.write(gate, turnId, start, decide);
@@ -457,7 +457,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (admission === undefined || admission.admitted) return needsReconciliation('admission-unacknowledged');
     switch (admission.code) {
       case 'effect-settled': {
-        const turn = await this.read(gate, execution.turnId);
+        const turn = await this.snapshots.read(gate, execution.turnId);
         const effect = turn === 'unavailable' || turn === null ? undefined : findEffect(turn.record, execution.effectId);
         const outcome = effect === undefined ? null : settledOutcome(effect);
         return outcome ?? refuse('store-unavailable', 'the effect is settled but its record could not be read');
@@ -495,7 +495,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const { caller, conversationId, turnId } = fields;
     if (!(await this.authorized(caller, 'cancel', conversationId, turnId))) return refuse('forbidden', 'the caller may not cancel this turn');
     // A fresh read: the in-flight list must come from what is stored, not from a snapshot.
-    const start = await this.read(gate, turnId);
+    const start = await this.snapshots.read(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
     const written = await this.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
@@ -516,7 +516,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
         cancelledTurn = written.turn;
         break;
       case 'unacknowledged': {
-        const readBack = await this.read(gate, turnId);
+        const readBack = await this.snapshots.read(gate, turnId);
         if (readBack === 'unavailable' || readBack === null || readBack.record.status !== 'cancelled') {
           return refuse('checkpoint-failed', 'the cancellation could not be confirmed; nothing was aborted');
         }
@@ -559,7 +559,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (fields === null || !isChatId(fields.effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
     const { caller, conversationId, turnId, effectId, result } = fields;
     if (!(await this.authorized(caller, 'reconcile', conversationId, turnId))) return refuse('forbidden', 'the caller may not reconcile effects of this turn');
-    const start = await this.snapshot(gate, turnId);
+    const start = await this.snapshots.snapshot(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
     const outcome = await this.storeResult(gate, turnId, start, effectId, result, 'reconcile');
@@ -585,7 +585,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (fields === null) return refuse('invalid-request', 'expected a request with v1 ids for the conversation and turn');
     const { caller, conversationId, turnId } = fields;
     if (!(await this.authorized(caller, 'inspect', conversationId, turnId))) return refuse('forbidden', 'the caller may not inspect this turn');
-    const turn = await this.read(gate, turnId);
+    const turn = await this.snapshots.read(gate, turnId);
     if (turn === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (turn === null || turn.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
     const inspectedAt = this.now();
@@ -664,39 +664,6 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     }
   }
 
-  private async read(store: TurnStore<Result, Caller>, turnId: string): Promise<StoredTurn<Result> | null | 'unavailable'> {
-    try {
-      const turn = await store.read(turnId);
-      if (turn !== null) this.remember(turn);
-      return turn;
-    } catch {
-      return 'unavailable';
-    }
-  }
-
-  // The newest snapshot this instance saw, else a read. Only a write expectation:
-  // every fact it can answer from (completed, admitted, cancelled) never reverts.
-  private async snapshot(store: TurnStore<Result, Caller>, turnId: string): Promise<StoredTurn<Result> | null | 'unavailable'> {
-    return this.cache.get(turnId) ?? this.read(store, turnId);
-  }
-
-  private remember(turn: StoredTurn<Result>): void {
-    if (this.cacheSize === 0) return;
-    const turnId = turn.record.turnId;
-    const known = this.cache.get(turnId);
-    if (known !== undefined && known.record.revision > turn.record.revision) return;
-    this.cache.delete(turnId);
-    this.cache.set(turnId, turn);
-    if (this.cache.size > this.cacheSize) {
-      const oldest = this.cache.keys().next();
-      if (oldest.done !== true) this.cache.delete(oldest.value);
-    }
-  }
-
-  private forget(turnId: string): void {
-    this.cache.delete(turnId);
-  }
-
   // Writes go through one queue per turn: while a compare-and-swap is out, the
   // writes that arrive meanwhile wait and then go together in the next one
   // (group commit). Concurrent effects of one turn then cost a few round trips
@@ -737,7 +704,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       } catch {
         // A store that answers outside its contract (a malformed record or
         // answer): the writes' outcome is unknown, and the queue goes on.
-        this.forget(turnId);
+        this.snapshots.forget(turnId);
         for (const entry of batch) entry.resolve({ type: 'unacknowledged' });
       }
     }
@@ -746,7 +713,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   // One batch: decide every write on the newest record, send them as one
   // compare-and-swap, and decide again on a conflict.
   private async flushBatch(store: TurnStore<Result, Caller>, turnId: string, batch: readonly QueuedWrite<Result>[]): Promise<void> {
-    let current = batch.reduce((newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest), this.cache.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start);
+    let current = batch.reduce((newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest), this.snapshots.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start);
     let pending = batch;
     for (let attempt = 0; pending.length > 0; attempt += 1) {
       if (attempt >= this.maxWriteAttempts) {
@@ -771,22 +738,22 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       try {
         answer = await store.compareAndSwap({ turnId, expectedRevision: base, next: { ...record, revision: base + 1 } });
       } catch {
-        this.forget(turnId);
+        this.snapshots.forget(turnId);
         for (const entry of writers) entry.resolve({ type: 'unacknowledged' });
         break;
       }
       if (answer.swapped) {
-        this.remember(answer.turn);
+        this.snapshots.remember(answer.turn);
         for (const entry of writers) entry.resolve({ type: 'written', turn: answer.turn });
         break;
       }
       if (answer.current === null) {
-        this.forget(turnId);
+        this.snapshots.forget(turnId);
         for (const entry of writers) entry.resolve({ type: 'missing' });
         break;
       }
       current = answer.current;
-      this.remember(current);
+      this.snapshots.remember(current);
     }
   }
 
@@ -813,7 +780,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       case 'written':
         return completed(result, false);
       case 'unacknowledged': {
-        const readBack = await this.read(store, turnId);
+        const readBack = await this.snapshots.read(store, turnId);
         const effect = readBack === 'unavailable' || readBack === null ? undefined : findEffect(readBack.record, effectId);
         if (effect?.status === 'completed') return completed(effect.result, effect.source !== source);
         return checkpointFailed('the result was not confirmed by the store; it is returned here, and the effect needs reconciliation');
@@ -828,7 +795,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   // After the execution settled: store its result, or mark the effect for reconciliation.
   private async finish(store: TurnStore<Result, Caller>, execution: EffectExecution, settled: Settled<Result>): Promise<DispatchEffectResult<Result>> {
     if (settled.ok) {
-      const start = await this.snapshot(store, execution.turnId);
+      const start = await this.snapshots.snapshot(store, execution.turnId);
       if (start === 'unavailable' || start === null) {
         return { ok: false, code: 'checkpoint-failed', message: 'the turn could not be read to store the result; it is returned here', result: settled.result };
       }
@@ -840,7 +807,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     // A fresh read, not a snapshot: a snapshot may still show a mark that a
     // verified result (another worker's reconcileEffect) has since replaced,
     // and a mark is a stop that no compare-and-swap would correct.
-    const start = await this.read(store, execution.turnId);
+    const start = await this.snapshots.read(store, execution.turnId);
     if (start === 'unavailable' || start === null) return needsReconciliation('dispatch-failed');
     // Best effort: mark the effect so a later claim says why. If a verified
     // result was stored meanwhile, that result is the answer.
