@@ -37,6 +37,7 @@ import {
   type StoredTurn,
   type TurnRecord,
 } from './turn-record.js';
+import { createWriteQueue, type Step, type Written, type WriteQueue } from './write-queue.js';
 
 /** Tuning for one `TurnRecovery` instance. */
 export interface TurnRecoveryOptions {
@@ -116,21 +117,6 @@ export interface ReplayTurnRequest<Caller> extends TurnRequest<Caller> {
 }
 
 type Settled<Result> = { readonly ok: true; readonly result: Result } | { readonly ok: false };
-
-type Step<Result, Value> = { readonly write: TurnRecord<Result> } | { readonly stop: Value };
-
-interface QueuedWrite<Result> {
-  readonly start: StoredTurn<Result>;
-  readonly step: (turn: StoredTurn<Result>) => Step<Result, unknown>;
-  readonly resolve: (written: Written<Result, unknown>) => void;
-}
-
-type Written<Result, Value> =
-  | { readonly type: 'stopped'; readonly value: Value }
-  | { readonly type: 'written'; readonly turn: StoredTurn<Result> }
-  | { readonly type: 'unacknowledged' }
-  | { readonly type: 'missing' }
-  | { readonly type: 'exhausted' };
 
 function completed<Result>(result: Result, reused: boolean): CompletedOutcome<Result> {
   return { ok: true, outcome: 'completed', reused, result };
@@ -246,11 +232,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   }
 
   private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
-  private readonly maxWriteAttempts: number;
   private readonly admissionLeaseMs: number;
   private readonly clock: () => string;
   private readonly snapshots: SnapshotCache<Result>;
-  private readonly queues = new Map<string, QueuedWrite<Result>[]>();
+  private readonly queue: WriteQueue<Result, Caller>;
 
   /**
    * Holds the adapter; reads nothing of it until an operation runs, and reads
@@ -272,8 +257,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (typeof maxWriteAttempts !== 'number' || Number.isNaN(maxWriteAttempts)) throw new TypeError('TurnRecovery: maxWriteAttempts must be a number');
     if (typeof cacheSize !== 'number' || Number.isNaN(cacheSize)) throw new TypeError('TurnRecovery: cacheSize must be a number');
     this.adapter = adapter;
-    this.maxWriteAttempts = Math.max(1, Math.floor(maxWriteAttempts));
     this.snapshots = createSnapshotCache(Math.max(0, Math.floor(cacheSize)));
+    this.queue = createWriteQueue(this.snapshots, Math.max(1, Math.floor(maxWriteAttempts)));
     this.admissionLeaseMs = admissionLeaseMs;
     this.clock = clock;
   }
@@ -380,7 +365,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const cached = this.snapshots.get(turnId);
     let written: Written<Result, Verdict> | undefined;
     if (cached !== undefined) {
-      written = await this.write(gate, turnId, cached, decide);
+      written = await this.queue.write(gate, turnId, cached, decide);
       // Only a stored result is final: an admission or a mark may have been
       // settled since the snapshot, so any other verdict from it is read again.
       const final = written.type !== 'stopped' || (written.value.ok && written.value.outcome === 'completed');
@@ -390,13 +375,13 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       const start = await this.snapshots.read(gate, turnId);
       if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
       if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
-      written = await this.write(gate, turnId, start, decide);
+      written = await this.queue.write(gate, turnId, start, decide);
     }
     // Admissions do not move the revision, so a claim written from an older
     // snapshot can land after one; the store's answer shows it, and the claim
     // it wrote can never be admitted. The admission is judged once more on
     // that answer: in flight, or past its lease and marked now.
-    if (written.type === 'written' && !marking && isAdmitted(written.turn, effectId)) written = await this.write(gate, turnId, written.turn, decide);
+    if (written.type === 'written' && !marking && isAdmitted(written.turn, effectId)) written = await this.queue.write(gate, turnId, written.turn, decide);
     switch (written.type) {
       case 'stopped':
         return written.value;
@@ -498,7 +483,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const start = await this.snapshots.read(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
-    const written = await this.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
+    const written = await this.queue.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
       if (turn.record.conversationId !== conversationId) return { stop: null };
       if (turn.record.status !== 'running') return { stop: turn };
       return { write: { ...turn.record, status: 'cancelled', revision: turn.record.revision + 1 } };
@@ -664,99 +649,6 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     }
   }
 
-  // Writes go through one queue per turn: while a compare-and-swap is out, the
-  // writes that arrive meanwhile wait and then go together in the next one
-  // (group commit). Concurrent effects of one turn then cost a few round trips
-  // instead of a retry each time another effect wins the revision.
-  private write<Value>(
-    store: TurnStore<Result, Caller>,
-    turnId: string,
-    start: StoredTurn<Result>,
-    step: (turn: StoredTurn<Result>) => Step<Result, Value>,
-  ): Promise<Written<Result, Value>> {
-    return new Promise((resolve) => {
-      const entry: QueuedWrite<Result> = {
-        start,
-        // Each entry keeps its own value type; the queue only sees the shape.
-        step: step as (turn: StoredTurn<Result>) => Step<Result, unknown>,
-        resolve: resolve as (written: Written<Result, unknown>) => void,
-      };
-      const queue = this.queues.get(turnId);
-      if (queue !== undefined) {
-        queue.push(entry);
-        return;
-      }
-      this.queues.set(turnId, [entry]);
-      void this.flush(store, turnId);
-    });
-  }
-
-  private async flush(store: TurnStore<Result, Caller>, turnId: string): Promise<void> {
-    for (;;) {
-      const queue = this.queues.get(turnId) ?? [];
-      const batch = queue.splice(0);
-      if (batch.length === 0) {
-        this.queues.delete(turnId);
-        return;
-      }
-      try {
-        await this.flushBatch(store, turnId, batch);
-      } catch {
-        // A store that answers outside its contract (a malformed record or
-        // answer): the writes' outcome is unknown, and the queue goes on.
-        this.snapshots.forget(turnId);
-        for (const entry of batch) entry.resolve({ type: 'unacknowledged' });
-      }
-    }
-  }
-
-  // One batch: decide every write on the newest record, send them as one
-  // compare-and-swap, and decide again on a conflict.
-  private async flushBatch(store: TurnStore<Result, Caller>, turnId: string, batch: readonly QueuedWrite<Result>[]): Promise<void> {
-    let current = batch.reduce((newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest), this.snapshots.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start);
-    let pending = batch;
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt >= this.maxWriteAttempts) {
-        for (const entry of pending) entry.resolve({ type: 'exhausted' });
-        break;
-      }
-      // Each write decides on the record as the writes before it in the batch left it.
-      const base = current.record.revision;
-      let record = current.record;
-      const writers: QueuedWrite<Result>[] = [];
-      for (const entry of pending) {
-        const decision = entry.step({ record, admissions: current.admissions });
-        if ('stop' in decision) entry.resolve({ type: 'stopped', value: decision.stop });
-        else {
-          record = { ...decision.write, revision: base };
-          writers.push(entry);
-        }
-      }
-      pending = writers;
-      if (writers.length === 0) break;
-      let answer: Awaited<ReturnType<TurnStore<Result, Caller>['compareAndSwap']>>;
-      try {
-        answer = await store.compareAndSwap({ turnId, expectedRevision: base, next: { ...record, revision: base + 1 } });
-      } catch {
-        this.snapshots.forget(turnId);
-        for (const entry of writers) entry.resolve({ type: 'unacknowledged' });
-        break;
-      }
-      if (answer.swapped) {
-        this.snapshots.remember(answer.turn);
-        for (const entry of writers) entry.resolve({ type: 'written', turn: answer.turn });
-        break;
-      }
-      if (answer.current === null) {
-        this.snapshots.forget(turnId);
-        for (const entry of writers) entry.resolve({ type: 'missing' });
-        break;
-      }
-      current = answer.current;
-      this.snapshots.remember(current);
-    }
-  }
-
   // Stores an effect's result unless one is stored; after a lost acknowledgement,
   // reads back before answering.
   private async storeResult(
@@ -768,7 +660,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     source: 'dispatch' | 'reconcile',
   ): Promise<CompletedOutcome<Result> | CheckpointFailedRefusal<Result> | 'unknown-effect'> {
     const checkpointFailed = (message: string): CheckpointFailedRefusal<Result> => ({ ok: false, code: 'checkpoint-failed', message, result });
-    const written = await this.write<CompletedOutcome<Result> | 'unknown-effect'>(store, turnId, start, (turn) => {
+    const written = await this.queue.write<CompletedOutcome<Result> | 'unknown-effect'>(store, turnId, start, (turn) => {
       const effect = findEffect(turn.record, effectId);
       if (effect === undefined) return { stop: 'unknown-effect' };
       if (effect.status === 'completed') return { stop: completed(effect.result, true) };
@@ -811,7 +703,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (start === 'unavailable' || start === null) return needsReconciliation('dispatch-failed');
     // Best effort: mark the effect so a later claim says why. If a verified
     // result was stored meanwhile, that result is the answer.
-    const marked = await this.write<CompletedOutcome<Result> | null>(store, execution.turnId, start, (turn) => {
+    const marked = await this.queue.write<CompletedOutcome<Result> | null>(store, execution.turnId, start, (turn) => {
       const effect = findEffect(turn.record, execution.effectId);
       if (effect === undefined || effect.status === 'needs-reconciliation') return { stop: null };
       if (effect.status === 'completed') return { stop: completed(effect.result, true) };
