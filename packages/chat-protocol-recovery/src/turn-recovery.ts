@@ -7,7 +7,7 @@
  * expectations: a stale snapshot costs a retry and can never authorize a launch.
  * Time comes from its injected clock, only to date admissions and judge their lease.
  */
-import { hasBrand, isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { hasBrand, isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import { DEFAULT_ADMISSION_LEASE_MS, inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import type {
@@ -18,7 +18,6 @@ import type {
   ClaimEffectResult,
   CompletedOutcome,
   DispatchEffectResult,
-  EffectClaim,
   InspectTurnResult,
   NeedsReconciliationOutcome,
   ReconcileEffectResult,
@@ -27,6 +26,17 @@ import type {
 } from './outcomes.js';
 import { readReplayCursor, validateReplayWindow } from './replay-window.js';
 import { createSnapshotCache, type SnapshotCache } from './snapshot-cache.js';
+import {
+  readTurnRequest,
+  readUniqueIds,
+  type DispatchEffectRequest,
+  type EffectExecution,
+  type EffectRequest,
+  type ReconcileEffectRequest,
+  type ReplayTurnRequest,
+  type StartTurnRequest,
+  type TurnRequest,
+} from './turn-requests.js';
 import {
   findAdmission,
   findEffect,
@@ -67,57 +77,6 @@ export interface TurnRecoveryOptions {
 /** The system clock, the default of `TurnRecoveryOptions.clock`. */
 const systemClock = (): string => new Date().toISOString();
 
-/** The request of `startTurn`: the effect identities the host authorized for this turn. */
-export interface StartTurnRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly turnId: string;
-  readonly effectIds: readonly string[];
-}
-
-/** The request of `claimEffect`, `cancelTurn` and the target of `reconcileEffect`. */
-export interface EffectRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly turnId: string;
-  readonly effectId: string;
-}
-
-/** The request of `cancelTurn`. */
-export interface TurnRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly turnId: string;
-}
-
-/** What the host's execution receives: the admitted claim. It owns its own AbortController, reached by the abort hook. */
-export type EffectExecution = EffectClaim;
-
-/** The request of `dispatchEffect`. */
-export interface DispatchEffectRequest<Result, Caller> {
-  readonly caller: Caller;
-  readonly claim: EffectClaim;
-  /**
-   * Starts the host execution. Called at most once, synchronously inside the
-   * store's fence: register the execution (and its AbortController) before the
-   * first `await`, so a cancellation that commits next can reach it.
-   */
-  readonly execute: (execution: EffectExecution) => Result | Promise<Result>;
-}
-
-/** The request of `reconcileEffect`: a result the host verified through its own effect or idempotency lookup. */
-export interface ReconcileEffectRequest<Result, Caller> extends EffectRequest<Caller> {
-  readonly result: Result;
-}
-
-/** The request of `replayTurn`. */
-export interface ReplayTurnRequest<Caller> extends TurnRequest<Caller> {
-  /** The client's `Last-Event-ID` or a cursor. */
-  readonly after: string | ChatCursor;
-}
-
-type Settled<Result> = { readonly ok: true; readonly result: Result } | { readonly ok: false };
-
 function completed<Result>(result: Result, reused: boolean): CompletedOutcome<Result> {
   return { ok: true, outcome: 'completed', reused, result };
 }
@@ -140,48 +99,13 @@ function settledOutcome<Result>(effect: EffectRecord<Result>): CompletedOutcome<
   return null;
 }
 
-/** What every request naming a turn holds: its conversation and turn. */
-interface NamesTurn {
-  readonly conversationId: string;
-  readonly turnId: string;
-}
-
-// Every operation reads its request here, once (core's readFields): the fields
-// `keys` and the turn's ids, which must be v1 ids. Null when the request is not
-// an object, cannot be read (a throwing getter, a Proxy) or names no turn; the
-// operation then uses only the copy, so a getter cannot answer twice.
-function readTurnRequest<Request extends NamesTurn, Key extends keyof Request & string>(
-  request: Request,
-  keys: readonly Key[],
-): Pick<Request, Key | keyof NamesTurn> | null {
-  const fields = readFields<Request, Key | keyof NamesTurn>(request, [...keys, 'conversationId', 'turnId']);
-  return fields !== undefined && isChatId(fields.conversationId) && isChatId(fields.turnId) ? fields : null;
-}
-
-// A list of unique v1 ids, copied with each entry read once; null when it is
-// anything else or cannot be read. It stops at the first entry that is not an id.
-function readUniqueIds(value: unknown): readonly string[] | null {
-  try {
-    if (!Array.isArray(value)) return null;
-    const length: unknown = value.length;
-    if (typeof length !== 'number') return null;
-    const ids: string[] = [];
-    for (let index = 0; index < length; index += 1) {
-      const id: unknown = value[index];
-      if (!isChatId(id)) return null;
-      ids.push(id);
-    }
-    return new Set(ids).size === ids.length ? ids : null;
-  } catch {
-    // Array.isArray throws on a revoked Proxy; an entry may be a throwing getter.
-    return null;
-  }
-}
-
 // An option's value for a TypeError's message: String() throws on a symbol or a throwing toPrimitive.
 function describeOption(value: unknown): string {
   return typeof value === 'number' ? String(value) : typeof value;
 }
+
+// How the host's execution ended: its result, or a throw or rejection.
+type Settled<Result> = { readonly ok: true; readonly result: Result } | { readonly ok: false };
 
 // Runs the host's execution: a synchronous throw becomes a failed settlement, never an exception here.
 function startExecution<Result>(execute: (execution: EffectExecution) => Result | Promise<Result>, execution: EffectExecution): Promise<Settled<Result>> {
