@@ -10,6 +10,7 @@
 import { hasBrand, isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import { DEFAULT_ADMISSION_LEASE_MS, inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
+import { completed, needsReconciliation, settledOutcome } from './effect-verdicts.js';
 import type {
   AbortDelivery,
   CancelTurnResult,
@@ -19,7 +20,6 @@ import type {
   CompletedOutcome,
   DispatchEffectResult,
   InspectTurnResult,
-  NeedsReconciliationOutcome,
   ReconcileEffectResult,
   ReplayTurnResult,
   StartTurnResult,
@@ -43,7 +43,6 @@ import {
   isAdmitted,
   withEffect,
   type EffectRecord,
-  type NeedsReconciliationReason,
   type StoredTurn,
   type TurnRecord,
 } from './turn-record.js';
@@ -76,28 +75,6 @@ export interface TurnRecoveryOptions {
 
 /** The system clock, the default of `TurnRecoveryOptions.clock`. */
 const systemClock = (): string => new Date().toISOString();
-
-function completed<Result>(result: Result, reused: boolean): CompletedOutcome<Result> {
-  return { ok: true, outcome: 'completed', reused, result };
-}
-
-const RECONCILIATION_MESSAGES: Record<NeedsReconciliationReason, string> = {
-  'claim-unacknowledged': 'the claim write was not acknowledged; verify the effect, then claim again or reconcile',
-  'admission-unacknowledged': 'the admission was not acknowledged and nothing was launched here; verify the effect and reconcile',
-  'dispatch-failed': 'the execution failed or was aborted; its external outcome is unknown until the host verifies it',
-  'admission-expired': 'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
-};
-
-function needsReconciliation(reason: NeedsReconciliationReason): NeedsReconciliationOutcome {
-  return { ok: true, outcome: 'needs-reconciliation', reason, message: RECONCILIATION_MESSAGES[reason] };
-}
-
-// A settled effect's verdict for a claim or dispatch that finds it.
-function settledOutcome<Result>(effect: EffectRecord<Result>): CompletedOutcome<Result> | NeedsReconciliationOutcome | null {
-  if (effect.status === 'completed') return completed(effect.result, true);
-  if (effect.status === 'needs-reconciliation') return needsReconciliation(effect.reason);
-  return null;
-}
 
 // An option's value for a TypeError's message: String() throws on a symbol or a throwing toPrimitive.
 function describeOption(value: unknown): string {
