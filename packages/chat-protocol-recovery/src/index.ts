@@ -4,7 +4,7 @@
  * by name; `index.test.ts` pins the list.
  */
 export { TurnRecovery } from './turn-recovery.js';
-export type { TurnRecoveryOptions } from './turn-recovery.js';
+export type { TurnRecoveryOptions } from './turn-recovery-options.js';
 export type {
   DispatchEffectRequest,
   EffectExecution,

@@ -3,12 +3,13 @@
  * effect from being launched twice, launched after a cancellation committed, or
  * silently lost, on top of a host adapter. It owns the order of the writes and
  * the verdicts; the host owns storage, authority and the executions. Its only
- * in-memory state is a cache of turn snapshots used as compare-and-swap
- * expectations: a stale snapshot costs a retry and can never authorize a launch.
- * Time comes from its injected clock, only to date admissions and judge their lease.
+ * in-memory state is its snapshot cache (`snapshot-cache.ts`: compare-and-swap
+ * expectations, never an authorization) and its per-turn write queue
+ * (`write-queue.ts`). Time comes from its injected clock, only to date
+ * admissions and judge their lease.
  */
-import { hasBrand, isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatRefusal } from '@papercusp/chat-protocol-core';
-import { DEFAULT_ADMISSION_LEASE_MS, inspectEffect, isAdmissionExpired } from './admission-lease.js';
+import { hasBrand, isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName } from '@papercusp/chat-protocol-core';
+import { inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import { completed, needsReconciliation, settledOutcome } from './effect-verdicts.js';
 import type {
@@ -25,6 +26,7 @@ import type {
   StartTurnResult,
 } from './outcomes.js';
 import { readReplayCursor, validateReplayWindow } from './replay-window.js';
+import { readTurnRecoveryOptions, type TurnRecoveryOptions } from './turn-recovery-options.js';
 import { createSnapshotCache, type SnapshotCache } from './snapshot-cache.js';
 import {
   readTurnRequest,
@@ -47,39 +49,6 @@ import {
   type TurnRecord,
 } from './turn-record.js';
 import { createWriteQueue, type Step, type Written, type WriteQueue } from './write-queue.js';
-
-/** Tuning for one `TurnRecovery` instance. */
-export interface TurnRecoveryOptions {
-  /** Compare-and-swap attempts per write before `checkpoint-failed` (conflicts come from other effects). Default 1,000. */
-  readonly maxWriteAttempts?: number;
-  /** Turn snapshots kept as write expectations; 0 turns the cache off. Default 256. */
-  readonly cacheSize?: number;
-  /**
-   * How long an admitted effect without a result counts as in flight, in
-   * milliseconds (a positive safe integer; default `DEFAULT_ADMISSION_LEASE_MS`,
-   * 10 minutes). Past it the worker is presumed gone: a claim marks the effect
-   * `needs-reconciliation` (`admission-expired`), never relaunches it (§6.11).
-   * Set it above the longest execution of any effect, with margin; every worker
-   * sharing a store should use the same lease.
-   */
-  readonly admissionLeaseMs?: number;
-  /**
-   * The clock: the current instant as an RFC 3339 timestamp with an offset.
-   * It dates admissions and judges their lease; nothing else reads time.
-   * Default: the system clock (`new Date().toISOString()`). A clock that
-   * throws or answers anything else makes the call that needed it refuse
-   * `clock-unavailable`.
-   */
-  readonly clock?: () => string;
-}
-
-/** The system clock, the default of `TurnRecoveryOptions.clock`. */
-const systemClock = (): string => new Date().toISOString();
-
-// An option's value for a TypeError's message: String() throws on a symbol or a throwing toPrimitive.
-function describeOption(value: unknown): string {
-  return typeof value === 'number' ? String(value) : typeof value;
-}
 
 // How the host's execution ended: its result, or a throw or rejection.
 type Settled<Result> = { readonly ok: true; readonly result: Result } | { readonly ok: false };
@@ -147,19 +116,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
    * number: a host misconfigured at boot, not an input to refuse.
    */
   constructor(adapter: TurnRecoveryAdapter<Result, Caller>, options: TurnRecoveryOptions = {}) {
-    const read = readFields(options, ['maxWriteAttempts', 'cacheSize', 'admissionLeaseMs', 'clock']);
-    if (read === undefined) throw new TypeError('TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, clock? }');
-    const { admissionLeaseMs = DEFAULT_ADMISSION_LEASE_MS, clock = systemClock, maxWriteAttempts = 1000, cacheSize = 256 } = read;
-    if (!Number.isSafeInteger(admissionLeaseMs) || admissionLeaseMs < 1) {
-      throw new TypeError(`TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got ${describeOption(admissionLeaseMs)}`);
-    }
-    if (typeof clock !== 'function') throw new TypeError('TurnRecovery: clock must be a function returning an RFC 3339 timestamp');
-    // NaN would never reach the attempt bound, so the write loop could not end.
-    if (typeof maxWriteAttempts !== 'number' || Number.isNaN(maxWriteAttempts)) throw new TypeError('TurnRecovery: maxWriteAttempts must be a number');
-    if (typeof cacheSize !== 'number' || Number.isNaN(cacheSize)) throw new TypeError('TurnRecovery: cacheSize must be a number');
+    const { maxWriteAttempts, cacheSize, admissionLeaseMs, clock } = readTurnRecoveryOptions(options);
     this.adapter = adapter;
-    this.snapshots = createSnapshotCache(Math.max(0, Math.floor(cacheSize)));
-    this.queue = createWriteQueue(this.snapshots, Math.max(1, Math.floor(maxWriteAttempts)));
+    this.snapshots = createSnapshotCache(cacheSize);
+    this.queue = createWriteQueue(this.snapshots, maxWriteAttempts);
     this.admissionLeaseMs = admissionLeaseMs;
     this.clock = clock;
   }
