@@ -4,32 +4,34 @@
  */
 export { InteractionResolver } from './resolver.js';
 export type {
+  DeclineInteractionRequest,
+  InteractionCard,
+  InteractionCardVocabulary,
+  InteractionRequest,
+  InteractionResolverOptions,
+  OpenInteractionRequest,
+  RespondInteractionRequest,
+  SubmitInteractionRequest,
+} from './resolver.js';
+export type {
   CloseInteractionRefusalCode,
   CloseInteractionResult,
   ExpireInteractionRefusalCode,
   ExpireInteractionResult,
   InteractionAlreadyClosed,
-  InteractionCard,
-  InteractionCardVocabulary,
   InteractionClosed,
-  DeclineInteractionRequest,
   InteractionNeedsReconciliation,
   InteractionOpened,
   InteractionRead,
   InteractionReconciliationReason,
   InteractionRefusal,
   InteractionRefusalCode,
-  InteractionRequest,
-  InteractionResolverOptions,
   OpenInteractionRefusalCode,
-  OpenInteractionRequest,
   OpenInteractionResult,
   ReadInteractionResult,
-  RespondInteractionRequest,
   SubmitInteractionRefusalCode,
-  SubmitInteractionRequest,
   SubmitInteractionResult,
-} from './resolver.js';
+} from './outcomes.js';
 export {
   INTERACTION_TERMINAL_STATUSES,
   isInteractionSchemaRef,

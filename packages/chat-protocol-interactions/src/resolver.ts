@@ -33,6 +33,21 @@ import {
   type PendingInteractionV1,
   type TerminalInteractionV1,
 } from './records.js';
+import {
+  alreadyExists,
+  closed,
+  needsReconciliation,
+  notFound,
+  opened,
+  storeUnavailable,
+  type CloseInteractionResult,
+  type ExpireInteractionResult,
+  type InteractionAlreadyClosed,
+  type InteractionClosed,
+  type OpenInteractionResult,
+  type ReadInteractionResult,
+  type SubmitInteractionResult,
+} from './outcomes.js';
 import type { InteractionAuthority, InteractionDecision, InteractionSnapshot, InteractionStore, InteractionStoreRequest } from './store.js';
 import type { InteractionValidator } from './validator.js';
 
@@ -104,88 +119,6 @@ export interface RespondInteractionRequest<Caller> {
   readonly at?: string;
 }
 
-/**
- * A card opened, or found opened with the same binding by an earlier attempt
- * (`replayed`; its record may since have been answered).
- */
-export interface InteractionOpened<Card> {
-  readonly ok: true;
-  readonly outcome: 'opened';
-  readonly record: InteractionRecordV1<Card>;
-  readonly replayed: boolean;
-}
-
-/** A card closed with this outcome; `replayed` when an earlier attempt of the same answer stored it. */
-export interface InteractionClosed<Card> {
-  readonly ok: true;
-  readonly outcome: InteractionTerminalStatus;
-  readonly record: TerminalInteractionV1<Card>;
-  readonly replayed: boolean;
-}
-
-/** The current record, read without any write. */
-export interface InteractionRead<Card> {
-  readonly ok: true;
-  readonly outcome: 'read';
-  readonly record: InteractionRecordV1<Card>;
-  /** True when answers are late: the card expired, or its expiry has passed. */
-  readonly expired: boolean;
-}
-
-/** Why a write's outcome is unknown after its acknowledgement was lost. */
-export type InteractionReconciliationReason = 'write-not-visible' | 'read-failed';
-
-/**
- * The store took the write but its acknowledgement was lost, and the one read
- * that followed could not show it: the host reconciles (the write may still
- * land). The resolver never retries the write.
- */
-export interface InteractionNeedsReconciliation {
-  readonly ok: true;
-  readonly outcome: 'needs-reconciliation';
-  readonly reason: InteractionReconciliationReason;
-  readonly message: string;
-}
-
-/** A late answer: the card already has its one outcome. */
-export interface InteractionAlreadyClosed extends ChatRefusal<'already-closed'> {
-  readonly status: Exclude<InteractionTerminalStatus, 'expired'>;
-}
-
-/** Refusals every operation may give. */
-export type InteractionRefusalCode = 'invalid-request' | 'not-found' | 'invalid-record' | 'store-unavailable';
-
-/** Refusal codes of {@link InteractionResolver.open}. */
-export type OpenInteractionRefusalCode = InteractionRefusalCode | 'invalid-card' | 'forbidden' | 'already-exists';
-
-/** Refusal codes of decline and cancel (submit adds its own). */
-export type CloseInteractionRefusalCode = InteractionRefusalCode | CardResponseRefusalCode | 'expired' | 'already-closed';
-
-/** Refusal codes of {@link InteractionResolver.submit}. */
-export type SubmitInteractionRefusalCode =
-  | CloseInteractionRefusalCode
-  | 'unknown-schema'
-  | 'validation-failed'
-  | 'stale-revision'
-  | 'schema-changed';
-
-/** Refusal codes of {@link InteractionResolver.expire}. */
-export type ExpireInteractionRefusalCode = InteractionRefusalCode | 'not-expired' | 'already-closed';
-
-/** A refusal; `already-closed` carries the stored status. */
-export type InteractionRefusal<Code extends string> = ChatRefusal<Exclude<Code, 'already-closed'>> | (Code extends 'already-closed' ? InteractionAlreadyClosed : never);
-
-/** Result of {@link InteractionResolver.open}. */
-export type OpenInteractionResult<Card> = InteractionOpened<Card> | InteractionNeedsReconciliation | InteractionRefusal<OpenInteractionRefusalCode>;
-/** Result of {@link InteractionResolver.submit}. */
-export type SubmitInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<SubmitInteractionRefusalCode>;
-/** Result of decline and cancel. */
-export type CloseInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<CloseInteractionRefusalCode>;
-/** Result of {@link InteractionResolver.expire}. */
-export type ExpireInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<ExpireInteractionRefusalCode>;
-/** Result of {@link InteractionResolver.read}. */
-export type ReadInteractionResult<Card> = InteractionRead<Card> | ChatRefusal<InteractionRefusalCode>;
-
 type Action = 'submit' | 'decline' | 'cancel' | 'expire';
 const STATUS_OF: Readonly<Record<Action, InteractionTerminalStatus>> = {
   submit: 'submitted',
@@ -193,9 +126,6 @@ const STATUS_OF: Readonly<Record<Action, InteractionTerminalStatus>> = {
   cancel: 'cancelled',
   expire: 'expired',
 };
-
-// Identical whatever the reason, so a refusal never tells whether the card exists.
-const NOT_FOUND = 'no such interaction for this caller';
 
 /** A record as the caller may see it, with the authority it was read under. */
 interface View<Card> {
@@ -643,35 +573,6 @@ function toChatIssue(issue: StandardSchemaV1.Issue): ChatIssue {
 
 function describe(issue: ChatIssue): string {
   return `${issue.path.join('.')}: ${issue.message}`;
-}
-
-function opened<Card>(record: InteractionRecordV1<Card>, replayed: boolean): InteractionOpened<Card> {
-  return { ok: true, outcome: 'opened', record, replayed };
-}
-
-function closed<Card>(record: TerminalInteractionV1<Card>, replayed: boolean): InteractionClosed<Card> {
-  return { ok: true, outcome: record.status, record, replayed };
-}
-
-const RECONCILIATION_MESSAGES: Readonly<Record<InteractionReconciliationReason, string>> = {
-  'write-not-visible': 'the write’s acknowledgement was lost and the read after it does not show it; it may still land',
-  'read-failed': 'the write’s acknowledgement was lost and the read after it failed',
-};
-
-function needsReconciliation(reason: InteractionReconciliationReason): InteractionNeedsReconciliation {
-  return { ok: true, outcome: 'needs-reconciliation', reason, message: RECONCILIATION_MESSAGES[reason] };
-}
-
-function storeUnavailable(): ChatRefusal<'store-unavailable'> {
-  return refuse('store-unavailable', 'the store could not be read; nothing was written');
-}
-
-function notFound(): ChatRefusal<'not-found'> {
-  return refuse('not-found', NOT_FOUND);
-}
-
-function alreadyExists(): ChatRefusal<'already-exists'> {
-  return refuse('already-exists', 'another card is open under this correlation id');
 }
 
 const INTERACTION_REQUEST_KEYS = ['caller', 'conversationId', 'correlationId', 'at'] as const;
