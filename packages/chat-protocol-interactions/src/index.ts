@@ -3,10 +3,9 @@
  * export is listed by name; `index.test.ts` pins the list.
  */
 export { InteractionResolver } from './resolver.js';
+export type { InteractionCard, InteractionCardVocabulary } from './card-vocabulary.js';
 export type {
   DeclineInteractionRequest,
-  InteractionCard,
-  InteractionCardVocabulary,
   InteractionRequest,
   InteractionResolverOptions,
   OpenInteractionRequest,

@@ -15,7 +15,6 @@ import {
   isZonedTimestamp,
   readFields,
   refuse,
-  type CardResponseRefusalCode,
   type ChatIssue,
   type ChatRefusal,
   type OpenCardSnapshotV1,
@@ -33,6 +32,7 @@ import {
   type PendingInteractionV1,
   type TerminalInteractionV1,
 } from './records.js';
+import { readCardVocabulary, type InteractionCard, type InteractionCardVocabulary } from './card-vocabulary.js';
 import {
   alreadyExists,
   closed,
@@ -50,27 +50,6 @@ import {
 } from './outcomes.js';
 import type { InteractionAuthority, InteractionDecision, InteractionSnapshot, InteractionStore, InteractionStoreRequest } from './store.js';
 import type { InteractionValidator } from './validator.js';
-
-/**
- * What the resolver needs to know of a card. `createdAt`, `expiresAt` and
- * `timeoutMs` (v1 cards carry them) give the card its own deadline (core's
- * `cardDeadline`); answers are late from the earlier of that and the record's
- * `expiresAt`.
- */
-export interface InteractionCard {
-  readonly correlationId: string;
-  readonly allowDecline?: boolean | undefined;
-  readonly schema?: InteractionSchemaRef | undefined;
-  readonly createdAt?: string | undefined;
-  readonly expiresAt?: string | undefined;
-  readonly timeoutMs?: number | undefined;
-}
-
-/** The part of a card codec the resolver uses; core's `baseCardCodec` and `createCardCodec(...)` fit. */
-export interface InteractionCardVocabulary<Card> {
-  parseCard(input: unknown): ParseResult<Card, string>;
-  validateResponse(card: Card, response: unknown): ParseResult<unknown, CardResponseRefusalCode>;
-}
 
 /** How an {@link InteractionResolver} reaches the host. */
 export interface InteractionResolverOptions<Card, Caller> {
@@ -576,20 +555,6 @@ function describe(issue: ChatIssue): string {
 }
 
 const INTERACTION_REQUEST_KEYS = ['caller', 'conversationId', 'correlationId', 'at'] as const;
-
-// The two methods, read once here (a getter cannot answer differently later) and called with the vocabulary as receiver.
-function readCardVocabulary<Card>(cards: InteractionCardVocabulary<Card>): InteractionCardVocabulary<Card> | undefined {
-  try {
-    const { parseCard, validateResponse } = cards;
-    if (typeof parseCard !== 'function' || typeof validateResponse !== 'function') return undefined;
-    return {
-      parseCard: (input) => parseCard.call(cards, input),
-      validateResponse: (card, response) => validateResponse.call(cards, card, response),
-    };
-  } catch {
-    return undefined;
-  }
-}
 
 function unreadableRequest(): ChatRefusal<'invalid-request'> {
   return invalidRequest('expected a request object whose fields can be read');
