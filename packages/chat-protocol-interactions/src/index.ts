@@ -4,14 +4,14 @@
  */
 export { InteractionResolver } from './resolver.js';
 export type { InteractionCard, InteractionCardVocabulary } from './card-vocabulary.js';
+export type { InteractionResolverOptions } from './resolver.js';
 export type {
   DeclineInteractionRequest,
   InteractionRequest,
-  InteractionResolverOptions,
   OpenInteractionRequest,
   RespondInteractionRequest,
   SubmitInteractionRequest,
-} from './resolver.js';
+} from './requests.js';
 export type {
   CloseInteractionRefusalCode,
   CloseInteractionResult,

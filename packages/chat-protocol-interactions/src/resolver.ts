@@ -10,7 +10,6 @@ import {
   cardDeadline,
   compareChatTimestamps,
   hasBrand,
-  isChatId,
   isSafeJson,
   isZonedTimestamp,
   readFields,
@@ -21,6 +20,7 @@ import {
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { readCardVocabulary, type InteractionCard, type InteractionCardVocabulary } from './card-vocabulary.js';
 import {
   isInteractionSchemaRef,
   isInteractionScope,
@@ -32,7 +32,6 @@ import {
   type PendingInteractionV1,
   type TerminalInteractionV1,
 } from './records.js';
-import { readCardVocabulary, type InteractionCard, type InteractionCardVocabulary } from './card-vocabulary.js';
 import {
   alreadyExists,
   closed,
@@ -48,6 +47,17 @@ import {
   type ReadInteractionResult,
   type SubmitInteractionResult,
 } from './outcomes.js';
+import {
+  INTERACTION_REQUEST_KEYS,
+  invalidRequest,
+  keyOf,
+  unreadableRequest,
+  type DeclineInteractionRequest,
+  type InteractionRequest,
+  type OpenInteractionRequest,
+  type RespondInteractionRequest,
+  type SubmitInteractionRequest,
+} from './requests.js';
 import type { InteractionAuthority, InteractionDecision, InteractionSnapshot, InteractionStore, InteractionStoreRequest } from './store.js';
 import type { InteractionValidator } from './validator.js';
 
@@ -60,42 +70,6 @@ export interface InteractionResolverOptions<Card, Caller> {
   readonly cards?: InteractionCardVocabulary<Card>;
   /** The injected clock (RFC 3339), used when a request carries no `at`. The package never reads the system time. */
   readonly clock?: () => string;
-}
-
-/** Which card, who asks, and when (`at`, else the injected clock). */
-export interface InteractionRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly correlationId: string;
-  readonly at?: string;
-}
-
-/** Opening a card: the backend binds its schema, expiry and scope. */
-export interface OpenInteractionRequest<Caller> {
-  readonly caller: Caller;
-  readonly card: unknown;
-  readonly schema: InteractionSchemaRef;
-  readonly expiresAt: string;
-  readonly scope: InteractionScope;
-  readonly at?: string;
-}
-
-/** Declining a card, with the short reason the person gave when there is one (bounded as core bounds it). */
-export interface DeclineInteractionRequest<Caller> extends InteractionRequest<Caller> {
-  readonly reason?: string;
-}
-
-/** Submitting a value for a card. */
-export interface SubmitInteractionRequest<Caller> extends InteractionRequest<Caller> {
-  readonly value: unknown;
-}
-
-/** A client's `CardResponse` as it arrived, for {@link InteractionResolver.respond}. */
-export interface RespondInteractionRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly response: unknown;
-  readonly at?: string;
 }
 
 type Action = 'submit' | 'decline' | 'cancel' | 'expire';
@@ -449,12 +423,6 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
   }
 }
 
-function keyOf<Caller>(request: InteractionRequest<Caller>): InteractionStoreRequest<Caller> | string {
-  if (!isChatId(request.conversationId)) return 'conversationId: expected an id';
-  if (!isChatId(request.correlationId)) return 'correlationId: expected an id';
-  return { conversationId: request.conversationId, correlationId: request.correlationId, caller: request.caller };
-}
-
 function authorityFits(authority: InteractionAuthority, scope: InteractionScope): boolean {
   return (
     authority.principalId === scope.principalId &&
@@ -552,14 +520,4 @@ function toChatIssue(issue: StandardSchemaV1.Issue): ChatIssue {
 
 function describe(issue: ChatIssue): string {
   return `${issue.path.join('.')}: ${issue.message}`;
-}
-
-const INTERACTION_REQUEST_KEYS = ['caller', 'conversationId', 'correlationId', 'at'] as const;
-
-function unreadableRequest(): ChatRefusal<'invalid-request'> {
-  return invalidRequest('expected a request object whose fields can be read');
-}
-
-function invalidRequest(message: string): ChatRefusal<'invalid-request'> {
-  return refuse('invalid-request', message);
 }
