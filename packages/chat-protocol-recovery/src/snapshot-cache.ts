@@ -11,7 +11,7 @@ import type { TurnStore } from './adapter.js';
 import type { StoredTurn } from './turn-record.js';
 
 /** What a store read gives: the turn, `null` when there is none, or `unavailable` when the read threw. */
-export type TurnRead<Result> = StoredTurn<Result> | null | 'unavailable';
+type TurnRead<Result> = StoredTurn<Result> | null | 'unavailable';
 
 /** One instance's cache of turn snapshots. */
 export interface SnapshotCache<Result> {
