@@ -43,6 +43,7 @@ import {
   type ExpireInteractionResult,
   type InteractionAlreadyClosed,
   type InteractionClosed,
+  type InteractionRefusalCode,
   type OpenInteractionResult,
   type ReadInteractionResult,
   type SubmitInteractionResult,
@@ -84,6 +85,12 @@ const STATUS_OF: Readonly<Record<Action, InteractionTerminalStatus>> = {
 interface View<Card> {
   readonly record: InteractionRecordV1<Card> | null;
   readonly authority: InteractionAuthority;
+}
+
+/** A request naming a card, after its first read: when it asks, the store key, and the record as the caller may see it. */
+interface Requested<Card, Caller> extends View<Card> {
+  readonly at: string;
+  readonly key: InteractionStoreRequest<Caller>;
 }
 
 /** What a closing write is checked against inside the fence. */
@@ -283,15 +290,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * are late at `at` (or the clock).
    */
   async read(given: InteractionRequest<Caller>): Promise<ReadInteractionResult<Card>> {
-    const request = readFields(given, INTERACTION_REQUEST_KEYS);
-    if (request === undefined) return unreadableRequest();
-    const at = this.#timeOf(request.at);
-    if (typeof at !== 'string') return at;
-    const key = keyOf(request);
-    if (typeof key === 'string') return invalidRequest(key);
-    const read = await this.#readOnce(key);
-    if (!read.ok) return read.code === 'read-failed' ? storeUnavailable() : read;
-    const { record } = read.value;
+    const requested = await this.#readRequested(given);
+    if (!requested.ok) return requested;
+    const { at, record } = requested.value;
     if (record === null) return notFound();
     const expired = record.status === 'expired' || (record.status === 'pending' && compareChatTimestamps(at, deadlineOf(record)) >= 0);
     return { ok: true, outcome: 'read', record, expired };
@@ -303,15 +304,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     value: unknown,
     reason?: unknown,
   ): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
-    const request = readFields(given, INTERACTION_REQUEST_KEYS);
-    if (request === undefined) return unreadableRequest();
-    const at = this.#timeOf(request.at);
-    if (typeof at !== 'string') return at;
-    const key = keyOf(request);
-    if (typeof key === 'string') return invalidRequest(key);
-    const before = await this.#readOnce(key);
-    if (!before.ok) return before.code === 'read-failed' ? storeUnavailable() : before;
-    const { record, authority } = before.value;
+    const before = await this.#readRequested(given);
+    if (!before.ok) return before;
+    const { at, key, record, authority } = before.value;
     if (record === null) return notFound();
     // A reason is compared as given with a stored one (which was validated), and validated below before any write.
     let attempt: CloseAttempt = { action, at, ...(typeof reason === 'string' ? { reason } : {}) };
@@ -361,6 +356,24 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
       if (stored === null || stored.status === 'pending') return needsReconciliation('write-not-visible');
       return settled(stored, closing, authority);
     }
+  }
+
+  /**
+   * The first read every request naming a card makes: the request read once,
+   * its time (`at`, else the clock) and key, and the record as the caller may
+   * see it (`null` when there is none). Refuses as the operations do:
+   * `invalid-request`, `not-found`, `invalid-record`, `store-unavailable`.
+   */
+  async #readRequested(given: InteractionRequest<Caller>): Promise<ParseResult<Requested<Card, Caller>, InteractionRefusalCode>> {
+    const request = readFields(given, INTERACTION_REQUEST_KEYS);
+    if (request === undefined) return unreadableRequest();
+    const at = this.#timeOf(request.at);
+    if (typeof at !== 'string') return at;
+    const key = keyOf(request);
+    if (typeof key === 'string') return invalidRequest(key);
+    const read = await this.#readOnce(key);
+    if (!read.ok) return read.code === 'read-failed' ? storeUnavailable() : read;
+    return { ok: true, value: { at, key, ...read.value } };
   }
 
   async #validateValue(
