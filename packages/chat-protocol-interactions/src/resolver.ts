@@ -3,7 +3,9 @@
  * answer may come late, twice, from the wrong person, against a schema that
  * changed, or while the card is being cancelled; exactly one terminal outcome
  * is ever stored, every decision is taken inside the host store's fence with
- * the caller's current authority, and nothing a client sends grants any.
+ * the caller's current authority, and nothing a client sends grants any. The
+ * closing rules (deadline, lateness, staleness, replays) live here; requests,
+ * outcomes and the card vocabulary have modules of their own.
  */
 import {
   baseCardCodec,
