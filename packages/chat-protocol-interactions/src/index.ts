@@ -3,33 +3,34 @@
  * export is listed by name; `index.test.ts` pins the list.
  */
 export { InteractionResolver } from './resolver.js';
+export type { InteractionCard, InteractionCardVocabulary } from './card-vocabulary.js';
+export type { InteractionResolverOptions } from './resolver.js';
+export type {
+  DeclineInteractionRequest,
+  InteractionRequest,
+  OpenInteractionRequest,
+  RespondInteractionRequest,
+  SubmitInteractionRequest,
+} from './requests.js';
 export type {
   CloseInteractionRefusalCode,
   CloseInteractionResult,
   ExpireInteractionRefusalCode,
   ExpireInteractionResult,
   InteractionAlreadyClosed,
-  InteractionCard,
-  InteractionCardVocabulary,
   InteractionClosed,
-  DeclineInteractionRequest,
   InteractionNeedsReconciliation,
   InteractionOpened,
   InteractionRead,
   InteractionReconciliationReason,
   InteractionRefusal,
   InteractionRefusalCode,
-  InteractionRequest,
-  InteractionResolverOptions,
   OpenInteractionRefusalCode,
-  OpenInteractionRequest,
   OpenInteractionResult,
   ReadInteractionResult,
-  RespondInteractionRequest,
   SubmitInteractionRefusalCode,
-  SubmitInteractionRequest,
   SubmitInteractionResult,
-} from './resolver.js';
+} from './outcomes.js';
 export {
   INTERACTION_TERMINAL_STATUSES,
   isInteractionSchemaRef,

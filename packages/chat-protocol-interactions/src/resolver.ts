@@ -3,7 +3,9 @@
  * answer may come late, twice, from the wrong person, against a schema that
  * changed, or while the card is being cancelled; exactly one terminal outcome
  * is ever stored, every decision is taken inside the host store's fence with
- * the caller's current authority, and nothing a client sends grants any.
+ * the caller's current authority, and nothing a client sends grants any. The
+ * closing rules (deadline, lateness, staleness, replays) live here; requests,
+ * outcomes and the card vocabulary have modules of their own.
  */
 import {
   baseCardCodec,
@@ -11,18 +13,17 @@ import {
   cardDeadline,
   compareChatTimestamps,
   hasBrand,
-  isChatId,
   isSafeJson,
   isZonedTimestamp,
   readFields,
   refuse,
-  type CardResponseRefusalCode,
   type ChatIssue,
   type ChatRefusal,
   type OpenCardSnapshotV1,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { readCardVocabulary, type InteractionCard, type InteractionCardVocabulary } from './card-vocabulary.js';
 import {
   isInteractionSchemaRef,
   isInteractionScope,
@@ -34,29 +35,35 @@ import {
   type PendingInteractionV1,
   type TerminalInteractionV1,
 } from './records.js';
+import {
+  alreadyExists,
+  closed,
+  needsReconciliation,
+  notFound,
+  opened,
+  storeUnavailable,
+  type CloseInteractionResult,
+  type ExpireInteractionResult,
+  type InteractionAlreadyClosed,
+  type InteractionClosed,
+  type InteractionRefusalCode,
+  type OpenInteractionResult,
+  type ReadInteractionResult,
+  type SubmitInteractionResult,
+} from './outcomes.js';
+import {
+  INTERACTION_REQUEST_KEYS,
+  invalidRequest,
+  keyOf,
+  unreadableRequest,
+  type DeclineInteractionRequest,
+  type InteractionRequest,
+  type OpenInteractionRequest,
+  type RespondInteractionRequest,
+  type SubmitInteractionRequest,
+} from './requests.js';
 import type { InteractionAuthority, InteractionDecision, InteractionSnapshot, InteractionStore, InteractionStoreRequest } from './store.js';
 import type { InteractionValidator } from './validator.js';
-
-/**
- * What the resolver needs to know of a card. `createdAt`, `expiresAt` and
- * `timeoutMs` (v1 cards carry them) give the card its own deadline (core's
- * `cardDeadline`); answers are late from the earlier of that and the record's
- * `expiresAt`.
- */
-export interface InteractionCard {
-  readonly correlationId: string;
-  readonly allowDecline?: boolean | undefined;
-  readonly schema?: InteractionSchemaRef | undefined;
-  readonly createdAt?: string | undefined;
-  readonly expiresAt?: string | undefined;
-  readonly timeoutMs?: number | undefined;
-}
-
-/** The part of a card codec the resolver uses; core's `baseCardCodec` and `createCardCodec(...)` fit. */
-export interface InteractionCardVocabulary<Card> {
-  parseCard(input: unknown): ParseResult<Card, string>;
-  validateResponse(card: Card, response: unknown): ParseResult<unknown, CardResponseRefusalCode>;
-}
 
 /** How an {@link InteractionResolver} reaches the host. */
 export interface InteractionResolverOptions<Card, Caller> {
@@ -69,124 +76,6 @@ export interface InteractionResolverOptions<Card, Caller> {
   readonly clock?: () => string;
 }
 
-/** Which card, who asks, and when (`at`, else the injected clock). */
-export interface InteractionRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly correlationId: string;
-  readonly at?: string;
-}
-
-/** Opening a card: the backend binds its schema, expiry and scope. */
-export interface OpenInteractionRequest<Caller> {
-  readonly caller: Caller;
-  readonly card: unknown;
-  readonly schema: InteractionSchemaRef;
-  readonly expiresAt: string;
-  readonly scope: InteractionScope;
-  readonly at?: string;
-}
-
-/** Declining a card, with the short reason the person gave when there is one (bounded as core bounds it). */
-export interface DeclineInteractionRequest<Caller> extends InteractionRequest<Caller> {
-  readonly reason?: string;
-}
-
-/** Submitting a value for a card. */
-export interface SubmitInteractionRequest<Caller> extends InteractionRequest<Caller> {
-  readonly value: unknown;
-}
-
-/** A client's `CardResponse` as it arrived, for {@link InteractionResolver.respond}. */
-export interface RespondInteractionRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly response: unknown;
-  readonly at?: string;
-}
-
-/**
- * A card opened, or found opened with the same binding by an earlier attempt
- * (`replayed`; its record may since have been answered).
- */
-export interface InteractionOpened<Card> {
-  readonly ok: true;
-  readonly outcome: 'opened';
-  readonly record: InteractionRecordV1<Card>;
-  readonly replayed: boolean;
-}
-
-/** A card closed with this outcome; `replayed` when an earlier attempt of the same answer stored it. */
-export interface InteractionClosed<Card> {
-  readonly ok: true;
-  readonly outcome: InteractionTerminalStatus;
-  readonly record: TerminalInteractionV1<Card>;
-  readonly replayed: boolean;
-}
-
-/** The current record, read without any write. */
-export interface InteractionRead<Card> {
-  readonly ok: true;
-  readonly outcome: 'read';
-  readonly record: InteractionRecordV1<Card>;
-  /** True when answers are late: the card expired, or its expiry has passed. */
-  readonly expired: boolean;
-}
-
-/** Why a write's outcome is unknown after its acknowledgement was lost. */
-export type InteractionReconciliationReason = 'write-not-visible' | 'read-failed';
-
-/**
- * The store took the write but its acknowledgement was lost, and the one read
- * that followed could not show it: the host reconciles (the write may still
- * land). The resolver never retries the write.
- */
-export interface InteractionNeedsReconciliation {
-  readonly ok: true;
-  readonly outcome: 'needs-reconciliation';
-  readonly reason: InteractionReconciliationReason;
-  readonly message: string;
-}
-
-/** A late answer: the card already has its one outcome. */
-export interface InteractionAlreadyClosed extends ChatRefusal<'already-closed'> {
-  readonly status: Exclude<InteractionTerminalStatus, 'expired'>;
-}
-
-/** Refusals every operation may give. */
-export type InteractionRefusalCode = 'invalid-request' | 'not-found' | 'invalid-record' | 'store-unavailable';
-
-/** Refusal codes of {@link InteractionResolver.open}. */
-export type OpenInteractionRefusalCode = InteractionRefusalCode | 'invalid-card' | 'forbidden' | 'already-exists';
-
-/** Refusal codes of decline and cancel (submit adds its own). */
-export type CloseInteractionRefusalCode = InteractionRefusalCode | CardResponseRefusalCode | 'expired' | 'already-closed';
-
-/** Refusal codes of {@link InteractionResolver.submit}. */
-export type SubmitInteractionRefusalCode =
-  | CloseInteractionRefusalCode
-  | 'unknown-schema'
-  | 'validation-failed'
-  | 'stale-revision'
-  | 'schema-changed';
-
-/** Refusal codes of {@link InteractionResolver.expire}. */
-export type ExpireInteractionRefusalCode = InteractionRefusalCode | 'not-expired' | 'already-closed';
-
-/** A refusal; `already-closed` carries the stored status. */
-export type InteractionRefusal<Code extends string> = ChatRefusal<Exclude<Code, 'already-closed'>> | (Code extends 'already-closed' ? InteractionAlreadyClosed : never);
-
-/** Result of {@link InteractionResolver.open}. */
-export type OpenInteractionResult<Card> = InteractionOpened<Card> | InteractionNeedsReconciliation | InteractionRefusal<OpenInteractionRefusalCode>;
-/** Result of {@link InteractionResolver.submit}. */
-export type SubmitInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<SubmitInteractionRefusalCode>;
-/** Result of decline and cancel. */
-export type CloseInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<CloseInteractionRefusalCode>;
-/** Result of {@link InteractionResolver.expire}. */
-export type ExpireInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<ExpireInteractionRefusalCode>;
-/** Result of {@link InteractionResolver.read}. */
-export type ReadInteractionResult<Card> = InteractionRead<Card> | ChatRefusal<InteractionRefusalCode>;
-
 type Action = 'submit' | 'decline' | 'cancel' | 'expire';
 const STATUS_OF: Readonly<Record<Action, InteractionTerminalStatus>> = {
   submit: 'submitted',
@@ -195,13 +84,16 @@ const STATUS_OF: Readonly<Record<Action, InteractionTerminalStatus>> = {
   expire: 'expired',
 };
 
-// Identical whatever the reason, so a refusal never tells whether the card exists.
-const NOT_FOUND = 'no such interaction for this caller';
-
 /** A record as the caller may see it, with the authority it was read under. */
 interface View<Card> {
   readonly record: InteractionRecordV1<Card> | null;
   readonly authority: InteractionAuthority;
+}
+
+/** A request naming a card, after its first read: when it asks, the store key, and the record as the caller may see it. */
+interface Requested<Card, Caller> extends View<Card> {
+  readonly at: string;
+  readonly key: InteractionStoreRequest<Caller>;
 }
 
 /** What a closing write is checked against inside the fence. */
@@ -401,15 +293,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * are late at `at` (or the clock).
    */
   async read(given: InteractionRequest<Caller>): Promise<ReadInteractionResult<Card>> {
-    const request = readFields(given, INTERACTION_REQUEST_KEYS);
-    if (request === undefined) return unreadableRequest();
-    const at = this.#timeOf(request.at);
-    if (typeof at !== 'string') return at;
-    const key = keyOf(request);
-    if (typeof key === 'string') return invalidRequest(key);
-    const read = await this.#readOnce(key);
-    if (!read.ok) return read.code === 'read-failed' ? storeUnavailable() : read;
-    const { record } = read.value;
+    const requested = await this.#readRequested(given);
+    if (!requested.ok) return requested;
+    const { at, record } = requested.value;
     if (record === null) return notFound();
     const expired = record.status === 'expired' || (record.status === 'pending' && compareChatTimestamps(at, deadlineOf(record)) >= 0);
     return { ok: true, outcome: 'read', record, expired };
@@ -421,15 +307,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     value: unknown,
     reason?: unknown,
   ): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
-    const request = readFields(given, INTERACTION_REQUEST_KEYS);
-    if (request === undefined) return unreadableRequest();
-    const at = this.#timeOf(request.at);
-    if (typeof at !== 'string') return at;
-    const key = keyOf(request);
-    if (typeof key === 'string') return invalidRequest(key);
-    const before = await this.#readOnce(key);
-    if (!before.ok) return before.code === 'read-failed' ? storeUnavailable() : before;
-    const { record, authority } = before.value;
+    const before = await this.#readRequested(given);
+    if (!before.ok) return before;
+    const { at, key, record, authority } = before.value;
     if (record === null) return notFound();
     // A reason is compared as given with a stored one (which was validated), and validated below before any write.
     let attempt: CloseAttempt = { action, at, ...(typeof reason === 'string' ? { reason } : {}) };
@@ -479,6 +359,24 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
       if (stored === null || stored.status === 'pending') return needsReconciliation('write-not-visible');
       return settled(stored, closing, authority);
     }
+  }
+
+  /**
+   * The first read every request naming a card makes: the request read once,
+   * its time (`at`, else the clock) and key, and the record as the caller may
+   * see it (`null` when there is none). Refuses as the operations do:
+   * `invalid-request`, `not-found`, `invalid-record`, `store-unavailable`.
+   */
+  async #readRequested(given: InteractionRequest<Caller>): Promise<ParseResult<Requested<Card, Caller>, InteractionRefusalCode>> {
+    const request = readFields(given, INTERACTION_REQUEST_KEYS);
+    if (request === undefined) return unreadableRequest();
+    const at = this.#timeOf(request.at);
+    if (typeof at !== 'string') return at;
+    const key = keyOf(request);
+    if (typeof key === 'string') return invalidRequest(key);
+    const read = await this.#readOnce(key);
+    if (!read.ok) return read.code === 'read-failed' ? storeUnavailable() : read;
+    return { ok: true, value: { at, key, ...read.value } };
   }
 
   async #validateValue(
@@ -539,12 +437,6 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     }
     return isZonedTimestamp(time) ? time : invalidRequest('at: expected an RFC 3339 timestamp with an offset, or a clock');
   }
-}
-
-function keyOf<Caller>(request: InteractionRequest<Caller>): InteractionStoreRequest<Caller> | string {
-  if (!isChatId(request.conversationId)) return 'conversationId: expected an id';
-  if (!isChatId(request.correlationId)) return 'correlationId: expected an id';
-  return { conversationId: request.conversationId, correlationId: request.correlationId, caller: request.caller };
 }
 
 function authorityFits(authority: InteractionAuthority, scope: InteractionScope): boolean {
@@ -631,57 +523,4 @@ function toChatIssue(issue: StandardSchemaV1.Issue): ChatIssue {
 
 function describe(issue: ChatIssue): string {
   return `${issue.path.join('.')}: ${issue.message}`;
-}
-
-function opened<Card>(record: InteractionRecordV1<Card>, replayed: boolean): InteractionOpened<Card> {
-  return { ok: true, outcome: 'opened', record, replayed };
-}
-
-function closed<Card>(record: TerminalInteractionV1<Card>, replayed: boolean): InteractionClosed<Card> {
-  return { ok: true, outcome: record.status, record, replayed };
-}
-
-const RECONCILIATION_MESSAGES: Readonly<Record<InteractionReconciliationReason, string>> = {
-  'write-not-visible': 'the write’s acknowledgement was lost and the read after it does not show it; it may still land',
-  'read-failed': 'the write’s acknowledgement was lost and the read after it failed',
-};
-
-function needsReconciliation(reason: InteractionReconciliationReason): InteractionNeedsReconciliation {
-  return { ok: true, outcome: 'needs-reconciliation', reason, message: RECONCILIATION_MESSAGES[reason] };
-}
-
-function storeUnavailable(): ChatRefusal<'store-unavailable'> {
-  return refuse('store-unavailable', 'the store could not be read; nothing was written');
-}
-
-function notFound(): ChatRefusal<'not-found'> {
-  return refuse('not-found', NOT_FOUND);
-}
-
-function alreadyExists(): ChatRefusal<'already-exists'> {
-  return refuse('already-exists', 'another card is open under this correlation id');
-}
-
-const INTERACTION_REQUEST_KEYS = ['caller', 'conversationId', 'correlationId', 'at'] as const;
-
-// The two methods, read once here (a getter cannot answer differently later) and called with the vocabulary as receiver.
-function readCardVocabulary<Card>(cards: InteractionCardVocabulary<Card>): InteractionCardVocabulary<Card> | undefined {
-  try {
-    const { parseCard, validateResponse } = cards;
-    if (typeof parseCard !== 'function' || typeof validateResponse !== 'function') return undefined;
-    return {
-      parseCard: (input) => parseCard.call(cards, input),
-      validateResponse: (card, response) => validateResponse.call(cards, card, response),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-function unreadableRequest(): ChatRefusal<'invalid-request'> {
-  return invalidRequest('expected a request object whose fields can be read');
-}
-
-function invalidRequest(message: string): ChatRefusal<'invalid-request'> {
-  return refuse('invalid-request', message);
 }

@@ -4,7 +4,8 @@ import { FULL, stubStore, type Stub } from '../test/stub-store.js';
 import type { TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import { DEFAULT_ADMISSION_LEASE_MS } from './admission-lease.js';
 import { NEEDS_RECONCILIATION_REASONS, type StoredTurn } from './turn-record.js';
-import { TurnRecovery, type TurnRecoveryOptions } from './turn-recovery.js';
+import type { TurnRecoveryOptions } from './turn-recovery-options.js';
+import { TurnRecovery } from './turn-recovery.js';
 
 // DESIGN §6.11 and issue 12 ("Recovery: orphaned admissions"), over the unit
 // tests' sequential in-memory store (no fences: the testkit's fake store has those).

@@ -4,6 +4,7 @@
  * by name; `index.test.ts` pins the list.
  */
 export { TurnRecovery } from './turn-recovery.js';
+export type { TurnRecoveryOptions } from './turn-recovery-options.js';
 export type {
   DispatchEffectRequest,
   EffectExecution,
@@ -11,9 +12,8 @@ export type {
   ReconcileEffectRequest,
   ReplayTurnRequest,
   StartTurnRequest,
-  TurnRecoveryOptions,
   TurnRequest,
-} from './turn-recovery.js';
+} from './turn-requests.js';
 export type {
   AbortDelivery,
   CancelTurnRefusalCode,

@@ -4,7 +4,8 @@ import { FULL, TURN, stubStore } from '../test/stub-store.js';
 import type { TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import type { EffectClaim } from './outcomes.js';
 import type { StoredTurn } from './turn-record.js';
-import { TurnRecovery, type TurnRecoveryOptions } from './turn-recovery.js';
+import type { TurnRecoveryOptions } from './turn-recovery-options.js';
+import { TurnRecovery } from './turn-recovery.js';
 
 // Small inline stubs: one sequential in-memory store, no fences (the testkit's
 // fake store has those, and the race tests run there). Each test overrides the

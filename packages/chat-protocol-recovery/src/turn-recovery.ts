@@ -3,13 +3,15 @@
  * effect from being launched twice, launched after a cancellation committed, or
  * silently lost, on top of a host adapter. It owns the order of the writes and
  * the verdicts; the host owns storage, authority and the executions. Its only
- * in-memory state is a cache of turn snapshots used as compare-and-swap
- * expectations: a stale snapshot costs a retry and can never authorize a launch.
- * Time comes from its injected clock, only to date admissions and judge their lease.
+ * in-memory state is its snapshot cache (`snapshot-cache.ts`: compare-and-swap
+ * expectations, never an authorization) and its per-turn write queue
+ * (`write-queue.ts`). Time comes from its injected clock, only to date
+ * admissions and judge their lease.
  */
-import { hasBrand, isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName, type ChatCursor, type ChatRefusal } from '@papercusp/chat-protocol-core';
-import { DEFAULT_ADMISSION_LEASE_MS, inspectEffect, isAdmissionExpired } from './admission-lease.js';
+import { hasBrand, isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName } from '@papercusp/chat-protocol-core';
+import { inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
+import { completed, needsReconciliation, settledOutcome } from './effect-verdicts.js';
 import type {
   AbortDelivery,
   CancelTurnResult,
@@ -18,183 +20,38 @@ import type {
   ClaimEffectResult,
   CompletedOutcome,
   DispatchEffectResult,
-  EffectClaim,
   InspectTurnResult,
-  NeedsReconciliationOutcome,
   ReconcileEffectResult,
   ReplayTurnResult,
   StartTurnResult,
 } from './outcomes.js';
 import { readReplayCursor, validateReplayWindow } from './replay-window.js';
+import { readTurnRecoveryOptions, type TurnRecoveryOptions } from './turn-recovery-options.js';
+import { createSnapshotCache, type SnapshotCache } from './snapshot-cache.js';
+import {
+  readTurnRequest,
+  readUniqueIds,
+  type DispatchEffectRequest,
+  type EffectExecution,
+  type EffectRequest,
+  type ReconcileEffectRequest,
+  type ReplayTurnRequest,
+  type StartTurnRequest,
+  type TurnRequest,
+} from './turn-requests.js';
 import {
   findAdmission,
   findEffect,
   isAdmitted,
   withEffect,
   type EffectRecord,
-  type NeedsReconciliationReason,
   type StoredTurn,
   type TurnRecord,
 } from './turn-record.js';
+import { createWriteQueue, type Step, type Written, type WriteQueue } from './write-queue.js';
 
-/** Tuning for one `TurnRecovery` instance. */
-export interface TurnRecoveryOptions {
-  /** Compare-and-swap attempts per write before `checkpoint-failed` (conflicts come from other effects). Default 1,000. */
-  readonly maxWriteAttempts?: number;
-  /** Turn snapshots kept as write expectations; 0 turns the cache off. Default 256. */
-  readonly cacheSize?: number;
-  /**
-   * How long an admitted effect without a result counts as in flight, in
-   * milliseconds (a positive safe integer; default `DEFAULT_ADMISSION_LEASE_MS`,
-   * 10 minutes). Past it the worker is presumed gone: a claim marks the effect
-   * `needs-reconciliation` (`admission-expired`), never relaunches it (§6.11).
-   * Set it above the longest execution of any effect, with margin; every worker
-   * sharing a store should use the same lease.
-   */
-  readonly admissionLeaseMs?: number;
-  /**
-   * The clock: the current instant as an RFC 3339 timestamp with an offset.
-   * It dates admissions and judges their lease; nothing else reads time.
-   * Default: the system clock (`new Date().toISOString()`). A clock that
-   * throws or answers anything else makes the call that needed it refuse
-   * `clock-unavailable`.
-   */
-  readonly clock?: () => string;
-}
-
-/** The system clock, the default of `TurnRecoveryOptions.clock`. */
-const systemClock = (): string => new Date().toISOString();
-
-/** The request of `startTurn`: the effect identities the host authorized for this turn. */
-export interface StartTurnRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly turnId: string;
-  readonly effectIds: readonly string[];
-}
-
-/** The request of `claimEffect`, `cancelTurn` and the target of `reconcileEffect`. */
-export interface EffectRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly turnId: string;
-  readonly effectId: string;
-}
-
-/** The request of `cancelTurn`. */
-export interface TurnRequest<Caller> {
-  readonly caller: Caller;
-  readonly conversationId: string;
-  readonly turnId: string;
-}
-
-/** What the host's execution receives: the admitted claim. It owns its own AbortController, reached by the abort hook. */
-export type EffectExecution = EffectClaim;
-
-/** The request of `dispatchEffect`. */
-export interface DispatchEffectRequest<Result, Caller> {
-  readonly caller: Caller;
-  readonly claim: EffectClaim;
-  /**
-   * Starts the host execution. Called at most once, synchronously inside the
-   * store's fence: register the execution (and its AbortController) before the
-   * first `await`, so a cancellation that commits next can reach it.
-   */
-  readonly execute: (execution: EffectExecution) => Result | Promise<Result>;
-}
-
-/** The request of `reconcileEffect`: a result the host verified through its own effect or idempotency lookup. */
-export interface ReconcileEffectRequest<Result, Caller> extends EffectRequest<Caller> {
-  readonly result: Result;
-}
-
-/** The request of `replayTurn`. */
-export interface ReplayTurnRequest<Caller> extends TurnRequest<Caller> {
-  /** The client's `Last-Event-ID` or a cursor. */
-  readonly after: string | ChatCursor;
-}
-
+// How the host's execution ended: its result, or a throw or rejection.
 type Settled<Result> = { readonly ok: true; readonly result: Result } | { readonly ok: false };
-
-type Step<Result, Value> = { readonly write: TurnRecord<Result> } | { readonly stop: Value };
-
-interface QueuedWrite<Result> {
-  readonly start: StoredTurn<Result>;
-  readonly step: (turn: StoredTurn<Result>) => Step<Result, unknown>;
-  readonly resolve: (written: Written<Result, unknown>) => void;
-}
-
-type Written<Result, Value> =
-  | { readonly type: 'stopped'; readonly value: Value }
-  | { readonly type: 'written'; readonly turn: StoredTurn<Result> }
-  | { readonly type: 'unacknowledged' }
-  | { readonly type: 'missing' }
-  | { readonly type: 'exhausted' };
-
-function completed<Result>(result: Result, reused: boolean): CompletedOutcome<Result> {
-  return { ok: true, outcome: 'completed', reused, result };
-}
-
-const RECONCILIATION_MESSAGES: Record<NeedsReconciliationReason, string> = {
-  'claim-unacknowledged': 'the claim write was not acknowledged; verify the effect, then claim again or reconcile',
-  'admission-unacknowledged': 'the admission was not acknowledged and nothing was launched here; verify the effect and reconcile',
-  'dispatch-failed': 'the execution failed or was aborted; its external outcome is unknown until the host verifies it',
-  'admission-expired': 'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
-};
-
-function needsReconciliation(reason: NeedsReconciliationReason): NeedsReconciliationOutcome {
-  return { ok: true, outcome: 'needs-reconciliation', reason, message: RECONCILIATION_MESSAGES[reason] };
-}
-
-// A settled effect's verdict for a claim or dispatch that finds it.
-function settledOutcome<Result>(effect: EffectRecord<Result>): CompletedOutcome<Result> | NeedsReconciliationOutcome | null {
-  if (effect.status === 'completed') return completed(effect.result, true);
-  if (effect.status === 'needs-reconciliation') return needsReconciliation(effect.reason);
-  return null;
-}
-
-/** What every request naming a turn holds: its conversation and turn. */
-interface NamesTurn {
-  readonly conversationId: string;
-  readonly turnId: string;
-}
-
-// Every operation reads its request here, once (core's readFields): the fields
-// `keys` and the turn's ids, which must be v1 ids. Null when the request is not
-// an object, cannot be read (a throwing getter, a Proxy) or names no turn; the
-// operation then uses only the copy, so a getter cannot answer twice.
-function readTurnRequest<Request extends NamesTurn, Key extends keyof Request & string>(
-  request: Request,
-  keys: readonly Key[],
-): Pick<Request, Key | keyof NamesTurn> | null {
-  const fields = readFields<Request, Key | keyof NamesTurn>(request, [...keys, 'conversationId', 'turnId']);
-  return fields !== undefined && isChatId(fields.conversationId) && isChatId(fields.turnId) ? fields : null;
-}
-
-// A list of unique v1 ids, copied with each entry read once; null when it is
-// anything else or cannot be read. It stops at the first entry that is not an id.
-function readUniqueIds(value: unknown): readonly string[] | null {
-  try {
-    if (!Array.isArray(value)) return null;
-    const length: unknown = value.length;
-    if (typeof length !== 'number') return null;
-    const ids: string[] = [];
-    for (let index = 0; index < length; index += 1) {
-      const id: unknown = value[index];
-      if (!isChatId(id)) return null;
-      ids.push(id);
-    }
-    return new Set(ids).size === ids.length ? ids : null;
-  } catch {
-    // Array.isArray throws on a revoked Proxy; an entry may be a throwing getter.
-    return null;
-  }
-}
-
-// An option's value for a TypeError's message: String() throws on a symbol or a throwing toPrimitive.
-function describeOption(value: unknown): string {
-  return typeof value === 'number' ? String(value) : typeof value;
-}
 
 // Runs the host's execution: a synchronous throw becomes a failed settlement, never an exception here.
 function startExecution<Result>(execute: (execution: EffectExecution) => Result | Promise<Result>, execution: EffectExecution): Promise<Settled<Result>> {
@@ -245,12 +102,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   }
 
   private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
-  private readonly maxWriteAttempts: number;
-  private readonly cacheSize: number;
   private readonly admissionLeaseMs: number;
   private readonly clock: () => string;
-  private readonly cache = new Map<string, StoredTurn<Result>>();
-  private readonly queues = new Map<string, QueuedWrite<Result>[]>();
+  private readonly snapshots: SnapshotCache<Result>;
+  private readonly queue: WriteQueue<Result, Caller>;
 
   /**
    * Holds the adapter; reads nothing of it until an operation runs, and reads
@@ -261,19 +116,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
    * number: a host misconfigured at boot, not an input to refuse.
    */
   constructor(adapter: TurnRecoveryAdapter<Result, Caller>, options: TurnRecoveryOptions = {}) {
-    const read = readFields(options, ['maxWriteAttempts', 'cacheSize', 'admissionLeaseMs', 'clock']);
-    if (read === undefined) throw new TypeError('TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, clock? }');
-    const { admissionLeaseMs = DEFAULT_ADMISSION_LEASE_MS, clock = systemClock, maxWriteAttempts = 1000, cacheSize = 256 } = read;
-    if (!Number.isSafeInteger(admissionLeaseMs) || admissionLeaseMs < 1) {
-      throw new TypeError(`TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got ${describeOption(admissionLeaseMs)}`);
-    }
-    if (typeof clock !== 'function') throw new TypeError('TurnRecovery: clock must be a function returning an RFC 3339 timestamp');
-    // NaN would never reach the attempt bound, so the write loop could not end.
-    if (typeof maxWriteAttempts !== 'number' || Number.isNaN(maxWriteAttempts)) throw new TypeError('TurnRecovery: maxWriteAttempts must be a number');
-    if (typeof cacheSize !== 'number' || Number.isNaN(cacheSize)) throw new TypeError('TurnRecovery: cacheSize must be a number');
+    const { maxWriteAttempts, cacheSize, admissionLeaseMs, clock } = readTurnRecoveryOptions(options);
     this.adapter = adapter;
-    this.maxWriteAttempts = Math.max(1, Math.floor(maxWriteAttempts));
-    this.cacheSize = Math.max(0, Math.floor(cacheSize));
+    this.snapshots = createSnapshotCache(cacheSize);
+    this.queue = createWriteQueue(this.snapshots, maxWriteAttempts);
     this.admissionLeaseMs = admissionLeaseMs;
     this.clock = clock;
   }
@@ -309,21 +155,21 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     try {
       const answer = await gate.compareAndSwap({ turnId, expectedRevision: 0, next: record });
       if (answer.swapped) {
-        this.remember(answer.turn);
+        this.snapshots.remember(answer.turn);
         return { ok: true, outcome: 'started', turn: answer.turn.record };
       }
       current = answer.current;
     } catch {
       // The create may have committed: read it back before answering.
-      const readBack = await this.read(gate, turnId);
+      const readBack = await this.snapshots.read(gate, turnId);
       if (readBack === 'unavailable' || readBack === null) return refuse('checkpoint-failed', 'the turn could not be created or confirmed');
-      this.remember(readBack);
+      this.snapshots.remember(readBack);
       return sameTurn(readBack.record)
         ? { ok: true, outcome: 'started', turn: readBack.record }
         : refuse('turn-conflict', 'another turn with this id exists');
     }
     if (current === null) return refuse('checkpoint-failed', 'the store refused the create but holds no such turn');
-    this.remember(current);
+    this.snapshots.remember(current);
     return sameTurn(current.record)
       ? { ok: true, outcome: 'existing', turn: current.record }
       : refuse('turn-conflict', 'another turn with this id exists');
@@ -377,26 +223,26 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       claimNumber = effect.claim + 1;
       return { write: withEffect(turn.record, { effectId, claim: claimNumber, status: 'open' }) };
     };
-    const cached = this.cache.get(turnId);
+    const cached = this.snapshots.get(turnId);
     let written: Written<Result, Verdict> | undefined;
     if (cached !== undefined) {
-      written = await this.write(gate, turnId, cached, decide);
+      written = await this.queue.write(gate, turnId, cached, decide);
       // Only a stored result is final: an admission or a mark may have been
       // settled since the snapshot, so any other verdict from it is read again.
       const final = written.type !== 'stopped' || (written.value.ok && written.value.outcome === 'completed');
       if (!final) written = undefined;
     }
     if (written === undefined) {
-      const start = await this.read(gate, turnId);
+      const start = await this.snapshots.read(gate, turnId);
       if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
       if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
-      written = await this.write(gate, turnId, start, decide);
+      written = await this.queue.write(gate, turnId, start, decide);
     }
     // Admissions do not move the revision, so a claim written from an older
     // snapshot can land after one; the store's answer shows it, and the claim
     // it wrote can never be admitted. The admission is judged once more on
     // that answer: in flight, or past its lease and marked now.
-    if (written.type === 'written' && !marking && isAdmitted(written.turn, effectId)) written = await this.write(gate, turnId, written.turn, decide);
+    if (written.type === 'written' && !marking && isAdmitted(written.turn, effectId)) written = await this.queue.write(gate, turnId, written.turn, decide);
     switch (written.type) {
       case 'stopped':
         return written.value;
@@ -457,7 +303,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (admission === undefined || admission.admitted) return needsReconciliation('admission-unacknowledged');
     switch (admission.code) {
       case 'effect-settled': {
-        const turn = await this.read(gate, execution.turnId);
+        const turn = await this.snapshots.read(gate, execution.turnId);
         const effect = turn === 'unavailable' || turn === null ? undefined : findEffect(turn.record, execution.effectId);
         const outcome = effect === undefined ? null : settledOutcome(effect);
         return outcome ?? refuse('store-unavailable', 'the effect is settled but its record could not be read');
@@ -495,10 +341,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const { caller, conversationId, turnId } = fields;
     if (!(await this.authorized(caller, 'cancel', conversationId, turnId))) return refuse('forbidden', 'the caller may not cancel this turn');
     // A fresh read: the in-flight list must come from what is stored, not from a snapshot.
-    const start = await this.read(gate, turnId);
+    const start = await this.snapshots.read(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
-    const written = await this.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
+    const written = await this.queue.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
       if (turn.record.conversationId !== conversationId) return { stop: null };
       if (turn.record.status !== 'running') return { stop: turn };
       return { write: { ...turn.record, status: 'cancelled', revision: turn.record.revision + 1 } };
@@ -516,7 +362,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
         cancelledTurn = written.turn;
         break;
       case 'unacknowledged': {
-        const readBack = await this.read(gate, turnId);
+        const readBack = await this.snapshots.read(gate, turnId);
         if (readBack === 'unavailable' || readBack === null || readBack.record.status !== 'cancelled') {
           return refuse('checkpoint-failed', 'the cancellation could not be confirmed; nothing was aborted');
         }
@@ -559,7 +405,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (fields === null || !isChatId(fields.effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
     const { caller, conversationId, turnId, effectId, result } = fields;
     if (!(await this.authorized(caller, 'reconcile', conversationId, turnId))) return refuse('forbidden', 'the caller may not reconcile effects of this turn');
-    const start = await this.snapshot(gate, turnId);
+    const start = await this.snapshots.snapshot(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
     const outcome = await this.storeResult(gate, turnId, start, effectId, result, 'reconcile');
@@ -585,7 +431,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (fields === null) return refuse('invalid-request', 'expected a request with v1 ids for the conversation and turn');
     const { caller, conversationId, turnId } = fields;
     if (!(await this.authorized(caller, 'inspect', conversationId, turnId))) return refuse('forbidden', 'the caller may not inspect this turn');
-    const turn = await this.read(gate, turnId);
+    const turn = await this.snapshots.read(gate, turnId);
     if (turn === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (turn === null || turn.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
     const inspectedAt = this.now();
@@ -664,132 +510,6 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     }
   }
 
-  private async read(store: TurnStore<Result, Caller>, turnId: string): Promise<StoredTurn<Result> | null | 'unavailable'> {
-    try {
-      const turn = await store.read(turnId);
-      if (turn !== null) this.remember(turn);
-      return turn;
-    } catch {
-      return 'unavailable';
-    }
-  }
-
-  // The newest snapshot this instance saw, else a read. Only a write expectation:
-  // every fact it can answer from (completed, admitted, cancelled) never reverts.
-  private async snapshot(store: TurnStore<Result, Caller>, turnId: string): Promise<StoredTurn<Result> | null | 'unavailable'> {
-    return this.cache.get(turnId) ?? this.read(store, turnId);
-  }
-
-  private remember(turn: StoredTurn<Result>): void {
-    if (this.cacheSize === 0) return;
-    const turnId = turn.record.turnId;
-    const known = this.cache.get(turnId);
-    if (known !== undefined && known.record.revision > turn.record.revision) return;
-    this.cache.delete(turnId);
-    this.cache.set(turnId, turn);
-    if (this.cache.size > this.cacheSize) {
-      const oldest = this.cache.keys().next();
-      if (oldest.done !== true) this.cache.delete(oldest.value);
-    }
-  }
-
-  private forget(turnId: string): void {
-    this.cache.delete(turnId);
-  }
-
-  // Writes go through one queue per turn: while a compare-and-swap is out, the
-  // writes that arrive meanwhile wait and then go together in the next one
-  // (group commit). Concurrent effects of one turn then cost a few round trips
-  // instead of a retry each time another effect wins the revision.
-  private write<Value>(
-    store: TurnStore<Result, Caller>,
-    turnId: string,
-    start: StoredTurn<Result>,
-    step: (turn: StoredTurn<Result>) => Step<Result, Value>,
-  ): Promise<Written<Result, Value>> {
-    return new Promise((resolve) => {
-      const entry: QueuedWrite<Result> = {
-        start,
-        // Each entry keeps its own value type; the queue only sees the shape.
-        step: step as (turn: StoredTurn<Result>) => Step<Result, unknown>,
-        resolve: resolve as (written: Written<Result, unknown>) => void,
-      };
-      const queue = this.queues.get(turnId);
-      if (queue !== undefined) {
-        queue.push(entry);
-        return;
-      }
-      this.queues.set(turnId, [entry]);
-      void this.flush(store, turnId);
-    });
-  }
-
-  private async flush(store: TurnStore<Result, Caller>, turnId: string): Promise<void> {
-    for (;;) {
-      const queue = this.queues.get(turnId) ?? [];
-      const batch = queue.splice(0);
-      if (batch.length === 0) {
-        this.queues.delete(turnId);
-        return;
-      }
-      try {
-        await this.flushBatch(store, turnId, batch);
-      } catch {
-        // A store that answers outside its contract (a malformed record or
-        // answer): the writes' outcome is unknown, and the queue goes on.
-        this.forget(turnId);
-        for (const entry of batch) entry.resolve({ type: 'unacknowledged' });
-      }
-    }
-  }
-
-  // One batch: decide every write on the newest record, send them as one
-  // compare-and-swap, and decide again on a conflict.
-  private async flushBatch(store: TurnStore<Result, Caller>, turnId: string, batch: readonly QueuedWrite<Result>[]): Promise<void> {
-    let current = batch.reduce((newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest), this.cache.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start);
-    let pending = batch;
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt >= this.maxWriteAttempts) {
-        for (const entry of pending) entry.resolve({ type: 'exhausted' });
-        break;
-      }
-      // Each write decides on the record as the writes before it in the batch left it.
-      const base = current.record.revision;
-      let record = current.record;
-      const writers: QueuedWrite<Result>[] = [];
-      for (const entry of pending) {
-        const decision = entry.step({ record, admissions: current.admissions });
-        if ('stop' in decision) entry.resolve({ type: 'stopped', value: decision.stop });
-        else {
-          record = { ...decision.write, revision: base };
-          writers.push(entry);
-        }
-      }
-      pending = writers;
-      if (writers.length === 0) break;
-      let answer: Awaited<ReturnType<TurnStore<Result, Caller>['compareAndSwap']>>;
-      try {
-        answer = await store.compareAndSwap({ turnId, expectedRevision: base, next: { ...record, revision: base + 1 } });
-      } catch {
-        this.forget(turnId);
-        for (const entry of writers) entry.resolve({ type: 'unacknowledged' });
-        break;
-      }
-      if (answer.swapped) {
-        this.remember(answer.turn);
-        for (const entry of writers) entry.resolve({ type: 'written', turn: answer.turn });
-        break;
-      }
-      if (answer.current === null) {
-        this.forget(turnId);
-        for (const entry of writers) entry.resolve({ type: 'missing' });
-        break;
-      }
-      current = answer.current;
-      this.remember(current);
-    }
-  }
-
   // Stores an effect's result unless one is stored; after a lost acknowledgement,
   // reads back before answering.
   private async storeResult(
@@ -801,7 +521,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     source: 'dispatch' | 'reconcile',
   ): Promise<CompletedOutcome<Result> | CheckpointFailedRefusal<Result> | 'unknown-effect'> {
     const checkpointFailed = (message: string): CheckpointFailedRefusal<Result> => ({ ok: false, code: 'checkpoint-failed', message, result });
-    const written = await this.write<CompletedOutcome<Result> | 'unknown-effect'>(store, turnId, start, (turn) => {
+    const written = await this.queue.write<CompletedOutcome<Result> | 'unknown-effect'>(store, turnId, start, (turn) => {
       const effect = findEffect(turn.record, effectId);
       if (effect === undefined) return { stop: 'unknown-effect' };
       if (effect.status === 'completed') return { stop: completed(effect.result, true) };
@@ -813,7 +533,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       case 'written':
         return completed(result, false);
       case 'unacknowledged': {
-        const readBack = await this.read(store, turnId);
+        const readBack = await this.snapshots.read(store, turnId);
         const effect = readBack === 'unavailable' || readBack === null ? undefined : findEffect(readBack.record, effectId);
         if (effect?.status === 'completed') return completed(effect.result, effect.source !== source);
         return checkpointFailed('the result was not confirmed by the store; it is returned here, and the effect needs reconciliation');
@@ -828,7 +548,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   // After the execution settled: store its result, or mark the effect for reconciliation.
   private async finish(store: TurnStore<Result, Caller>, execution: EffectExecution, settled: Settled<Result>): Promise<DispatchEffectResult<Result>> {
     if (settled.ok) {
-      const start = await this.snapshot(store, execution.turnId);
+      const start = await this.snapshots.snapshot(store, execution.turnId);
       if (start === 'unavailable' || start === null) {
         return { ok: false, code: 'checkpoint-failed', message: 'the turn could not be read to store the result; it is returned here', result: settled.result };
       }
@@ -840,11 +560,11 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     // A fresh read, not a snapshot: a snapshot may still show a mark that a
     // verified result (another worker's reconcileEffect) has since replaced,
     // and a mark is a stop that no compare-and-swap would correct.
-    const start = await this.read(store, execution.turnId);
+    const start = await this.snapshots.read(store, execution.turnId);
     if (start === 'unavailable' || start === null) return needsReconciliation('dispatch-failed');
     // Best effort: mark the effect so a later claim says why. If a verified
     // result was stored meanwhile, that result is the answer.
-    const marked = await this.write<CompletedOutcome<Result> | null>(store, execution.turnId, start, (turn) => {
+    const marked = await this.queue.write<CompletedOutcome<Result> | null>(store, execution.turnId, start, (turn) => {
       const effect = findEffect(turn.record, execution.effectId);
       if (effect === undefined || effect.status === 'needs-reconciliation') return { stop: null };
       if (effect.status === 'completed') return { stop: completed(effect.result, true) };

@@ -217,6 +217,21 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
 }
 
 /**
+ * Claims `effectId` and dispatches it, each on a fresh worker, with an
+ * execution that runs until aborted (or the run's cancellation answered), and
+ * waits for its launch: the dispatch still in flight, or the failure when the
+ * claim was refused or the dispatch ended without a running execution.
+ */
+async function launchUntilAborted(run: Run, effectId: string): Promise<{ readonly dispatching: Promise<DispatchEffectResult<string>> } | string> {
+  const claimed = await run.worker().claimEffect({ ...run.key, effectId });
+  if (!claimed.ok || claimed.outcome !== 'claimed') return `the claim answered ${JSON.stringify(claimed)}`;
+  const dispatching = run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('until-cancelled') });
+  const early = await Promise.race([run.firstLaunch.then(() => null), dispatching]);
+  if (early !== null || run.launches.length !== 1) return `the dispatch answered ${JSON.stringify(early)} without a running execution`;
+  return { dispatching };
+}
+
+/**
  * The invariants over one run, read through a fresh worker: at most one launch
  * per effect; every produced result stored or reported; nothing answered
  * `completed` that the store does not hold; and, after a cancellation, the
@@ -331,12 +346,10 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         const run = await createRun(harness, ['call_pay']);
         if (typeof run === 'string') return [run];
         const failures: string[] = [];
-        const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
-        if (!claimed.ok || claimed.outcome !== 'claimed') return [`the claim answered ${JSON.stringify(claimed)}`];
-        const dispatching = run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('until-cancelled') });
         // The execution runs until aborted: wait for its launch (or a dispatch that ended without one), then cancel.
-        const early = await Promise.race([run.firstLaunch.then(() => null), dispatching]);
-        if (early !== null || run.launches.length !== 1) return [`the dispatch answered ${JSON.stringify(early)} without a running execution`];
+        const running = await launchUntilAborted(run, 'call_pay');
+        if (typeof running === 'string') return [running];
+        const { dispatching } = running;
         const cancelled = await run.cancel(run.worker());
         if (!cancelled.ok || JSON.stringify(cancelled.inFlight) !== '["call_pay"]' || cancelled.abort !== 'requested') {
           failures.push(`the cancellation answered ${JSON.stringify(cancelled)}, not committed with call_pay in flight and the abort requested`);
@@ -357,12 +370,10 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         if (typeof run === 'string') return [run];
         const failures: string[] = [];
         const admittedAt = new Date(CLOCK_START_MS).toISOString();
-        const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
-        if (!claimed.ok || claimed.outcome !== 'claimed') return [`the claim answered ${JSON.stringify(claimed)}`];
         // The dispatching worker "dies": its execution never settles while the check looks.
-        const dispatching = run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('until-cancelled') });
-        const early = await Promise.race([run.firstLaunch.then(() => null), dispatching]);
-        if (early !== null || run.launches.length !== 1) return [`the dispatch answered ${JSON.stringify(early)} without a running execution`];
+        const running = await launchUntilAborted(run, 'call_pay');
+        if (typeof running === 'string') return [running];
+        const { dispatching } = running;
         const inspected = async (expected: 'in-flight' | 'uncertain' | 'needs-reconciliation'): Promise<void> => {
           const answer = await run.worker().inspectTurn(run.key);
           const effect = answer.ok ? answer.value.effects.find((candidate) => candidate.effectId === 'call_pay') : undefined;

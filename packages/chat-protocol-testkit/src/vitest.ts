@@ -6,10 +6,27 @@
 import { describe, expect, it } from 'vitest';
 import {
   interactionStoreChecks,
+  type ConformanceCheck,
   type InteractionStoreConformanceOptions,
   type InteractionStoreHarness,
 } from './interaction-conformance.js';
 import { turnRecoveryChecks, type TurnRecoveryConformanceOptions, type TurnRecoveryHarness } from './turn-recovery-conformance.js';
+
+// One suite: every check as a test on a fresh harness; a failing check lists what the store did wrong.
+function describeChecks<Harness>(
+  title: string,
+  checks: () => readonly ConformanceCheck<Harness>[],
+  createHarness: () => Harness | Promise<Harness>,
+  timeout: () => number | undefined,
+): void {
+  describe(title, () => {
+    for (const check of checks()) {
+      it(check.name, async () => {
+        expect(await check.run(await createHarness())).toEqual([]);
+      }, timeout() ?? 300_000);
+    }
+  });
+}
 
 /** Options of {@link describeInteractionStoreConformance}. */
 export interface DescribeInteractionStoreConformanceOptions extends InteractionStoreConformanceOptions {
@@ -34,13 +51,7 @@ export function describeInteractionStoreConformance(
   createHarness: () => InteractionStoreHarness | Promise<InteractionStoreHarness>,
   options: DescribeInteractionStoreConformanceOptions = {},
 ): void {
-  describe(`interaction store conformance: ${name}`, () => {
-    for (const check of interactionStoreChecks(options)) {
-      it(check.name, async () => {
-        expect(await check.run(await createHarness())).toEqual([]);
-      }, options.timeout ?? 300_000);
-    }
-  });
+  describeChecks(`interaction store conformance: ${name}`, () => interactionStoreChecks(options), createHarness, () => options.timeout);
 }
 
 /** Options of {@link describeTurnRecoveryConformance}. */
@@ -67,13 +78,7 @@ export function describeTurnRecoveryConformance(
   createHarness: () => TurnRecoveryHarness | Promise<TurnRecoveryHarness>,
   options: DescribeTurnRecoveryConformanceOptions = {},
 ): void {
-  describe(`turn recovery conformance: ${name}`, () => {
-    for (const check of turnRecoveryChecks(options)) {
-      it(check.name, async () => {
-        expect(await check.run(await createHarness())).toEqual([]);
-      }, options.timeout ?? 300_000);
-    }
-  });
+  describeChecks(`turn recovery conformance: ${name}`, () => turnRecoveryChecks(options), createHarness, () => options.timeout);
 }
 
 export { interactionStoreChecks } from './interaction-conformance.js';

@@ -1,0 +1,99 @@
+/**
+ * The requests of `TurnRecovery`'s operations and how each is read: once, into
+ * a copy (core's `readFields`), so a getter cannot answer twice and a request
+ * that cannot be read is `invalid-request`, never an exception. It owns the
+ * shapes and the reading; what an operation does with a request is
+ * `TurnRecovery`'s.
+ */
+import { isChatId, readFields, type ChatCursor } from '@papercusp/chat-protocol-core';
+import type { EffectClaim } from './outcomes.js';
+
+/** The request of `startTurn`: the effect identities the host authorized for this turn. */
+export interface StartTurnRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly effectIds: readonly string[];
+}
+
+/** The request of `claimEffect`, `cancelTurn` and the target of `reconcileEffect`. */
+export interface EffectRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly effectId: string;
+}
+
+/** The request of `cancelTurn`. */
+export interface TurnRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly turnId: string;
+}
+
+/** What the host's execution receives: the admitted claim. It owns its own AbortController, reached by the abort hook. */
+export type EffectExecution = EffectClaim;
+
+/** The request of `dispatchEffect`. */
+export interface DispatchEffectRequest<Result, Caller> {
+  readonly caller: Caller;
+  readonly claim: EffectClaim;
+  /**
+   * Starts the host execution. Called at most once, synchronously inside the
+   * store's fence: register the execution (and its AbortController) before the
+   * first `await`, so a cancellation that commits next can reach it.
+   */
+  readonly execute: (execution: EffectExecution) => Result | Promise<Result>;
+}
+
+/** The request of `reconcileEffect`: a result the host verified through its own effect or idempotency lookup. */
+export interface ReconcileEffectRequest<Result, Caller> extends EffectRequest<Caller> {
+  readonly result: Result;
+}
+
+/** The request of `replayTurn`. */
+export interface ReplayTurnRequest<Caller> extends TurnRequest<Caller> {
+  /** The client's `Last-Event-ID` or a cursor. */
+  readonly after: string | ChatCursor;
+}
+
+/** What every request naming a turn holds: its conversation and turn. */
+interface NamesTurn {
+  readonly conversationId: string;
+  readonly turnId: string;
+}
+
+/**
+ * Reads a request once: the fields `keys` and the turn's ids, which must be v1
+ * ids. Null when the request is not an object, cannot be read (a throwing
+ * getter, a Proxy) or names no turn; the operation then uses only the copy.
+ */
+export function readTurnRequest<Request extends NamesTurn, Key extends keyof Request & string>(
+  request: Request,
+  keys: readonly Key[],
+): Pick<Request, Key | keyof NamesTurn> | null {
+  const fields = readFields<Request, Key | keyof NamesTurn>(request, [...keys, 'conversationId', 'turnId']);
+  return fields !== undefined && isChatId(fields.conversationId) && isChatId(fields.turnId) ? fields : null;
+}
+
+/**
+ * A list of unique v1 ids, copied with each entry read once; null when it is
+ * anything else or cannot be read. It stops at the first entry that is not an id.
+ */
+export function readUniqueIds(value: unknown): readonly string[] | null {
+  try {
+    if (!Array.isArray(value)) return null;
+    const length: unknown = value.length;
+    if (typeof length !== 'number') return null;
+    const ids: string[] = [];
+    for (let index = 0; index < length; index += 1) {
+      const id: unknown = value[index];
+      if (!isChatId(id)) return null;
+      ids.push(id);
+    }
+    return new Set(ids).size === ids.length ? ids : null;
+  } catch {
+    // Array.isArray throws on a revoked Proxy; an entry may be a throwing getter.
+    return null;
+  }
+}
