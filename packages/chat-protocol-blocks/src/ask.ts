@@ -2,7 +2,7 @@
  * `<ask>` blocks: a durable question an agent puts to the owner, with optional
  * choices and references. This module owns the normalized shape (schema and
  * type) and the tolerant parser that reads a model's JSON into it. It owns no
- * tag syntax (tags.ts), no answer handling and no authority: an option id is
+ * tag syntax (tag-readers.ts), no answer handling and no authority: an option id is
  * what the owner answers with, never a permission.
  */
 import { customCheck, exactOptional, strictExactObject, trimmedTextSchema } from '@papercusp/chat-protocol-core';

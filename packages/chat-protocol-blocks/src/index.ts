@@ -11,7 +11,7 @@ export { parseReportBlock } from './report.js';
 export { AskBlockSchema, parseAskBlock } from './ask.js';
 export type { AskBlock, AskOption } from './ask.js';
 export { serializeAskTag, serializeReportTag } from './serialize.js';
-export { parseAskTag, parseReportTag } from './tags.js';
+export { parseAskTag, parseReportTag } from './tag-readers.js';
 export { createTurnTextSplitter, splitTurnText } from './split.js';
 export { stripBlockTags } from './strip-block-tags.js';
 export { createSayProjector, projectSayText } from './say-projection.js';
