@@ -18,4 +18,4 @@ export { createSayProjector, projectSayText } from './say-projection.js';
 export { createReportBlockReader } from './report-reader.js';
 export type { ReportBlockReader, ReportBlockReaderOptions, ReportBlockWithExtensions, ReportExtensionSchemas } from './report-reader.js';
 export type { SayProjectionOptions, SayProjector } from './say-projection.js';
-export type { BlockTagName, SplitTurnTextOptions, TurnTextSegment, TurnTextSplitter } from './split.js';
+export type { BlockTagName, SplitTurnTextOptions, TurnTextSegment, TurnTextSplitter, TurnTextSplitterOptions } from './split.js';
