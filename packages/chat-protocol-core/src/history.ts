@@ -31,7 +31,8 @@ export type ChatHistoryRole = (typeof CHAT_HISTORY_ROLES)[number];
  * How a history turn was written: the person's sources of `user_input`, and
  * `voice_tts` for an assistant answer that was spoken to the person.
  */
-export const CHAT_HISTORY_SOURCES = [...USER_INPUT_SOURCES, 'voice_tts'] as const;
+// Wrapped and marked pure: a bundler keeps a bare spread, which may run an iterator.
+export const CHAT_HISTORY_SOURCES = /* @__PURE__ */ (() => [...USER_INPUT_SOURCES, 'voice_tts'] as const)();
 /** The source of a history turn. */
 export type ChatHistorySource = (typeof CHAT_HISTORY_SOURCES)[number];
 

@@ -109,7 +109,7 @@ const when =
 const required = (check: Check): Rule<false> => ({ check, optional: false });
 const optional = (check: Check): Rule<true> => ({ check, optional: true });
 /** A required key whose value the caller already dispatched on or checks itself (`type`, `kind`, `event`). */
-const dispatched = required(() => null);
+const dispatched = /* @__PURE__ */ required(() => null);
 
 /**
  * Checks a plain object against `rules`: no unknown keys, every required key
