@@ -73,10 +73,6 @@ function readOption(entry: unknown): AskOption | undefined {
   return { id, label, ...(description === undefined ? {} : { description }) };
 }
 
-function readRef(entry: unknown): string | undefined {
-  return normalizeBlockText(entry, BLOCK_LIMITS.maxTextLength);
-}
-
 /** `list` without its later repeats of a key, in order. */
 function keepFirst<T>(list: readonly T[], keyOf: (entry: T) => string): T[] {
   const seen = new Set<string>();
@@ -119,7 +115,7 @@ export function parseAskBlock(input: unknown): AskBlock | null {
       readList(readOwnValue(source, 'options'), BLOCK_LIMITS.maxOptions, readOption),
       (option) => option.id,
     );
-    const refs = keepFirst(readList(readOwnValue(source, 'refs'), BLOCK_LIMITS.maxRefs, readRef), (ref) => ref);
+    const refs = keepFirst(readList(readOwnValue(source, 'refs'), BLOCK_LIMITS.maxRefs, (entry) => normalizeBlockText(entry, BLOCK_LIMITS.maxTextLength)), (ref) => ref);
     return {
       question,
       ...(options.length === 0 ? {} : { options }),

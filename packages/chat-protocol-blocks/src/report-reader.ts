@@ -6,7 +6,7 @@
  */
 import { isReportExtensionName, type ReportBlock } from '@papercusp/chat-protocol-core';
 import * as z from 'zod/v4/mini';
-import { asRecord, ownKeys, readJsonCopy, readOwnValue } from './defensive-read.js';
+import { asRecord, ownKeys, readJsonCopy, readOption, readOwnValue } from './defensive-read.js';
 import { readReportBlock } from './report.js';
 import { splitTurnText } from './split.js';
 
@@ -54,7 +54,7 @@ export function createReportBlockReader<const Schemas extends ReportExtensionSch
 ): ReportBlockReader<Schemas> {
   // Options come from the caller: read like any input, so a getter or a Proxy trap never runs or throws here.
   const declared: Array<readonly [string, z.core.$ZodType]> = [];
-  const schemas = asRecord(readOwnValue(asRecord(options) ?? {}, 'extensions'));
+  const schemas = asRecord(readOption(options, 'extensions'));
   for (const name of schemas === undefined ? [] : ownKeys(schemas)) {
     const schema = readOwnValue(schemas as object, name);
     if (typeof schema === 'object' && schema !== null && isReportExtensionName(name) && !BLOCK_KEYS.has(name)) {

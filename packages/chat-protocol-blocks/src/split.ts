@@ -6,7 +6,7 @@
  */
 import type { ReportBlock } from '@papercusp/chat-protocol-core';
 import { parseAskBlock, type AskBlock } from './ask.js';
-import { asRecord, readOwnValue } from './defensive-read.js';
+import { readOption } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
 import { parseReportBlock } from './report.js';
 import {
@@ -499,14 +499,13 @@ export function splitTurnText<Report = ReportBlock>(text: string, options?: Spli
 
 // Options come from the caller: a getter or a Proxy trap never runs or throws here.
 function isStreaming(options: unknown): boolean {
-  const record = asRecord(options);
-  return record !== undefined && readOwnValue(record, 'streaming') === true;
+  return readOption(options, 'streaming') === true;
 }
 
 /** The report reader the options name (an object with an own `parse` function), else `parseReportBlock`; read without running a getter. */
 function reportReaderOf(options: unknown): (value: unknown) => unknown {
-  const reader = asRecord(readOwnValue(asRecord(options) ?? {}, 'reportReader'));
-  const parse = reader === undefined ? undefined : readOwnValue(reader, 'parse');
+  const reader = readOption(options, 'reportReader');
+  const parse = readOption(reader, 'parse');
   return typeof parse === 'function' ? (value) => (parse as (input: unknown) => unknown).call(reader, value) : parseReportBlock;
 }
 
