@@ -1,4 +1,4 @@
-import { createReportBlockReader, parseReportBlock } from '@papercusp/chat-protocol-blocks';
+import { createReportBlockReader, parseReportBlock, splitTurnText } from '@papercusp/chat-protocol-blocks';
 import * as z from 'zod/v4/mini';
 
 // A product's extension: Papercusp's goal report reference, under its schema.
@@ -16,6 +16,8 @@ const text = `Weekly goal report:\n<report>${JSON.stringify({ plans: [], goalRep
 
 const block = reader.parseTag(text);
 console.log(`plans: ${block.plans.length}, goal: ${block.extensions.goalReport.goalId}`);
+// Given the reader, the splitter reads the tag as a typed report segment too.
+console.log(`segments: ${splitTurnText(text, { reportReader: reader }).map((segment) => segment.kind).join(', ')}`);
 // Without the product's reader, the flat key means nothing, and the report has no content.
 console.log(`plain parser: ${parseReportBlock({ plans: [], goalReport })}`);
 // Written with `extensions`, any reader keeps it (as untyped bounded JSON).

@@ -2,7 +2,7 @@
  * `<ask>` blocks: a durable question an agent puts to the owner, with optional
  * choices and references. This module owns the normalized shape (schema and
  * type) and the tolerant parser that reads a model's JSON into it. It owns no
- * tag syntax (tags.ts), no answer handling and no authority: an option id is
+ * tag syntax (tag-readers.ts), no answer handling and no authority: an option id is
  * what the owner answers with, never a permission.
  */
 import { customCheck, exactOptional, strictExactObject, trimmedTextSchema } from '@papercusp/chat-protocol-core';
@@ -73,10 +73,6 @@ function readOption(entry: unknown): AskOption | undefined {
   return { id, label, ...(description === undefined ? {} : { description }) };
 }
 
-function readRef(entry: unknown): string | undefined {
-  return normalizeBlockText(entry, BLOCK_LIMITS.maxTextLength);
-}
-
 /** `list` without its later repeats of a key, in order. */
 function keepFirst<T>(list: readonly T[], keyOf: (entry: T) => string): T[] {
   const seen = new Set<string>();
@@ -119,7 +115,7 @@ export function parseAskBlock(input: unknown): AskBlock | null {
       readList(readOwnValue(source, 'options'), BLOCK_LIMITS.maxOptions, readOption),
       (option) => option.id,
     );
-    const refs = keepFirst(readList(readOwnValue(source, 'refs'), BLOCK_LIMITS.maxRefs, readRef), (ref) => ref);
+    const refs = keepFirst(readList(readOwnValue(source, 'refs'), BLOCK_LIMITS.maxRefs, (entry) => normalizeBlockText(entry, BLOCK_LIMITS.maxTextLength)), (ref) => ref);
     return {
       question,
       ...(options.length === 0 ? {} : { options }),

@@ -20,6 +20,16 @@ export function readOwnValue(source: object, key: string): unknown {
   }
 }
 
+/**
+ * The own data property `key` of a caller's options, or `undefined` when
+ * `options` is not an object to read keys from: options are read like any
+ * input, so a getter or a Proxy trap never runs or throws.
+ */
+export function readOption(options: unknown, key: string): unknown {
+  const record = asRecord(options);
+  return record === undefined ? undefined : readOwnValue(record, key);
+}
+
 /** The own enumerable string keys of `source`, or none when they cannot be read (a Proxy whose trap throws). */
 export function ownKeys(source: object): string[] {
   try {
@@ -95,14 +105,14 @@ export function readJsonCopy(value: unknown): unknown {
 function copyOwnData(value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= CHAT_LIMITS.maxJsonDepth) return undefined;
-  if (Array.isArray(value)) {
-    const length = readOwnValue(value, 'length');
-    if (typeof length !== 'number') return undefined;
+  // An array's every own entry (a hole or accessor reads as undefined, which refuses the copy).
+  const entries = readEntries(value, Infinity);
+  if (entries !== undefined) {
     const copy: unknown[] = [];
-    for (let index = 0; index < length; index++) {
-      const entry = copyOwnData(readOwnValue(value, String(index)), depth + 1);
-      if (entry === undefined) return undefined;
-      copy.push(entry);
+    for (const entry of entries) {
+      const copied = copyOwnData(entry, depth + 1);
+      if (copied === undefined) return undefined;
+      copy.push(copied);
     }
     return copy;
   }

@@ -28,7 +28,8 @@ describe('public types', () => {
     expectTypeOf<Extract<TurnTextSegment, { kind: 'ask' }>['block']>().toEqualTypeOf<AskBlock>();
     expectTypeOf<Extract<TurnTextSegment, { kind: 'report' }>['block']>().toEqualTypeOf<ReportBlock>();
     expectTypeOf<Extract<TurnTextSegment, { kind: 'invalid' }>['tag']>().toEqualTypeOf<'report' | 'ask'>();
-    expectTypeOf(splitTurnText).returns.toEqualTypeOf<TurnTextSegment[]>();
+    // Without a report reader, segments carry core's ReportBlock.
+    expectTypeOf(splitTurnText('')).toEqualTypeOf<TurnTextSegment[]>();
     expectTypeOf(createTurnTextSplitter().push).returns.toEqualTypeOf<TurnTextSegment[]>();
   });
 

@@ -4,7 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod/v4/mini';
 import { parseReportBlock } from './report.js';
 import { createReportBlockReader } from './report-reader.js';
-import { splitTurnText } from './split.js';
+import { createTurnTextSplitter, splitTurnText } from './split.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 // DESIGN §4, last-but-one bullet, and issue 13: "A goal-only report (a product
@@ -79,6 +79,62 @@ describe('createReportBlockReader: a typed extension point for product report co
     expect(reader.parseTag(`<report>${JSON.stringify({ plans: [], goalReport })}`)).toBeNull();
     expect(reader.parseTag(42 as never)).toBeNull();
     expect(splitTurnText(tag)).toStrictEqual([{ kind: 'invalid', tag: 'report', raw: tag }]);
+  });
+});
+
+// Issue 13 follow-up: the splitter reads a goal-only report when given the product's reader.
+describe('splitTurnText and createTurnTextSplitter with a reportReader (DESIGN §4, issue 13)', () => {
+  const tag = `<report>${JSON.stringify({ plans: [], goalReport })}</report>`;
+  const block = { plans: [], extensions: { goalReport } };
+
+  it('read a goal-only report written as a top-level key as a report segment typed with the extension', () => {
+    const segments = splitTurnText(`Status: ${tag} done`, { reportReader: reader });
+    expect(segments).toStrictEqual([
+      { kind: 'text', text: 'Status: ' },
+      { kind: 'report', block, raw: tag },
+      { kind: 'text', text: ' done' },
+    ]);
+    const report = segments.find((segment) => segment.kind === 'report');
+    expectTypeOf(report?.kind === 'report' ? report.block.extensions?.goalReport : undefined).toEqualTypeOf<
+      z.output<typeof GoalReportRefSchema> | undefined
+    >();
+  });
+
+  it('the incremental splitter with the reader gives the same report segment, cut into one-character deltas', () => {
+    const splitter = createTurnTextSplitter({ reportReader: reader });
+    const outputs = [...tag].flatMap((character) => splitter.push(character));
+    expect(splitter.peek()).toStrictEqual([]);
+    expect([...outputs, ...splitter.end()]).toStrictEqual([{ kind: 'report', block, raw: tag }]);
+    // end() resets the splitter, and the next text is read with the same reader.
+    expect([...splitter.push(tag), ...splitter.end()]).toStrictEqual([{ kind: 'report', block, raw: tag }]);
+  });
+
+  it('the reader decides every report body: an extension it does not declare is dropped, a report with nothing else is invalid', () => {
+    const other = '<report>{"plans":[],"extensions":{"scout":1}}</report>';
+    expect(splitTurnText(other)).toStrictEqual([{ kind: 'report', block: { plans: [], extensions: { scout: 1 } }, raw: other }]);
+    expect(splitTurnText(other, { reportReader: reader })).toStrictEqual([{ kind: 'invalid', tag: 'report', raw: other }]);
+    const plain = '<report>{"plans":[{"title":"Ship"}]}</report><ask>{"question":"Now?"}</ask>';
+    expect(splitTurnText(plain, { reportReader: reader })).toStrictEqual(splitTurnText(plain));
+  });
+
+  it('without a usable reader nothing changes: no own parse function reads as parseReportBlock, a throwing reader makes the tag invalid', () => {
+    let ran = false;
+    const withGetter = Object.defineProperty({}, 'parse', { get: () => ((ran = true), reader.parse), enumerable: true });
+    for (const reportReader of [undefined, null, {}, { parse: 'no' }, withGetter, Object.create(reader) as typeof reader]) {
+      expect(splitTurnText(tag, { reportReader } as never)).toStrictEqual([{ kind: 'invalid', tag: 'report', raw: tag }]);
+    }
+    expect(ran).toBe(false);
+    const throwing = {
+      parse: (): never => {
+        throw new Error('product bug');
+      },
+    };
+    const planned = '<report>{"plans":[{"title":"Ship"}]}</report>';
+    expect(splitTurnText(planned, { reportReader: throwing })).toStrictEqual([{ kind: 'invalid', tag: 'report', raw: planned }]);
+    // A reader that breaks its type (undefined for null) still gives no block.
+    expect(splitTurnText(planned, { reportReader: { parse: () => undefined as never } })).toStrictEqual([
+      { kind: 'invalid', tag: 'report', raw: planned },
+    ]);
   });
 });
 

@@ -6,9 +6,9 @@
  */
 import { isReportExtensionName, type ReportBlock } from '@papercusp/chat-protocol-core';
 import * as z from 'zod/v4/mini';
-import { asRecord, ownKeys, readJsonCopy, readOwnValue } from './defensive-read.js';
+import { asRecord, ownKeys, readJsonCopy, readOption, readOwnValue } from './defensive-read.js';
 import { readReportBlock } from './report.js';
-import { splitTurnText, readTagBody } from './split.js';
+import { splitTurnText } from './split.js';
 
 /** A product's extension schemas by extension name (a name `isReportExtensionName` allows, not `title`, `plans` or `extensions`). */
 export type ReportExtensionSchemas = Readonly<Record<string, z.core.$ZodType>>;
@@ -54,7 +54,7 @@ export function createReportBlockReader<const Schemas extends ReportExtensionSch
 ): ReportBlockReader<Schemas> {
   // Options come from the caller: read like any input, so a getter or a Proxy trap never runs or throws here.
   const declared: Array<readonly [string, z.core.$ZodType]> = [];
-  const schemas = asRecord(readOwnValue(asRecord(options) ?? {}, 'extensions'));
+  const schemas = asRecord(readOption(options, 'extensions'));
   for (const name of schemas === undefined ? [] : ownKeys(schemas)) {
     const schema = readOwnValue(schemas as object, name);
     if (typeof schema === 'object' && schema !== null && isReportExtensionName(name) && !BLOCK_KEYS.has(name)) {
@@ -79,19 +79,15 @@ export function createReportBlockReader<const Schemas extends ReportExtensionSch
     return kept;
   };
   // The block's extensions are exactly the schemas' outputs, each under its own name.
-  const parse = (input: unknown) => readReportBlock(input, readExtensions) as ReportBlockWithExtensions<Schemas> | null;
-  return {
-    parse,
+  const reader: ReportBlockReader<Schemas> = {
+    parse: (input) => readReportBlock(input, readExtensions) as ReportBlockWithExtensions<Schemas> | null,
     parseTag(text) {
-      if (typeof text !== 'string') return null;
-      for (const segment of splitTurnText(text)) {
-        const raw = segment.kind === 'report' ? segment.raw : segment.kind === 'invalid' && segment.tag === 'report' ? segment.raw : undefined;
-        if (raw === undefined) continue;
-        const value = readTagBody('report', raw);
-        const block = value === undefined ? null : parse(value);
-        if (block !== null) return block;
+      // The splitter reads report bodies with this reader: its report segments are this reader's blocks.
+      for (const segment of splitTurnText(typeof text === 'string' ? text : '', { reportReader: reader })) {
+        if (segment.kind === 'report') return segment.block;
       }
       return null;
     },
   };
+  return reader;
 }

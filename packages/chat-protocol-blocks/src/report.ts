@@ -2,7 +2,7 @@
  * `<report>` blocks: the tolerant parser that reads a model's JSON into a
  * normalized report block. The strict shape (`ReportBlockSchema`) and the
  * status tokens live in core, where a card's report body uses the same schema;
- * the package index re-exports them. No tag syntax (tags.ts), no rendering.
+ * the package index re-exports them. No tag syntax (tag-readers.ts), no rendering.
  */
 import { isReportExtensionName, REPORT_LIMITS, type ReportBlock, type ReportItem, type ReportPlan } from '@papercusp/chat-protocol-core';
 import { readBlockText } from './block-text.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NASTY_PIECES, validAskArb, validReportArb } from '../test/block-arbitraries.js';
 import { serializeAskTag, serializeReportTag } from './serialize.js';
-import { parseAskTag, parseReportTag } from './tags.js';
+import { parseAskTag, parseReportTag } from './tag-readers.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 const RUNS = runs(500);

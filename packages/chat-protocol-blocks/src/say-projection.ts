@@ -5,7 +5,7 @@
  * shipped `SayStreamProjector`/`projectSayText` one, on the scanning split.ts
  * uses (tag-scan.ts). What a control tag asks the host to do is not read here.
  */
-import { asRecord, readOwnValue } from './defensive-read.js';
+import { readOption } from './defensive-read.js';
 import { LESS_THAN, NO_OPENER, PARTIAL_OPENER, findCloserEnd, readOpener } from './tag-scan.js';
 
 /*
@@ -175,8 +175,7 @@ export function scanSay(state: SayScanState, delta: string): string {
 
 // Options come from the caller: a getter or a Proxy trap never runs or throws here.
 function allowsPlainText(options: unknown, fallback: boolean): boolean {
-  const record = asRecord(options);
-  const value = record === undefined ? undefined : readOwnValue(record, 'allowPlainText');
+  const value = readOption(options, 'allowPlainText');
   return typeof value === 'boolean' ? value : fallback;
 }
 

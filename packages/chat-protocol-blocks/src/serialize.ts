@@ -2,7 +2,7 @@
  * Writing blocks into turn text: `<report>{json}</report>` and `<ask>{json}</ask>`.
  * The serializers validate first and throw a `TypeError` naming the problem, so
  * nothing invalid is ever written; the JSON is escaped so no tag can open or
- * close inside it. They own no reading (tags.ts) and no normalization (they
+ * close inside it. They own no reading (tag-readers.ts) and no normalization (they
  * refuse what the parsers would have repaired).
  */
 import { ReportBlockSchema, type ReportBlock } from '@papercusp/chat-protocol-core';

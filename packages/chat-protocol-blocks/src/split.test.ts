@@ -6,6 +6,8 @@ import {
   splitTurnText,
   type TurnTextSegment,
 } from './split.js';
+import * as z from 'zod/v4/mini';
+import { createReportBlockReader } from './report-reader.js';
 import { stripBlockTags } from './strip-block-tags.js';
 import { runs } from '../../../test-support/property-runs.js';
 
@@ -24,11 +26,11 @@ const ASK = `<ask>${A1}</ask>`;
 const text = (value: string): TurnTextSegment => ({ kind: 'text', text: value });
 
 /** Adjacent text segments joined, as a renderer concatenates successive pushes. */
-function mergeText(segments: readonly TurnTextSegment[]): TurnTextSegment[] {
-  const merged: TurnTextSegment[] = [];
+function mergeText<Report>(segments: readonly TurnTextSegment<Report>[]): TurnTextSegment<Report>[] {
+  const merged: TurnTextSegment<Report>[] = [];
   for (const segment of segments) {
     const last = merged[merged.length - 1];
-    if (segment.kind === 'text' && last?.kind === 'text') merged[merged.length - 1] = text(last.text + segment.text);
+    if (segment.kind === 'text' && last?.kind === 'text') merged[merged.length - 1] = { kind: 'text', text: last.text + segment.text };
     else merged.push(segment);
   }
   return merged;
@@ -372,6 +374,39 @@ describe('every split point gives the same segments', () => {
         },
       ),
       { numRuns: runs(500) },
+    );
+  });
+
+  // Issue 13 follow-up: a product's report reader given to the splitter changes how
+  // report bodies read, never the grammar, so both forms still agree with it.
+  const goalReader = createReportBlockReader({ extensions: { goalReport: z.strictObject({ goalId: z.string() }) } });
+  const GOAL_TAG = '<report>{"plans":[],"goalReport":{"goalId":"g-1"}}</report>';
+  const goalText = fc
+    .array(fc.constantFrom(...FRAGMENTS, GOAL_TAG, '<report>{"plans":[],"goalReport":', '{"goalId":"g-1"}}', '</report>'), { maxLength: 40 })
+    .map((parts) => parts.join(''));
+
+  it('with a reportReader, pushes plus peek() or end() equal splitTurnText with the same reader, for every random cut', () => {
+    fc.assert(
+      fc.property(
+        goalText.chain((source) =>
+          fc.tuple(fc.constant(source), fc.uniqueArray(fc.integer({ min: 0, max: source.length }), { maxLength: 30 })),
+        ),
+        ([source, cuts]) => {
+          const options = { reportReader: goalReader };
+          const splitter = createTurnTextSplitter(options);
+          const outputs: Array<TurnTextSegment<NonNullable<ReturnType<typeof goalReader.parse>>>> = [];
+          let previous = 0;
+          for (const cut of [...cuts].sort((left, right) => left - right)) {
+            outputs.push(...splitter.push(source.slice(previous, cut)));
+            previous = cut;
+            expect(mergeText([...outputs, ...splitter.peek()])).toStrictEqual(splitTurnText(source.slice(0, cut), { ...options, streaming: true }));
+          }
+          outputs.push(...splitter.push(source.slice(previous)));
+          outputs.push(...splitter.end());
+          expect(mergeText(outputs)).toStrictEqual(splitTurnText(source, options));
+        },
+      ),
+      { numRuns: runs(300) },
     );
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { ReportBlock } from '@papercusp/chat-protocol-core';
 import { parseAskBlock, type AskBlock } from './ask.js';
-import { asRecord, readOwnValue } from './defensive-read.js';
+import { readOption } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';
 import { parseReportBlock } from './report.js';
 import {
@@ -83,30 +83,41 @@ export type BlockTagName = 'report' | 'ask';
  * - `pending`: while streaming, a tag whose closer has not arrived yet; its text
  *   is never shown.
  */
-export type TurnTextSegment =
+export type TurnTextSegment<Report = ReportBlock> =
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'report'; readonly block: ReportBlock; readonly raw: string }
+  | { readonly kind: 'report'; readonly block: Report; readonly raw: string }
   | { readonly kind: 'ask'; readonly block: AskBlock; readonly raw: string }
   | { readonly kind: 'invalid'; readonly tag: BlockTagName; readonly raw: string }
   | { readonly kind: 'pending'; readonly tag: BlockTagName };
 
+/** Options of {@link createTurnTextSplitter}, and of {@link splitTurnText} with {@link SplitTurnTextOptions}. */
+export interface TurnTextSplitterOptions<Report = ReportBlock> {
+  /**
+   * Reads a `<report>` body (its parsed JSON) in place of `parseReportBlock`:
+   * a product's `createReportBlockReader`, so a goal-only report written as a
+   * top-level key is a `report` segment typed with the product's extensions.
+   * `null` makes the tag `invalid`. Default: `parseReportBlock`.
+   */
+  readonly reportReader?: { readonly parse: (input: unknown) => Report | null };
+}
+
 /** Options of {@link splitTurnText}. */
-export interface SplitTurnTextOptions {
+export interface SplitTurnTextOptions<Report = ReportBlock> extends TurnTextSplitterOptions<Report> {
   /** The text is what has arrived so far of a turn still streaming. Default `false`: the text is finished. */
   readonly streaming?: boolean;
 }
 
 /** The incremental splitter returned by {@link createTurnTextSplitter}. */
-export interface TurnTextSplitter {
+export interface TurnTextSplitter<Report = ReportBlock> {
   /** Reads the next delta; returns the segments that became final with it (possibly none). They are never retracted. */
-  push(delta: string): TurnTextSegment[];
+  push(delta: string): TurnTextSegment<Report>[];
   /**
    * What is not final yet, as `splitTurnText(textSoFar, { streaming: true })` shows it
    * after the final segments: `[]`, or one `pending` segment while a tag is open. Reads nothing.
    */
-  peek(): TurnTextSegment[];
+  peek(): TurnTextSegment<Report>[];
   /** Finishes the text: returns the remaining segments as if not streaming, and resets the splitter for a new text. */
-  end(): TurnTextSegment[];
+  end(): TurnTextSegment<Report>[];
 }
 
 const PROSE = 0;
@@ -148,13 +159,16 @@ interface ScanState {
   tagLessThanDistance: number;
   /** A partial opener held back at the end of the last chunk. */
   held: string;
+  /** Reads a report tag's parsed body into its block, or `null`: `parseReportBlock` unless the caller gave a reader. */
+  readonly readReport: (value: unknown) => unknown;
 }
 
 /** Any distance past a closer's length: what the distance of a `<` far back is kept at. */
 const FAR = 64;
 
-function createScanState(): ScanState {
+function createScanState(readReport: (value: unknown) => unknown): ScanState {
   return {
+    readReport,
     mode: PROSE,
     lineIndent: 0,
     runCode: 0,
@@ -178,7 +192,7 @@ function createScanState(): ScanState {
  * tag's closer, the body is past `BLOCK_LIMITS.maxTagBodyLength` (not parsed)
  * or is not JSON. Never throws.
  */
-export function readTagBody(tag: BlockTagName, raw: string): unknown {
+function readTagBody(tag: BlockTagName, raw: string): unknown {
   const openerLength = openerLengthOf(tag);
   const bodyLength = raw.length - openerLength - closerLengthOf(tag);
   if (bodyLength < 0 || bodyLength > BLOCK_LIMITS.maxTagBodyLength) return undefined;
@@ -191,14 +205,17 @@ export function readTagBody(tag: BlockTagName, raw: string): unknown {
   }
 }
 
+// Segments as the scanner builds them: a report's block is whatever the state's report reader returned.
+type ScannedSegment = TurnTextSegment<unknown>;
+
 /** The segment for a complete tag: its block when the body reads as one, else `invalid`. */
-function readTag(tag: BlockTagName, raw: string): TurnTextSegment {
-  // Never throws: a block parser that threw on some hostile value must not take the splitter down with it.
+function readTag(state: ScanState, tag: BlockTagName, raw: string): ScannedSegment {
+  // Never throws: a block parser (a product's reader included) that threw on some hostile value must not take the splitter down with it.
   try {
     const value = readTagBody(tag, raw);
-    const block = value === undefined ? null : tag === 'report' ? parseReportBlock(value) : parseAskBlock(value);
+    const block = value === undefined ? null : tag === 'report' ? state.readReport(value) : parseAskBlock(value);
     // The parser matches the tag, so kind and block agree.
-    if (block !== null) return { kind: tag, block, raw } as TurnTextSegment;
+    if (block !== null && block !== undefined) return { kind: tag, block, raw } as ScannedSegment;
   } catch {
     // Read as invalid below.
   }
@@ -285,7 +302,7 @@ function nextMatch(mode: number, text: string, from: number): number {
 }
 
 /** Appends `text[start, end)` as a text segment unless it is empty. */
-function pushText(out: TurnTextSegment[], text: string, start: number, end: number): void {
+function pushText(out: ScannedSegment[], text: string, start: number, end: number): void {
   if (end > start) out.push({ kind: 'text', text: text.slice(start, end) });
 }
 
@@ -317,7 +334,7 @@ function tagTailOf(state: ScanState): string {
  * a bounded number of times: only a held partial opener (at most 7 characters)
  * and a closer's worth of an open tag's tail are read again.
  */
-function scan(state: ScanState, delta: string, final: boolean, out: TurnTextSegment[]): void {
+function scan(state: ScanState, delta: string, final: boolean, out: ScannedSegment[]): void {
   const text = state.held.length > 0 ? state.held + delta : delta;
   state.held = '';
   const length = text.length;
@@ -335,7 +352,7 @@ function scan(state: ScanState, delta: string, final: boolean, out: TurnTextSegm
     }
     const closerEnd = end - tail.length;
     state.tagPieces.push(text.slice(0, closerEnd));
-    out.push(readTag(state.tag, state.tagPieces.join('')));
+    out.push(readTag(state, state.tag, state.tagPieces.join('')));
     state.tagPieces = [];
     state.tagLessThanDistance = FAR;
     state.mode = PROSE;
@@ -362,7 +379,7 @@ function scan(state: ScanState, delta: string, final: boolean, out: TurnTextSegm
         keepTagPiece(state, text.slice(tagStart));
         return;
       }
-      out.push(readTag(state.tag, text.slice(tagStart, end)));
+      out.push(readTag(state, state.tag, text.slice(tagStart, end)));
       state.mode = PROSE;
       index = end;
       textStart = end;
@@ -445,10 +462,10 @@ function scan(state: ScanState, delta: string, final: boolean, out: TurnTextSegm
 }
 
 /** What is not final while streaming: the open tag, as `pending`. */
-const pendingOf = (state: ScanState): TurnTextSegment[] => (state.mode === TAG ? [{ kind: 'pending', tag: state.tag }] : []);
+const pendingOf = (state: ScanState): ScannedSegment[] => (state.mode === TAG ? [{ kind: 'pending', tag: state.tag }] : []);
 
 /** Ends the text: an open tag is `invalid` with everything from its opener; the state is fresh again. */
-function finishOpenTag(state: ScanState, out: TurnTextSegment[]): void {
+function finishOpenTag(state: ScanState, out: ScannedSegment[]): void {
   if (state.mode === TAG) out.push({ kind: 'invalid', tag: state.tag, raw: state.tagPieces.join('') });
 }
 
@@ -457,27 +474,39 @@ function finishOpenTag(state: ScanState, out: TurnTextSegment[]): void {
  * tags as `report` / `ask` (or `invalid` when malformed). With
  * `{ streaming: true }` the text is a prefix of a turn still arriving: a partial
  * opener at the very end is held back and an open tag is `pending`; otherwise an
- * unclosed tag is `invalid` and a partial opener is text.
+ * unclosed tag is `invalid` and a partial opener is text. With a
+ * `reportReader` (a product's `createReportBlockReader`), report bodies are read
+ * by it, so its report segments carry its typed blocks; without one, by
+ * `parseReportBlock`. Nothing else changes: the grammar, and every other segment.
  *
- * Never throws (a non-string reads as empty text, and options that are not an
- * object with an own `streaming: true` read as not streaming); linear in the text's length
+ * Never throws (a non-string reads as empty text, options that are not an
+ * object with an own `streaming: true` read as not streaming, a `reportReader`
+ * without an own `parse` function is not used, and a reader that throws makes
+ * its tag `invalid`); linear in the text's length
  * plus the cost of parsing each tag body. Equals the concatenation of a
  * {@link createTurnTextSplitter}'s outputs for any cut of the same text into deltas.
  */
-export function splitTurnText(text: string, options?: SplitTurnTextOptions): TurnTextSegment[] {
-  const state = createScanState();
-  const out: TurnTextSegment[] = [];
+export function splitTurnText<Report = ReportBlock>(text: string, options?: SplitTurnTextOptions<Report>): TurnTextSegment<Report>[] {
+  const state = createScanState(reportReaderOf(options));
+  const out: ScannedSegment[] = [];
   const streaming = isStreaming(options);
   scan(state, typeof text === 'string' ? text : '', !streaming, out);
   if (!streaming) finishOpenTag(state, out);
   else out.push(...pendingOf(state));
-  return out;
+  // Report blocks are what the caller's reader returns: `Report`.
+  return out as TurnTextSegment<Report>[];
 }
 
 // Options come from the caller: a getter or a Proxy trap never runs or throws here.
 function isStreaming(options: unknown): boolean {
-  const record = asRecord(options);
-  return record !== undefined && readOwnValue(record, 'streaming') === true;
+  return readOption(options, 'streaming') === true;
+}
+
+/** The report reader the options name (an object with an own `parse` function), else `parseReportBlock`; read without running a getter. */
+function reportReaderOf(options: unknown): (value: unknown) => unknown {
+  const reader = readOption(options, 'reportReader');
+  const parse = readOption(reader, 'parse');
+  return typeof parse === 'function' ? (value) => (parse as (input: unknown) => unknown).call(reader, value) : parseReportBlock;
 }
 
 /**
@@ -488,10 +517,12 @@ function isStreaming(options: unknown): boolean {
  * `splitTurnText(textSoFar, { streaming: true })`. Total work is linear in the
  * text: what became final is never read again; only a partial opener (at most
  * seven characters) and an open tag are carried between deltas. Never throws;
- * a non-string delta reads as empty.
+ * a non-string delta reads as empty. A `reportReader` reads report bodies as in
+ * {@link splitTurnText}, and the equalities above hold with the same reader.
  */
-export function createTurnTextSplitter(): TurnTextSplitter {
-  let state = createScanState();
+export function createTurnTextSplitter<Report = ReportBlock>(options?: TurnTextSplitterOptions<Report>): TurnTextSplitter<Report> {
+  const readReport = reportReaderOf(options);
+  let state = createScanState(readReport);
   return {
     push(delta) {
       if (typeof delta !== 'string' || delta.length === 0) return [];
@@ -514,19 +545,19 @@ export function createTurnTextSplitter(): TurnTextSplitter {
         state.tagPieces.push(delta);
         return [];
       }
-      const out: TurnTextSegment[] = [];
+      const out: ScannedSegment[] = [];
       scan(state, delta, false, out);
-      return out;
+      return out as TurnTextSegment<Report>[];
     },
     peek() {
-      return pendingOf(state);
+      return pendingOf(state) as TurnTextSegment<Report>[];
     },
     end() {
-      const out: TurnTextSegment[] = [];
+      const out: ScannedSegment[] = [];
       scan(state, '', true, out);
       finishOpenTag(state, out);
-      state = createScanState();
-      return out;
+      state = createScanState(readReport);
+      return out as TurnTextSegment<Report>[];
     },
   };
 }

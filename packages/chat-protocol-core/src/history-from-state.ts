@@ -12,9 +12,14 @@ import type { ChatStateV1, ChatTurnState } from './state.js';
  * The history turns of `state`, oldest first: for each turn, its `user_input`
  * as a user turn (when it has one), then the assistant's content as an
  * assistant turn with the turn's id: text, tool calls with their results,
- * cards with their resolution, provenance, status and error. Reasoning, host
- * state, usage and the idempotency memory are not content and stay out; a
- * running turn gives its answer so far. Both turns take the v1 turn's id, so a
+ * cards with their resolution, provenance, status and error, and the
+ * turn's product events (a codec's `productEvents` and `productState`, as
+ * the state holds them) in `product`, so they are never silently dropped.
+ * Reasoning, host state, usage and the idempotency memory are not content and
+ * stay out; a running turn gives its answer so far. A card that outlived its
+ * turn stays in the turn that asked it: open with `awaiting: true` while it
+ * waits, then closed with its resolution and `closedInTurn` naming the later
+ * turn that closed it. Both turns take the v1 turn's id, so a
  * client matches them with live envelopes of the same turn.
  *
  * Never mutates `state`; the result shares the state's tool call and card
@@ -39,5 +44,13 @@ function answerOf(turn: ChatTurnState): ChatHistoryTurnV1 {
   if (turn.provenance !== null) answer.provenance = turn.provenance;
   answer.status = turn.status;
   if (turn.error !== null) answer.error = turn.error;
+  // A codec's state (createChatCodec) keeps a turn's product events beside its other fields; core never reads their data.
+  const { productEvents, productState } = turn as { readonly productEvents?: unknown; readonly productState?: unknown };
+  if (productEvents !== undefined || productState !== undefined) {
+    answer.product = {
+      ...(productEvents === undefined ? {} : { productEvents }),
+      ...(productState === undefined ? {} : { productState }),
+    };
+  }
   return answer;
 }

@@ -8,7 +8,8 @@ import type { OpenCardSnapshotV1 } from './card-schemas.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { historyFromChatState } from './history-from-state.js';
 import { parseChatHistoryPage, type ChatHistoryTurnV1, type ParseChatHistoryPageRefusalCode } from './history.js';
-import { createChatState } from './state.js';
+import { createChatCodec } from './chat-codec.js';
+import { createChatState, type ChatStateV1 } from './state.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 const replay = replaySession;
@@ -190,5 +191,165 @@ describe('parseChatHistoryPage (DESIGN §3.9: strict, never throws, typed refusa
       }),
       { numRuns: runs(500) },
     );
+  });
+});
+
+// Issue 13 follow-up: history over the other issue-13 features together. Each
+// state is built by the reducer, its history must parse as a page, and the page
+// must say what happened, in the turn that asked.
+describe('historyFromChatState with cards that outlive their turn, every card kind and product events (DESIGN §3.3, §3.9)', () => {
+  const PROMPT_ONLY = { correlationId: 'card_p', createdAt: '2026-11-29T12:00:00Z', prompt: 'Anything else?', allowDecline: true };
+  const APPROVAL = {
+    correlationId: 'card_a',
+    createdAt: '2026-11-29T12:00:00Z',
+    prompt: 'Apply the change?',
+    presentation: { kind: 'confirm' },
+    approval: { title: 'write_file a.ts', question: 'Apply?', body: ['-a', '+b'] },
+    allowDecline: false,
+  };
+  const REPORT = { correlationId: 'card_r', createdAt: '2026-11-29T12:00:00Z', prompt: 'Status', report: { title: 'S', plans: [{ title: 'Ship', status: 'wip' }] }, allowDecline: true };
+  const ASKED = [
+    event('turn_1', 1, { type: 'user_input', text: 'Which plan suits me?' }),
+    event('turn_1', 2, { type: 'card', card: RADIO_CARD }),
+    event('turn_1', 3, { type: 'done', status: 'interrupted', awaiting: ['card_1'] }),
+  ];
+  const CLOSED_LATER = [
+    ...ASKED,
+    event('turn_2', 1, { type: 'user_input', text: 'Pro' }),
+    event('turn_2', 2, { type: 'card_closed', correlationId: 'card_1', resolution: 'submitted' }),
+    event('turn_2', 3, { type: 'delta', text: 'Pro it is.' }),
+    event('turn_2', 4, { type: 'done', status: 'completed' }),
+  ];
+  const pageOf = (state: ChatStateV1) => parseChatHistoryPage({ turns: historyFromChatState(state), hasMoreEarlier: false });
+  const radio = RADIO_CARD as unknown as OpenCardSnapshotV1;
+
+  it('a card a finished turn left waiting shows as open, awaiting, in the turn that asked it', () => {
+    expect(pageOf(replay(ASKED))).toStrictEqual({
+      ok: true,
+      value: {
+        turns: [
+          { id: 'turn_1', role: 'user', text: 'Which plan suits me?' },
+          { id: 'turn_1', role: 'assistant', text: '', cards: [{ card: radio, closed: false, resolution: null, awaiting: true }], status: 'interrupted' },
+        ],
+        hasMoreEarlier: false,
+      },
+    });
+  });
+
+  it('once a later turn closes it, the card is closed with its resolution in the asking turn, naming the closer; the closing turn holds no card', () => {
+    expect(pageOf(replay(CLOSED_LATER))).toStrictEqual({
+      ok: true,
+      value: {
+        turns: [
+          { id: 'turn_1', role: 'user', text: 'Which plan suits me?' },
+          {
+            id: 'turn_1',
+            role: 'assistant',
+            text: '',
+            cards: [{ card: radio, closed: true, resolution: 'submitted', closedInTurn: 'turn_2' }],
+            status: 'interrupted',
+          },
+          { id: 'turn_2', role: 'user', text: 'Pro' },
+          { id: 'turn_2', role: 'assistant', text: 'Pro it is.', status: 'completed' },
+        ],
+        hasMoreEarlier: false,
+      },
+    });
+  });
+
+  it('prompt-only, approval and report cards keep their content and resolution; one left open stays open', () => {
+    const state = replay([
+      event('turn_1', 1, { type: 'card', card: PROMPT_ONLY }),
+      event('turn_1', 2, { type: 'card', card: APPROVAL }),
+      event('turn_1', 3, { type: 'card', card: REPORT }),
+      event('turn_1', 4, { type: 'card_closed', correlationId: 'card_a', resolution: 'submitted' }),
+      event('turn_1', 5, { type: 'card_closed', correlationId: 'card_p', resolution: 'declined' }),
+      event('turn_1', 6, { type: 'done', status: 'completed' }),
+    ]);
+    expect(pageOf(state)).toStrictEqual({
+      ok: true,
+      value: {
+        turns: [
+          {
+            id: 'turn_1',
+            role: 'assistant',
+            text: '',
+            cards: [
+              { card: PROMPT_ONLY, closed: true, resolution: 'declined' },
+              { card: APPROVAL, closed: true, resolution: 'submitted' },
+              { card: REPORT, closed: false, resolution: null },
+            ],
+            status: 'completed',
+          },
+        ],
+        hasMoreEarlier: false,
+      },
+    });
+  });
+
+  it("a turn's product events travel in product, as the state holds them (event channel in order, state channel last write); transient ones are not history", () => {
+    const scout = createChatCodec({
+      events: {
+        'scout.products': { schema: z.strictObject({ ids: z.array(z.string()) }), channel: 'state' },
+        'scout.highlight': { schema: z.strictObject({ id: z.string() }), channel: 'event' },
+        'scout.cart_mutate': { schema: z.strictObject({ id: z.string() }), channel: 'transient' },
+      },
+    });
+    let state = createChatState(CONVERSATION_ID) as Extract<ReturnType<typeof scout.parseChatState>, { ok: true }>['value'];
+    for (const envelope of [
+      event('turn_1', 1, { type: 'user_input', text: 'Red shoes' }),
+      event('turn_1', 2, { type: 'scout.products', data: { ids: ['a'] } }),
+      event('turn_1', 3, { type: 'scout.highlight', data: { id: 'a' } }),
+      event('turn_1', 4, { type: 'scout.products', data: { ids: ['a', 'b'] } }),
+      event('turn_1', 5, { type: 'scout.cart_mutate', data: { id: 'b' } }),
+      event('turn_1', 6, { type: 'done', status: 'completed' }),
+      event('turn_2', 1, { type: 'user_input', text: 'Thanks' }),
+    ]) {
+      const parsed = scout.parseChatEnvelope(envelope);
+      if (!parsed.ok) throw new Error(parsed.message);
+      const applied = scout.applyChatEvent(state, parsed.value);
+      if (!applied.ok) throw new Error(applied.message);
+      state = applied.state;
+    }
+    expect(pageOf(state)).toStrictEqual({
+      ok: true,
+      value: {
+        turns: [
+          { id: 'turn_1', role: 'user', text: 'Red shoes' },
+          {
+            id: 'turn_1',
+            role: 'assistant',
+            text: '',
+            status: 'completed',
+            product: { productEvents: [{ type: 'scout.highlight', data: { id: 'a' } }], productState: { 'scout.products': { ids: ['a', 'b'] } } },
+          },
+          { id: 'turn_2', role: 'user', text: 'Thanks' },
+          { id: 'turn_2', role: 'assistant', text: '', status: 'running' },
+        ],
+        hasMoreEarlier: false,
+      },
+    });
+  });
+
+  it.each<[string, Record<string, unknown>, (string | number)[]]>([
+    ['a closed card that still awaits', { closed: true, resolution: 'submitted', awaiting: true }, ['turns', 1, 'cards', 0, 'awaiting']],
+    ['an awaiting card in a running turn', { closed: false, resolution: null, awaiting: true, status: 'running' }, ['turns', 1, 'cards', 0, 'awaiting']],
+    ['an open card that names a closing turn', { closed: false, resolution: null, closedInTurn: 'turn_2' }, ['turns', 1, 'cards', 0, 'closedInTurn']],
+    ['a card closed by its own turn named as the closer', { closed: true, resolution: 'submitted', closedInTurn: 'turn_1' }, ['turns', 1, 'cards', 0, 'closedInTurn']],
+    ['a card closed by a turn earlier in the page', { closed: true, resolution: 'submitted', closedInTurn: 'turn_0' }, ['turns', 1, 'cards', 0, 'closedInTurn']],
+  ])('parseChatHistoryPage refuses %s (invalid-page at the field)', (_label, fields, path) => {
+    const { status = 'interrupted', ...card } = fields;
+    const turns = [
+      { id: 'turn_0', role: 'assistant', text: '', status: 'completed' },
+      { id: 'turn_1', role: 'assistant', text: '', cards: [{ card: RADIO_CARD, ...card }], status },
+    ];
+    const result = parseChatHistoryPage({ turns, hasMoreEarlier: false });
+    expect(result).toMatchObject({ ok: false, code: 'invalid-page' });
+    expect(result.ok ? undefined : result.issues?.[0]?.path).toEqual(path);
+  });
+
+  it('a card closed by a turn on a later page is fine: the closer need not be in the page', () => {
+    const turns = [{ id: 'turn_1', role: 'assistant', text: '', cards: [{ card: RADIO_CARD, closed: true, resolution: 'submitted', closedInTurn: 'turn_9' }], status: 'interrupted' }];
+    expect(parseChatHistoryPage({ turns, hasMoreEarlier: true })).toMatchObject({ ok: true });
   });
 });

@@ -31,7 +31,8 @@ export type ChatHistoryRole = (typeof CHAT_HISTORY_ROLES)[number];
  * How a history turn was written: the person's sources of `user_input`, and
  * `voice_tts` for an assistant answer that was spoken to the person.
  */
-export const CHAT_HISTORY_SOURCES = [...USER_INPUT_SOURCES, 'voice_tts'] as const;
+// Wrapped and marked pure: a bundler keeps a bare spread, which may run an iterator.
+export const CHAT_HISTORY_SOURCES = /* @__PURE__ */ (() => [...USER_INPUT_SOURCES, 'voice_tts'] as const)();
 /** The source of a history turn. */
 export type ChatHistorySource = (typeof CHAT_HISTORY_SOURCES)[number];
 
@@ -112,7 +113,10 @@ const ASSISTANT_ONLY = ['tools', 'cards', 'report', 'provenance', 'status', 'err
  * and error only on assistant turns, `voice_tts` only on them too; an `error`
  * exactly when the status is `failed`; no two turns with the same id and
  * role; seqs, where given, increasing (oldest first); call and card ids unique
- * in a turn; an answer only on a submitted card. With `options.product`, each
+ * in a turn; an answer only on a submitted card; `awaiting` only on an open
+ * card of a turn not running or failed, and `closedInTurn` only on a closed
+ * card, naming a turn other than its own and not earlier in the page (the
+ * rules of cards that outlive their turn). With `options.product`, each
  * turn's `product` must pass the product's schema (`invalid-product`, with
  * the turn's path). The value returned is a fresh copy. Never throws.
  */
@@ -153,6 +157,9 @@ export function parseChatHistoryPage(
 
 function pageProblem(page: ChatHistoryPageV1): ChatIssue | null {
   const seen = new Set<string>();
+  // Where each assistant turn sits in the page, so a card closed by a later turn names one after it.
+  const answerIndexes = new Map<string, number>();
+  for (const [index, turn] of page.turns.entries()) if (turn.role === 'assistant') answerIndexes.set(turn.id, index);
   let lastSeq = -1;
   for (const [index, turn] of page.turns.entries()) {
     const path = ['turns', index];
@@ -163,8 +170,27 @@ function pageProblem(page: ChatHistoryPageV1): ChatIssue | null {
       if (turn.seq <= lastSeq) return { path: [...path, 'seq'], message: 'seqs increase within a page: oldest first' };
       lastSeq = turn.seq;
     }
-    const problem = turnProblem(turn);
+    const problem = turnProblem(turn) ?? outlivingCardProblem(turn, index, answerIndexes);
     if (problem !== null) return { path: [...path, ...problem.path], message: problem.message };
+  }
+  return null;
+}
+
+/**
+ * Cards that outlived their turn, as the state holds them (DESIGN §3.3): a
+ * card waits (`awaiting`) only while open, in a turn that ended by `done`; it
+ * names the turn that closed it (`closedInTurn`) only once closed, and that
+ * turn is a later one: never its own, never one earlier in the page (it may be
+ * on a later page).
+ */
+function outlivingCardProblem(turn: ChatHistoryTurnV1, index: number, answerIndexes: ReadonlyMap<string, number>): ChatIssue | null {
+  for (const [position, entry] of (turn.cards ?? []).entries()) {
+    if (entry.awaiting !== undefined && (entry.closed || turn.status === 'running' || turn.status === 'failed')) {
+      return { path: ['cards', position, 'awaiting'], message: 'only an open card of a turn ended by done awaits a later turn' };
+    }
+    if (entry.closedInTurn !== undefined && (!entry.closed || entry.closedInTurn === turn.id || (answerIndexes.get(entry.closedInTurn) ?? index + 1) <= index)) {
+      return { path: ['cards', position, 'closedInTurn'], message: 'only a closed card names the later turn that closed it' };
+    }
   }
   return null;
 }

@@ -96,17 +96,24 @@ const ReportPlanSchema = /* @__PURE__ */ (() =>
   }))();
 
 /**
- * Schema of a report's product extensions: a JSON object of 1 to
- * `maxExtensions` keys, each named as {@link isReportExtensionName} allows, each value bounded
- * JSON (core's `isSafeJson`). What a value means is its product's: the blocks
- * package's `createReportBlockReader` reads one through the product's schema.
+ * Whether `value` is a report's product extensions: a JSON object of 1 to
+ * `maxExtensions` keys, each named as {@link isReportExtensionName} allows,
+ * each value bounded JSON (`isSafeJson`). The one rule, for the schema below
+ * and the envelope's hot-path validator.
+ */
+export function isReportExtensions(value: unknown): value is Readonly<Record<string, unknown>> {
+  if (!isSafeJsonObject(value)) return false;
+  const names = Object.keys(value);
+  return names.length > 0 && names.length <= REPORT_LIMITS.maxExtensions && names.every(isReportExtensionName);
+}
+
+/**
+ * Schema of a report's product extensions ({@link isReportExtensions}). What a
+ * value means is its product's: the blocks package's `createReportBlockReader`
+ * reads one through the product's schema.
  */
 export const ReportExtensionsSchema = /* @__PURE__ */ (() =>
-  z.custom<Readonly<Record<string, unknown>>>((value) => {
-    if (!isSafeJsonObject(value)) return false;
-    const names = Object.keys(value);
-    return names.length > 0 && names.length <= REPORT_LIMITS.maxExtensions && names.every(isReportExtensionName);
-  }, 'not report extensions: a JSON object of 1 to 16 named values'))();
+  z.custom<Readonly<Record<string, unknown>>>(isReportExtensions, 'not report extensions: a JSON object of 1 to 16 named values'))();
 
 /**
  * Schema of a normalized report block: strict at every level; every string

@@ -27,6 +27,31 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
     expect([validateEnvelope(envelope) === null, ChatEventEnvelopeSchema.safeParse(envelope).success]).toEqual([false, false]);
   });
 
+  // Issue 13 follow-up: a card's report body is checked by hand on the hot path
+  // (so a client's bundle holds no zod); these are its boundaries, each judged
+  // as ReportBlockSchema judges it.
+  const plan = { title: 'Ship', status: 'wip', items: [{ id: 'P-1', text: 'Cards' }] };
+  it.each<[string, unknown, boolean]>([
+    ['a report with a title and plans', { title: 'Status', plans: [plan] }, true],
+    ['a goal-only report: no plans beside an extension', { plans: [], extensions: { goalReport: { goalId: 'g' } } }, true],
+    ['no plans and no extension', { plans: [] }, false],
+    ['an empty items list', { plans: [{ title: 'Ship', items: [] }] }, false],
+    ['a padded title', { title: ' Status', plans: [plan] }, false],
+    ['a blank item text', { plans: [{ title: 'Ship', items: [{ text: '  ' }] }] }, false],
+    ['an item without text', { plans: [{ title: 'Ship', items: [{ id: 'P-1' }] }] }, false],
+    ['a status past 256 characters', { plans: [{ title: 'Ship', status: 'x'.repeat(257) }] }, false],
+    ['101 plans', { plans: Array.from({ length: 101 }, () => ({ title: 'Ship' })) }, false],
+    ['an unknown key in a plan', { plans: [{ title: 'Ship', owner: 'me' }] }, false],
+    ['an extension with a bad name', { plans: [plan], extensions: { 'bad name': 1 } }, false],
+    ['an empty extensions object', { plans: [plan], extensions: {} }, false],
+    ['17 extensions', { plans: [plan], extensions: Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`e${index}`, index])) }, false],
+  ])("judges a card's report body as ReportBlockSchema does: %s", (_label, report, valid) => {
+    const event = { type: 'card', card: { correlationId: 'card_1', createdAt: '2026-11-29T12:00:00Z', prompt: 'Status', report } };
+    expect([validateEvent(event) === null, CardEventSchema.safeParse(event).success]).toEqual([valid, valid]);
+    const envelope = { schemaVersion: 1, conversationId: 'a', turnId: 'a', eventId: 'a', seq: 1, occurredAt: '1970-01-01T00:00:00Z', event };
+    expect(parseChatEnvelope(JSON.stringify(envelope)).ok).toBe(valid);
+  });
+
   it('agrees on near-valid envelopes (one key deleted, replaced or added anywhere)', () => {
     fc.assert(
       fc.property(envelopeArb, fc.array(mutationArb, { minLength: 1, maxLength: 2 }), (envelope, mutations) => {

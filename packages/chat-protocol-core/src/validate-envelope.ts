@@ -8,8 +8,7 @@
  */
 import type { CardApproval, CardKind, CardOption, CardPresentationV1, OpenCardSnapshotV1 } from './card-schemas.js';
 import { CARD_LIMITS, CARD_OPTION_STYLES, isCardDataSchemaJson } from './card-schemas.js';
-import { ReportBlockSchema } from './report-block.js';
-import { issuesOf } from './zod-issues.js';
+import { isReportExtensions, REPORT_LIMITS, type ReportBlock, type ReportItem, type ReportPlan } from './report-block.js';
 import {
   expiresAfterCreation,
   hasNoRepeats,
@@ -110,7 +109,7 @@ const when =
 const required = (check: Check): Rule<false> => ({ check, optional: false });
 const optional = (check: Check): Rule<true> => ({ check, optional: true });
 /** A required key whose value the caller already dispatched on or checks itself (`type`, `kind`, `event`). */
-const dispatched = required(() => null);
+const dispatched = /* @__PURE__ */ required(() => null);
 
 /**
  * Checks a plain object against `rules`: no unknown keys, every required key
@@ -323,14 +322,36 @@ function buildRuleTables(screened: boolean): RuleTables {
   };
   const timestamp = when(isZonedTimestamp, 'expected an RFC 3339 date-time with Z or ±HH:MM');
   const cardSchemaReference = rules<NonNullable<OpenCardSnapshotV1['schema']>>({ id: required(id), revision: required(count) });
-  // A report body is rare and nested four levels deep: the one strict schema
-  // judges it (no second copy of its rules), reporting its first issue.
-  const reportBlock: Check = (value) => {
-    const parsed = ReportBlockSchema.safeParse(value);
-    if (parsed.success) return null;
-    const [first] = issuesOf(parsed.error);
-    return fail(first?.path ?? [], first?.message ?? 'expected a report block');
-  };
+  // A card's report body, rule for rule as ReportBlockSchema states it (report-block.ts):
+  // checked here like the rest of the card, so the client's path never reaches zod.
+  const trimmed = (max: number): Check =>
+    when(
+      (value) => typeof value === 'string' && value.length > 0 && value.length <= max && value.trim() === value && isText(value),
+      `expected trimmed, non-blank clean text of at most ${max} characters`,
+    );
+  const token = trimmed(REPORT_LIMITS.maxTokenLength);
+  const reportText = trimmed(REPORT_LIMITS.maxTextLength);
+  const reportItem = rules<ReportItem>({ id: optional(token), text: required(reportText), status: optional(token), ref: optional(reportText) });
+  const reportItems: Check = (value) =>
+    arrayOf(REPORT_LIMITS.maxItemsPerPlan, strict(reportItem))(value) ??
+    (Array.isArray(value) && value.length === 0 ? fail([], 'expected at least 1 item') : null);
+  const reportPlan = rules<ReportPlan>({
+    slug: optional(token),
+    title: required(reportText),
+    status: optional(token),
+    summary: optional(reportText),
+    items: optional(reportItems),
+  });
+  const report = rules<ReportBlock>({
+    title: optional(reportText),
+    plans: required(arrayOf(REPORT_LIMITS.maxPlans, strict(reportPlan))),
+    extensions: optional(when(isReportExtensions, 'expected report extensions: a JSON object of 1 to 16 named values')),
+  });
+  const reportBlock: Check = (value) =>
+    checkStrict(value, report) ??
+    ((value as ReportBlock).plans.length === 0 && (value as ReportBlock).extensions === undefined
+      ? fail(['plans'], 'must not be empty unless the report carries an extension')
+      : null);
   const cardApproval = rules<CardApproval>({
     title: required(text(CARD_LIMITS.maxApprovalTextLength, 1)),
     question: required(text(CARD_LIMITS.maxApprovalTextLength, 1)),

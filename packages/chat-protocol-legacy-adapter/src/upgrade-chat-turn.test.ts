@@ -2,7 +2,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { parseChatHistoryPage } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { upgradeLegacyChatTurn, type UpgradeLegacyChatTurnRefusalCode, type UpgradeLegacyChatTurnResult } from './index.js';
+import { CARD_LIMITS } from '@papercusp/chat-protocol-core';
+import {
+  papercup,
+  upgradeLegacyChatFrame,
+  upgradeLegacyChatTurn,
+  type UpgradeLegacyChatTurnRefusalCode,
+  type UpgradeLegacyChatTurnResult,
+} from './index.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 // `UPDATE_LEGACY_FIXTURES=1` (the package's `fixtures` script) rewrites the
@@ -38,7 +45,7 @@ describe('upgradeLegacyChatTurn: the persisted ChatTurn fixtures and their pinne
 
   it('the upgraded turns read in order as one strict history page', () => {
     const turns = upgraded.flatMap(({ result }) => (result.ok ? [result.value] : []));
-    expect(turns).toHaveLength(9);
+    expect(turns).toHaveLength(16);
     expect(parseChatHistoryPage({ turns, hasMoreEarlier: true })).toStrictEqual({ ok: true, value: { turns, hasMoreEarlier: true } });
   });
 });
@@ -152,7 +159,7 @@ describe('upgradeLegacyChatTurn: the rules, field by field', () => {
     ['createdAt past year 9999', { ...recordOf('typed-question'), createdAt: 253_402_300_800_000 }, 'invalid-timestamp'],
     ['a fractional createdAt', { ...recordOf('typed-question'), createdAt: 1_796_029_200_000.5 }, 'invalid-timestamp'],
     ['picks on a tool without a card', { ...recordOf('spoken-answer'), tools: [{ callId: 'c', name: 'n', ok: true, picks: ['a'] }] }, 'invalid-record'],
-    ['a card v1 cannot read', { ...recordOf('declined-card'), tools: [{ callId: 'c', name: 'ask_choice', ok: true, card: { correlationId: 'x', createdAt: 'soon', prompt: 'p', presentation: { kind: 'radio', options: [] } } }] }, 'invalid-card'],
+    ['a card the strict v1 parser refuses', { ...recordOf('declined-card'), tools: [{ callId: 'c', name: 'ask_choice', ok: true, card: { correlationId: 'x', createdAt: 'soon', prompt: 'p', presentation: { kind: 'text' } } }] }, 'invalid-card'],
     ['picks on a text card', { ...recordOf('declined-card'), tools: [{ callId: 'c', name: 'ask_choice', ok: true, card: { correlationId: 'x', createdAt: 1, prompt: 'p', presentation: { kind: 'text' } }, picks: ['a'] }] }, 'unreadable-answer'],
   ])('%s is %s', (_name, input, code) => {
     expect(upgradeLegacyChatTurn(input)).toMatchObject({ ok: false, code });
@@ -179,5 +186,88 @@ describe('upgradeLegacyChatTurn: the rules, field by field', () => {
       }),
       { numRuns: runs(500) },
     );
+  });
+});
+
+// Issue 13 follow-up: a persisted card is read by the card frame's rules
+// (legacy-card.ts, the adapter README's card table), so a stored ChatTurn and a
+// live card frame carrying the same card agree, normalized or refused.
+describe('upgradeLegacyChatTurn: stored cards with the loose shapes upgrade as card frames do (DESIGN §5, issue 13)', () => {
+  const IDENTITY = { dialect: papercup, conversationId: 'conv_1', turnId: 'turn_1', eventId: 'evt_1', seq: 1, occurredAt: '2026-11-30T09:00:00Z' };
+  const storedCard = (name: string): Record<string, unknown> => {
+    const [tool] = recordOf(name)['tools'] as Record<string, unknown>[];
+    return tool?.['card'] as Record<string, unknown>;
+  };
+  const frameUpgrade = (card: unknown) => upgradeLegacyChatFrame({ event: 'card', data: JSON.stringify({ card }) }, IDENTITY);
+  const turnCard = (name: string) => {
+    const result = upgradeLegacyChatTurn(recordOf(name));
+    if (!result.ok) throw new Error(`${name}: ${result.code}: ${result.message}`);
+    return result.value.cards?.[0];
+  };
+  const normalized = [
+    'card-options-as-json-string',
+    'card-without-allow-decline',
+    'card-bounds-as-strings',
+    'card-slider-without-bounds',
+    'card-empty-option-label',
+    'card-long-prompt',
+    'card-data-schema-as-string',
+  ];
+
+  it.each(normalized)('%s: the turn holds exactly the card the card frame upgrades to', (name) => {
+    const frame = frameUpgrade(storedCard(name));
+    expect(frame).toMatchObject({ ok: true, kind: 'envelope' });
+    const event = frame.ok && frame.kind === 'envelope' ? frame.envelope.event : undefined;
+    expect(turnCard(name)?.card).toStrictEqual(event?.type === 'card' ? event.card : 'no card event');
+  });
+
+  it('options stored as a JSON string are decoded, and the stored pick answers the decoded card', () => {
+    expect(turnCard('card-options-as-json-string')).toStrictEqual({
+      card: {
+        correlationId: 'card_01JBY1',
+        createdAt: '2026-11-30T09:10:00.010Z',
+        prompt: 'Keep or drop the stale branch?',
+        presentation: { kind: 'radio', options: [{ id: 'opt_keep', label: 'Keep it' }, { id: 'opt_drop', label: 'Drop it' }] },
+        allowDecline: true,
+      },
+      closed: true,
+      resolution: 'submitted',
+      answer: { optionId: 'opt_drop' },
+    });
+  });
+
+  it('an absent allowDecline is true, so the stored decline stands', () => {
+    expect(turnCard('card-without-allow-decline')).toMatchObject({ card: { allowDecline: true }, closed: true, resolution: 'declined' });
+  });
+
+  it('bounds as strings are numbers, a slider without bounds gets 0…100, empty labels are ids, a long prompt is cut, dataSchemaJson is decoded', () => {
+    expect(turnCard('card-bounds-as-strings')?.card).toMatchObject({ presentation: { kind: 'slider', min: 10, max: 500, step: 10 }, timeoutMs: 30_000, allowDecline: false });
+    expect(turnCard('card-slider-without-bounds')?.card.presentation).toStrictEqual({ kind: 'slider', step: 5, min: 0, max: 100 });
+    expect(turnCard('card-empty-option-label')).toMatchObject({
+      card: { presentation: { options: [{ id: 'north', label: 'north' }, { id: 'south', label: 'south' }] } },
+      resolution: 'submitted',
+      answer: { optionIds: ['north', 'south'] },
+    });
+    const prompt = turnCard('card-long-prompt')?.card.prompt ?? '';
+    expect([prompt.length, prompt.endsWith('…')]).toEqual([CARD_LIMITS.maxPromptLength, true]);
+    expect(turnCard('card-data-schema-as-string')?.card.dataSchemaJson).toStrictEqual({ type: 'object', properties: { text: { type: 'string' } } });
+  });
+
+  it.each<[string, string, (string | number)[], string]>([
+    ['card-empty-prompt', 'empty-prompt', ['prompt'], 'a card asks something: the prompt is empty'],
+    ['card-options-unreadable', 'options-unreadable', ['presentation', 'options'], 'a string that is not a JSON array of options'],
+    ['card-option-without-id', 'option-without-id', ['presentation', 'options', 1], 'an option needs a non-empty string id'],
+    ['card-no-options', 'no-options', ['presentation', 'options'], 'a radio card needs at least one option'],
+    ['card-bound-not-a-number', 'bound-not-a-number', ['presentation', 'min'], 'a string that is not a number'],
+    ['card-data-schema-unreadable', 'data-schema-unreadable', ['dataSchemaJson'], 'a string that is not a JSON object'],
+  ])('%s is the card frame\'s typed refusal (unsupported-card, %s) at the card\'s place in the record', (name, reason, path, message) => {
+    expect(frameUpgrade(storedCard(name))).toMatchObject({ ok: false, code: 'unsupported-card', reason });
+    expect(upgradeLegacyChatTurn(recordOf(name))).toStrictEqual({
+      ok: false,
+      code: 'unsupported-card',
+      message: `tool ask_choice: card.${path.join('.')}: ${message}`,
+      issues: [{ path: ['tools', 0, 'card', ...path], message }],
+      reason,
+    });
   });
 });

@@ -22,6 +22,7 @@ import {
   type OpenCardSnapshotV1,
 } from '@papercusp/chat-protocol-core';
 import { epochToTimestamp, upgradeField } from './field-kind-conversions.js';
+import { isLegacyCardRefusal, type LegacyCardRefusal } from './legacy-card.js';
 
 /** Refusal codes of {@link upgradeLegacyChatTurn}. */
 export type UpgradeLegacyChatTurnRefusalCode =
@@ -32,6 +33,7 @@ export type UpgradeLegacyChatTurnRefusalCode =
   | 'invalid-timestamp'
   | 'missing-call-identity'
   | 'unknown-status'
+  | 'unsupported-card'
   | 'invalid-card'
   | 'unreadable-answer'
   | 'invalid-turn';
@@ -39,7 +41,8 @@ export type UpgradeLegacyChatTurnRefusalCode =
 /** The result of {@link upgradeLegacyChatTurn}. */
 export type UpgradeLegacyChatTurnResult =
   | { readonly ok: true; readonly value: ChatHistoryTurnV1 }
-  | ChatRefusal<UpgradeLegacyChatTurnRefusalCode>;
+  | ChatRefusal<Exclude<UpgradeLegacyChatTurnRefusalCode, 'unsupported-card'>>
+  | LegacyCardRefusal;
 
 /** What the host tells {@link upgradeLegacyChatTurn}. */
 export interface LegacyChatTurnOptions {
@@ -62,12 +65,12 @@ const PAPERCUSP_PRODUCT_FIELDS: readonly string[] = ['workRefs', 'planSlug'];
 const RECORD_FIELDS: ReadonlySet<string> = new Set(['id', 'seq', 'role', 'text', 'createdAt', 'source', 'tools', 'report', 'provenance', 'error']);
 const TOOL_FIELDS: ReadonlySet<string> = new Set(['callId', 'name', 'input', 'ok', 'summary', 'error', 'card', 'picks', 'declined']);
 
-type Refusal = ChatRefusal<UpgradeLegacyChatTurnRefusalCode>;
+type Refusal = ChatRefusal<Exclude<UpgradeLegacyChatTurnRefusalCode, 'unsupported-card'>> | LegacyCardRefusal;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const at = (code: UpgradeLegacyChatTurnRefusalCode, path: readonly (string | number)[], message: string): Refusal =>
+const at = (code: Exclude<UpgradeLegacyChatTurnRefusalCode, 'unsupported-card'>, path: readonly (string | number)[], message: string): Refusal =>
   refuse(code, message, [{ path, message }]);
 
 /**
@@ -87,7 +90,12 @@ const at = (code: UpgradeLegacyChatTurnRefusalCode, path: readonly (string | num
  *   objects) become the submitted answer (`optionId` for a radio or select,
  *   `optionIds` for a checkbox; anything else is `unreadable-answer`),
  *   `declined: true` a decline; a card with neither is closed without a
- *   reported resolution. A card v1 cannot read is `invalid-card`.
+ *   reported resolution. The card is read by the card frame's rules (absent
+ *   `allowDecline` is `true`, options stored as a JSON string decoded, the
+ *   other loose shapes of the adapter README's card table); a card no rule can
+ *   read is `unsupported-card` with the frame's `reason` and the path of the
+ *   field in the record (`tools.0.card.presentation.options`), and a card the
+ *   strict v1 parser then refuses is `invalid-card`.
  * - `error` (a message) makes the turn `failed` with code `stream-error`,
  *   not retryable, as a legacy error frame upgrades.
  * - The product's fields go into `product`; any other unknown field is
@@ -214,7 +222,13 @@ function upgradeTool(tool: unknown, index: number, turnId: string, options: Read
     if (picks !== undefined || declined !== undefined) return at('invalid-record', [...path, 'card'], 'picks and declined answer a card: the tool has none');
     return { call, card: undefined };
   }
-  const parsed = parseOpenCardSnapshot(upgradeField('card', card));
+  const upgradedCard = upgradeField('card', card);
+  if (isLegacyCardRefusal(upgradedCard)) {
+    // The card frame's own refusal and reason, at the card's place in the record (its issues are `event.card.…`).
+    const issues = (upgradedCard.issues ?? []).map((issue) => ({ path: [...path, 'card', ...issue.path.slice(2)], message: issue.message }));
+    return { ...refuse('unsupported-card', `tool ${name}: ${upgradedCard.message}`, issues), reason: upgradedCard.reason };
+  }
+  const parsed = parseOpenCardSnapshot(upgradedCard);
   if (!parsed.ok) {
     return refuse('invalid-card', `tool ${name}: ${parsed.message}`, (parsed.issues ?? []).map((issue) => ({ path: [...path, 'card', ...issue.path], message: issue.message })));
   }

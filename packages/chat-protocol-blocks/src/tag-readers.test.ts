@@ -4,7 +4,7 @@ import type { ReportBlock } from '@papercusp/chat-protocol-core';
 import { parseAskBlock, type AskBlock } from './ask.js';
 import { parseReportBlock } from './report.js';
 import { serializeAskTag, serializeReportTag } from './serialize.js';
-import { parseAskTag, parseReportTag } from './tags.js';
+import { parseAskTag, parseReportTag } from './tag-readers.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 // DESIGN §4: "Tag readers parseReportTag(text), parseAskTag(text) return the
