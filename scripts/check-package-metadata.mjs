@@ -46,13 +46,18 @@ export function checkPackageMetadata({ folder, manifest, license, readme, rootLi
     }
   };
   const nonEmptyString = (field, value) => {
-    if (typeof value !== 'string' || value.trim() === '') problems.push({ field, message: `must be a non-empty string, found ${show(value)}` });
+    if (typeof value !== 'string' || value.trim() === '')
+      problems.push({ field, message: `must be a non-empty string, found ${show(value)}` });
   };
 
   expect('name', manifest.name, `@papercusp/${folder}`);
   nonEmptyString('version', manifest.version);
   nonEmptyString('description', manifest.description);
-  if (!Array.isArray(manifest.keywords) || manifest.keywords.length === 0 || !manifest.keywords.every((word) => typeof word === 'string' && word !== '')) {
+  if (
+    !Array.isArray(manifest.keywords) ||
+    manifest.keywords.length === 0 ||
+    !manifest.keywords.every((word) => typeof word === 'string' && word !== '')
+  ) {
     problems.push({ field: 'keywords', message: `must be a non-empty list of words, found ${show(manifest.keywords)}` });
   }
   expect('homepage', manifest.homepage, `${REPOSITORY_URL}/tree/main/packages/${folder}#readme`);
@@ -88,7 +93,8 @@ function checkExports(exports) {
   /** @type {MetadataProblem[]} */
   const problems = [];
   if (!('.' in exports)) problems.push({ field: 'exports', message: 'must export "."' });
-  if (exports['./package.json'] !== './package.json') problems.push({ field: 'exports["./package.json"]', message: 'must be "./package.json"' });
+  if (exports['./package.json'] !== './package.json')
+    problems.push({ field: 'exports["./package.json"]', message: 'must be "./package.json"' });
   const conditions = [
     ['import', '.d.ts', '.js'],
     ['require', '.d.cts', '.cjs'],
@@ -97,7 +103,8 @@ function checkExports(exports) {
     if (subpath === './package.json') continue;
     const field = `exports[${JSON.stringify(subpath)}]`;
     if (typeof target === 'string') {
-      if (/\.(?:[cm]?js|[cm]?ts)$/.test(target)) problems.push({ field, message: `names code without types: use import and require conditions, found ${show(target)}` });
+      if (/\.(?:[cm]?js|[cm]?ts)$/.test(target))
+        problems.push({ field, message: `names code without types: use import and require conditions, found ${show(target)}` });
       continue;
     }
     if (!isRecord(target)) {
@@ -108,8 +115,18 @@ function checkExports(exports) {
       const entry = target[condition];
       const types = isRecord(entry) ? entry.types : undefined;
       const code = isRecord(entry) ? entry.default : undefined;
-      if (!isRecord(entry) || Object.keys(entry)[0] !== 'types' || typeof types !== 'string' || !types.endsWith(typesExtension) || typeof code !== 'string' || !code.endsWith(codeExtension)) {
-        problems.push({ field: `${field}.${condition}`, message: `must be { types: "…${typesExtension}", default: "…${codeExtension}" }, types first; found ${show(entry)}` });
+      if (
+        !isRecord(entry) ||
+        Object.keys(entry)[0] !== 'types' ||
+        typeof types !== 'string' ||
+        !types.endsWith(typesExtension) ||
+        typeof code !== 'string' ||
+        !code.endsWith(codeExtension)
+      ) {
+        problems.push({
+          field: `${field}.${condition}`,
+          message: `must be { types: "…${typesExtension}", default: "…${codeExtension}" }, types first; found ${show(entry)}`,
+        });
       }
     }
   }
@@ -125,9 +142,13 @@ export function checkRepository(root) {
   const rootLicense = readFileSync(join(root, 'LICENSE'), 'utf8');
   const read = (path) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
   return readPublicPackages(root).flatMap(({ folder, directory, manifest }) =>
-    checkPackageMetadata({ folder, manifest, license: read(join(directory, 'LICENSE')), readme: read(join(directory, 'README.md')), rootLicense }).map(
-      ({ field, message }) => `${typeof manifest.name === 'string' ? manifest.name : `packages/${folder}`}: ${field} ${message}`,
-    ),
+    checkPackageMetadata({
+      folder,
+      manifest,
+      license: read(join(directory, 'LICENSE')),
+      readme: read(join(directory, 'README.md')),
+      rootLicense,
+    }).map(({ field, message }) => `${typeof manifest.name === 'string' ? manifest.name : `packages/${folder}`}: ${field} ${message}`),
   );
 }
 
@@ -135,7 +156,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const root = fileURLToPath(new URL('..', import.meta.url));
   const problems = checkRepository(root);
   if (problems.length > 0) {
-    console.error(`Package metadata: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((line) => `  ${line}`).join('\n')}`);
+    console.error(
+      `Package metadata: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((line) => `  ${line}`).join('\n')}`,
+    );
     process.exit(1);
   }
   console.log(`Package metadata: all ${readPublicPackages(root).length} public packages complete`);

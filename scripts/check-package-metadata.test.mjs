@@ -36,7 +36,13 @@ function completeManifest() {
   };
 }
 
-const complete = () => ({ folder: 'chat-protocol-example', manifest: completeManifest(), license: LICENSE, readme: '# example\n', rootLicense: LICENSE });
+const complete = () => ({
+  folder: 'chat-protocol-example',
+  manifest: completeManifest(),
+  license: LICENSE,
+  readme: '# example\n',
+  rootLicense: LICENSE,
+});
 
 /** The fields of the problems found once `change` is applied to a complete package. */
 function fieldsAfter(change) {
@@ -50,10 +56,28 @@ describe('issue 14: the metadata every public package carries', () => {
     deepStrictEqual(checkPackageMetadata(complete()), []);
   });
 
-  const removals = ['name', 'version', 'description', 'keywords', 'homepage', 'bugs', 'repository', 'license', 'engines', 'publishConfig', 'type', 'sideEffects', 'files', 'exports'];
+  const removals = [
+    'name',
+    'version',
+    'description',
+    'keywords',
+    'homepage',
+    'bugs',
+    'repository',
+    'license',
+    'engines',
+    'publishConfig',
+    'type',
+    'sideEffects',
+    'files',
+    'exports',
+  ];
   for (const field of removals) {
     it(`a package without ${field} fails on ${field}`, () => {
-      deepStrictEqual(fieldsAfter(({ manifest }) => delete manifest[field]), [field]);
+      deepStrictEqual(
+        fieldsAfter(({ manifest }) => delete manifest[field]),
+        [field],
+      );
     });
   }
 
@@ -71,35 +95,81 @@ describe('issue 14: the metadata every public package carries', () => {
   it('wrong values fail as missing ones do: a license other than MIT, side effects, CommonJS, an older Node, restricted access, no keywords', () => {
     deepStrictEqual(
       fieldsAfter(({ manifest }) => {
-        Object.assign(manifest, { license: 'ISC', sideEffects: true, type: 'commonjs', engines: { node: '>=18' }, publishConfig: { access: 'restricted' }, keywords: [] });
+        Object.assign(manifest, {
+          license: 'ISC',
+          sideEffects: true,
+          type: 'commonjs',
+          engines: { node: '>=18' },
+          publishConfig: { access: 'restricted' },
+          keywords: [],
+        });
       }),
       ['keywords', 'license', 'engines', 'publishConfig', 'type', 'sideEffects'],
     );
   });
 
   it('a package whose name is not @papercusp/<folder>, or whose links point at another folder, fails on those fields', () => {
-    deepStrictEqual(fieldsAfter((input) => (input.folder = 'chat-protocol-other')), ['name', 'homepage', 'repository']);
+    deepStrictEqual(
+      fieldsAfter((input) => (input.folder = 'chat-protocol-other')),
+      ['name', 'homepage', 'repository'],
+    );
   });
 
   it('files must ship dist', () => {
-    deepStrictEqual(fieldsAfter(({ manifest }) => (manifest.files = ['lib'])), ['files']);
+    deepStrictEqual(
+      fieldsAfter(({ manifest }) => (manifest.files = ['lib'])),
+      ['files'],
+    );
   });
 
   it('a LICENSE that is missing or differs from the root one fails on LICENSE; a missing or empty README on README.md', () => {
-    deepStrictEqual(fieldsAfter((input) => (input.license = null)), ['LICENSE']);
-    deepStrictEqual(fieldsAfter((input) => (input.license = `${LICENSE}more\n`)), ['LICENSE']);
-    deepStrictEqual(fieldsAfter((input) => (input.readme = null)), ['README.md']);
-    deepStrictEqual(fieldsAfter((input) => (input.readme = '\n')), ['README.md']);
+    deepStrictEqual(
+      fieldsAfter((input) => (input.license = null)),
+      ['LICENSE'],
+    );
+    deepStrictEqual(
+      fieldsAfter((input) => (input.license = `${LICENSE}more\n`)),
+      ['LICENSE'],
+    );
+    deepStrictEqual(
+      fieldsAfter((input) => (input.readme = null)),
+      ['README.md'],
+    );
+    deepStrictEqual(
+      fieldsAfter((input) => (input.readme = '\n')),
+      ['README.md'],
+    );
   });
 
   it('every code entry of the exports map has import and require conditions, each with its own types first', () => {
-    deepStrictEqual(fieldsAfter(({ manifest }) => delete manifest.exports['.'].require.types), ['exports["."].require']);
-    deepStrictEqual(fieldsAfter(({ manifest }) => (manifest.exports['.'].import = { default: './dist/index.js', types: './dist/index.d.ts' })), ['exports["."].import']);
-    deepStrictEqual(fieldsAfter(({ manifest }) => (manifest.exports['.'].require.types = './dist/index.d.ts')), ['exports["."].require']);
-    deepStrictEqual(fieldsAfter(({ manifest }) => (manifest.exports['./extra'] = { import: { types: './dist/extra.d.ts', default: './dist/extra.js' } })), ['exports["./extra"].require']);
-    deepStrictEqual(fieldsAfter(({ manifest }) => (manifest.exports['./extra'] = './dist/extra.js')), ['exports["./extra"]']);
-    deepStrictEqual(fieldsAfter(({ manifest }) => delete manifest.exports['./package.json']), ['exports["./package.json"]']);
-    deepStrictEqual(fieldsAfter(({ manifest }) => delete manifest.exports['.']), ['exports']);
+    deepStrictEqual(
+      fieldsAfter(({ manifest }) => delete manifest.exports['.'].require.types),
+      ['exports["."].require'],
+    );
+    deepStrictEqual(
+      fieldsAfter(({ manifest }) => (manifest.exports['.'].import = { default: './dist/index.js', types: './dist/index.d.ts' })),
+      ['exports["."].import'],
+    );
+    deepStrictEqual(
+      fieldsAfter(({ manifest }) => (manifest.exports['.'].require.types = './dist/index.d.ts')),
+      ['exports["."].require'],
+    );
+    deepStrictEqual(
+      fieldsAfter(({ manifest }) => (manifest.exports['./extra'] = { import: { types: './dist/extra.d.ts', default: './dist/extra.js' } })),
+      ['exports["./extra"].require'],
+    );
+    deepStrictEqual(
+      fieldsAfter(({ manifest }) => (manifest.exports['./extra'] = './dist/extra.js')),
+      ['exports["./extra"]'],
+    );
+    deepStrictEqual(
+      fieldsAfter(({ manifest }) => delete manifest.exports['./package.json']),
+      ['exports["./package.json"]'],
+    );
+    deepStrictEqual(
+      fieldsAfter(({ manifest }) => delete manifest.exports['.']),
+      ['exports'],
+    );
   });
 
   it('checks every public package of a repository, a new one included, and skips private ones', () => {
@@ -120,7 +190,22 @@ describe('issue 14: the metadata every public package carries', () => {
       const newPackage = '@papercusp/chat-protocol-new: ';
       deepStrictEqual(
         problems.slice(1).map((line) => (line.startsWith(newPackage) ? line.slice(newPackage.length).split(' ')[0] : line)),
-        ['description', 'keywords', 'homepage', 'bugs', 'repository', 'license', 'engines', 'publishConfig', 'type', 'sideEffects', 'files', 'exports', 'LICENSE', 'README.md'],
+        [
+          'description',
+          'keywords',
+          'homepage',
+          'bugs',
+          'repository',
+          'license',
+          'engines',
+          'publishConfig',
+          'type',
+          'sideEffects',
+          'files',
+          'exports',
+          'LICENSE',
+          'README.md',
+        ],
       );
     } finally {
       rmSync(root, { recursive: true, force: true });

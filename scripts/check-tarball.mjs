@@ -51,7 +51,7 @@ function namedFiles(manifest) {
   };
   visit(manifest.exports);
   for (const field of ['main', 'module', 'types']) visit(manifest[field]);
-  visit(typeof manifest.bin === 'string' ? manifest.bin : manifest.bin ?? null);
+  visit(typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin ?? null));
   return named;
 }
 
@@ -67,7 +67,8 @@ export function checkTarball({ source, packed, paths, readText, versions }) {
   for (const required of ['LICENSE', 'README.md', 'package.json']) {
     if (!files.has(required)) problems.push(`${required} is not in the tarball`);
   }
-  if (packed.version !== source.version) problems.push(`version is ${JSON.stringify(packed.version)} in the tarball, ${JSON.stringify(source.version)} in the workspace`);
+  if (packed.version !== source.version)
+    problems.push(`version is ${JSON.stringify(packed.version)} in the tarball, ${JSON.stringify(source.version)} in the workspace`);
   if (packed.version === '0.0.0') problems.push('version is 0.0.0: run `changeset version` first (a ^0.0.0 range admits only 0.0.0)');
 
   for (const field of DEPENDENCY_FIELDS) {
@@ -75,7 +76,8 @@ export function checkTarball({ source, packed, paths, readText, versions }) {
     const packedRanges = isRecord(packed[field]) ? packed[field] : {};
     for (const [name, range] of Object.entries(sourceRanges)) {
       const expected = resolveWorkspaceRange(String(range), versions.get(name));
-      if (packedRanges[name] !== expected) problems.push(`${field}.${name} is ${JSON.stringify(packedRanges[name])}, expected ${JSON.stringify(expected)}`);
+      if (packedRanges[name] !== expected)
+        problems.push(`${field}.${name} is ${JSON.stringify(packedRanges[name])}, expected ${JSON.stringify(expected)}`);
     }
     for (const [name, range] of Object.entries(packedRanges)) {
       if (String(range).startsWith('workspace:')) problems.push(`${field}.${name} still has the workspace range ${JSON.stringify(range)}`);
@@ -87,7 +89,9 @@ export function checkTarball({ source, packed, paths, readText, versions }) {
     if (!files.has(path)) problems.push(`${path} is named by package.json but not in the tarball`);
   }
   // Each entry ships all four builds, even one package.json names only in part.
-  const stems = new Set([...named].map((path) => path.match(/^(dist\/.+)\.(?:js|cjs|d\.ts|d\.cts)$/)?.[1]).filter((stem) => stem !== undefined));
+  const stems = new Set(
+    [...named].map((path) => path.match(/^(dist\/.+)\.(?:js|cjs|d\.ts|d\.cts)$/)?.[1]).filter((stem) => stem !== undefined),
+  );
   for (const stem of stems) {
     for (const twin of [`${stem}.js`, `${stem}.cjs`, `${stem}.d.ts`, `${stem}.d.cts`]) {
       if (!files.has(twin) && !named.has(twin)) problems.push(`${twin} is missing: every entry ships ESM, CommonJS and the types of both`);

@@ -19,9 +19,22 @@ const source = {
   peerDependencies: { zod: '^3.25.0 || ^4.0.0' },
 };
 const packed = { ...source, dependencies: { '@papercusp/chat-protocol-core': '^0.1.0', '@standard-schema/spec': '1.1.0' } };
-const paths = ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.js.map', 'dist/index.cjs', 'dist/index.cjs.map', 'dist/index.d.ts', 'dist/index.d.cts'];
+const paths = [
+  'LICENSE',
+  'README.md',
+  'package.json',
+  'dist/index.js',
+  'dist/index.js.map',
+  'dist/index.cjs',
+  'dist/index.cjs.map',
+  'dist/index.d.ts',
+  'dist/index.d.cts',
+];
 const map = JSON.stringify({ version: 3, sources: ['../src/index.ts'], sourcesContent: ['export {};\n'], mappings: '' });
-const versions = new Map([['@papercusp/chat-protocol-core', '0.1.0'], ['@papercusp/chat-protocol-example', '0.1.0']]);
+const versions = new Map([
+  ['@papercusp/chat-protocol-core', '0.1.0'],
+  ['@papercusp/chat-protocol-example', '0.1.0'],
+]);
 const complete = () => ({ source, packed, paths, readText: () => map, versions });
 
 describe('issue 14: a tarball fit to publish', () => {
@@ -37,18 +50,25 @@ describe('issue 14: a tarball fit to publish', () => {
   });
 
   it('each entry ships ESM, CommonJS, both types and a map per script', () => {
-    deepStrictEqual(checkTarball({ ...complete(), paths: paths.filter((path) => path !== 'dist/index.cjs' && path !== 'dist/index.js.map') }), [
-      'dist/index.cjs is named by package.json but not in the tarball',
-      'dist/index.js.map is missing',
-    ]);
+    deepStrictEqual(
+      checkTarball({ ...complete(), paths: paths.filter((path) => path !== 'dist/index.cjs' && path !== 'dist/index.js.map') }),
+      ['dist/index.cjs is named by package.json but not in the tarball', 'dist/index.js.map is missing'],
+    );
   });
 
   it('an entry package.json names only as ESM still ships its CommonJS build and both types', () => {
     const esmOnly = { ...packed, exports: { '.': { import: { types: './dist/index.d.ts', default: './dist/index.js' } } } };
-    deepStrictEqual(checkTarball({ ...complete(), packed: esmOnly, paths: paths.filter((path) => !path.startsWith('dist/index.c') && path !== 'dist/index.d.cts') }), [
-      'dist/index.cjs is missing: every entry ships ESM, CommonJS and the types of both',
-      'dist/index.d.cts is missing: every entry ships ESM, CommonJS and the types of both',
-    ]);
+    deepStrictEqual(
+      checkTarball({
+        ...complete(),
+        packed: esmOnly,
+        paths: paths.filter((path) => !path.startsWith('dist/index.c') && path !== 'dist/index.d.cts'),
+      }),
+      [
+        'dist/index.cjs is missing: every entry ships ESM, CommonJS and the types of both',
+        'dist/index.d.cts is missing: every entry ships ESM, CommonJS and the types of both',
+      ],
+    );
   });
 
   it('a source map carries the text of its sources, since src is not published', () => {
@@ -57,11 +77,22 @@ describe('issue 14: a tarball fit to publish', () => {
       'dist/index.js.map lacks the text of ../src/index.ts (sourcesContent)',
       'dist/index.cjs.map lacks the text of ../src/index.ts (sourcesContent)',
     ]);
-    deepStrictEqual(checkTarball({ ...complete(), readText: () => 'not json' }), ['dist/index.js.map is not a JSON source map', 'dist/index.cjs.map is not a JSON source map']);
+    deepStrictEqual(checkTarball({ ...complete(), readText: () => 'not json' }), [
+      'dist/index.js.map is not a JSON source map',
+      'dist/index.cjs.map is not a JSON source map',
+    ]);
   });
 
   it('no sources, tests, fixtures, examples or configs leak in', () => {
-    const leaks = ['src/index.ts', 'dist/index.test.js', 'fixtures/golden/a.json', 'examples/quick-start.mjs', 'tsconfig.json', 'vitest.config.ts', 'test/setup.ts'];
+    const leaks = [
+      'src/index.ts',
+      'dist/index.test.js',
+      'fixtures/golden/a.json',
+      'examples/quick-start.mjs',
+      'tsconfig.json',
+      'vitest.config.ts',
+      'test/setup.ts',
+    ];
     deepStrictEqual(
       checkTarball({ ...complete(), paths: [...paths, ...leaks] }).filter((problem) => !problem.includes('.map')),
       leaks.map((path) => `${path} is a workspace file and must not be published`),
@@ -69,20 +100,32 @@ describe('issue 14: a tarball fit to publish', () => {
   });
 
   it('internal ranges are resolved from workspace:^ to ^<version being released>; other ranges stay as written', () => {
-    deepStrictEqual(checkTarball({ ...complete(), packed: { ...packed, dependencies: { '@papercusp/chat-protocol-core': 'workspace:^', '@standard-schema/spec': '1.1.0' } } }), [
-      'dependencies.@papercusp/chat-protocol-core is "workspace:^", expected "^0.1.0"',
-      'dependencies.@papercusp/chat-protocol-core still has the workspace range "workspace:^"',
-    ]);
-    deepStrictEqual(checkTarball({ ...complete(), packed: { ...packed, dependencies: { '@papercusp/chat-protocol-core': '^0.0.0', '@standard-schema/spec': '1.1.0' } } }), [
-      'dependencies.@papercusp/chat-protocol-core is "^0.0.0", expected "^0.1.0"',
-    ]);
+    deepStrictEqual(
+      checkTarball({
+        ...complete(),
+        packed: { ...packed, dependencies: { '@papercusp/chat-protocol-core': 'workspace:^', '@standard-schema/spec': '1.1.0' } },
+      }),
+      [
+        'dependencies.@papercusp/chat-protocol-core is "workspace:^", expected "^0.1.0"',
+        'dependencies.@papercusp/chat-protocol-core still has the workspace range "workspace:^"',
+      ],
+    );
+    deepStrictEqual(
+      checkTarball({
+        ...complete(),
+        packed: { ...packed, dependencies: { '@papercusp/chat-protocol-core': '^0.0.0', '@standard-schema/spec': '1.1.0' } },
+      }),
+      ['dependencies.@papercusp/chat-protocol-core is "^0.0.0", expected "^0.1.0"'],
+    );
     deepStrictEqual(checkTarball({ ...complete(), packed: { ...packed, peerDependencies: { zod: '^4.1.0' } } }), [
       'peerDependencies.zod is "^4.1.0", expected "^3.25.0 || ^4.0.0"',
     ]);
   });
 
   it('the version is the one in the workspace, and never 0.0.0', () => {
-    deepStrictEqual(checkTarball({ ...complete(), packed: { ...packed, version: '0.2.0' } }), ['version is "0.2.0" in the tarball, "0.1.0" in the workspace']);
+    deepStrictEqual(checkTarball({ ...complete(), packed: { ...packed, version: '0.2.0' } }), [
+      'version is "0.2.0" in the tarball, "0.1.0" in the workspace',
+    ]);
     const unreleased = { ...source, version: '0.0.0' };
     deepStrictEqual(checkTarball({ ...complete(), source: unreleased, packed: { ...packed, version: '0.0.0' } }), [
       'version is 0.0.0: run `changeset version` first (a ^0.0.0 range admits only 0.0.0)',

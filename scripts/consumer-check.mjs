@@ -201,8 +201,14 @@ function checkConsumer(project, name, source, expected) {
   writeFileSync(join(project, `${name}.mts`), source);
   writeFileSync(join(project, `${name}.cts`), source);
   writeFileSync(join(project, `${name}.ts`), source);
-  writeFileSync(join(project, `tsconfig.${name}.json`), tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out' }, [`${name}.mts`, `${name}.cts`]));
-  writeFileSync(join(project, `tsconfig.${name}.bundler.json`), tsconfig({ module: 'ESNext', moduleResolution: 'bundler', noEmit: true }, [`${name}.ts`]));
+  writeFileSync(
+    join(project, `tsconfig.${name}.json`),
+    tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out' }, [`${name}.mts`, `${name}.cts`]),
+  );
+  writeFileSync(
+    join(project, `tsconfig.${name}.bundler.json`),
+    tsconfig({ module: 'ESNext', moduleResolution: 'bundler', noEmit: true }, [`${name}.ts`]),
+  );
   run(tsc, ['-p', `tsconfig.${name}.json`], { cwd: project });
   step(`${name}: typechecks under module/moduleResolution NodeNext (ESM .mts and CommonJS .cts)`);
   run(tsc, ['-p', `tsconfig.${name}.bundler.json`], { cwd: project });
@@ -245,7 +251,7 @@ try {
   for (const zodVersion of zodVersions) checkZodLine(workspace, tarballs, zodVersion);
   console.log('\nconsumer check passed');
 } catch (error) {
-  console.error(`\nconsumer check failed: ${error instanceof CheckFailure ? error.message : error?.stack ?? error}`);
+  console.error(`\nconsumer check failed: ${error instanceof CheckFailure ? error.message : (error?.stack ?? error)}`);
   process.exitCode = 1;
 } finally {
   if (process.env['CONSUMER_KEEP'] === undefined) rmSync(workspace, { recursive: true, force: true });

@@ -77,7 +77,7 @@ function describeTurn(turn) {
   }
   if (turn.hostState !== null) console.log(`  host state v${turn.hostState.version}: ${JSON.stringify(turn.hostState.snapshot)}`);
 
-  const ending = turn.error === null ? turn.stopReason ?? 'no stop reason' : `${turn.error.code}: ${turn.error.message}`;
+  const ending = turn.error === null ? (turn.stopReason ?? 'no stop reason') : `${turn.error.code}: ${turn.error.message}`;
   console.log(`  final status: ${turn.status} (${ending})`);
   if (turn.usage !== null) console.log(`  usage: ${JSON.stringify(turn.usage)}`);
 }
@@ -93,10 +93,14 @@ for (const { name, title, legacyDialects } of sessions) {
   const same = session.expectedStateJson === `${JSON.stringify(session.state, null, 2)}\n`;
   const legacy = legacyDialects.length === 0 ? '' : `; legacy: ${legacyDialects.join(', ')}`;
   console.log(`  ${name}: ${title}.`);
-  console.log(`    ${session.envelopes.length} envelopes, ${session.state.turns.length} turn(s), pinned state ${same ? 'matches' : 'DIFFERS'}${legacy}`);
+  console.log(
+    `    ${session.envelopes.length} envelopes, ${session.state.turns.length} turn(s), pinned state ${same ? 'matches' : 'DIFFERS'}${legacy}`,
+  );
 }
 const covered = new Set(sessions.flatMap((session) => session.covers));
-console.log(`  ${sessions.length} sessions covering ${covered.size} tags (events, tool and turn outcomes, card kinds × resolutions, scenarios)`);
+console.log(
+  `  ${sessions.length} sessions covering ${covered.size} tags (events, tool and turn outcomes, card kinds × resolutions, scenarios)`,
+);
 
 for (const name of ['tools-and-sources', 'cancelled-with-late-result']) {
   const session = golden(name);
@@ -114,9 +118,13 @@ for (const [index, connection] of resumed.connections.entries()) {
   console.log(`  connection ${index + 1} (${from}): seq ${seqs[0]}–${seqs.at(-1)}`);
 }
 const duplicates = resumed.outcomes.filter((outcome) => outcome === 'duplicate').length;
-console.log(`  delivered ${resumed.envelopes.length} envelopes: ${resumed.envelopes.length - duplicates} applied, ${duplicates} duplicates ignored`);
+console.log(
+  `  delivered ${resumed.envelopes.length} envelopes: ${resumed.envelopes.length - duplicates} applied, ${duplicates} duplicates ignored`,
+);
 console.log(`  text:\n${indent(resumed.state.turns[0].text)}`);
-console.log(`  state identical to the pinned one: ${JSON.stringify(resumed.state) === JSON.stringify(resumed.expectedState) ? 'yes, no repeated words' : 'NO'}`);
+console.log(
+  `  state identical to the pinned one: ${JSON.stringify(resumed.state) === JSON.stringify(resumed.expectedState) ? 'yes, no repeated words' : 'NO'}`,
+);
 
 const sample = 'tools-and-sources';
 const { envelopes, state: cleanState } = golden(sample);

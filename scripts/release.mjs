@@ -36,7 +36,9 @@ run('pnpm', ['run', 'build']);
 
 const metadataProblems = checkRepository(root);
 if (metadataProblems.length > 0) {
-  console.error(`release: package metadata is incomplete (scripts/check-package-metadata.mjs)\n${metadataProblems.map((line) => `  ${line}`).join('\n')}`);
+  console.error(
+    `release: package metadata is incomplete (scripts/check-package-metadata.mjs)\n${metadataProblems.map((line) => `  ${line}`).join('\n')}`,
+  );
   process.exit(1);
 }
 
@@ -68,7 +70,9 @@ try {
       versions,
     });
     const kilobytes = (statSync(join(destination, tarball)).size / 1024).toFixed(1);
-    report.push(`  ${problems.length === 0 ? 'ok  ' : 'FAIL'} ${manifest.name}@${manifest.version}  ${tarball}, ${paths.length} files, ${kilobytes} KiB`);
+    report.push(
+      `  ${problems.length === 0 ? 'ok  ' : 'FAIL'} ${manifest.name}@${manifest.version}  ${tarball}, ${paths.length} files, ${kilobytes} KiB`,
+    );
     for (const problem of problems) report.push(`         ${problem}`);
     failed ||= problems.length > 0;
   }

@@ -32,7 +32,11 @@ import { renderSession } from './golden/render-session.mjs';
 const rendered = GOLDEN_SESSIONS.map(renderSession);
 /** @type {Record<string, string>} */
 const files = Object.assign({}, ...rendered.map(({ files: sessionFiles }) => sessionFiles));
-files['index.json'] = `${JSON.stringify(rendered.map(({ entry }) => entry), null, 2)}\n`;
+files['index.json'] = `${JSON.stringify(
+  rendered.map(({ entry }) => entry),
+  null,
+  2,
+)}\n`;
 
 const handWritten = (/** @type {string} */ file) => file.endsWith('.capture.sse');
 const check = process.argv.includes('--check');

@@ -96,7 +96,13 @@ function hugeText(): string {
 function withThrowingGetters(keys: readonly string[], base: object = {}): object {
   const object: object = { ...base };
   for (const key of keys) {
-    Object.defineProperty(object, key, { enumerable: true, configurable: true, get: () => { throw hostileError(); } });
+    Object.defineProperty(object, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        throw hostileError();
+      },
+    });
   }
   return object;
 }
@@ -179,8 +185,25 @@ function hostileValues(): readonly HostileValue[] {
     ['typed-array', new Uint8Array([1, 2])],
     ['sparse-array', sparse],
     ['array-with-extra-key', arrayWithExtra],
-    ['throwing-to-json', { toJSON: () => { throw hostileError(); } }],
-    ['throwing-to-primitive', { [Symbol.toPrimitive]: () => { throw hostileError(); }, toString: () => { throw hostileError(); } }],
+    [
+      'throwing-to-json',
+      {
+        toJSON: () => {
+          throw hostileError();
+        },
+      },
+    ],
+    [
+      'throwing-to-primitive',
+      {
+        [Symbol.toPrimitive]: () => {
+          throw hostileError();
+        },
+        toString: () => {
+          throw hostileError();
+        },
+      },
+    ],
     ['boxed-string', Object('text') as object],
     ['boxed-number', Object(1) as object],
   ];

@@ -125,9 +125,7 @@ function describeThrowsOnlyTypeError(
         const problems: string[] = [];
         const check = async (hostile: HostileCase): Promise<string | undefined> => {
           const outcome = await runTarget(target, hostile);
-          return 'threw' in outcome && !outcome.threw.startsWith('TypeError: ')
-            ? `${hostile.label}: threw ${outcome.threw}`
-            : undefined;
+          return 'threw' in outcome && !outcome.threw.startsWith('TypeError: ') ? `${hostile.label}: threw ${outcome.threw}` : undefined;
         };
         for (const hostile of everyHostileArgument(target.valid)) {
           const problem = await check(hostile);
@@ -170,7 +168,11 @@ const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
  * a never-throwing or throwing target, or one of `others`. A new export fails
  * it until it is placed (issue 12: every exported function is one or the other).
  */
-function describeEveryFunctionClassified(title: string, module: Readonly<Record<string, unknown>>, classification: FunctionClassification): void {
+function describeEveryFunctionClassified(
+  title: string,
+  module: Readonly<Record<string, unknown>>,
+  classification: FunctionClassification,
+): void {
   describe(title, () => {
     it('places every exported function: never-throwing, throwing TypeError only, or checked another way (issue 12)', () => {
       const classified = [classification.neverThrowing, classification.throwing, classification.others ?? {}]
@@ -188,7 +190,11 @@ function describeEveryFunctionClassified(title: string, module: Readonly<Record<
  * `TypeError`, neither pollutes a prototype, and every function `module`
  * exports is placed in one of the groups.
  */
-export function describeHostileContract(name: string, module: Readonly<Record<string, unknown>>, classification: FunctionClassification): void {
+export function describeHostileContract(
+  name: string,
+  module: Readonly<Record<string, unknown>>,
+  classification: FunctionClassification,
+): void {
   describeNeverThrows(`${name}: never-throwing functions`, classification.neverThrowing);
   describeThrowsOnlyTypeError(`${name}: functions documented as throwing TypeError`, classification.throwing);
   describeEveryFunctionClassified(`${name}: every exported function is classified`, module, classification);

@@ -7,9 +7,7 @@ import fc from 'fast-check';
 import type { ChatEventEnvelope, ChatEventV1 } from '../packages/chat-protocol-core/src/index.js';
 
 const ID_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-:.~!$%&*+/=?^|';
-export const idArb = fc
-  .array(fc.constantFrom(...ID_CHARS), { minLength: 1, maxLength: 24 })
-  .map((chars) => chars.join(''));
+export const idArb = fc.array(fc.constantFrom(...ID_CHARS), { minLength: 1, maxLength: 24 }).map((chars) => chars.join(''));
 
 /** Well-formed Unicode with tabs and newlines, emoji, quotes and tag-like text. */
 export const textArb = fc.oneof(
@@ -36,11 +34,13 @@ export const timestampArb = fc
 
 const jsonLeafArb = fc.oneof(fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), textArb);
 const jsonKeyArb = textArb.filter((key) => !['__proto__', 'constructor', 'prototype'].includes(key));
-export const jsonArb: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, jsonLeafArb, tie('array'), tie('object')),
-  array: fc.array(tie('value'), { maxLength: 4 }),
-  object: fc.dictionary(jsonKeyArb, tie('value'), { maxKeys: 4 }),
-})).value.map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+export const jsonArb: fc.Arbitrary<unknown> = fc
+  .letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, jsonLeafArb, tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 4 }),
+    object: fc.dictionary(jsonKeyArb, tie('value'), { maxKeys: 4 }),
+  }))
+  .value.map((value) => JSON.parse(JSON.stringify(value)) as unknown);
 export const jsonObjectArb = fc
   .dictionary(jsonKeyArb, jsonArb, { maxKeys: 4 })
   .map((value) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
@@ -106,13 +106,38 @@ const dateArb = fc
   .map((date) => date.toISOString().slice(0, 10));
 /** The field model of each base presentation kind. */
 export const PRESENTATION_MODELS = {
-  text: { kind: fc.constant('text'), voiceAnswerable: optional(fc.boolean()), placeholder: optional(textArb), multiline: optional(fc.boolean()), minLength: optional(fc.nat(10)), maxLength: optional(fc.integer({ min: 1, max: 10 })) },
+  text: {
+    kind: fc.constant('text'),
+    voiceAnswerable: optional(fc.boolean()),
+    placeholder: optional(textArb),
+    multiline: optional(fc.boolean()),
+    minLength: optional(fc.nat(10)),
+    maxLength: optional(fc.integer({ min: 1, max: 10 })),
+  },
   radio: { kind: fc.constant('radio'), voiceAnswerable: optional(fc.boolean()), options: optionsArb },
   select: { kind: fc.constant('select'), voiceAnswerable: optional(fc.boolean()), options: optionsArb, placeholder: optional(textArb) },
-  checkbox: { kind: fc.constant('checkbox'), voiceAnswerable: optional(fc.boolean()), options: optionsArb, minSelected: optional(fc.nat(4)), maxSelected: optional(fc.nat(4)) },
-  confirm: { kind: fc.constant('confirm'), voiceAnswerable: optional(fc.boolean()), confirmLabel: optional(nameArb), rejectLabel: optional(nameArb) },
+  checkbox: {
+    kind: fc.constant('checkbox'),
+    voiceAnswerable: optional(fc.boolean()),
+    options: optionsArb,
+    minSelected: optional(fc.nat(4)),
+    maxSelected: optional(fc.nat(4)),
+  },
+  confirm: {
+    kind: fc.constant('confirm'),
+    voiceAnswerable: optional(fc.boolean()),
+    confirmLabel: optional(nameArb),
+    rejectLabel: optional(nameArb),
+  },
   date: { kind: fc.constant('date'), voiceAnswerable: optional(fc.boolean()), min: optional(dateArb), max: optional(dateArb) },
-  slider: { kind: fc.constant('slider'), voiceAnswerable: optional(fc.boolean()), min: fc.integer({ min: -100, max: 0 }), max: fc.integer({ min: 1, max: 100 }), step: optional(fc.constantFrom(0.5, 1, 5)), unit: optional(nameArb.filter((unit) => unit.length <= 32)) },
+  slider: {
+    kind: fc.constant('slider'),
+    voiceAnswerable: optional(fc.boolean()),
+    min: fc.integer({ min: -100, max: 0 }),
+    max: fc.integer({ min: 1, max: 100 }),
+    step: optional(fc.constantFrom(0.5, 1, 5)),
+    unit: optional(nameArb.filter((unit) => unit.length <= 32)),
+  },
 } satisfies Record<string, FieldModel>;
 type Drawn = Record<string, unknown> & { options?: readonly unknown[] };
 const numberAt = (value: Drawn, key: string): number | undefined => value[key] as number | undefined;
@@ -141,7 +166,12 @@ export const CARD_SCHEMA_REFERENCE_MODEL = { id: idArb, revision: fc.nat() } sat
 /** The field model of a tool-approval card's content. */
 export const CARD_APPROVAL_MODEL = { title: nameArb, question: nameArb, body: fc.array(textArb, { maxLength: 3 }) } satisfies FieldModel;
 const reportTextArb = fc.constantFrom('Ship 0.1.0', 'P-003', 'wip', 'needs-human', 'plan:issue-13', 'Überprüfen ✓', 'a <b> & "c"');
-const reportItemArb = recordOf({ id: optional(reportTextArb), text: reportTextArb, status: optional(reportTextArb), ref: optional(reportTextArb) });
+const reportItemArb = recordOf({
+  id: optional(reportTextArb),
+  text: reportTextArb,
+  status: optional(reportTextArb),
+  ref: optional(reportTextArb),
+});
 const reportPlanArb = recordOf({
   slug: optional(reportTextArb),
   title: reportTextArb,
@@ -171,7 +201,11 @@ export const cardArb = recordOf(CARD_MODEL);
 
 /** The field model of each v1 event type. */
 export const EVENT_MODELS = {
-  user_input: { type: fc.constant('user_input'), text: nameArb.filter((text) => text.length > 0), source: optional(fc.constantFrom('text_typed', 'voice_stt', 'system')) },
+  user_input: {
+    type: fc.constant('user_input'),
+    text: nameArb.filter((text) => text.length > 0),
+    source: optional(fc.constantFrom('text_typed', 'voice_stt', 'system')),
+  },
   delta: { type: fc.constant('delta'), text: textArb },
   reasoning: { type: fc.constant('reasoning'), text: textArb },
   tool_call: { type: fc.constant('tool_call'), callId: idArb, name: nameArb, input: optional(jsonArb) },
@@ -184,14 +218,38 @@ export const EVENT_MODELS = {
     blocks: optional(fc.array(blockArb, { maxLength: 3 })),
     error: optional(textArb),
   },
-  provenance: { type: fc.constant('provenance'), engine: nameArb, model: nameArb, accountRoute: optional(fc.option(nameArb, { nil: null })) },
+  provenance: {
+    type: fc.constant('provenance'),
+    engine: nameArb,
+    model: nameArb,
+    accountRoute: optional(fc.option(nameArb, { nil: null })),
+  },
   card: { type: fc.constant('card'), card: cardArb },
-  card_closed: { type: fc.constant('card_closed'), correlationId: idArb, resolution: optional(fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted')) },
+  card_closed: {
+    type: fc.constant('card_closed'),
+    correlationId: idArb,
+    resolution: optional(fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted')),
+  },
   state: { type: fc.constant('state'), version: fc.nat(), snapshot: jsonArb },
-  navigate: { type: fc.constant('navigate'), href: fc.constantFrom('/', '/a/b?c=d#e', 'https://example.com', 'https://a.example:8443/x?y#z') },
-  done: { type: fc.constant('done'), status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'), stopReason: optional(nameArb), usage: optional(recordOf(USAGE_MODEL)), awaiting: optional(fc.uniqueArray(idArb, { minLength: 1, maxLength: 3 })) },
+  navigate: {
+    type: fc.constant('navigate'),
+    href: fc.constantFrom('/', '/a/b?c=d#e', 'https://example.com', 'https://a.example:8443/x?y#z'),
+  },
+  done: {
+    type: fc.constant('done'),
+    status: fc.constantFrom('completed', 'cancelled', 'interrupted', 'needs-reconciliation'),
+    stopReason: optional(nameArb),
+    usage: optional(recordOf(USAGE_MODEL)),
+    awaiting: optional(fc.uniqueArray(idArb, { minLength: 1, maxLength: 3 })),
+  },
   // retryAfterMs is only valid with retryable: true, so a drawn one goes with a refusal to retry.
-  error: { type: fc.constant('error'), code: idArb, message: nameArb, retryable: fc.boolean(), retryAfterMs: optional(fc.integer({ min: 0, max: 86_400_000 })) },
+  error: {
+    type: fc.constant('error'),
+    code: idArb,
+    message: nameArb,
+    retryable: fc.boolean(),
+    retryAfterMs: optional(fc.integer({ min: 0, max: 86_400_000 })),
+  },
 } satisfies Record<string, FieldModel>;
 const dropRetryAfterUnlessRetryable = (event: Drawn): Drawn =>
   event['type'] === 'error' && event['retryable'] !== true ? compact({ ...event, retryAfterMs: undefined }) : event;
@@ -230,14 +288,73 @@ export const hostileValueArb = fc.anything({
 
 /** Values that sit at or just past a v1 rule. */
 const TRICKY_VALUES: readonly unknown[] = [
-    '', ' ', 'x', 'a b', 'x'.repeat(257), 'a\u0000', 'a\u001f', '\ud800', '\udc00x', 'tür',
-    0, -1, 1, 1.5, 2 ** 53, -0, 86_400_001, null, true, false, [], {}, [1], { a: 1 },
-    '2026-02-29T00:00:00Z', '2024-02-29T00:00:00Z', '2026-11-29T12:00:00', '2026-11-29T12:00:00-00:00',
-    'javascript:x', '//evil', '/ok', 'https://ok.example', 'https://u@evil.example',
-    'succeeded', 'completed', 'failed', 'submitted', 'text', 'data', 'radio', 'delta', 'error',
-    'checkbox', 'date', 'slider', 'confirm', 'select', 0.5, 4, 5, 100, -100, 604_800_000, 604_800_001, 65_536, 65_537,
-    'a'.repeat(32), 'a'.repeat(33), 'a'.repeat(1_025), '2026-01-01', '2024-02-29', '2026-02-29', '9999-12-31',
-    '2026-11-29T12:00:00Z', '2026-11-29T11:59:59.999999999Z', '2026-11-29T12:00:00.000000001Z', '2026-11-29T13:00:00+01:00',
+  '',
+  ' ',
+  'x',
+  'a b',
+  'x'.repeat(257),
+  'a\u0000',
+  'a\u001f',
+  '\ud800',
+  '\udc00x',
+  'tür',
+  0,
+  -1,
+  1,
+  1.5,
+  2 ** 53,
+  -0,
+  86_400_001,
+  null,
+  true,
+  false,
+  [],
+  {},
+  [1],
+  { a: 1 },
+  '2026-02-29T00:00:00Z',
+  '2024-02-29T00:00:00Z',
+  '2026-11-29T12:00:00',
+  '2026-11-29T12:00:00-00:00',
+  'javascript:x',
+  '//evil',
+  '/ok',
+  'https://ok.example',
+  'https://u@evil.example',
+  'succeeded',
+  'completed',
+  'failed',
+  'submitted',
+  'text',
+  'data',
+  'radio',
+  'delta',
+  'error',
+  'checkbox',
+  'date',
+  'slider',
+  'confirm',
+  'select',
+  0.5,
+  4,
+  5,
+  100,
+  -100,
+  604_800_000,
+  604_800_001,
+  65_536,
+  65_537,
+  'a'.repeat(32),
+  'a'.repeat(33),
+  'a'.repeat(1_025),
+  '2026-01-01',
+  '2024-02-29',
+  '2026-02-29',
+  '9999-12-31',
+  '2026-11-29T12:00:00Z',
+  '2026-11-29T11:59:59.999999999Z',
+  '2026-11-29T12:00:00.000000001Z',
+  '2026-11-29T13:00:00+01:00',
 ];
 const trickyValueArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...TRICKY_VALUES),
@@ -301,7 +418,24 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.record({
   kind: fc.constantFrom('delete', 'replace', 'replace', 'add', 'copy'),
   pick: fc.nat(),
   value: trickyValueArb,
-  key: fc.constantFrom('extra', '__proto__', 'constructor', 'type', 'text', 'sources', 'label', 'expiresAt', 'timeoutMs', 'minSelected', 'maxSelected', 'minLength', 'maxLength', 'min', 'max', 'step'),
+  key: fc.constantFrom(
+    'extra',
+    '__proto__',
+    'constructor',
+    'type',
+    'text',
+    'sources',
+    'label',
+    'expiresAt',
+    'timeoutMs',
+    'minSelected',
+    'maxSelected',
+    'minLength',
+    'maxLength',
+    'min',
+    'max',
+    'step',
+  ),
 });
 
 /**

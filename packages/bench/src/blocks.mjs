@@ -108,7 +108,9 @@ function naiveResplit(prefixLength) {
 const whole = splitTurnText(blocksTurnText);
 const blockKinds = whole.filter((segment) => segment.kind !== 'text').map((segment) => segment.kind);
 if (blockKinds.length !== BLOCK_COUNT || blockKinds.some((kind, index) => kind !== (index % 2 === 0 ? 'report' : 'ask'))) {
-  throw new Error(`blocks fixture: expected ${BLOCK_COUNT} valid blocks, got ${blockKinds.length} (${[...new Set(blockKinds)].join(', ')})`);
+  throw new Error(
+    `blocks fixture: expected ${BLOCK_COUNT} valid blocks, got ${blockKinds.length} (${[...new Set(blockKinds)].join(', ')})`,
+  );
 }
 {
   const splitter = createTurnTextSplitter();
@@ -207,7 +209,12 @@ export function blockRows({ main, naive, bundles, median, medianRatio }) {
     {
       contender: `naive, whole text: the ${(longPrefix / 1024).toLocaleString('en')} KiB time × (1 MiB / ${(longPrefix / 1024).toLocaleString('en')} KiB)² = × ${scale.toLocaleString('en')}`,
       input,
-      oneShot: times(medianRatio(longNaive.map((value) => value * scale), oneShot)),
+      oneShot: times(
+        medianRatio(
+          longNaive.map((value) => value * scale),
+          oneShot,
+        ),
+      ),
       time: `${(median(longNaive.map((value) => value * scale)) / 1e9).toFixed(0)} s (extrapolated)`,
       goal: `≥ ${times(BLOCK_GOALS.versusNaive)} the splitter`,
       met: `${verdict(naiveRatio >= BLOCK_GOALS.versusNaive)} (${times(naiveRatio)})`,

@@ -37,9 +37,7 @@ export async function measureBundle(contents, external = []) {
  * `applyChatEvent` and `createChatState`, zod bundled in if they reach it.
  */
 export function measureClientBundle() {
-  return measureBundle(
-    "export { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';",
-  );
+  return measureBundle("export { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';");
 }
 
 /**
@@ -50,7 +48,9 @@ export function measureClientBundle() {
  */
 export async function measureTestkitBundles() {
   return {
-    stores: await measureBundle("export { createFakeDatabase, createFakeTurnStore, createFakeInteractionStore } from '@papercusp/chat-protocol-testkit';"),
+    stores: await measureBundle(
+      "export { createFakeDatabase, createFakeTurnStore, createFakeInteractionStore } from '@papercusp/chat-protocol-testkit';",
+    ),
     golden: await measureBundle("export { listGoldenSessions, replayGoldenSession } from '@papercusp/chat-protocol-testkit';"),
   };
 }

@@ -7,12 +7,7 @@
  * cost a few parses. It exports contenders and rows; it times nothing itself.
  */
 import { parseChatEnvelope } from '@papercusp/chat-protocol-core';
-import {
-  createChatFrameDecoder,
-  encodeLegacyChatFrame,
-  papercup,
-  upgradeLegacyChatFrame,
-} from '@papercusp/chat-protocol-legacy-adapter';
+import { createChatFrameDecoder, encodeLegacyChatFrame, papercup, upgradeLegacyChatFrame } from '@papercusp/chat-protocol-legacy-adapter';
 import { deltaEnvelopeText } from './fixtures.mjs';
 
 const envelope = parseChatEnvelope(deltaEnvelopeText).value;
@@ -44,7 +39,11 @@ export function legacyRows({ samples, median, medianRatio }) {
     time: `${Math.round(median(samples.get(id)))} ns`,
   });
   return [
-    row('legacy/upgrade', '`upgradeLegacyChatFrame`: decode, lift, strict re-validation', `papercup \`delta\`, ${frame.data.length} B data`),
+    row(
+      'legacy/upgrade',
+      '`upgradeLegacyChatFrame`: decode, lift, strict re-validation',
+      `papercup \`delta\`, ${frame.data.length} B data`,
+    ),
     row('legacy/encode', '`encodeLegacyChatFrame`: strict parse of the envelope, projection, SSE text', `v1 \`delta\` envelope object`),
     row('legacy/decoder', '`createChatFrameDecoder().decode` on the same frame', `papercup \`delta\`, ${frame.data.length} B data`),
   ];

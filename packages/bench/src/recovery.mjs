@@ -20,14 +20,16 @@ const sleep = (milliseconds) => new Promise((resolve) => setTimeout(resolve, mil
 
 // A store whose every call crosses a simulated network: the request and the answer each take `transit` ms.
 function withTransit(adapter, transit) {
-  const delayed = (method) => async (...args) => {
-    await sleep(transit);
-    try {
-      return await method(...args);
-    } finally {
+  const delayed =
+    (method) =>
+    async (...args) => {
       await sleep(transit);
-    }
-  };
+      try {
+        return await method(...args);
+      } finally {
+        await sleep(transit);
+      }
+    };
   const { store } = adapter;
   return {
     ...adapter,
@@ -66,7 +68,10 @@ async function runTurn(count, { transit = 0, execution = 0 } = {}) {
       return recovery.dispatchEffect({ caller: turn.caller, claim: claimed.claim, execute });
     }),
   );
-  return { completed: outcomes.filter((outcome) => outcome.ok && outcome.outcome === 'completed' && !outcome.reused).length, counts: database.counts() };
+  return {
+    completed: outcomes.filter((outcome) => outcome.ok && outcome.outcome === 'completed' && !outcome.reused).length,
+    counts: database.counts(),
+  };
 }
 
 /** Zero-latency contenders for the shared harness: one run is one turn; an operation is one effect. */

@@ -51,10 +51,9 @@ const startedAt = performance.now();
 const samples = await measure(contenders);
 // The naive re-split takes a large part of a second per run: fewer rounds, each
 // beside the incremental splitter so their ratio is taken within a round.
-const naiveSamples = await measure(
-  [contenders.find((contender) => contender.id === 'blocks/incremental'), ...naiveContenders],
-  { samples: 7 },
-);
+const naiveSamples = await measure([contenders.find((contender) => contender.id === 'blocks/incremental'), ...naiveContenders], {
+  samples: 7,
+});
 const bundle = await measureClientBundle();
 const blocksBundles = await measureBlocksBundles();
 const testkitBundles = await measureTestkitBundles();

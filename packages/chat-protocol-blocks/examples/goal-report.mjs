@@ -17,7 +17,11 @@ const text = `Weekly goal report:\n<report>${JSON.stringify({ plans: [], goalRep
 const block = reader.parseTag(text);
 console.log(`plans: ${block.plans.length}, goal: ${block.extensions.goalReport.goalId}`);
 // Given the reader, the splitter reads the tag as a typed report segment too.
-console.log(`segments: ${splitTurnText(text, { reportReader: reader }).map((segment) => segment.kind).join(', ')}`);
+console.log(
+  `segments: ${splitTurnText(text, { reportReader: reader })
+    .map((segment) => segment.kind)
+    .join(', ')}`,
+);
 // Without the product's reader, the flat key means nothing, and the report has no content.
 console.log(`plain parser: ${parseReportBlock({ plans: [], goalReport })}`);
 // Written with `extensions`, any reader keeps it (as untyped bounded JSON).

@@ -25,7 +25,8 @@ take(splitter.end());
 
 for (const segment of segments) {
   if (segment.kind === 'text') console.log(`text: ${JSON.stringify(segment.text)}`);
-  else if (segment.kind === 'ask') console.log(`ask: ${segment.block.question} [${segment.block.options.map((option) => option.label).join(' | ')}]`);
+  else if (segment.kind === 'ask')
+    console.log(`ask: ${segment.block.question} [${segment.block.options.map((option) => option.label).join(' | ')}]`);
   else console.log(segment.kind);
 }
 console.log(`plain: ${stripBlockTags(text)}`);

@@ -17,4 +17,8 @@ console.log(`tagged only: ${JSON.stringify(projectSayText('Plain reply', { allow
 
 // The projected text is turn text: blocks inside <say> are read as usual.
 const withReport = '<say>Status:\n<report>{"plans":[{"title":"Ship","status":"wip"}]}</report></say><continue/>';
-console.log(splitTurnText(projectSayText(withReport)).map((segment) => segment.kind).join(', '));
+console.log(
+  splitTurnText(projectSayText(withReport))
+    .map((segment) => segment.kind)
+    .join(', '),
+);

@@ -111,11 +111,11 @@ export function parseAskBlock(input: unknown): AskBlock | null {
     if (source === undefined) return null;
     const question = readBlockText(source, 'question', BLOCK_LIMITS.maxTextLength);
     if (question === undefined) return null;
-    const options = keepFirst(
-      readList(readOwnValue(source, 'options'), BLOCK_LIMITS.maxOptions, readOption),
-      (option) => option.id,
+    const options = keepFirst(readList(readOwnValue(source, 'options'), BLOCK_LIMITS.maxOptions, readOption), (option) => option.id);
+    const refs = keepFirst(
+      readList(readOwnValue(source, 'refs'), BLOCK_LIMITS.maxRefs, (entry) => normalizeBlockText(entry, BLOCK_LIMITS.maxTextLength)),
+      (ref) => ref,
     );
-    const refs = keepFirst(readList(readOwnValue(source, 'refs'), BLOCK_LIMITS.maxRefs, (entry) => normalizeBlockText(entry, BLOCK_LIMITS.maxTextLength)), (ref) => ref);
     return {
       question,
       ...(options.length === 0 ? {} : { options }),

@@ -23,9 +23,7 @@ interface Corpus {
   readonly cases: CorpusCase[];
 }
 
-const corpus = JSON.parse(
-  readFileSync(new URL('../../../fixtures/blocks/corpus.json', import.meta.url), 'utf8'),
-) as Corpus;
+const corpus = JSON.parse(readFileSync(new URL('../../../fixtures/blocks/corpus.json', import.meta.url), 'utf8')) as Corpus;
 
 /** Adjacent text segments joined: how a renderer concatenates the outputs of successive pushes. */
 function mergeText(segments: readonly TurnTextSegment[]): TurnTextSegment[] {

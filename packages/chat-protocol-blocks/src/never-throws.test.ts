@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { everyTrapThrows } from '../../../test-support/hostile-values.js';
-import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
+import {
+  anyArguments,
+  describeHostileContract,
+  type FunctionClassification,
+  type HostileTarget,
+} from '../../../test-support/never-throws.js';
 import * as blocks from './index.js';
 
 const report = { plans: [{ slug: 'ship', title: 'Ship it', status: 'in_progress', items: [{ id: 'a', text: 'Build', status: 'done' }] }] };
@@ -33,8 +38,16 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   stripBlockTags: { call: anyArguments(blocks.stripBlockTags), valid: [turnText], returns: 'value' },
   createTurnTextSplitter: { call: anyArguments(blocks.createTurnTextSplitter), valid: [undefined], returns: 'value' },
   'createTurnTextSplitter().push, peek and end': { call: splitterPush, valid: ['Before <rep', 'ort>{}</report>'], returns: 'value' },
-  createReportBlockReader: { call: anyArguments(blocks.createReportBlockReader), valid: [{ extensions: { goalReport: blocks.ReportBlockSchema } }], returns: 'value' },
-  'createReportBlockReader().parse and parseTag': { call: readerRead, valid: [{ plans: [], goalReport: report }, turnText], returns: 'value' },
+  createReportBlockReader: {
+    call: anyArguments(blocks.createReportBlockReader),
+    valid: [{ extensions: { goalReport: blocks.ReportBlockSchema } }],
+    returns: 'value',
+  },
+  'createReportBlockReader().parse and parseTag': {
+    call: readerRead,
+    valid: [{ plans: [], goalReport: report }, turnText],
+    returns: 'value',
+  },
   projectSayText: { call: anyArguments(blocks.projectSayText), valid: [sayText, { allowPlainText: true }], returns: 'value' },
   createSayProjector: { call: anyArguments(blocks.createSayProjector), valid: [{ allowPlainText: true }], returns: 'value' },
   'createSayProjector().push and end': { call: projectorPush, valid: [{ allowPlainText: true }, '<say>Hel', 'lo</sa'], returns: 'value' },
@@ -72,7 +85,10 @@ describe('blocks: exact outcomes of the hostile inputs issue 12 found', () => {
 
   it('splitTurnText reads options it cannot read, or that are not an object, as not streaming (issue 12)', () => {
     const whole = blocks.splitTurnText('Hi <ask>{"question":"Q"}');
-    expect(whole).toEqual([{ kind: 'text', text: 'Hi ' }, { kind: 'invalid', tag: 'ask', raw: '<ask>{"question":"Q"}' }]);
+    expect(whole).toEqual([
+      { kind: 'text', text: 'Hi ' },
+      { kind: 'invalid', tag: 'ask', raw: '<ask>{"question":"Q"}' },
+    ]);
     expect(blocks.splitTurnText('Hi <ask>{"question":"Q"}', everyTrapThrows as never)).toEqual(whole);
     expect(blocks.splitTurnText('Hi <ask>{"question":"Q"}', null as never)).toEqual(whole);
     const getter = Object.defineProperty({}, 'streaming', { get: () => true, enumerable: true });

@@ -29,7 +29,7 @@ describe('createReportBlockReader: a typed extension point for product report co
     expect(reader.parse({ title: '  Goal 7 ', goalReport })).toStrictEqual({ title: 'Goal 7', plans: [], extensions: { goalReport } });
   });
 
-  it('reads the extension from the block\'s extensions object first, and keeps plans beside it', () => {
+  it("reads the extension from the block's extensions object first, and keeps plans beside it", () => {
     const other = { ...goalReport, reportId: 'report-4' };
     expect(reader.parse({ plans, extensions: { goalReport }, goalReport: other })).toStrictEqual({ plans, extensions: { goalReport } });
   });
@@ -48,7 +48,9 @@ describe('createReportBlockReader: a typed extension point for product report co
   });
 
   it('drops undeclared extensions and never reads block keys or bad names as extensions', () => {
-    const odd = createReportBlockReader({ extensions: { plans: z.array(z.unknown()), 'bad name': z.unknown(), title: z.string(), goalReport: GoalReportRefSchema } });
+    const odd = createReportBlockReader({
+      extensions: { plans: z.array(z.unknown()), 'bad name': z.unknown(), title: z.string(), goalReport: GoalReportRefSchema },
+    });
     expect(odd.parse({ plans, title: 'T', 'bad name': 1, extensions: { other: 1 } })).toStrictEqual({ title: 'T', plans });
     expect(reader.parse({ plans, extensions: { scout: { cart: [1] } } })).toStrictEqual({ plans });
   });
@@ -58,7 +60,14 @@ describe('createReportBlockReader: a typed extension point for product report co
     const withGetter = Object.defineProperty({ ...goalReport }, 'goalId', { get: () => ((ran = true), 'goal-7'), enumerable: true });
     expect(reader.parse({ plans: [], goalReport: withGetter })).toBeNull();
     expect(ran).toBe(false);
-    const dated = createReportBlockReader({ extensions: { when: z.pipe(z.string(), z.transform((value) => new Date(value))) } });
+    const dated = createReportBlockReader({
+      extensions: {
+        when: z.pipe(
+          z.string(),
+          z.transform((value) => new Date(value)),
+        ),
+      },
+    });
     expect(dated.parse({ plans: [], when: '2026-12-01' })).toBeNull();
     const throwing = createReportBlockReader({
       extensions: {
@@ -154,7 +163,9 @@ describe('parseReportBlock keeps product extensions as bounded JSON (DESIGN §4)
 
   it('drops extensions with a bad name or a value that is not bounded JSON, and omits an empty extensions object', () => {
     const extensions = JSON.parse('{"__proto__":{"x":1},"1st":1,"nan":null,"ok":{"a":[1,"b"]},"constructor":1}') as object;
-    expect(parseReportBlock({ plans, extensions: { ...extensions, deep: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) } })).toStrictEqual({
+    expect(
+      parseReportBlock({ plans, extensions: { ...extensions, deep: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) } }),
+    ).toStrictEqual({
       plans,
       extensions: { nan: null, ok: { a: [1, 'b'] } },
     });

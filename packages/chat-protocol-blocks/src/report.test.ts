@@ -52,12 +52,19 @@ describe('parseReportBlock: the normalization rules (DESIGN §4)', () => {
     ['inner whitespace and newlines are kept', { plans: [{ title: 'a  b\nc' }] }, { plans: [{ title: 'a  b\nc' }] }],
     [
       'blank strings are dropped',
-      { title: '   ', plans: [{ slug: '', title: 'T', status: ' \n ', summary: '\t', items: [{ id: ' ', text: 'x', status: '', ref: '  ' }] }] },
+      {
+        title: '   ',
+        plans: [{ slug: '', title: 'T', status: ' \n ', summary: '\t', items: [{ id: ' ', text: 'x', status: '', ref: '  ' }] }],
+      },
       { plans: [{ title: 'T', items: [{ text: 'x' }] }] },
     ],
     ['a plan title falls back to its slug', { plans: [{ slug: 'api' }] }, { plans: [{ slug: 'api', title: 'api' }] }],
     ['a blank plan title falls back to its slug', { plans: [{ slug: ' api ', title: '  ' }] }, { plans: [{ slug: 'api', title: 'api' }] }],
-    ['an item text falls back to its id', { plans: [{ title: 'T', items: [{ id: 'step-1' }] }] }, { plans: [{ title: 'T', items: [{ id: 'step-1', text: 'step-1' }] }] }],
+    [
+      'an item text falls back to its id',
+      { plans: [{ title: 'T', items: [{ id: 'step-1' }] }] },
+      { plans: [{ title: 'T', items: [{ id: 'step-1', text: 'step-1' }] }] },
+    ],
     [
       'a plan with neither title nor slug is dropped',
       { plans: [{ status: 'wip', summary: 's' }, { title: 'kept' }] },
@@ -70,27 +77,105 @@ describe('parseReportBlock: the normalization rules (DESIGN §4)', () => {
     ],
     ['an empty items array is omitted', { plans: [{ title: 'T', items: [] }] }, { plans: [{ title: 'T' }] }],
     ['items with nothing usable are omitted', { plans: [{ title: 'T', items: [{}, null, ' '] }] }, { plans: [{ title: 'T' }] }],
-    ['a status is a free string', { plans: [{ title: 'T', status: 'shipping-friday' }] }, { plans: [{ title: 'T', status: 'shipping-friday' }] }],
-    ['unknown keys are ignored', { kind: 'x', plans: [{ title: 'T', owner: 'ann', items: [{ text: 'x', due: 'mon' }] }] }, { plans: [{ title: 'T', items: [{ text: 'x' }] }] }],
-    ['a key holding undefined is absent', { title: undefined, plans: [{ title: 'T', slug: undefined, items: undefined }] }, { plans: [{ title: 'T' }] }],
-    ['numbers are not coerced: a number title is absent', { title: 7, plans: [{ title: 42, slug: 'a' }] }, { plans: [{ slug: 'a', title: 'a' }] }],
-    ['numbers are not coerced: an item of numbers is dropped', { plans: [{ title: 'T', items: [{ id: 3, text: 4 }, { text: 'x', status: 1, ref: 2 }] }] }, { plans: [{ title: 'T', items: [{ text: 'x' }] }] }],
-    ['booleans, null and boxed strings are not strings', { plans: [{ title: true, slug: null }, { title: new String('boxed') }, { title: 'T', status: false }] }, { plans: [{ title: 'T' }] }],
+    [
+      'a status is a free string',
+      { plans: [{ title: 'T', status: 'shipping-friday' }] },
+      { plans: [{ title: 'T', status: 'shipping-friday' }] },
+    ],
+    [
+      'unknown keys are ignored',
+      { kind: 'x', plans: [{ title: 'T', owner: 'ann', items: [{ text: 'x', due: 'mon' }] }] },
+      { plans: [{ title: 'T', items: [{ text: 'x' }] }] },
+    ],
+    [
+      'a key holding undefined is absent',
+      { title: undefined, plans: [{ title: 'T', slug: undefined, items: undefined }] },
+      { plans: [{ title: 'T' }] },
+    ],
+    [
+      'numbers are not coerced: a number title is absent',
+      { title: 7, plans: [{ title: 42, slug: 'a' }] },
+      { plans: [{ slug: 'a', title: 'a' }] },
+    ],
+    [
+      'numbers are not coerced: an item of numbers is dropped',
+      {
+        plans: [
+          {
+            title: 'T',
+            items: [
+              { id: 3, text: 4 },
+              { text: 'x', status: 1, ref: 2 },
+            ],
+          },
+        ],
+      },
+      { plans: [{ title: 'T', items: [{ text: 'x' }] }] },
+    ],
+    [
+      'booleans, null and boxed strings are not strings',
+      { plans: [{ title: true, slug: null }, { title: new String('boxed') }, { title: 'T', status: false }] },
+      { plans: [{ title: 'T' }] },
+    ],
     ['an array where a plan belongs is absent', { plans: [['title', 'T'], { title: 'kept' }] }, { plans: [{ title: 'kept' }] }],
-    ['an array where an item belongs is absent', { plans: [{ title: 'T', items: [['x'], { text: 'kept' }] }] }, { plans: [{ title: 'T', items: [{ text: 'kept' }] }] }],
-    ['an array where a string belongs is absent', { title: ['a'], plans: [{ title: ['T'], slug: 's' }] }, { plans: [{ slug: 's', title: 's' }] }],
-    ['an object where items belong is absent', { plans: [{ title: 'T', items: { 0: { text: 'x' }, length: 1 } }] }, { plans: [{ title: 'T' }] }],
-    ['an object where a string belongs is absent', { plans: [{ title: { text: 'T' }, slug: 's' }] }, { plans: [{ slug: 's', title: 's' }] }],
-    ['a string at the bound is kept', { plans: [{ title: long(BLOCK_LIMITS.maxTextLength) }] }, { plans: [{ title: long(BLOCK_LIMITS.maxTextLength) }] }],
-    ['the bound counts the trimmed string', { plans: [{ title: ` ${long(BLOCK_LIMITS.maxTextLength)}\n` }] }, { plans: [{ title: long(BLOCK_LIMITS.maxTextLength) }] }],
-    ['an over-long string is dropped, not truncated', { title: long(BLOCK_LIMITS.maxTextLength + 1), plans: [{ title: 'T', summary: long(BLOCK_LIMITS.maxTextLength + 1) }] }, { plans: [{ title: 'T' }] }],
-    ['an over-long title falls back to the slug', { plans: [{ slug: 's', title: long(BLOCK_LIMITS.maxTextLength + 1) }] }, { plans: [{ slug: 's', title: 's' }] }],
-    ['slugs, ids and statuses are tokens: past 256 they are dropped', { plans: [{ slug: long(257), title: 'T', status: long(257), items: [{ id: long(257), text: 'x' }] }] }, { plans: [{ title: 'T', items: [{ text: 'x' }] }] }],
-    ['a string with a control character is dropped', { plans: [{ title: 'T\u0000', slug: 's', summary: 'ring\u0007' }] }, { plans: [{ slug: 's', title: 's' }] }],
+    [
+      'an array where an item belongs is absent',
+      { plans: [{ title: 'T', items: [['x'], { text: 'kept' }] }] },
+      { plans: [{ title: 'T', items: [{ text: 'kept' }] }] },
+    ],
+    [
+      'an array where a string belongs is absent',
+      { title: ['a'], plans: [{ title: ['T'], slug: 's' }] },
+      { plans: [{ slug: 's', title: 's' }] },
+    ],
+    [
+      'an object where items belong is absent',
+      { plans: [{ title: 'T', items: { 0: { text: 'x' }, length: 1 } }] },
+      { plans: [{ title: 'T' }] },
+    ],
+    [
+      'an object where a string belongs is absent',
+      { plans: [{ title: { text: 'T' }, slug: 's' }] },
+      { plans: [{ slug: 's', title: 's' }] },
+    ],
+    [
+      'a string at the bound is kept',
+      { plans: [{ title: long(BLOCK_LIMITS.maxTextLength) }] },
+      { plans: [{ title: long(BLOCK_LIMITS.maxTextLength) }] },
+    ],
+    [
+      'the bound counts the trimmed string',
+      { plans: [{ title: ` ${long(BLOCK_LIMITS.maxTextLength)}\n` }] },
+      { plans: [{ title: long(BLOCK_LIMITS.maxTextLength) }] },
+    ],
+    [
+      'an over-long string is dropped, not truncated',
+      { title: long(BLOCK_LIMITS.maxTextLength + 1), plans: [{ title: 'T', summary: long(BLOCK_LIMITS.maxTextLength + 1) }] },
+      { plans: [{ title: 'T' }] },
+    ],
+    [
+      'an over-long title falls back to the slug',
+      { plans: [{ slug: 's', title: long(BLOCK_LIMITS.maxTextLength + 1) }] },
+      { plans: [{ slug: 's', title: 's' }] },
+    ],
+    [
+      'slugs, ids and statuses are tokens: past 256 they are dropped',
+      { plans: [{ slug: long(257), title: 'T', status: long(257), items: [{ id: long(257), text: 'x' }] }] },
+      { plans: [{ title: 'T', items: [{ text: 'x' }] }] },
+    ],
+    [
+      'a string with a control character is dropped',
+      { plans: [{ title: 'T\u0000', slug: 's', summary: 'ring\u0007' }] },
+      { plans: [{ slug: 's', title: 's' }] },
+    ],
     ['a string with a lone surrogate is dropped', { plans: [{ title: 'T\ud800x', slug: 's' }] }, { plans: [{ slug: 's', title: 's' }] }],
     ['tabs, emoji and CRLF are clean text', { plans: [{ title: 'a\tb 😀\r\nc' }] }, { plans: [{ title: 'a\tb 😀\r\nc' }] }],
     ['holes in a sparse array are absent', { plans: [, { title: 'T' }] }, { plans: [{ title: 'T' }] }],
-    ['an object with a null prototype is read', Object.assign(Object.create(null) as object, { plans: [{ title: 'T' }] }), { plans: [{ title: 'T' }] }],
+    [
+      'an object with a null prototype is read',
+      Object.assign(Object.create(null) as object, { plans: [{ title: 'T' }] }),
+      { plans: [{ title: 'T' }] },
+    ],
   ])('%s', (_rule, input, expected) => {
     expect(parseReportBlock(input)).toStrictEqual(expected);
   });
@@ -130,7 +215,9 @@ describe('parseReportBlock: the normalization rules (DESIGN §4)', () => {
     expect(block?.plans.length).toBe(BLOCK_LIMITS.maxPlans);
     expect(block?.plans[BLOCK_LIMITS.maxPlans - 1]?.title).toBe(`p${String(BLOCK_LIMITS.maxPlans - 1)}`);
     expect(block?.plans[0]?.items?.length).toBe(BLOCK_LIMITS.maxItemsPerPlan);
-    expect(block?.plans[0]?.items?.[BLOCK_LIMITS.maxItemsPerPlan - 1]).toStrictEqual({ text: `i${String(BLOCK_LIMITS.maxItemsPerPlan - 1)}` });
+    expect(block?.plans[0]?.items?.[BLOCK_LIMITS.maxItemsPerPlan - 1]).toStrictEqual({
+      text: `i${String(BLOCK_LIMITS.maxItemsPerPlan - 1)}`,
+    });
   });
 
   it('the plan cap counts positions, not usable plans: a usable plan past it is not read', () => {
@@ -170,28 +257,62 @@ describe('parseReportBlock: hostile input is normal input (DESIGN §2.7)', () =>
   it('a getter is never run: an accessor reads as absent, a throwing one too', () => {
     let calls = 0;
     const plan = { title: 'T' };
-    Object.defineProperty(plan, 'summary', { enumerable: true, get: () => { calls++; return 'from getter'; } });
-    Object.defineProperty(plan, 'status', { enumerable: true, get: () => { throw new Error('boom'); } });
+    Object.defineProperty(plan, 'summary', {
+      enumerable: true,
+      get: () => {
+        calls++;
+        return 'from getter';
+      },
+    });
+    Object.defineProperty(plan, 'status', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     const input = { plans: [plan] };
-    Object.defineProperty(input, 'title', { enumerable: true, get: () => { throw new Error('boom'); } });
+    Object.defineProperty(input, 'title', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     expect(parseReportBlock(input)).toStrictEqual({ plans: [{ title: 'T' }] });
     expect(calls).toBe(0);
   });
 
   it('a plans getter that throws gives null', () => {
     const input = {};
-    Object.defineProperty(input, 'plans', { enumerable: true, get: () => { throw new Error('boom'); } });
+    Object.defineProperty(input, 'plans', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     expect(parseReportBlock(input)).toBe(null);
   });
 
   it('a Proxy whose every trap throws gives null; one inside plans is a dropped plan', () => {
-    const hostile = new Proxy({}, {
-      get: () => { throw new Error('get'); },
-      getOwnPropertyDescriptor: () => { throw new Error('descriptor'); },
-      getPrototypeOf: () => { throw new Error('prototype'); },
-      has: () => { throw new Error('has'); },
-      ownKeys: () => { throw new Error('keys'); },
-    });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('get');
+        },
+        getOwnPropertyDescriptor: () => {
+          throw new Error('descriptor');
+        },
+        getPrototypeOf: () => {
+          throw new Error('prototype');
+        },
+        has: () => {
+          throw new Error('has');
+        },
+        ownKeys: () => {
+          throw new Error('keys');
+        },
+      },
+    );
     expect(parseReportBlock(hostile)).toBe(null);
     expect(parseReportBlock({ plans: [hostile, { title: 'T' }] })).toStrictEqual({ plans: [{ title: 'T' }] });
   });
@@ -234,12 +355,19 @@ describe('parseReportBlock: hostile input is normal input (DESIGN §2.7)', () =>
 
   it('a huge string is dropped; a huge run of padding around a word is not', () => {
     const huge = 'x'.repeat(10_000_000);
-    expect(parseReportBlock({ title: huge, plans: [{ title: huge, slug: huge }, { title: 'T' }] })).toStrictEqual({ plans: [{ title: 'T' }] });
+    expect(parseReportBlock({ title: huge, plans: [{ title: huge, slug: huge }, { title: 'T' }] })).toStrictEqual({
+      plans: [{ title: 'T' }],
+    });
     expect(parseReportBlock({ plans: [{ title: `${' '.repeat(10_000_000)}T` }] })).toStrictEqual({ plans: [{ title: 'T' }] });
   });
 });
 
-describeParserProperties('parseReportBlock', { parse: parseReportBlock, schema: ReportBlockSchema, messyArb: messyReportArb, validArb: validReportArb });
+describeParserProperties('parseReportBlock', {
+  parse: parseReportBlock,
+  schema: ReportBlockSchema,
+  messyArb: messyReportArb,
+  validArb: validReportArb,
+});
 
 describe('parseReportBlock: the generator', () => {
   it('messy input often survives: the generator is not all junk', () => {

@@ -15,9 +15,10 @@ interface SayCorpusCase {
   readonly allowPlainText: boolean;
   readonly projection: string;
 }
-const sayCorpus = JSON.parse(
-  readFileSync(new URL('../../../fixtures/blocks/say-corpus.json', import.meta.url), 'utf8'),
-) as { readonly description: string; readonly cases: SayCorpusCase[] };
+const sayCorpus = JSON.parse(readFileSync(new URL('../../../fixtures/blocks/say-corpus.json', import.meta.url), 'utf8')) as {
+  readonly description: string;
+  readonly cases: SayCorpusCase[];
+};
 
 /** Feeds `text` cut at `cuts` (ascending) to a fresh projector; returns every output, `end()` last. */
 function feed(text: string, cuts: readonly number[], options: SayProjectionOptions): string[] {
@@ -133,9 +134,40 @@ describe('createSayProjector', () => {
 
 // Fragments that exercise every rule; generated texts are concatenations.
 const FRAGMENTS = [
-  '<say>', '<SAY>', '</say>', '</Say>', '<say >', '<sayx>', '<', '<s', '<sa', '<say', '</', '</s', '</sa', '</say',
-  '<continue/>', '<continue>', '<set_mode mode="passive"/>', '<sleep duration="5">', '<handoff_to_queen>', '<handoff',
-  '<report>{}</report>', '<ask>', '<script>', '`', '```\n', ' ', '\n', '\t', 'x', 'Hello', '🎉', '\ud800', 'İ', 'K',
+  '<say>',
+  '<SAY>',
+  '</say>',
+  '</Say>',
+  '<say >',
+  '<sayx>',
+  '<',
+  '<s',
+  '<sa',
+  '<say',
+  '</',
+  '</s',
+  '</sa',
+  '</say',
+  '<continue/>',
+  '<continue>',
+  '<set_mode mode="passive"/>',
+  '<sleep duration="5">',
+  '<handoff_to_queen>',
+  '<handoff',
+  '<report>{}</report>',
+  '<ask>',
+  '<script>',
+  '`',
+  '```\n',
+  ' ',
+  '\n',
+  '\t',
+  'x',
+  'Hello',
+  '🎉',
+  '\ud800',
+  'İ',
+  'K',
 ];
 const fragmentText = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 }).map((parts) => parts.join(''));
 const anyOptions = fc.constantFrom<SayProjectionOptions | undefined>(undefined, { allowPlainText: true }, { allowPlainText: false });
@@ -144,7 +176,9 @@ describe('every way of cutting a text gives the one-shot projection', () => {
   it('after every delta of a random cut, the outputs so far equal projectSayText of the prefix (nothing retracted)', () => {
     fc.assert(
       fc.property(
-        fragmentText.chain((source) => fc.tuple(fc.constant(source), fc.uniqueArray(fc.integer({ min: 0, max: source.length }), { maxLength: 30 }))),
+        fragmentText.chain((source) =>
+          fc.tuple(fc.constant(source), fc.uniqueArray(fc.integer({ min: 0, max: source.length }), { maxLength: 30 })),
+        ),
         anyOptions,
         ([source, cuts], options) => {
           // projectSayText defaults to plain text allowed, the projector to tagged-only: compare with one explicit setting.

@@ -49,7 +49,18 @@ export interface SayProjector {
 }
 
 // The control tags Papercusp's converse backend writes; a text starting with one is tagged.
-const CONTROL_TAG_NAMES = ['say', 'set_mode', 'sleep', 'spawn', 'handoff', 'handoff_to_mug', 'handoff_to_queen', 'delegate_deep', 'report', 'continue'];
+const CONTROL_TAG_NAMES = [
+  'say',
+  'set_mode',
+  'sleep',
+  'spawn',
+  'handoff',
+  'handoff_to_mug',
+  'handoff_to_queen',
+  'delegate_deep',
+  'report',
+  'continue',
+];
 // One past the longest control opener (`<handoff_to_queen>`): a start this long is never a prefix of one.
 const HEAD_LENGTH = 19;
 // Tag names match ASCII case-insensitively (without the `u` flag, `i` folds no non-ASCII letter onto ASCII).

@@ -47,9 +47,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
         ? `must have at most ${String(issue.maximum)} entries`
         : `must be at most ${String(issue.maximum)} characters`;
     case 'too_small':
-      return issue.origin === 'array' && issue.minimum === 1
-        ? 'must not be empty'
-        : `must have at least ${String(issue.minimum)} entries`;
+      return issue.origin === 'array' && issue.minimum === 1 ? 'must not be empty' : `must have at least ${String(issue.minimum)} entries`;
     default:
       return issue.message;
   }

@@ -1,11 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_LIMITS } from './limits.js';
-import {
-  createTurnTextSplitter,
-  splitTurnText,
-  type TurnTextSegment,
-} from './split.js';
+import { createTurnTextSplitter, splitTurnText, type TurnTextSegment } from './split.js';
 import * as z from 'zod/v4/mini';
 import { createReportBlockReader } from './report-reader.js';
 import { stripBlockTags } from './strip-block-tags.js';
@@ -291,15 +287,18 @@ const FRAGMENTS = [
   '🎉',
   '\ud800',
 ];
-const fragmentText = (maxLength: number) =>
-  fc.array(fc.constantFrom(...FRAGMENTS), { maxLength }).map((parts) => parts.join(''));
+const fragmentText = (maxLength: number) => fc.array(fc.constantFrom(...FRAGMENTS), { maxLength }).map((parts) => parts.join(''));
 
 const hostileText = fc.oneof(
   fragmentText(60),
   fc.string({ unit: fc.constantFrom('<', '>', '/', '`', '~', '\n', ' ', 'r', 'a', 's', 'k', 'R', 'A'), maxLength: 400 }),
   // Floods: thousands of one fragment, with a few others mixed in.
   fc
-    .tuple(fc.constantFrom('<report>', '<ask>', '<', '`', '``', '```\n', '~~~\n', '</ask>', '<rep'), fc.integer({ min: 1, max: 3_000 }), fragmentText(6))
+    .tuple(
+      fc.constantFrom('<report>', '<ask>', '<', '`', '``', '```\n', '~~~\n', '</ask>', '<rep'),
+      fc.integer({ min: 1, max: 3_000 }),
+      fragmentText(6),
+    )
     .map(([fragment, count, tail]) => fragment.repeat(count) + tail),
   // A huge JSON body inside a tag, closed or not.
   fc
@@ -325,7 +324,8 @@ describe('never throws, never hangs', () => {
       fc.property(hostileText, fc.integer({ min: 1, max: 64 }), (source, deltaLength) => {
         const splitter = createTurnTextSplitter();
         const outputs: TurnTextSegment[] = [];
-        for (let index = 0; index < source.length; index += deltaLength) outputs.push(...splitter.push(source.slice(index, index + deltaLength)));
+        for (let index = 0; index < source.length; index += deltaLength)
+          outputs.push(...splitter.push(source.slice(index, index + deltaLength)));
         outputs.push(...splitter.end());
         expect(mergeText(outputs)).toStrictEqual(splitTurnText(source));
         expect(typeof stripBlockTags(source)).toBe('string');
@@ -382,7 +382,9 @@ describe('every split point gives the same segments', () => {
   const goalReader = createReportBlockReader({ extensions: { goalReport: z.strictObject({ goalId: z.string() }) } });
   const GOAL_TAG = '<report>{"plans":[],"goalReport":{"goalId":"g-1"}}</report>';
   const goalText = fc
-    .array(fc.constantFrom(...FRAGMENTS, GOAL_TAG, '<report>{"plans":[],"goalReport":', '{"goalId":"g-1"}}', '</report>'), { maxLength: 40 })
+    .array(fc.constantFrom(...FRAGMENTS, GOAL_TAG, '<report>{"plans":[],"goalReport":', '{"goalId":"g-1"}}', '</report>'), {
+      maxLength: 40,
+    })
     .map((parts) => parts.join(''));
 
   it('with a reportReader, pushes plus peek() or end() equal splitTurnText with the same reader, for every random cut', () => {
@@ -399,7 +401,9 @@ describe('every split point gives the same segments', () => {
           for (const cut of [...cuts].sort((left, right) => left - right)) {
             outputs.push(...splitter.push(source.slice(previous, cut)));
             previous = cut;
-            expect(mergeText([...outputs, ...splitter.peek()])).toStrictEqual(splitTurnText(source.slice(0, cut), { ...options, streaming: true }));
+            expect(mergeText([...outputs, ...splitter.peek()])).toStrictEqual(
+              splitTurnText(source.slice(0, cut), { ...options, streaming: true }),
+            );
           }
           outputs.push(...splitter.push(source.slice(previous)));
           outputs.push(...splitter.end());

@@ -125,7 +125,6 @@ const INLINE_CODE = 1;
 const FENCED_CODE = 2;
 const TAG = 3;
 
-
 // Tag names match ASCII case-insensitively: without the `u` flag, `i` never
 // folds a non-ASCII character (the Kelvin sign, a long s) onto an ASCII letter.
 // One sticky pattern at a `<`: a whole opener (it ends in `>`), or the start of
@@ -290,11 +289,7 @@ function nextMatch(mode: number, text: string, from: number): number {
   }
   for (let index = from; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (
-      code === LINE_FEED ||
-      (code === BACKTICK && mode !== FENCED_CODE) ||
-      (code === LESS_THAN && mode === PROSE)
-    ) {
+    if (code === LINE_FEED || (code === BACKTICK && mode !== FENCED_CODE) || (code === LESS_THAN && mode === PROSE)) {
       return index;
     }
   }

@@ -16,8 +16,7 @@ function separatorRank(whitespace: string): number {
   return whitespace.indexOf('\n', first + 1) === -1 ? 2 : 3;
 }
 
-const isLayoutWhitespace = (code: number): boolean =>
-  code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN;
+const isLayoutWhitespace = (code: number): boolean => code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN;
 
 /**
  * The display text of a finished turn for channels that cannot render blocks:

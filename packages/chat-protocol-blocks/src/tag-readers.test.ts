@@ -52,7 +52,26 @@ describe('parseReportTag / parseAskTag', () => {
 const nastyText = fc
   .array(
     fc.oneof(
-      fc.constantFrom('</ask>', '</report>', '<ask>', '<', '>', '&', '&amp;', '"', "'", '\\', '`', '```', '\n', '\r\n', '🎉', '👩‍💻', '\u2028', ' '),
+      fc.constantFrom(
+        '</ask>',
+        '</report>',
+        '<ask>',
+        '<',
+        '>',
+        '&',
+        '&amp;',
+        '"',
+        "'",
+        '\\',
+        '`',
+        '```',
+        '\n',
+        '\r\n',
+        '🎉',
+        '👩‍💻',
+        '\u2028',
+        ' ',
+      ),
       fc.string({ maxLength: 8 }),
     ),
     { minLength: 1, maxLength: 8 },

@@ -43,10 +43,12 @@ export const NASTY_PIECES = [
 /** A valid block string of at most `max` code units: trimmed, non-blank, clean. */
 function blockTextArb(max: number): fc.Arbitrary<string> {
   const piece = fc.oneof(fc.constantFrom(...NASTY_PIECES), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }));
-  return fc.oneof(
-    { weight: 20, arbitrary: fc.array(piece, { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join('').trim()) },
-    { weight: 1, arbitrary: fc.constant('x'.repeat(max)) },
-  ).filter((text) => text.length > 0 && text.length <= max && isCleanText(text));
+  return fc
+    .oneof(
+      { weight: 20, arbitrary: fc.array(piece, { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join('').trim()) },
+      { weight: 1, arbitrary: fc.constant('x'.repeat(max)) },
+    )
+    .filter((text) => text.length > 0 && text.length <= max && isCleanText(text));
 }
 
 const tokenArb = blockTextArb(BLOCK_LIMITS.maxTokenLength);
@@ -91,7 +93,20 @@ export const validAskArb: fc.Arbitrary<AskBlock> = fc.record(
 
 /** Values a model or an attacker might put where a block string belongs. */
 const junkArb: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(undefined, null, true, 0, 7, Number.NaN, '', '   ', '\n\t', 'x'.repeat(BLOCK_LIMITS.maxTextLength + 1), 'bell\u0007', '\ud800'),
+  fc.constantFrom(
+    undefined,
+    null,
+    true,
+    0,
+    7,
+    Number.NaN,
+    '',
+    '   ',
+    '\n\t',
+    'x'.repeat(BLOCK_LIMITS.maxTextLength + 1),
+    'bell\u0007',
+    '\ud800',
+  ),
   fc.array(fc.string(), { maxLength: 2 }),
   fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
 );

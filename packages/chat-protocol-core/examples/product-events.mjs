@@ -11,7 +11,15 @@ const scout = createChatCodec({
 });
 
 const envelope = (seq, event) =>
-  JSON.stringify({ schemaVersion: 1, conversationId: 'conv_1', turnId: 'turn_1', eventId: `evt_${seq}`, seq, occurredAt: '2026-11-30T17:00:00Z', event });
+  JSON.stringify({
+    schemaVersion: 1,
+    conversationId: 'conv_1',
+    turnId: 'turn_1',
+    eventId: `evt_${seq}`,
+    seq,
+    occurredAt: '2026-11-30T17:00:00Z',
+    event,
+  });
 const events = [
   { type: 'scout.products', data: { products: [{ id: 'TR-210' }, { id: 'TR-315' }] } },
   { type: 'scout.highlight', data: { productId: 'TR-210' } },

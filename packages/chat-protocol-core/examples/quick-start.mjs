@@ -1,10 +1,4 @@
-import {
-  applyChatEvent,
-  createChatState,
-  encodeChatSseFrame,
-  formatChatCursor,
-  parseChatSseMessage,
-} from '@papercusp/chat-protocol-core';
+import { applyChatEvent, createChatState, encodeChatSseFrame, formatChatCursor, parseChatSseMessage } from '@papercusp/chat-protocol-core';
 
 // Host: build envelopes from stored records and write them as SSE.
 const base = { schemaVersion: 1, conversationId: 'conv_01J9', turnId: 'turn_01J9' };
@@ -25,7 +19,12 @@ const frames = events.map((event, index) =>
 
 // Client: read each SSE message, fold it into state, resume on a gap.
 const readSse = (frame) =>
-  Object.fromEntries(frame.trim().split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+  Object.fromEntries(
+    frame
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+  );
 
 let state = createChatState('conv_01J9');
 for (const frame of [frames[0], frames[0], frames[2], frames[1], frames[2]]) {

@@ -320,7 +320,9 @@ describe('applyChatEvent: user_input opens a turn (DESIGN §3.3, issue 13)', () 
   it('a turn without user_input has no userInput key: its snapshot JSON is unchanged', () => {
     const state = replay([HELLO, WORLD]);
     expect(Object.keys(state.turns[0] ?? {})).not.toContain('userInput');
-    expect(JSON.stringify(state)).toBe(JSON.stringify(stateOf(turnOf({ lastSeq: 2, text: 'Hello, world', eventLog: logOf(HELLO, WORLD) }))));
+    expect(JSON.stringify(state)).toBe(
+      JSON.stringify(stateOf(turnOf({ lastSeq: 2, text: 'Hello, world', eventLog: logOf(HELLO, WORLD) }))),
+    );
   });
 
   it('a user_input after the first event is misplaced-user-input (so at most one per turn), and leaves no trace', () => {
@@ -391,7 +393,11 @@ describe('applyChatEvent: tool calls, cards, host state, navigate, provenance', 
 
   it('tool calls belong to their turn: a result in another turn is unknown-tool-call', () => {
     const state = replay([HELLO, WORLD, SEARCH]);
-    const elsewhere = at(1, { type: 'tool_result', callId: 'call_1', name: 'search', status: 'succeeded' }, { turnId: 'turn_2', eventId: 'evt_t2_1' });
+    const elsewhere = at(
+      1,
+      { type: 'tool_result', callId: 'call_1', name: 'search', status: 'succeeded' },
+      { turnId: 'turn_2', eventId: 'evt_t2_1' },
+    );
     expect(applyChatEvent(state, elsewhere)).toStrictEqual({
       ok: false,
       code: 'unknown-tool-call',
@@ -499,7 +505,11 @@ describe('applyChatEvent: tool calls, cards, host state, navigate, provenance', 
     const first = at(1, { type: 'provenance', engine: 'papercup', model: 'provider_x/large', accountRoute: 'team-a' });
     const second = at(2, { type: 'provenance', engine: 'papercup', model: 'provider_y/small' });
     expect(replay([first]).turns[0]?.provenance).toStrictEqual({ engine: 'papercup', model: 'provider_x/large', accountRoute: 'team-a' });
-    expect(replay([first, second]).turns[0]?.provenance).toStrictEqual({ engine: 'papercup', model: 'provider_y/small', accountRoute: null });
+    expect(replay([first, second]).turns[0]?.provenance).toStrictEqual({
+      engine: 'papercup',
+      model: 'provider_y/small',
+      accountRoute: null,
+    });
   });
 });
 
@@ -571,7 +581,9 @@ describe('applyChatEvent: purity, branches, restore, determinism', () => {
       expect(applyChatEvent(first, copyOf(envelope))).toStrictEqual({ ok: true, state: first, outcome: 'duplicate' });
     }
     expect(applyChatEvent(second, other({ ...HELLO, seq: 4 }))).toMatchObject({ ok: false, code: 'conflicting-duplicate' });
-    expect(JSON.stringify(second)).toBe(JSON.stringify(first).replace(`"conversationId":"${CONVERSATION_ID}"`, '"conversationId":"conv_2"'));
+    expect(JSON.stringify(second)).toBe(
+      JSON.stringify(first).replace(`"conversationId":"${CONVERSATION_ID}"`, '"conversationId":"conv_2"'),
+    );
   });
 
   it('a restored state continues exactly as the uninterrupted one, idempotency memory included', () => {
@@ -604,7 +616,9 @@ describe('applyChatEvent: purity, branches, restore, determinism', () => {
       code: 'conflicting-duplicate',
       message: 'event id evt_1 was already applied at another position',
     });
-    expect(state.ok && applyChatEvent(state.value, at(1, { type: 'delta', text: 'x' }, { turnId: 'turn_2', eventId: 'evt_2' }))).toStrictEqual({
+    expect(
+      state.ok && applyChatEvent(state.value, at(1, { type: 'delta', text: 'x' }, { turnId: 'turn_2', eventId: 'evt_2' })),
+    ).toStrictEqual({
       ok: false,
       code: 'conflicting-duplicate',
       message: 'event id evt_2 was already applied at another position',
@@ -647,147 +661,160 @@ const APPLY_CODES: readonly ApplyChatEventRefusalCode[] = [
   'stale-state',
 ];
 
-
 describe('applyChatEvent: properties over generated valid streams', () => {
-  it('any shuffle-free redelivery pattern (overlapping replays, repeats) gives the clean stream state', () => {
-    const deliveryArb = fc.array(
-      fc.record({ repeat: fc.boolean(), rewindTo: fc.option(fc.nat(), { nil: undefined }) }),
-      { maxLength: 40 },
-    );
-    fc.assert(
-      fc.property(streamSpecArb, deliveryArb, (spec, delivery) => {
-        const stream = buildStream(spec);
-        const clean = JSON.stringify(replay(stream));
-        // After delivering index i: maybe repeat it, maybe restart from j ≤ i and replay j..i.
-        const order: number[] = [];
-        stream.forEach((_envelope, index) => {
-          order.push(index);
-          const action = delivery[index];
-          if (action?.repeat === true) order.push(index);
-          if (action?.rewindTo !== undefined) {
-            for (let again = action.rewindTo % (index + 1); again <= index; again++) order.push(again);
+  it(
+    'any shuffle-free redelivery pattern (overlapping replays, repeats) gives the clean stream state',
+    () => {
+      const deliveryArb = fc.array(fc.record({ repeat: fc.boolean(), rewindTo: fc.option(fc.nat(), { nil: undefined }) }), {
+        maxLength: 40,
+      });
+      fc.assert(
+        fc.property(streamSpecArb, deliveryArb, (spec, delivery) => {
+          const stream = buildStream(spec);
+          const clean = JSON.stringify(replay(stream));
+          // After delivering index i: maybe repeat it, maybe restart from j ≤ i and replay j..i.
+          const order: number[] = [];
+          stream.forEach((_envelope, index) => {
+            order.push(index);
+            const action = delivery[index];
+            if (action?.repeat === true) order.push(index);
+            if (action?.rewindTo !== undefined) {
+              for (let again = action.rewindTo % (index + 1); again <= index; again++) order.push(again);
+            }
+          });
+          let state = createChatState(CONVERSATION_ID);
+          let appliedCount = 0;
+          for (const index of order) {
+            const result = applyChatEvent(state, copyOf(stream[index] as ChatEventEnvelope));
+            if (!result.ok) throw new Error(`redelivery refused: ${result.code}: ${result.message}`);
+            if (result.outcome === 'duplicate') expect(result.state).toBe(state);
+            else appliedCount++;
+            state = result.state;
           }
-        });
-        let state = createChatState(CONVERSATION_ID);
-        let appliedCount = 0;
-        for (const index of order) {
-          const result = applyChatEvent(state, copyOf(stream[index] as ChatEventEnvelope));
-          if (!result.ok) throw new Error(`redelivery refused: ${result.code}: ${result.message}`);
-          if (result.outcome === 'duplicate') expect(result.state).toBe(state);
-          else appliedCount++;
-          state = result.state;
-        }
-        expect(appliedCount).toBe(stream.length);
-        expect(JSON.stringify(state)).toBe(clean);
-      }),
-      { numRuns: RUNS },
-    );
-  }, PROPERTY_TIMEOUT);
+          expect(appliedCount).toBe(stream.length);
+          expect(JSON.stringify(state)).toBe(clean);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
-  it('provider substitution: provider_x and provider_y sessions differ only in provenance', () => {
-    // What provenance touches, and nothing else: the turn's `provenance` field,
-    // and the digest on the eventLog line of each provenance event. The digest
-    // hashes the event's content, so it must differ there; that is what makes a
-    // redelivered provenance naming another provider a conflicting-duplicate.
-    const normalize = (state: ChatStateV1, provenanceLines: ReadonlySet<string>) => ({
-      ...state,
-      turns: state.turns.map((turn) => ({
-        ...turn,
-        provenance: turn.provenance === null ? null : 'provenance',
-        eventLog: turn.eventLog
-          .split('\n')
-          .map((line, index) => (provenanceLines.has(`${turn.turnId}:${index + 1}`) ? `${line.split(' ')[0]} <provenance>` : line))
-          .join('\n'),
-      })),
-    });
-    const provenanceArb = fc.record({
-      type: fc.constant('provenance' as const),
-      engine: nameArb,
-      model: nameArb,
-      accountRoute: fc.option(nameArb, { nil: null }),
-    });
-    fc.assert(
-      fc.property(streamSpecArb, provenanceArb, fc.nat(), (spec, provenance, position) => {
-        // Every run has at least one provenance event, in the first turn.
-        const [first, ...rest] = spec.turns as [StreamSpec['turns'][number], ...StreamSpec['turns']];
-        const events = first.events.slice();
-        events.splice(position % (events.length + 1), 0, provenance);
-        const withProvenance = { ...spec, turns: [{ ...first, events }, ...rest] };
-        const streamX = buildStream(withProvenance, 'provider_x');
-        const streamY = buildStream(withProvenance, 'provider_y');
-        const provenanceLines = new Set(
-          streamX.filter((envelope) => envelope.event.type === 'provenance').map((envelope) => `${envelope.turnId}:${envelope.seq}`),
-        );
-        const stateX = replay(streamX);
-        const stateY = replay(streamY);
-        const firstTurn = (state: ChatStateV1) => state.turns.find((turn) => turn.turnId === 'turn_1');
-        expect(firstTurn(stateX)?.provenance?.model).toBe('provider_x/large');
-        expect(firstTurn(stateY)?.provenance?.model).toBe('provider_y/large');
-        expect(normalize(stateX, provenanceLines)).toStrictEqual(normalize(stateY, provenanceLines));
-      }),
-      { numRuns: RUNS },
-    );
-  }, PROPERTY_TIMEOUT);
+  it(
+    'provider substitution: provider_x and provider_y sessions differ only in provenance',
+    () => {
+      // What provenance touches, and nothing else: the turn's `provenance` field,
+      // and the digest on the eventLog line of each provenance event. The digest
+      // hashes the event's content, so it must differ there; that is what makes a
+      // redelivered provenance naming another provider a conflicting-duplicate.
+      const normalize = (state: ChatStateV1, provenanceLines: ReadonlySet<string>) => ({
+        ...state,
+        turns: state.turns.map((turn) => ({
+          ...turn,
+          provenance: turn.provenance === null ? null : 'provenance',
+          eventLog: turn.eventLog
+            .split('\n')
+            .map((line, index) => (provenanceLines.has(`${turn.turnId}:${index + 1}`) ? `${line.split(' ')[0]} <provenance>` : line))
+            .join('\n'),
+        })),
+      });
+      const provenanceArb = fc.record({
+        type: fc.constant('provenance' as const),
+        engine: nameArb,
+        model: nameArb,
+        accountRoute: fc.option(nameArb, { nil: null }),
+      });
+      fc.assert(
+        fc.property(streamSpecArb, provenanceArb, fc.nat(), (spec, provenance, position) => {
+          // Every run has at least one provenance event, in the first turn.
+          const [first, ...rest] = spec.turns as [StreamSpec['turns'][number], ...StreamSpec['turns']];
+          const events = first.events.slice();
+          events.splice(position % (events.length + 1), 0, provenance);
+          const withProvenance = { ...spec, turns: [{ ...first, events }, ...rest] };
+          const streamX = buildStream(withProvenance, 'provider_x');
+          const streamY = buildStream(withProvenance, 'provider_y');
+          const provenanceLines = new Set(
+            streamX.filter((envelope) => envelope.event.type === 'provenance').map((envelope) => `${envelope.turnId}:${envelope.seq}`),
+          );
+          const stateX = replay(streamX);
+          const stateY = replay(streamY);
+          const firstTurn = (state: ChatStateV1) => state.turns.find((turn) => turn.turnId === 'turn_1');
+          expect(firstTurn(stateX)?.provenance?.model).toBe('provider_x/large');
+          expect(firstTurn(stateY)?.provenance?.model).toBe('provider_y/large');
+          expect(normalize(stateX, provenanceLines)).toStrictEqual(normalize(stateY, provenanceLines));
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
-  it('never throws for any valid envelope applied to a state built from a valid stream', () => {
-    // The candidate is aimed at the state often enough to reach every rule:
-    // mostly running turns, an existing turn at its next, an old or a gapped
-    // seq, sometimes a known event id, call id or card, or a plain redelivery.
-    const sometimes = fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat() });
-    const aimArb = fc.record({
-      envelope: envelopeArb,
-      open: fc.boolean(),
-      turn: fc.option(fc.nat(), { nil: undefined, freq: 10 }),
-      seq: fc.constantFrom('next', 'next', 'next', 'old', 'gap', 'as generated'),
-      eventId: sometimes,
-      target: fc.option(fc.nat(), { nil: undefined, freq: 10 }),
-      redeliver: sometimes,
-    });
-    fc.assert(
-      fc.property(streamSpecArb, aimArb, (spec, aim) => {
-        const stream = buildStream(
-          aim.open ? { ...spec, turns: spec.turns.map(({ events }) => ({ events, end: undefined })) } : spec,
-        );
-        const state = replay(stream);
-        let envelope: ChatEventEnvelope = { ...aim.envelope, conversationId: state.conversationId };
-        const turn = aim.turn === undefined ? undefined : state.turns[aim.turn % state.turns.length];
-        if (turn !== undefined) {
-          const seq = { next: turn.lastSeq + 1, old: 1 + (aim.envelope.seq % turn.lastSeq), gap: turn.lastSeq + 2, 'as generated': envelope.seq }[aim.seq];
-          envelope = { ...envelope, turnId: turn.turnId, seq };
-          const { event } = envelope;
-          const call = turn.toolCalls[(aim.target ?? 0) % Math.max(turn.toolCalls.length, 1)];
-          const card = turn.cards[(aim.target ?? 0) % Math.max(turn.cards.length, 1)];
-          if (aim.target !== undefined && (event.type === 'tool_call' || event.type === 'tool_result') && call !== undefined) {
-            envelope = { ...envelope, event: { ...event, callId: call.callId } };
+  it(
+    'never throws for any valid envelope applied to a state built from a valid stream',
+    () => {
+      // The candidate is aimed at the state often enough to reach every rule:
+      // mostly running turns, an existing turn at its next, an old or a gapped
+      // seq, sometimes a known event id, call id or card, or a plain redelivery.
+      const sometimes = fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat() });
+      const aimArb = fc.record({
+        envelope: envelopeArb,
+        open: fc.boolean(),
+        turn: fc.option(fc.nat(), { nil: undefined, freq: 10 }),
+        seq: fc.constantFrom('next', 'next', 'next', 'old', 'gap', 'as generated'),
+        eventId: sometimes,
+        target: fc.option(fc.nat(), { nil: undefined, freq: 10 }),
+        redeliver: sometimes,
+      });
+      fc.assert(
+        fc.property(streamSpecArb, aimArb, (spec, aim) => {
+          const stream = buildStream(aim.open ? { ...spec, turns: spec.turns.map(({ events }) => ({ events, end: undefined })) } : spec);
+          const state = replay(stream);
+          let envelope: ChatEventEnvelope = { ...aim.envelope, conversationId: state.conversationId };
+          const turn = aim.turn === undefined ? undefined : state.turns[aim.turn % state.turns.length];
+          if (turn !== undefined) {
+            const seq = {
+              next: turn.lastSeq + 1,
+              old: 1 + (aim.envelope.seq % turn.lastSeq),
+              gap: turn.lastSeq + 2,
+              'as generated': envelope.seq,
+            }[aim.seq];
+            envelope = { ...envelope, turnId: turn.turnId, seq };
+            const { event } = envelope;
+            const call = turn.toolCalls[(aim.target ?? 0) % Math.max(turn.toolCalls.length, 1)];
+            const card = turn.cards[(aim.target ?? 0) % Math.max(turn.cards.length, 1)];
+            if (aim.target !== undefined && (event.type === 'tool_call' || event.type === 'tool_result') && call !== undefined) {
+              envelope = { ...envelope, event: { ...event, callId: call.callId } };
+            }
+            if (aim.target !== undefined && event.type === 'card_closed' && card !== undefined) {
+              envelope = { ...envelope, event: { ...event, correlationId: card.card.correlationId } };
+            }
+            if (aim.target !== undefined && event.type === 'card' && card !== undefined) {
+              envelope = { ...envelope, event: { ...event, card: { ...event.card, correlationId: card.card.correlationId } } };
+            }
+            if (aim.target !== undefined && event.type === 'state' && turn.hostState !== null) {
+              envelope = { ...envelope, event: { ...event, version: Math.max(0, turn.hostState.version - (aim.target % 2)) } };
+            }
           }
-          if (aim.target !== undefined && event.type === 'card_closed' && card !== undefined) {
-            envelope = { ...envelope, event: { ...event, correlationId: card.card.correlationId } };
-          }
-          if (aim.target !== undefined && event.type === 'card' && card !== undefined) {
-            envelope = { ...envelope, event: { ...event, card: { ...event.card, correlationId: card.card.correlationId } } };
-          }
-          if (aim.target !== undefined && event.type === 'state' && turn.hostState !== null) {
-            envelope = { ...envelope, event: { ...event, version: Math.max(0, turn.hostState.version - (aim.target % 2)) } };
-          }
-        }
-        const known = stream[(aim.eventId ?? 0) % stream.length];
-        if (aim.eventId !== undefined && known !== undefined) envelope = { ...envelope, eventId: known.eventId };
-        const again = stream[(aim.redeliver ?? 0) % stream.length];
-        if (aim.redeliver !== undefined && again !== undefined) envelope = copyOf(again);
+          const known = stream[(aim.eventId ?? 0) % stream.length];
+          if (aim.eventId !== undefined && known !== undefined) envelope = { ...envelope, eventId: known.eventId };
+          const again = stream[(aim.redeliver ?? 0) % stream.length];
+          if (aim.redeliver !== undefined && again !== undefined) envelope = copyOf(again);
 
-        const before = JSON.stringify(state);
-        const result = applyChatEvent(state, envelope);
-        expect(JSON.stringify(state)).toBe(before);
-        if (result.ok) {
-          // Whatever it accepts is still a state parseChatState accepts.
-          expect(parseChatState(JSON.stringify(result.state))).toMatchObject({ ok: true });
-        } else {
-          expect(APPLY_CODES).toContain(result.code);
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  }, PROPERTY_TIMEOUT);
+          const before = JSON.stringify(state);
+          const result = applyChatEvent(state, envelope);
+          expect(JSON.stringify(state)).toBe(before);
+          if (result.ok) {
+            // Whatever it accepts is still a state parseChatState accepts.
+            expect(parseChatState(JSON.stringify(result.state))).toMatchObject({ ok: true });
+          } else {
+            expect(APPLY_CODES).toContain(result.code);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });
 
 describe('applyChatEvent: a restored state is the live state (issue 12: the memory is shared and built when read)', () => {
@@ -800,52 +827,56 @@ describe('applyChatEvent: a restored state is the live state (issue 12: the memo
     change: fc.constantFrom('none', 'none', 'occurredAt', 'seq', 'eventId', 'older state'),
   });
 
-  it('after parseChatState(JSON.stringify(state)), every envelope, redelivery and conflict answers exactly as on the live state', () => {
-    fc.assert(
-      fc.property(streamSpecArb, fc.nat(), fc.array(probeArb, { maxLength: 30 }), (spec, cutAt, probes) => {
-        const stream = buildStream(spec);
-        const cut = cutAt % (stream.length + 1);
-        let live = replay(stream.slice(0, cut));
-        const restoredResult = parseChatState(JSON.stringify(live));
-        if (!restoredResult.ok) throw new Error(restoredResult.message);
-        let restored = restoredResult.value;
-        let olderLive = live;
-        let olderRestored = restored;
-        const rest = stream.slice(cut);
-        for (let index = 0; index < Math.max(rest.length, probes.length); index++) {
-          const probe = probes[index];
-          const known = stream[(probe?.at ?? 0) % Math.max(stream.length, 1)];
-          const candidates: ChatEventEnvelope[] = [];
-          if (probe !== undefined && known !== undefined && probe.change !== 'older state') {
-            candidates.push(
-              probe.change === 'occurredAt'
-                ? { ...known, occurredAt: '2030-01-01T00:00:00Z' }
-                : probe.change === 'seq'
-                  ? { ...known, seq: known.seq + 1 }
-                  : probe.change === 'eventId'
-                    ? { ...known, eventId: `${known.eventId}.again` }
-                    : copyOf(known),
-            );
-          }
-          const next = rest[index];
-          if (next !== undefined) candidates.push(next);
-          for (const candidate of candidates) {
-            const fromLive = applyChatEvent(live, candidate);
-            expect(observed(applyChatEvent(restored, candidate))).toStrictEqual(observed(fromLive));
-            // An older state of each (a branch from it) answers alike too.
-            expect(observed(applyChatEvent(olderRestored, candidate))).toStrictEqual(observed(applyChatEvent(olderLive, candidate)));
-            if (fromLive.ok) {
-              if (probe?.change === 'older state') [olderLive, olderRestored] = [live, restored];
-              live = fromLive.state;
-              const fromRestored = applyChatEvent(restored, candidate);
-              if (fromRestored.ok) restored = fromRestored.state;
+  it(
+    'after parseChatState(JSON.stringify(state)), every envelope, redelivery and conflict answers exactly as on the live state',
+    () => {
+      fc.assert(
+        fc.property(streamSpecArb, fc.nat(), fc.array(probeArb, { maxLength: 30 }), (spec, cutAt, probes) => {
+          const stream = buildStream(spec);
+          const cut = cutAt % (stream.length + 1);
+          let live = replay(stream.slice(0, cut));
+          const restoredResult = parseChatState(JSON.stringify(live));
+          if (!restoredResult.ok) throw new Error(restoredResult.message);
+          let restored = restoredResult.value;
+          let olderLive = live;
+          let olderRestored = restored;
+          const rest = stream.slice(cut);
+          for (let index = 0; index < Math.max(rest.length, probes.length); index++) {
+            const probe = probes[index];
+            const known = stream[(probe?.at ?? 0) % Math.max(stream.length, 1)];
+            const candidates: ChatEventEnvelope[] = [];
+            if (probe !== undefined && known !== undefined && probe.change !== 'older state') {
+              candidates.push(
+                probe.change === 'occurredAt'
+                  ? { ...known, occurredAt: '2030-01-01T00:00:00Z' }
+                  : probe.change === 'seq'
+                    ? { ...known, seq: known.seq + 1 }
+                    : probe.change === 'eventId'
+                      ? { ...known, eventId: `${known.eventId}.again` }
+                      : copyOf(known),
+              );
+            }
+            const next = rest[index];
+            if (next !== undefined) candidates.push(next);
+            for (const candidate of candidates) {
+              const fromLive = applyChatEvent(live, candidate);
+              expect(observed(applyChatEvent(restored, candidate))).toStrictEqual(observed(fromLive));
+              // An older state of each (a branch from it) answers alike too.
+              expect(observed(applyChatEvent(olderRestored, candidate))).toStrictEqual(observed(applyChatEvent(olderLive, candidate)));
+              if (fromLive.ok) {
+                if (probe?.change === 'older state') [olderLive, olderRestored] = [live, restored];
+                live = fromLive.state;
+                const fromRestored = applyChatEvent(restored, candidate);
+                if (fromRestored.ok) restored = fromRestored.state;
+              }
             }
           }
-        }
-        expect(JSON.stringify(restored)).toBe(JSON.stringify(live));
-        expect(live).toStrictEqual(JSON.parse(JSON.stringify(live)));
-      }),
-      { numRuns: runs(300) },
-    );
-  }, PROPERTY_TIMEOUT);
+          expect(JSON.stringify(restored)).toBe(JSON.stringify(live));
+          expect(live).toStrictEqual(JSON.parse(JSON.stringify(live)));
+        }),
+        { numRuns: runs(300) },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });

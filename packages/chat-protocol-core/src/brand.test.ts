@@ -11,11 +11,22 @@ describe('hasBrand: a brand check that holds across copies of a class (DESIGN §
         return true;
       }
     }
-    expect([hasBrand({ [brand]: true }, brand), hasBrand(new Branded(), brand), hasBrand(Object.create(Branded.prototype), brand)]).toEqual([true, true, true]);
+    expect([hasBrand({ [brand]: true }, brand), hasBrand(new Branded(), brand), hasBrand(Object.create(Branded.prototype), brand)]).toEqual(
+      [true, true, true],
+    );
   });
 
   it('is false for any other value of the brand, another brand, a non-object, and a value whose read throws', () => {
-    const values = [{ [brand]: 'true' }, { [brand]: 1 }, { [Symbol('@papercusp/test.Brand')]: true }, null, undefined, true, 'brand', everyTrapThrows];
+    const values = [
+      { [brand]: 'true' },
+      { [brand]: 1 },
+      { [Symbol('@papercusp/test.Brand')]: true },
+      null,
+      undefined,
+      true,
+      'brand',
+      everyTrapThrows,
+    ];
     expect(values.map((value) => hasBrand(value, brand))).toEqual(values.map(() => false));
   });
 });

@@ -99,31 +99,19 @@ describe('parseChatCapabilities', () => {
       { ...NONE, connectionReplay: 'true' },
       [{ path: ['connectionReplay'], message: 'capability flag must be a boolean' }],
     ],
-    [
-      'the number 1',
-      { ...NONE, persistedDecisions: 1 },
-      [{ path: ['persistedDecisions'], message: 'capability flag must be a boolean' }],
-    ],
+    ['the number 1', { ...NONE, persistedDecisions: 1 }, [{ path: ['persistedDecisions'], message: 'capability flag must be a boolean' }]],
     [
       'null as a flag',
       { ...NONE, completedToolCheckpoints: null },
       [{ path: ['completedToolCheckpoints'], message: 'capability flag must be a boolean' }],
     ],
-    [
-      'an unknown key',
-      { ...ALL, restartRecovery: true },
-      [{ path: ['restartRecovery'], message: 'unknown capability flag' }],
-    ],
+    ['an unknown key', { ...ALL, restartRecovery: true }, [{ path: ['restartRecovery'], message: 'unknown capability flag' }]],
     [
       'a __proto__ own key (from JSON.parse)',
       JSON.parse(`{"__proto__":{"interruptedTurnRecovery":true},${JSON.stringify(NONE).slice(1)}`),
       [{ path: ['__proto__'], message: 'unknown capability flag' }],
     ],
-    [
-      'a constructor key',
-      { ...NONE, constructor: true },
-      [{ path: ['constructor'], message: 'unknown capability flag' }],
-    ],
+    ['a constructor key', { ...NONE, constructor: true }, [{ path: ['constructor'], message: 'unknown capability flag' }]],
     [
       'several problems at once',
       { connectionReplay: 'yes', persistedHistory: true, extra: 1 },
@@ -157,7 +145,12 @@ describe('parseChatCapabilities', () => {
     }
   });
 
-  const unreadable = { ok: false, code: 'invalid-capabilities', message: MALFORMED, issues: [{ path: [], message: 'capabilities could not be read' }] };
+  const unreadable = {
+    ok: false,
+    code: 'invalid-capabilities',
+    message: MALFORMED,
+    issues: [{ path: [], message: 'capabilities could not be read' }],
+  };
 
   it('§2.1 a throwing getter is refused, not thrown', () => {
     const input = {
@@ -221,9 +214,7 @@ describe('requireChatCapabilities', () => {
         const required = CHAT_CAPABILITY_NAMES.filter((_name, index) => (mask & (1 << index)) !== 0);
         const missing = required.filter((name) => name !== declaredName);
         const expected =
-          missing.length === 0
-            ? { ok: true }
-            : { ok: false, code: 'unsupported-capability', message: missingMessage(missing), missing };
+          missing.length === 0 ? { ok: true } : { ok: false, code: 'unsupported-capability', message: missingMessage(missing), missing };
         expect(requireChatCapabilities(only(declaredName), required)).toEqual(expected);
       }
     }
@@ -338,9 +329,7 @@ describe('requireChatCapabilities', () => {
       fc.property(validDeclaration, requiredNames, (declared, required) => {
         const missing = CHAT_CAPABILITY_NAMES.filter((name) => required.includes(name) && !declared[name]);
         const expected =
-          missing.length === 0
-            ? { ok: true }
-            : { ok: false, code: 'unsupported-capability', message: missingMessage(missing), missing };
+          missing.length === 0 ? { ok: true } : { ok: false, code: 'unsupported-capability', message: missingMessage(missing), missing };
         expect(requireChatCapabilities(declared, required)).toEqual(expected);
       }),
       { numRuns: runs(2_000) },
@@ -357,13 +346,11 @@ describe('requireChatCapabilities', () => {
     validDeclaration,
     fc.dictionary(capabilityKey, fc.oneof(fc.boolean(), fc.anything()), { maxKeys: 8 }),
     // JSON.parse keeps a "__proto__" key as an own property: the shape a network payload can take.
-    fc
-      .tuple(validDeclaration, fc.jsonValue(), fc.boolean())
-      .map(([declaration, extra, first]) => {
-        const body = JSON.stringify(declaration).slice(1, -1);
-        const proto = `"__proto__":${JSON.stringify(extra) ?? 'null'}`;
-        return JSON.parse(first ? `{${proto},${body}}` : `{${body},${proto}}`) as unknown;
-      }),
+    fc.tuple(validDeclaration, fc.jsonValue(), fc.boolean()).map(([declaration, extra, first]) => {
+      const body = JSON.stringify(declaration).slice(1, -1);
+      const proto = `"__proto__":${JSON.stringify(extra) ?? 'null'}`;
+      return JSON.parse(first ? `{${proto},${body}}` : `{${body},${proto}}`) as unknown;
+    }),
   );
   const hostileRequired = fc.oneof(requiredNames, fc.array(fc.oneof(capabilityKey, fc.anything()), { maxLength: 6 }), fc.anything());
 

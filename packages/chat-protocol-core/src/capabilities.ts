@@ -67,10 +67,7 @@ export interface UnsupportedCapabilityRefusal extends ChatRefusal<'unsupported-c
 }
 
 /** The result of {@link requireChatCapabilities}. */
-export type RequireChatCapabilitiesResult =
-  | { readonly ok: true }
-  | UnsupportedCapabilityRefusal
-  | ChatRefusal<'invalid-capabilities'>;
+export type RequireChatCapabilitiesResult = { readonly ok: true } | UnsupportedCapabilityRefusal | ChatRefusal<'invalid-capabilities'>;
 
 const KNOWN_NAMES: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(CHAT_CAPABILITY_NAMES);
 const MALFORMED_MESSAGE = 'capability declaration is malformed';
@@ -89,9 +86,7 @@ const MALFORMED_MESSAGE = 'capability declaration is malformed';
 export function parseChatCapabilities(input: unknown): ParseChatCapabilitiesResult {
   try {
     if (!isPlainObject(input)) {
-      return refuse('invalid-capabilities', MALFORMED_MESSAGE, [
-        { path: [], message: 'capabilities must be a plain object' },
-      ]);
+      return refuse('invalid-capabilities', MALFORMED_MESSAGE, [{ path: [], message: 'capabilities must be a plain object' }]);
     }
     // Copy own enumerable keys onto a null-prototype record so the schema never
     // sees inherited values; a `__proto__` own key stays an ordinary key here.
@@ -101,9 +96,7 @@ export function parseChatCapabilities(input: unknown): ParseChatCapabilitiesResu
     if (parsed.success) return { ok: true, value: parsed.data };
     return refuse('invalid-capabilities', MALFORMED_MESSAGE, describeIssues(own));
   } catch {
-    return refuse('invalid-capabilities', MALFORMED_MESSAGE, [
-      { path: [], message: 'capabilities could not be read' },
-    ]);
+    return refuse('invalid-capabilities', MALFORMED_MESSAGE, [{ path: [], message: 'capabilities could not be read' }]);
   }
 }
 
@@ -136,17 +129,12 @@ function describeIssues(own: Record<string, unknown>): ChatIssue[] {
  * met and is listed after the known ones, as given; a `required` that is not an
  * array is read as a single required name. Never throws.
  */
-export function requireChatCapabilities(
-  declared: unknown,
-  required: readonly ChatCapabilityName[],
-): RequireChatCapabilitiesResult {
+export function requireChatCapabilities(declared: unknown, required: readonly ChatCapabilityName[]): RequireChatCapabilitiesResult {
   const parsed = parseChatCapabilities(declared);
   if (!parsed.ok) return parsed;
   const capabilities = parsed.value;
   const requiredNames = readRequiredNames(required);
-  const missing: ChatCapabilityName[] = CHAT_CAPABILITY_NAMES.filter(
-    (name) => requiredNames.has(name) && !capabilities[name],
-  );
+  const missing: ChatCapabilityName[] = CHAT_CAPABILITY_NAMES.filter((name) => requiredNames.has(name) && !capabilities[name]);
   let unknownCount = 0;
   for (const name of requiredNames) {
     if (!KNOWN_NAMES.has(name)) {

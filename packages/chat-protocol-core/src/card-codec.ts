@@ -29,11 +29,7 @@ import {
 import type { PromptOnlyCardValue } from './prompt-only-cards.js';
 import { BASE_RULES, prefixIssues, type KindPresentation, type KindRule } from './card-kind-rules.js';
 import { parseCardWith, type OpenCardRefusalCode } from './parse-card.js';
-import {
-  validateResponseGuarded,
-  type CardResponseRefusalCode,
-  type CardResponseTiming,
-} from './validate-card-response.js';
+import { validateResponseGuarded, type CardResponseRefusalCode, type CardResponseTiming } from './validate-card-response.js';
 import { refuse, type ChatIssue, type ParseResult } from './result.js';
 import { quoteKey } from './zod-issues.js';
 
@@ -117,10 +113,7 @@ export interface CardCodec<
   ): ParseResult<CardResponseOf<CardAnswerValue<Card['presentation'], ValueByKind>>, CardResponseRefusalCode>;
 }
 
-function assembleCodec<
-  Presentation extends KindPresentation,
-  ValueByKind extends { readonly [Kind in Presentation['kind']]: unknown },
->(
+function assembleCodec<Presentation extends KindPresentation, ValueByKind extends { readonly [Kind in Presentation['kind']]: unknown }>(
   kinds: readonly Presentation['kind'][],
   cardSchema: z.ZodMiniType<OpenCardSnapshotOf<Presentation>>,
   responseSchema: z.ZodMiniType<CardResponseOf<ValueByKind[Presentation['kind']] | PromptOnlyCardValue>>,
@@ -133,11 +126,7 @@ function assembleCodec<
     parseCard: (input) => parseCardWith(cardSchema, input),
     // The rules were registered per kind, so the value a rule accepted is the
     // value type of the card's kind; TypeScript cannot follow that through a Map.
-    validateResponse: <Card extends OpenCardSnapshotOf<Presentation>>(
-      card: Card,
-      response: unknown,
-      timing?: CardResponseTiming,
-    ) =>
+    validateResponse: <Card extends OpenCardSnapshotOf<Presentation>>(card: Card, response: unknown, timing?: CardResponseTiming) =>
       validateResponseGuarded(cardSchema, rules, card, response, timing) as ParseResult<
         CardResponseOf<CardAnswerValue<Card['presentation'], ValueByKind>>,
         CardResponseRefusalCode
@@ -191,9 +180,7 @@ function withKind(presentation: CardKindPresentationSchema, kind: string): z.Zod
 
 function assertKindDefinition(kind: string, definition: unknown): asserts definition is CardKindDefinition {
   if (!KIND_NAME_PATTERN.test(kind) || kind.length > CARD_LIMITS.maxKindLength) {
-    throw new TypeError(
-      `card kind ${quoteKey(kind)} must be kebab-case, at most ${CARD_LIMITS.maxKindLength} characters`,
-    );
+    throw new TypeError(`card kind ${quoteKey(kind)} must be kebab-case, at most ${CARD_LIMITS.maxKindLength} characters`);
   }
   if ((CARD_KINDS as readonly string[]).includes(kind)) {
     throw new TypeError(`card kind ${quoteKey(kind)} is a base kind and cannot be redefined`);
@@ -254,9 +241,7 @@ function buildCardCodec<const Kinds extends CardKindDefinitions>(options: {
   // The schemas are assembled at run time from the definitions, so their static
   // type is the one the definitions promise rather than one zod can infer.
   const presentationSchema = discriminatedUnionSchema('kind', presentations as [z.ZodMiniObject, ...z.ZodMiniObject[]]);
-  const cardSchema = cardSnapshotSchema(presentationSchema) as z.ZodMiniType as z.ZodMiniType<
-    OpenCardSnapshotOf<Presentation>
-  >;
+  const cardSchema = cardSnapshotSchema(presentationSchema) as z.ZodMiniType as z.ZodMiniType<OpenCardSnapshotOf<Presentation>>;
   const responseSchema = cardResponseSchema(z.union(values)) as z.ZodMiniType as z.ZodMiniType<
     CardResponseOf<ValueByKind[Presentation['kind']] | PromptOnlyCardValue>
   >;

@@ -39,11 +39,7 @@ export function prefixIssues(prefix: readonly (string | number)[], issues: reado
   return issues.map((issue) => ({ path: [...prefix, ...issue.path], message: issue.message }));
 }
 
-function valueIssue(
-  code: CardResponseRefusalCode,
-  message: string,
-  path: readonly (string | number)[],
-): ResponseRefusal {
+function valueIssue(code: CardResponseRefusalCode, message: string, path: readonly (string | number)[]): ResponseRefusal {
   return refuse(code, message, [{ path: ['value', ...path], message }]);
 }
 
@@ -67,10 +63,7 @@ function isOnStep(value: number, min: number, step: number): boolean {
 const BASE_KIND_RULES: {
   readonly [Kind in CardKind]: {
     readonly value: (typeof CARD_VALUE_SCHEMAS)[Kind];
-    check(
-      presentation: Extract<CardPresentationV1, { kind: Kind }>,
-      value: CardValueByKind[Kind],
-    ): ResponseRefusal | undefined;
+    check(presentation: Extract<CardPresentationV1, { kind: Kind }>, value: CardValueByKind[Kind]): ResponseRefusal | undefined;
   };
 } = {
   text: {
@@ -134,9 +127,7 @@ const BASE_KIND_RULES: {
         return valueIssue('out-of-range', `value must be within ${presentation.min}…${presentation.max}`, ['value']);
       }
       if (presentation.step !== undefined && !isOnStep(value.value, presentation.min, presentation.step)) {
-        return valueIssue('off-step', `value must be ${presentation.min} plus a multiple of ${presentation.step}`, [
-          'value',
-        ]);
+        return valueIssue('off-step', `value must be ${presentation.min} plus a multiple of ${presentation.step}`, ['value']);
       }
       return undefined;
     },

@@ -29,9 +29,21 @@ const APPROVAL_CARD: OpenCardSnapshotV1 = {
 };
 const REPORT = {
   title: 'Issue 13',
-  plans: [{ slug: 'issue-13', title: 'Parity with Papercusp', status: 'wip', items: [{ id: 'P-001', text: 'Cards carry every field', status: 'done', ref: 'plan:issue-13' }] }],
+  plans: [
+    {
+      slug: 'issue-13',
+      title: 'Parity with Papercusp',
+      status: 'wip',
+      items: [{ id: 'P-001', text: 'Cards carry every field', status: 'done', ref: 'plan:issue-13' }],
+    },
+  ],
 };
-const REPORT_CARD: OpenCardSnapshotV1 = { correlationId: 'card_report', createdAt: CREATED_AT, prompt: 'Where issue 13 stands', report: REPORT };
+const REPORT_CARD: OpenCardSnapshotV1 = {
+  correlationId: 'card_report',
+  createdAt: CREATED_AT,
+  prompt: 'Where issue 13 stands',
+  report: REPORT,
+};
 const STYLED: OpenCardSnapshotV1 = {
   correlationId: 'card_styled',
   createdAt: CREATED_AT,
@@ -67,7 +79,10 @@ describe('issue 13: the card fields Papercusp ships parse strictly (DESIGN §3.7
     ['a radio card with a report body', { ...REPORT_CARD, presentation: { kind: 'radio', options: [{ id: 'ok', label: 'Looks right' }] } }],
     ['options with hint and style, voiceAnswerable, dataSchemaJson', STYLED],
     ['voiceAnswerable on a text card', { ...PLAIN, presentation: { kind: 'text', voiceAnswerable: false } }],
-    ['a select card with a placeholder', { ...PLAIN, presentation: { kind: 'select', placeholder: 'Pick a rubric', options: [{ id: 'a', label: 'A' }] } }],
+    [
+      'a select card with a placeholder',
+      { ...PLAIN, presentation: { kind: 'select', placeholder: 'Pick a rubric', options: [{ id: 'a', label: 'A' }] } },
+    ],
     ['an approval with an empty body', { ...APPROVAL_CARD, approval: { ...APPROVAL, body: [] } }],
   ])('§3.7 %s is a v1 card, the same through the schema and the hot-path envelope validator', (_label, card) => {
     expect(parseOpenCardSnapshot(card)).toEqual({ ok: true, value: card });
@@ -81,20 +96,48 @@ describe('issue 13: the card fields Papercusp ships parse strictly (DESIGN §3.7
   });
 
   it.each([
-    ['an unknown option style', { ...STYLED, presentation: { kind: 'radio', options: [{ id: 'a', label: 'A', style: 'warning' }] } }, ['presentation', 'options', 0, 'style']],
-    ['a hint past its bound', { ...STYLED, presentation: { kind: 'radio', options: [{ id: 'a', label: 'A', hint: 'x'.repeat(CARD_LIMITS.maxHintLength + 1) }] } }, ['presentation', 'options', 0, 'hint']],
-    ['voiceAnswerable as a string', { ...PLAIN, presentation: { kind: 'radio', voiceAnswerable: 'yes', options: [{ id: 'a', label: 'A' }] } }, ['presentation', 'voiceAnswerable']],
+    [
+      'an unknown option style',
+      { ...STYLED, presentation: { kind: 'radio', options: [{ id: 'a', label: 'A', style: 'warning' }] } },
+      ['presentation', 'options', 0, 'style'],
+    ],
+    [
+      'a hint past its bound',
+      { ...STYLED, presentation: { kind: 'radio', options: [{ id: 'a', label: 'A', hint: 'x'.repeat(CARD_LIMITS.maxHintLength + 1) }] } },
+      ['presentation', 'options', 0, 'hint'],
+    ],
+    [
+      'voiceAnswerable as a string',
+      { ...PLAIN, presentation: { kind: 'radio', voiceAnswerable: 'yes', options: [{ id: 'a', label: 'A' }] } },
+      ['presentation', 'voiceAnswerable'],
+    ],
     ['an approval without a question', { ...APPROVAL_CARD, approval: { title: 't', body: [] } }, ['approval', 'question']],
     ['an approval with an empty title', { ...APPROVAL_CARD, approval: { ...APPROVAL, title: '' } }, ['approval', 'title']],
     ['an approval with an extra key', { ...APPROVAL_CARD, approval: { ...APPROVAL, tool: 'write_file' } }, ['approval', 'tool']],
-    ['an approval body line past its bound', { ...APPROVAL_CARD, approval: { ...APPROVAL, body: ['x'.repeat(CARD_LIMITS.maxApprovalBodyLineLength + 1)] } }, ['approval', 'body', 0]],
-    ['an approval body past its line count', { ...APPROVAL_CARD, approval: { ...APPROVAL, body: Array.from({ length: CARD_LIMITS.maxApprovalBodyLines + 1 }, () => 'x') } }, ['approval', 'body']],
+    [
+      'an approval body line past its bound',
+      { ...APPROVAL_CARD, approval: { ...APPROVAL, body: ['x'.repeat(CARD_LIMITS.maxApprovalBodyLineLength + 1)] } },
+      ['approval', 'body', 0],
+    ],
+    [
+      'an approval body past its line count',
+      { ...APPROVAL_CARD, approval: { ...APPROVAL, body: Array.from({ length: CARD_LIMITS.maxApprovalBodyLines + 1 }, () => 'x') } },
+      ['approval', 'body'],
+    ],
     ['a report without plans', { ...REPORT_CARD, report: { title: 'Empty', plans: [] } }, ['report', 'plans']],
     ['a report plan with a blank title', { ...REPORT_CARD, report: { plans: [{ title: '  ' }] } }, ['report', 'plans', 0, 'title']],
-    ['a report item with an unknown key', { ...REPORT_CARD, report: { plans: [{ title: 'T', items: [{ text: 'x', owner: 'ana' }] }] } }, ['report', 'plans', 0, 'items', 0, 'owner']],
+    [
+      'a report item with an unknown key',
+      { ...REPORT_CARD, report: { plans: [{ title: 'T', items: [{ text: 'x', owner: 'ana' }] }] } },
+      ['report', 'plans', 0, 'items', 0, 'owner'],
+    ],
     ['dataSchemaJson as a string', { ...PLAIN, dataSchemaJson: '{"type":"object"}' }, ['dataSchemaJson']],
     ['dataSchemaJson as an array', { ...PLAIN, dataSchemaJson: [] }, ['dataSchemaJson']],
-    ['dataSchemaJson past its bound', { ...PLAIN, dataSchemaJson: { description: 'x'.repeat(CARD_LIMITS.maxDataSchemaJsonLength) } }, ['dataSchemaJson']],
+    [
+      'dataSchemaJson past its bound',
+      { ...PLAIN, dataSchemaJson: { description: 'x'.repeat(CARD_LIMITS.maxDataSchemaJsonLength) } },
+      ['dataSchemaJson'],
+    ],
   ])('§3.7 %s is invalid-card at its path, in the schema and the envelope alike', (_label, card, path) => {
     const parsed = parseOpenCardSnapshot(card);
     expect(parsed.ok ? [] : parsed.issues?.map((issue) => issue.path)).toContainEqual(path);
@@ -146,7 +189,10 @@ describe('issue 13: prompt-only cards and how they are answered (DESIGN §3.7)',
     });
     for (const value of [{ acknowledged: false }, { text: 'ok' }, {}]) {
       const result = validateCardResponse(REPORT_CARD, { action: 'submit', correlationId: 'card_report', value });
-      expect(result.ok ? null : [result.code, result.message]).toEqual(['invalid-value', 'the value does not fit a prompt-only report card']);
+      expect(result.ok ? null : [result.code, result.message]).toEqual([
+        'invalid-value',
+        'the value does not fit a prompt-only report card',
+      ]);
     }
   });
 
@@ -192,7 +238,11 @@ describe('issue 13: timeoutMs means what it meant (DESIGN §3.7)', () => {
     ['a millisecond before the deadline', '2026-11-29T12:00:59.999Z', { ok: true, value: answer }],
     ['before it, written in an offset that sorts after it as text', '2026-11-29T13:00:30+01:00', { ok: true, value: answer }],
     ['at the deadline', '2026-11-29T12:01:00Z', { ok: false, code: 'expired', message: 'the card expired at 2026-11-29T12:01:00.000Z' }],
-    ['after it, written in another offset', '2026-11-29T14:01:00+02:00', { ok: false, code: 'expired', message: 'the card expired at 2026-11-29T12:01:00.000Z' }],
+    [
+      'after it, written in another offset',
+      '2026-11-29T14:01:00+02:00',
+      { ok: false, code: 'expired', message: 'the card expired at 2026-11-29T12:01:00.000Z' },
+    ],
   ])('§3.7 validateCardResponse judges a timeoutMs card %s', (_label, at, expected) => {
     expect(validateCardResponse(TIMED, answer, { at })).toEqual(expected);
   });
@@ -209,16 +259,17 @@ describe('issue 13: timeoutMs means what it meant (DESIGN §3.7)', () => {
     expect(validateCardResponse(TIMED, answer)).toEqual({ ok: true, value: answer });
   });
 
-  it.each([['a zone-less time', { at: '2026-11-29T12:00:00' }], ['a number', { at: 1 }], ['a non-object', 'now']])(
-    '§3.7 %s as `at` is invalid-time',
-    (_label, timing) => {
-      expect(validateCardResponse(TIMED, answer, timing as never)).toEqual({
-        ok: false,
-        code: 'invalid-time',
-        message: 'at: expected an RFC 3339 timestamp with an offset',
-      });
-    },
-  );
+  it.each([
+    ['a zone-less time', { at: '2026-11-29T12:00:00' }],
+    ['a number', { at: 1 }],
+    ['a non-object', 'now'],
+  ])('§3.7 %s as `at` is invalid-time', (_label, timing) => {
+    expect(validateCardResponse(TIMED, answer, timing as never)).toEqual({
+      ok: false,
+      code: 'invalid-time',
+      message: 'at: expected an RFC 3339 timestamp with an offset',
+    });
+  });
 });
 
 describe('issue 13: a decline may carry a short reason (DESIGN §3.7)', () => {

@@ -12,28 +12,22 @@ import type { PromptOnlyCardValue } from './prompt-only-cards.js';
 
 // The submit value of each kind, shape and protocol bounds only.
 /** A text card's value. */
-export const TextValueSchema = /* @__PURE__ */ (() =>
-  z.strictObject({ text: textSchema(CARD_LIMITS.maxTextAnswerLength) }))();
+export const TextValueSchema = /* @__PURE__ */ (() => z.strictObject({ text: textSchema(CARD_LIMITS.maxTextAnswerLength) }))();
 /** A radio or select card's value. */
-export const OptionValueSchema = /* @__PURE__ */ (() =>
-  z.strictObject({ optionId: ChatIdSchema }))();
+export const OptionValueSchema = /* @__PURE__ */ (() => z.strictObject({ optionId: ChatIdSchema }))();
 /** A checkbox card's value. */
 export const OptionsValueSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     optionIds: z.array(ChatIdSchema).check(z.maxLength(CARD_LIMITS.maxOptions)),
   }))();
 /** A confirm card's (and an approval card's) value. */
-export const ConfirmValueSchema = /* @__PURE__ */ (() =>
-  z.strictObject({ confirmed: z.boolean() }))();
+export const ConfirmValueSchema = /* @__PURE__ */ (() => z.strictObject({ confirmed: z.boolean() }))();
 /** A date card's value. */
-export const DateValueSchema = /* @__PURE__ */ (() =>
-  z.strictObject({ date: CalendarDateSchema }))();
+export const DateValueSchema = /* @__PURE__ */ (() => z.strictObject({ date: CalendarDateSchema }))();
 /** A slider card's value. */
-export const SliderValueSchema = /* @__PURE__ */ (() =>
-  z.strictObject({ value: z.number() }))();
+export const SliderValueSchema = /* @__PURE__ */ (() => z.strictObject({ value: z.number() }))();
 /** A report card's value: read and acknowledged. */
-export const AcknowledgedValueSchema = /* @__PURE__ */ (() =>
-  z.strictObject({ acknowledged: z.literal(true) }))();
+export const AcknowledgedValueSchema = /* @__PURE__ */ (() => z.strictObject({ acknowledged: z.literal(true) }))();
 
 /**
  * The submit value schema of each base kind. These check the shape and the
@@ -120,4 +114,3 @@ export type CardResponseOf<Value> =
  */
 export const ResponseEnvelopeSchema = /* @__PURE__ */ (() =>
   cardResponseSchema(z.custom<unknown>((value) => value !== undefined, 'expected nonoptional')))();
-

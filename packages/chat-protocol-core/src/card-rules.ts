@@ -24,7 +24,10 @@ export function hasNoRepeats(values: readonly unknown[]): boolean {
 }
 
 /** A text card's `minLength` does not exceed its `maxLength`. */
-export function isTextLengthRangeOrdered(presentation: { readonly minLength?: number | undefined; readonly maxLength?: number | undefined }): boolean {
+export function isTextLengthRangeOrdered(presentation: {
+  readonly minLength?: number | undefined;
+  readonly maxLength?: number | undefined;
+}): boolean {
   const { minLength, maxLength } = presentation;
   return minLength === undefined || maxLength === undefined || minLength <= maxLength;
 }

@@ -8,14 +8,7 @@
 import * as z from 'zod/v4/mini';
 import { discriminatedUnionSchema, integerSchema } from './portable-zod.js';
 import { CHAT_LIMITS } from './limits.js';
-import {
-  ChatIdSchema,
-  CountSchema,
-  ZonedTimestampSchema,
-  isCalendarDate,
-  isSafeJsonObject,
-  textSchema,
-} from './primitives.js';
+import { ChatIdSchema, CountSchema, ZonedTimestampSchema, isCalendarDate, isSafeJsonObject, textSchema } from './primitives.js';
 import {
   expiresAfterCreation,
   hasUniqueIds,
@@ -69,15 +62,7 @@ export const CARD_OPTION_STYLES = /* @__PURE__ */ Object.freeze(['default', 'pri
 export type CardOptionStyle = (typeof CARD_OPTION_STYLES)[number];
 
 /** The presentation kinds every v1 reader understands. Product kinds come through {@link createCardCodec}. */
-export const CARD_KINDS = /* @__PURE__ */ Object.freeze([
-  'text',
-  'radio',
-  'select',
-  'checkbox',
-  'confirm',
-  'date',
-  'slider',
-] as const);
+export const CARD_KINDS = /* @__PURE__ */ Object.freeze(['text', 'radio', 'select', 'checkbox', 'confirm', 'date', 'slider'] as const);
 
 /** One of {@link CARD_KINDS}. */
 export type CardKind = (typeof CARD_KINDS)[number];
@@ -89,9 +74,7 @@ const CALENDAR_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Schema of a `YYYY-MM-DD` string on a real calendar day (date cards and their values). */
 export const CalendarDateSchema = /* @__PURE__ */ (() =>
-  z
-    .string()
-    .check(z.regex(CALENDAR_DATE_PATTERN), z.refine(isCalendarDate, 'not a real YYYY-MM-DD calendar date')))();
+  z.string().check(z.regex(CALENDAR_DATE_PATTERN), z.refine(isCalendarDate, 'not a real YYYY-MM-DD calendar date')))();
 
 /** Schema of one choice on a `radio`, `select` or `checkbox` card. */
 export const CardOptionSchema = /* @__PURE__ */ (() =>
@@ -109,11 +92,7 @@ export type CardOption = z.infer<typeof CardOptionSchema>;
 const CardOptionsSchema = /* @__PURE__ */ (() =>
   z
     .array(CardOptionSchema)
-    .check(
-      z.minLength(1),
-      z.maxLength(CARD_LIMITS.maxOptions),
-      z.refine(hasUniqueIds, 'option ids must be unique'),
-    ))();
+    .check(z.minLength(1), z.maxLength(CARD_LIMITS.maxOptions), z.refine(hasUniqueIds, 'option ids must be unique')))();
 
 const TextPresentationSchema = /* @__PURE__ */ (() =>
   z
@@ -126,12 +105,7 @@ const TextPresentationSchema = /* @__PURE__ */ (() =>
       minLength: z.optional(CountSchema.check(z.maximum(CARD_LIMITS.maxTextAnswerLength))),
       maxLength: z.optional(integerSchema().check(z.positive(), z.maximum(CARD_LIMITS.maxTextAnswerLength))),
     })
-    .check(
-      z.refine(
-        isTextLengthRangeOrdered,
-        { message: 'minLength must not exceed maxLength', path: ['minLength'] },
-      ),
-    ))();
+    .check(z.refine(isTextLengthRangeOrdered, { message: 'minLength must not exceed maxLength', path: ['minLength'] })))();
 
 const RadioPresentationSchema = /* @__PURE__ */ (() =>
   z.strictObject({
@@ -159,14 +133,11 @@ const CheckboxPresentationSchema = /* @__PURE__ */ (() =>
       maxSelected: z.optional(CountSchema),
     })
     .check(
-      z.refine(
-        isCheckboxMinimumReachable,
-        { message: 'minSelected must not exceed maxSelected or the number of options', path: ['minSelected'] },
-      ),
-      z.refine(
-        isCheckboxMaximumReachable,
-        { message: 'maxSelected must not exceed the number of options', path: ['maxSelected'] },
-      ),
+      z.refine(isCheckboxMinimumReachable, {
+        message: 'minSelected must not exceed maxSelected or the number of options',
+        path: ['minSelected'],
+      }),
+      z.refine(isCheckboxMaximumReachable, { message: 'maxSelected must not exceed the number of options', path: ['maxSelected'] }),
     ))();
 
 const ConfirmPresentationSchema = /* @__PURE__ */ (() =>
@@ -185,12 +156,7 @@ const DatePresentationSchema = /* @__PURE__ */ (() =>
       min: z.optional(CalendarDateSchema),
       max: z.optional(CalendarDateSchema),
     })
-    .check(
-      z.refine(
-        isDateRangeOrdered,
-        { message: 'min must not be after max', path: ['min'] },
-      ),
-    ))();
+    .check(z.refine(isDateRangeOrdered, { message: 'min must not be after max', path: ['min'] })))();
 
 const SliderPresentationSchema = /* @__PURE__ */ (() =>
   z
@@ -202,12 +168,7 @@ const SliderPresentationSchema = /* @__PURE__ */ (() =>
       step: z.optional(z.number().check(z.positive())),
       unit: z.optional(textSchema(CARD_LIMITS.maxUnitLength, 1)),
     })
-    .check(
-      z.refine(
-        isSliderRangeValid,
-        { message: 'min must be below max, with a finite span', path: ['max'] },
-      ),
-    ))();
+    .check(z.refine(isSliderRangeValid, { message: 'min must be below max, with a finite span', path: ['max'] })))();
 
 /** The presentation schema of each base kind, in {@link CARD_KINDS} order. */
 export const BASE_PRESENTATION_SCHEMAS = /* @__PURE__ */ Object.freeze([
@@ -244,9 +205,7 @@ export const CardApprovalSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     title: textSchema(CARD_LIMITS.maxApprovalTextLength, 1),
     question: textSchema(CARD_LIMITS.maxApprovalTextLength, 1),
-    body: z
-      .array(textSchema(CARD_LIMITS.maxApprovalBodyLineLength))
-      .check(z.maxLength(CARD_LIMITS.maxApprovalBodyLines)),
+    body: z.array(textSchema(CARD_LIMITS.maxApprovalBodyLineLength)).check(z.maxLength(CARD_LIMITS.maxApprovalBodyLines)),
   }))();
 
 /** A tool-approval card's content. */

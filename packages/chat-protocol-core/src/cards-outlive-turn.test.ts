@@ -35,23 +35,36 @@ function replay(envelopes: readonly ChatEventEnvelope[], state: ChatStateV1 = cr
 const codeOf = (result: ApplyChatEventResult) => (result.ok ? result.outcome : result.code);
 
 // Turn 1 asks card_a and ends waiting for it; turn 2 starts.
-const ASKED = [of(1, 1, { type: 'delta', text: 'Which plan?' }), of(1, 2, card('card_a')), of(1, 3, done(['card_a'])), of(2, 1, { type: 'delta', text: 'Noted.' })];
+const ASKED = [
+  of(1, 1, { type: 'delta', text: 'Which plan?' }),
+  of(1, 2, card('card_a')),
+  of(1, 3, done(['card_a'])),
+  of(2, 1, { type: 'delta', text: 'Noted.' }),
+];
 
 describe('done.awaiting: a turn ends waiting for the person (DESIGN §3.3, issue 13)', () => {
   it('parses done.awaiting: one to CHAT_LIMITS.maxAwaitingCards correlation ids, none twice', () => {
     const parse = (awaiting: unknown) => parseChatEnvelope(envelopeOf({ type: 'done', status: 'interrupted', awaiting }));
-    expect(parse(['card_a', 'card_b'])).toMatchObject({ ok: true, value: { event: { type: 'done', status: 'interrupted', awaiting: ['card_a', 'card_b'] } } });
+    expect(parse(['card_a', 'card_b'])).toMatchObject({
+      ok: true,
+      value: { event: { type: 'done', status: 'interrupted', awaiting: ['card_a', 'card_b'] } },
+    });
     expect(parse(['card_a', 'card_a'])).toMatchObject({ ok: false, code: 'invalid-event', issues: [{ path: ['event', 'awaiting'] }] });
     expect(parse([])).toMatchObject({ ok: false, code: 'invalid-event', issues: [{ path: ['event', 'awaiting'] }] });
     expect(parse(['has space'])).toMatchObject({ ok: false, code: 'invalid-event', issues: [{ path: ['event', 'awaiting', 0] }] });
     expect(parse(Array.from({ length: CHAT_LIMITS.maxAwaitingCards }, (_, index) => `card_${index}`))).toMatchObject({ ok: true });
-    expect(parse(Array.from({ length: CHAT_LIMITS.maxAwaitingCards + 1 }, (_, index) => `card_${index}`))).toMatchObject({ ok: false, code: 'invalid-event' });
+    expect(parse(Array.from({ length: CHAT_LIMITS.maxAwaitingCards + 1 }, (_, index) => `card_${index}`))).toMatchObject({
+      ok: false,
+      code: 'invalid-event',
+    });
   });
 
   it('keeps the named card open past the turn, marked awaiting; other fields of done as they were', () => {
     const state = replay(ASKED.slice(0, 3));
     expect(state.turns[0]).toMatchObject({ status: 'completed', stopReason: null, usage: null });
-    expect(state.turns[0]?.cards).toStrictEqual([{ card: { ...RADIO_CARD, correlationId: 'card_a' }, closed: false, resolution: null, awaiting: true }]);
+    expect(state.turns[0]?.cards).toStrictEqual([
+      { card: { ...RADIO_CARD, correlationId: 'card_a' }, closed: false, resolution: null, awaiting: true },
+    ]);
   });
 
   it('leaves cards it does not name as they are: open, not awaiting', () => {
@@ -119,7 +132,9 @@ describe('a later turn closes a card its finished turn left waiting (DESIGN §3.
   it('a turn’s own card comes first: the same id asked again after the wait closed is that turn’s', () => {
     const state = replay([of(2, 2, closed('card_a')), of(3, 1, card('card_a')), of(3, 2, closed('card_a', 'expired'))], replay(ASKED));
     expect(state.turns[0]?.cards[0]).toMatchObject({ resolution: 'submitted', closedInTurn: 'turn_2' });
-    expect(state.turns[2]?.cards).toStrictEqual([{ card: { ...RADIO_CARD, correlationId: 'card_a' }, closed: true, resolution: 'expired' }]);
+    expect(state.turns[2]?.cards).toStrictEqual([
+      { card: { ...RADIO_CARD, correlationId: 'card_a' }, closed: true, resolution: 'expired' },
+    ]);
   });
 
   it('the asking turn itself cannot close it after its done: turn-terminal, terminal turns stay terminal', () => {
@@ -133,7 +148,11 @@ describe('a later turn closes a card its finished turn left waiting (DESIGN §3.
   it('keeps idempotency: the closing envelope again is duplicate, the same seq with other content conflicting-duplicate', () => {
     const closing = of(2, 2, closed('card_a'));
     const state = replay([closing], replay(ASKED));
-    expect(applyChatEvent(state, JSON.parse(JSON.stringify(closing)) as ChatEventEnvelope)).toStrictEqual({ ok: true, state, outcome: 'duplicate' });
+    expect(applyChatEvent(state, JSON.parse(JSON.stringify(closing)) as ChatEventEnvelope)).toStrictEqual({
+      ok: true,
+      state,
+      outcome: 'duplicate',
+    });
     expect(codeOf(applyChatEvent(state, of(2, 2, closed('card_a', 'declined'))))).toBe('conflicting-duplicate');
   });
 
@@ -154,11 +173,23 @@ describe('a later turn closes a card its finished turn left waiting (DESIGN §3.
 
   it('for any number of turns in between, the answer lands on the asking turn (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 30 }), fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted'), (between, resolution) => {
-        const middle = Array.from({ length: between }, (_, index) => [of(index + 2, 1, { type: 'delta', text: 'x' }), of(index + 2, 2, done())]).flat();
-        const state = replay([...ASKED.slice(0, 3), ...middle, of(between + 2, 1, closed('card_a', resolution))]);
-        expect(state.turns[0]?.cards[0]).toStrictEqual({ card: { ...RADIO_CARD, correlationId: 'card_a' }, closed: true, resolution, closedInTurn: `turn_${between + 2}` });
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 30 }),
+        fc.constantFrom('submitted', 'declined', 'cancelled', 'expired', 'interrupted'),
+        (between, resolution) => {
+          const middle = Array.from({ length: between }, (_, index) => [
+            of(index + 2, 1, { type: 'delta', text: 'x' }),
+            of(index + 2, 2, done()),
+          ]).flat();
+          const state = replay([...ASKED.slice(0, 3), ...middle, of(between + 2, 1, closed('card_a', resolution))]);
+          expect(state.turns[0]?.cards[0]).toStrictEqual({
+            card: { ...RADIO_CARD, correlationId: 'card_a' },
+            closed: true,
+            resolution,
+            closedInTurn: `turn_${between + 2}`,
+          });
+        },
+      ),
     );
   });
 });
@@ -178,26 +209,65 @@ describe('parseChatState holds the waiting-card fields to what the reducer write
   });
 
   it.each([
-    ['awaiting on a closed card', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { closed: true, resolution: 'submitted' }), ['turns', 0, 'cards', 0, 'awaiting']],
-    ['awaiting in a running turn', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!, { status: 'running' }), ['turns', 0, 'cards', 0, 'awaiting']],
-    ['awaiting in a failed turn', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!, { status: 'failed', stopReason: null, error: { code: 'x', message: 'm', retryable: false, retryAfterMs: null } }), ['turns', 0, 'cards', 0, 'awaiting']],
-    ['awaiting other than true', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { awaiting: false }), ['turns', 0, 'cards', 0, 'awaiting']],
+    [
+      'awaiting on a closed card',
+      (copy: Parameters<Parameters<typeof edit>[1]>[0]) =>
+        Object.assign(copy.turns[0]!.cards[0]!, { closed: true, resolution: 'submitted' }),
+      ['turns', 0, 'cards', 0, 'awaiting'],
+    ],
+    [
+      'awaiting in a running turn',
+      (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!, { status: 'running' }),
+      ['turns', 0, 'cards', 0, 'awaiting'],
+    ],
+    [
+      'awaiting in a failed turn',
+      (copy: Parameters<Parameters<typeof edit>[1]>[0]) =>
+        Object.assign(copy.turns[0]!, {
+          status: 'failed',
+          stopReason: null,
+          error: { code: 'x', message: 'm', retryable: false, retryAfterMs: null },
+        }),
+      ['turns', 0, 'cards', 0, 'awaiting'],
+    ],
+    [
+      'awaiting other than true',
+      (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { awaiting: false }),
+      ['turns', 0, 'cards', 0, 'awaiting'],
+    ],
   ] as const)('refuses %s as invalid-state', (_, change, path) => {
     expect(edit(waiting, change)).toMatchObject({ ok: false, code: 'invalid-state', issues: [{ path }] });
   });
 
   it.each([
-    ['closedInTurn on an open card', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { closed: false, resolution: null })],
-    ['closedInTurn naming no turn of the state', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { closedInTurn: 'turn_9' })],
-    ['closedInTurn naming its own turn', (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { closedInTurn: 'turn_1' })],
+    [
+      'closedInTurn on an open card',
+      (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { closed: false, resolution: null }),
+    ],
+    [
+      'closedInTurn naming no turn of the state',
+      (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { closedInTurn: 'turn_9' }),
+    ],
+    [
+      'closedInTurn naming its own turn',
+      (copy: Parameters<Parameters<typeof edit>[1]>[0]) => Object.assign(copy.turns[0]!.cards[0]!, { closedInTurn: 'turn_1' }),
+    ],
   ] as const)('refuses %s as invalid-state', (_, change) => {
-    expect(edit(resolved, change)).toMatchObject({ ok: false, code: 'invalid-state', issues: [{ path: ['turns', 0, 'cards', 0, 'closedInTurn'] }] });
+    expect(edit(resolved, change)).toMatchObject({
+      ok: false,
+      code: 'invalid-state',
+      issues: [{ path: ['turns', 0, 'cards', 0, 'closedInTurn'] }],
+    });
   });
 
   it('refuses one correlation id waiting in two turns as invalid-state', () => {
     const twice = replay([of(1, 1, card('card_a')), of(1, 2, done(['card_a']))]);
     const copy = JSON.parse(JSON.stringify(twice)) as ChatStateV1;
-    const second = { ...JSON.parse(JSON.stringify(copy.turns[0])), turnId: 'turn_2', eventLog: copy.turns[0]!.eventLog.replace(/evt_1_/g, 'evt_2_') };
+    const second = {
+      ...JSON.parse(JSON.stringify(copy.turns[0])),
+      turnId: 'turn_2',
+      eventLog: copy.turns[0]!.eventLog.replace(/evt_1_/g, 'evt_2_'),
+    };
     expect(parseChatState({ ...copy, turns: [copy.turns[0], second] })).toMatchObject({
       ok: false,
       code: 'invalid-state',

@@ -74,9 +74,7 @@ describe('§3.7 card types', () => {
 
   it('validateCardResponse on any card gives a CardResponse with the closed refusal union', () => {
     const card = {} as OpenCardSnapshotV1;
-    expectTypeOf(validateCardResponse(card, null)).toEqualTypeOf<
-      ParseResult<CardResponseOf<CardValue>, CardResponseRefusalCode>
-    >();
+    expectTypeOf(validateCardResponse(card, null)).toEqualTypeOf<ParseResult<CardResponseOf<CardValue>, CardResponseRefusalCode>>();
     expectTypeOf(validateCardResponse(card, null)).toExtend<ParseResult<CardResponse, CardResponseRefusalCode>>();
   });
 
@@ -132,12 +130,8 @@ describe('§3.7 createCardCodec is typed end to end', () => {
 
   it('the kinds list and the schemas carry the product kinds', () => {
     expectTypeOf(ratingCodec.kinds).toEqualTypeOf<readonly (CardKind | 'rating')[]>();
-    expectTypeOf<z.output<typeof ratingCodec.CardSchema>>().toEqualTypeOf<
-      OpenCardSnapshotOf<CardPresentationV1 | RatingPresentation>
-    >();
-    expectTypeOf<z.output<typeof ratingCodec.ResponseSchema>>().toEqualTypeOf<
-      CardResponseOf<CardValue | { stars: number }>
-    >();
+    expectTypeOf<z.output<typeof ratingCodec.CardSchema>>().toEqualTypeOf<OpenCardSnapshotOf<CardPresentationV1 | RatingPresentation>>();
+    expectTypeOf<z.output<typeof ratingCodec.ResponseSchema>>().toEqualTypeOf<CardResponseOf<CardValue | { stars: number }>>();
   });
 
   it('a product validate rule sees the typed presentation fields and value', () => {
@@ -189,7 +183,6 @@ describe('§3.7 createCardCodec is typed end to end', () => {
     });
   });
 });
-
 
 describe('§3.7 a product kind without presentation fields', () => {
   it('is just its kind', () => {

@@ -129,15 +129,12 @@ describe('parseOpenCardSnapshot', () => {
     ['the card', { ...card(PRESENTATIONS.text), extra: 1 }, ['extra']],
     ['schema', card(PRESENTATIONS.text, { schema: { id: 's', revision: 1, extra: 1 } as never }), ['schema', 'extra']],
     ['the presentation', card({ ...PRESENTATIONS.text, extra: 1 } as never), ['presentation', 'extra']],
+    ['an option', card({ kind: 'radio', options: [{ id: 'a', label: 'A', extra: 1 }] } as never), ['presentation', 'options', 0, 'extra']],
     [
-      'an option',
-      card({ kind: 'radio', options: [{ id: 'a', label: 'A', extra: 1 }] } as never),
-      ['presentation', 'options', 0, 'extra'],
+      'a confirm card (declineLabel is not a field)',
+      card({ kind: 'confirm', declineLabel: 'No' } as never),
+      ['presentation', 'declineLabel'],
     ],
-    ['a confirm card (declineLabel is not a field)', card({ kind: 'confirm', declineLabel: 'No' } as never), [
-      'presentation',
-      'declineLabel',
-    ]],
   ];
   it.each(unknownKeys)('§2.3 v1 is strict: an unknown key on %s is refused', (_label, input, path) => {
     const key = String(path.at(-1));
@@ -154,9 +151,7 @@ describe('parseOpenCardSnapshot', () => {
     const result = parseOpenCardSnapshot({ ...card(PRESENTATIONS.confirm), ...extra });
     expect(result).toMatchObject({ ok: false, code: 'invalid-card', message: INVALID_CARD });
     // The zoned-timestamp schema may report a pattern and a calendar issue; both point here.
-    expect(!result.ok && [...new Set(result.issues?.map((issue) => JSON.stringify(issue.path)))]).toEqual([
-      JSON.stringify(path),
-    ]);
+    expect(!result.ok && [...new Set(result.issues?.map((issue) => JSON.stringify(issue.path)))]).toEqual([JSON.stringify(path)]);
   });
 
   const expiry: [string, string, string, boolean][] = [
@@ -174,9 +169,7 @@ describe('parseOpenCardSnapshot', () => {
   it.each(expiry)('§3.7 expiresAt must be a later instant than createdAt: %s', (_label, createdAt, expiresAt, ok) => {
     const input = card(PRESENTATIONS.confirm, { createdAt, expiresAt });
     expect(parseOpenCardSnapshot(input)).toEqual(
-      ok
-        ? { ok: true, value: input }
-        : invalidCard([{ path: ['expiresAt'], message: 'expiresAt must be after createdAt' }]),
+      ok ? { ok: true, value: input } : invalidCard([{ path: ['expiresAt'], message: 'expiresAt must be after createdAt' }]),
     );
   });
 
@@ -185,91 +178,139 @@ describe('parseOpenCardSnapshot', () => {
     label: `Option ${index}`,
   }));
   const invalid: [string, unknown, ChatIssue[]][] = [
-    ['an empty prompt', { ...card(PRESENTATIONS.text), prompt: '' }, [
-      { path: ['prompt'], message: 'must be at least 1 characters' },
-    ]],
-    ['a prompt past the bound', { ...card(PRESENTATIONS.text), prompt: 'x'.repeat(4097) }, [
-      { path: ['prompt'], message: 'must be at most 4096 characters' },
-    ]],
-    ['a prompt with a control character', { ...card(PRESENTATIONS.text), prompt: 'a\u0000b' }, [
-      { path: ['prompt'], message: 'control character or lone surrogate' },
-    ]],
-    ['details past the bound', card(PRESENTATIONS.text, { details: 'x'.repeat(4097) }), [
-      { path: ['details'], message: 'must be at most 4096 characters' },
-    ]],
-    ['a correlation id with a space', card(PRESENTATIONS.text, { correlationId: 'card 1' }), [
-      { path: ['correlationId'], message: 'has an invalid format' },
-    ]],
-    ['a negative schema revision', card(PRESENTATIONS.text, { schema: { id: 's', revision: -1 } }), [
-      { path: ['schema', 'revision'], message: 'must be at least 0' },
-    ]],
-    ['allowDecline as a string', { ...card(PRESENTATIONS.text), allowDecline: 'yes' }, [
-      { path: ['allowDecline'], message: 'expected boolean' },
-    ]],
-    ['timeoutMs of zero', card(PRESENTATIONS.text, { timeoutMs: 0 }), [
-      { path: ['timeoutMs'], message: 'must be greater than 0' },
-    ]],
-    ['timeoutMs past seven days', card(PRESENTATIONS.text, { timeoutMs: CARD_LIMITS.maxTimeoutMs + 1 }), [
-      { path: ['timeoutMs'], message: 'must be at most 604800000' },
-    ]],
-    ['a fractional timeoutMs', card(PRESENTATIONS.text, { timeoutMs: 1.5 }), [
-      { path: ['timeoutMs'], message: 'expected int' },
-    ]],
-    ['a product kind', card({ kind: 'rating', maxStars: 5 } as never), [
-      { path: ['presentation', 'kind'], message: 'unknown kind: expected one of text, radio, select, checkbox, confirm, date, slider' },
-    ]],
-    ['text minLength above maxLength', card({ kind: 'text', minLength: 5, maxLength: 4 }), [
-      { path: ['presentation', 'minLength'], message: 'minLength must not exceed maxLength' },
-    ]],
-    ['text maxLength of zero', card({ kind: 'text', maxLength: 0 }), [
-      { path: ['presentation', 'maxLength'], message: 'must be greater than 0' },
-    ]],
-    ['text maxLength past the answer bound', card({ kind: 'text', maxLength: CARD_LIMITS.maxTextAnswerLength + 1 }), [
-      { path: ['presentation', 'maxLength'], message: 'must be at most 65536' },
-    ]],
-    ['no options', card({ kind: 'radio', options: [] }), [
-      { path: ['presentation', 'options'], message: 'must be at least 1 items' },
-    ]],
-    ['too many options', card({ kind: 'select', options: tooManyOptions }), [
-      { path: ['presentation', 'options'], message: 'must be at most 64 items' },
-    ]],
-    ['duplicate option ids', card({ kind: 'radio', options: [{ id: 'red', label: 'Red' }, { id: 'red', label: 'Crimson' }] }), [
-      { path: ['presentation', 'options'], message: 'option ids must be unique' },
-    ]],
-    ['an option without a label', card({ kind: 'radio', options: [{ id: 'a', label: '' }] }), [
-      { path: ['presentation', 'options', 0, 'label'], message: 'must be at least 1 characters' },
-    ]],
-    ['checkbox minSelected above maxSelected', card({ kind: 'checkbox', options: OPTIONS, minSelected: 2, maxSelected: 1 }), [
-      { path: ['presentation', 'minSelected'], message: 'minSelected must not exceed maxSelected or the number of options' },
-    ]],
-    ['checkbox minSelected above the option count', card({ kind: 'checkbox', options: OPTIONS, minSelected: 4 }), [
-      { path: ['presentation', 'minSelected'], message: 'minSelected must not exceed maxSelected or the number of options' },
-    ]],
-    ['checkbox maxSelected above the option count', card({ kind: 'checkbox', options: OPTIONS, maxSelected: 4 }), [
-      { path: ['presentation', 'maxSelected'], message: 'maxSelected must not exceed the number of options' },
-    ]],
-    ['date min after max', card({ kind: 'date', min: '2025-02-01', max: '2025-01-31' }), [
-      { path: ['presentation', 'min'], message: 'min must not be after max' },
-    ]],
-    ['a date bound that is not a calendar day', card({ kind: 'date', max: '2025-02-29' }), [
-      { path: ['presentation', 'max'], message: 'not a real YYYY-MM-DD calendar date' },
-    ]],
-    ['a date bound with a time', card({ kind: 'date', min: '2025-01-01T00:00:00Z' }), [
-      { path: ['presentation', 'min'], message: 'has an invalid format' },
-      { path: ['presentation', 'min'], message: 'not a real YYYY-MM-DD calendar date' },
-    ]],
-    ['slider min equal to max', card({ kind: 'slider', min: 1, max: 1 }), [
-      { path: ['presentation', 'max'], message: 'min must be below max, with a finite span' },
-    ]],
-    ['slider span that overflows', card({ kind: 'slider', min: -Number.MAX_VALUE, max: Number.MAX_VALUE }), [
-      { path: ['presentation', 'max'], message: 'min must be below max, with a finite span' },
-    ]],
-    ['slider step of zero', card({ kind: 'slider', min: 0, max: 1, step: 0 }), [
-      { path: ['presentation', 'step'], message: 'must be greater than 0' },
-    ]],
-    ['slider max of Infinity', card({ kind: 'slider', min: 0, max: Number.POSITIVE_INFINITY }), [
-      { path: ['presentation', 'max'], message: 'expected number' },
-    ]],
+    ['an empty prompt', { ...card(PRESENTATIONS.text), prompt: '' }, [{ path: ['prompt'], message: 'must be at least 1 characters' }]],
+    [
+      'a prompt past the bound',
+      { ...card(PRESENTATIONS.text), prompt: 'x'.repeat(4097) },
+      [{ path: ['prompt'], message: 'must be at most 4096 characters' }],
+    ],
+    [
+      'a prompt with a control character',
+      { ...card(PRESENTATIONS.text), prompt: 'a\u0000b' },
+      [{ path: ['prompt'], message: 'control character or lone surrogate' }],
+    ],
+    [
+      'details past the bound',
+      card(PRESENTATIONS.text, { details: 'x'.repeat(4097) }),
+      [{ path: ['details'], message: 'must be at most 4096 characters' }],
+    ],
+    [
+      'a correlation id with a space',
+      card(PRESENTATIONS.text, { correlationId: 'card 1' }),
+      [{ path: ['correlationId'], message: 'has an invalid format' }],
+    ],
+    [
+      'a negative schema revision',
+      card(PRESENTATIONS.text, { schema: { id: 's', revision: -1 } }),
+      [{ path: ['schema', 'revision'], message: 'must be at least 0' }],
+    ],
+    [
+      'allowDecline as a string',
+      { ...card(PRESENTATIONS.text), allowDecline: 'yes' },
+      [{ path: ['allowDecline'], message: 'expected boolean' }],
+    ],
+    ['timeoutMs of zero', card(PRESENTATIONS.text, { timeoutMs: 0 }), [{ path: ['timeoutMs'], message: 'must be greater than 0' }]],
+    [
+      'timeoutMs past seven days',
+      card(PRESENTATIONS.text, { timeoutMs: CARD_LIMITS.maxTimeoutMs + 1 }),
+      [{ path: ['timeoutMs'], message: 'must be at most 604800000' }],
+    ],
+    ['a fractional timeoutMs', card(PRESENTATIONS.text, { timeoutMs: 1.5 }), [{ path: ['timeoutMs'], message: 'expected int' }]],
+    [
+      'a product kind',
+      card({ kind: 'rating', maxStars: 5 } as never),
+      [{ path: ['presentation', 'kind'], message: 'unknown kind: expected one of text, radio, select, checkbox, confirm, date, slider' }],
+    ],
+    [
+      'text minLength above maxLength',
+      card({ kind: 'text', minLength: 5, maxLength: 4 }),
+      [{ path: ['presentation', 'minLength'], message: 'minLength must not exceed maxLength' }],
+    ],
+    [
+      'text maxLength of zero',
+      card({ kind: 'text', maxLength: 0 }),
+      [{ path: ['presentation', 'maxLength'], message: 'must be greater than 0' }],
+    ],
+    [
+      'text maxLength past the answer bound',
+      card({ kind: 'text', maxLength: CARD_LIMITS.maxTextAnswerLength + 1 }),
+      [{ path: ['presentation', 'maxLength'], message: 'must be at most 65536' }],
+    ],
+    ['no options', card({ kind: 'radio', options: [] }), [{ path: ['presentation', 'options'], message: 'must be at least 1 items' }]],
+    [
+      'too many options',
+      card({ kind: 'select', options: tooManyOptions }),
+      [{ path: ['presentation', 'options'], message: 'must be at most 64 items' }],
+    ],
+    [
+      'duplicate option ids',
+      card({
+        kind: 'radio',
+        options: [
+          { id: 'red', label: 'Red' },
+          { id: 'red', label: 'Crimson' },
+        ],
+      }),
+      [{ path: ['presentation', 'options'], message: 'option ids must be unique' }],
+    ],
+    [
+      'an option without a label',
+      card({ kind: 'radio', options: [{ id: 'a', label: '' }] }),
+      [{ path: ['presentation', 'options', 0, 'label'], message: 'must be at least 1 characters' }],
+    ],
+    [
+      'checkbox minSelected above maxSelected',
+      card({ kind: 'checkbox', options: OPTIONS, minSelected: 2, maxSelected: 1 }),
+      [{ path: ['presentation', 'minSelected'], message: 'minSelected must not exceed maxSelected or the number of options' }],
+    ],
+    [
+      'checkbox minSelected above the option count',
+      card({ kind: 'checkbox', options: OPTIONS, minSelected: 4 }),
+      [{ path: ['presentation', 'minSelected'], message: 'minSelected must not exceed maxSelected or the number of options' }],
+    ],
+    [
+      'checkbox maxSelected above the option count',
+      card({ kind: 'checkbox', options: OPTIONS, maxSelected: 4 }),
+      [{ path: ['presentation', 'maxSelected'], message: 'maxSelected must not exceed the number of options' }],
+    ],
+    [
+      'date min after max',
+      card({ kind: 'date', min: '2025-02-01', max: '2025-01-31' }),
+      [{ path: ['presentation', 'min'], message: 'min must not be after max' }],
+    ],
+    [
+      'a date bound that is not a calendar day',
+      card({ kind: 'date', max: '2025-02-29' }),
+      [{ path: ['presentation', 'max'], message: 'not a real YYYY-MM-DD calendar date' }],
+    ],
+    [
+      'a date bound with a time',
+      card({ kind: 'date', min: '2025-01-01T00:00:00Z' }),
+      [
+        { path: ['presentation', 'min'], message: 'has an invalid format' },
+        { path: ['presentation', 'min'], message: 'not a real YYYY-MM-DD calendar date' },
+      ],
+    ],
+    [
+      'slider min equal to max',
+      card({ kind: 'slider', min: 1, max: 1 }),
+      [{ path: ['presentation', 'max'], message: 'min must be below max, with a finite span' }],
+    ],
+    [
+      'slider span that overflows',
+      card({ kind: 'slider', min: -Number.MAX_VALUE, max: Number.MAX_VALUE }),
+      [{ path: ['presentation', 'max'], message: 'min must be below max, with a finite span' }],
+    ],
+    [
+      'slider step of zero',
+      card({ kind: 'slider', min: 0, max: 1, step: 0 }),
+      [{ path: ['presentation', 'step'], message: 'must be greater than 0' }],
+    ],
+    [
+      'slider max of Infinity',
+      card({ kind: 'slider', min: 0, max: Number.POSITIVE_INFINITY }),
+      [{ path: ['presentation', 'max'], message: 'expected number' }],
+    ],
   ];
   it.each(invalid)('§3.7 refuses %s with invalid-card and the issue', (_label, input, issues) => {
     expect(parseOpenCardSnapshot(input)).toEqual(invalidCard(issues));
@@ -288,19 +329,31 @@ describe('parseOpenCardSnapshot', () => {
   let deep: unknown = 'bottom';
   for (let depth = 0; depth < 10_000; depth += 1) deep = { deep };
   const hostile: [string, unknown, ChatIssue][] = [
-    ['a __proto__ key from JSON', JSON.parse(`{"__proto__":{"polluted":true},${JSON.stringify(card(PRESENTATIONS.text)).slice(1)}`), {
-      path: ['__proto__'],
-      message: 'forbidden key "__proto__"',
-    }],
-    ['a constructor key in the presentation', card({ ...PRESENTATIONS.confirm, constructor: 1 } as never), {
-      path: ['presentation', 'constructor'],
-      message: 'forbidden key "constructor"',
-    }],
+    [
+      'a __proto__ key from JSON',
+      JSON.parse(`{"__proto__":{"polluted":true},${JSON.stringify(card(PRESENTATIONS.text)).slice(1)}`),
+      {
+        path: ['__proto__'],
+        message: 'forbidden key "__proto__"',
+      },
+    ],
+    [
+      'a constructor key in the presentation',
+      card({ ...PRESENTATIONS.confirm, constructor: 1 } as never),
+      {
+        path: ['presentation', 'constructor'],
+        message: 'forbidden key "constructor"',
+      },
+    ],
     ['a throwing getter', getter, { path: ['prompt'], message: 'accessor property' }],
-    ['a sparse options array of four billion', sparse, {
-      path: ['presentation', 'options'],
-      message: 'sparse array or array with extra properties',
-    }],
+    [
+      'a sparse options array of four billion',
+      sparse,
+      {
+        path: ['presentation', 'options'],
+        message: 'sparse array or array with extra properties',
+      },
+    ],
     ['a class instance', new Date(), { path: [], message: 'not a plain object or array' }],
     ['a function', () => card(PRESENTATIONS.text), { path: [], message: 'not JSON data (function)' }],
     ['a symbol key', { ...card(PRESENTATIONS.text), [Symbol('x')]: 1 }, { path: [], message: 'symbol key' }],
@@ -365,48 +418,128 @@ describe('validateCardResponse', () => {
 
   const refused: [string, CardKind, unknown, ReturnType<typeof refusal>][] = [
     ['text shorter than minLength', 'text', { text: 'a' }, valueRefusal('text-too-short', 'text must be at least 2 characters', ['text'])],
-    ['text longer than maxLength', 'text', { text: 'abcdef' }, valueRefusal('text-too-long', 'text must be at most 5 characters', ['text'])],
-    ['text with a lone surrogate', 'text', { text: 'a\ud800' }, refusal('invalid-value', 'the value does not fit a text card', [
-      { path: ['value', 'text'], message: 'control character or lone surrogate' },
-    ])],
-    ['a text value that is a number', 'text', { text: 5 }, refusal('invalid-value', 'the value does not fit a text card', [
-      { path: ['value', 'text'], message: 'expected string' },
-    ])],
-    ['an option id not on a radio card', 'radio', { optionId: 'purple' }, valueRefusal('unknown-option', 'option "purple" is not on the card', ['optionId'])],
-    ['an option id not on a select card', 'select', { optionId: 'purple' }, valueRefusal('unknown-option', 'option "purple" is not on the card', ['optionId'])],
-    ['a checkbox value on a radio card', 'radio', { optionIds: ['red'] }, refusal('invalid-value', 'the value does not fit a radio card', [
-      { path: ['value', 'optionId'], message: 'expected string' },
-      { path: ['value', 'optionIds'], message: 'unknown key "optionIds"' },
-    ])],
-    ['an unknown checkbox option', 'checkbox', { optionIds: ['red', 'purple'] }, valueRefusal('unknown-option', 'option "purple" is not on the card', ['optionIds', 1])],
-    ['a checkbox option twice', 'checkbox', { optionIds: ['red', 'red'] }, valueRefusal('duplicate-option', 'option "red" is selected twice', ['optionIds', 1])],
-    ['fewer options than minSelected', 'checkbox', { optionIds: [] }, valueRefusal('too-few-options', 'select at least 1 options', ['optionIds'])],
-    ['more options than maxSelected', 'checkbox', { optionIds: ['red', 'green', 'blue'] }, valueRefusal('too-many-options', 'select at most 2 options', ['optionIds'])],
-    ['a confirm value as a string', 'confirm', { confirmed: 'yes' }, refusal('invalid-value', 'the value does not fit a confirm card', [
-      { path: ['value', 'confirmed'], message: 'expected boolean' },
-    ])],
+    [
+      'text longer than maxLength',
+      'text',
+      { text: 'abcdef' },
+      valueRefusal('text-too-long', 'text must be at most 5 characters', ['text']),
+    ],
+    [
+      'text with a lone surrogate',
+      'text',
+      { text: 'a\ud800' },
+      refusal('invalid-value', 'the value does not fit a text card', [
+        { path: ['value', 'text'], message: 'control character or lone surrogate' },
+      ]),
+    ],
+    [
+      'a text value that is a number',
+      'text',
+      { text: 5 },
+      refusal('invalid-value', 'the value does not fit a text card', [{ path: ['value', 'text'], message: 'expected string' }]),
+    ],
+    [
+      'an option id not on a radio card',
+      'radio',
+      { optionId: 'purple' },
+      valueRefusal('unknown-option', 'option "purple" is not on the card', ['optionId']),
+    ],
+    [
+      'an option id not on a select card',
+      'select',
+      { optionId: 'purple' },
+      valueRefusal('unknown-option', 'option "purple" is not on the card', ['optionId']),
+    ],
+    [
+      'a checkbox value on a radio card',
+      'radio',
+      { optionIds: ['red'] },
+      refusal('invalid-value', 'the value does not fit a radio card', [
+        { path: ['value', 'optionId'], message: 'expected string' },
+        { path: ['value', 'optionIds'], message: 'unknown key "optionIds"' },
+      ]),
+    ],
+    [
+      'an unknown checkbox option',
+      'checkbox',
+      { optionIds: ['red', 'purple'] },
+      valueRefusal('unknown-option', 'option "purple" is not on the card', ['optionIds', 1]),
+    ],
+    [
+      'a checkbox option twice',
+      'checkbox',
+      { optionIds: ['red', 'red'] },
+      valueRefusal('duplicate-option', 'option "red" is selected twice', ['optionIds', 1]),
+    ],
+    [
+      'fewer options than minSelected',
+      'checkbox',
+      { optionIds: [] },
+      valueRefusal('too-few-options', 'select at least 1 options', ['optionIds']),
+    ],
+    [
+      'more options than maxSelected',
+      'checkbox',
+      { optionIds: ['red', 'green', 'blue'] },
+      valueRefusal('too-many-options', 'select at most 2 options', ['optionIds']),
+    ],
+    [
+      'a confirm value as a string',
+      'confirm',
+      { confirmed: 'yes' },
+      refusal('invalid-value', 'the value does not fit a confirm card', [{ path: ['value', 'confirmed'], message: 'expected boolean' }]),
+    ],
     ['a date before min', 'date', { date: '2024-12-31' }, valueRefusal('out-of-range', 'date must not be before 2025-01-01', ['date'])],
     ['a date after max', 'date', { date: '2026-01-01' }, valueRefusal('out-of-range', 'date must not be after 2025-12-31', ['date'])],
-    ['a date that is not a calendar day', 'date', { date: '2025-02-29' }, refusal('invalid-value', 'the value does not fit a date card', [
-      { path: ['value', 'date'], message: 'not a real YYYY-MM-DD calendar date' },
-    ])],
-    ['a date-time instead of a date', 'date', { date: '2025-02-01T00:00:00Z' }, refusal('invalid-value', 'the value does not fit a date card', [
-      { path: ['value', 'date'], message: 'has an invalid format' },
-      { path: ['value', 'date'], message: 'not a real YYYY-MM-DD calendar date' },
-    ])],
+    [
+      'a date that is not a calendar day',
+      'date',
+      { date: '2025-02-29' },
+      refusal('invalid-value', 'the value does not fit a date card', [
+        { path: ['value', 'date'], message: 'not a real YYYY-MM-DD calendar date' },
+      ]),
+    ],
+    [
+      'a date-time instead of a date',
+      'date',
+      { date: '2025-02-01T00:00:00Z' },
+      refusal('invalid-value', 'the value does not fit a date card', [
+        { path: ['value', 'date'], message: 'has an invalid format' },
+        { path: ['value', 'date'], message: 'not a real YYYY-MM-DD calendar date' },
+      ]),
+    ],
     ['a slider value below min', 'slider', { value: -1.1 }, valueRefusal('out-of-range', 'value must be within -1…1', ['value'])],
     ['a slider value above max', 'slider', { value: 1.0000001 }, valueRefusal('out-of-range', 'value must be within -1…1', ['value'])],
-    ['a slider value off the 0.1 step', 'slider', { value: 0.35 }, valueRefusal('off-step', 'value must be -1 plus a multiple of 0.1', ['value'])],
-    ['a slider value a millionth off the step', 'slider', { value: 0.300001 }, valueRefusal('off-step', 'value must be -1 plus a multiple of 0.1', ['value'])],
-    ['a slider value of NaN', 'slider', { value: Number.NaN }, refusal('invalid-value', 'the value does not fit a slider card', [
-      { path: ['value', 'value'], message: 'expected number' },
-    ])],
-    ['a value with an extra key', 'confirm', { confirmed: true, note: 'x' }, refusal('invalid-value', 'the value does not fit a confirm card', [
-      { path: ['value', 'note'], message: 'unknown key "note"' },
-    ])],
-    ['a value that is an array', 'text', ['hello'], refusal('invalid-value', 'the value does not fit a text card', [
-      { path: ['value'], message: 'expected object' },
-    ])],
+    [
+      'a slider value off the 0.1 step',
+      'slider',
+      { value: 0.35 },
+      valueRefusal('off-step', 'value must be -1 plus a multiple of 0.1', ['value']),
+    ],
+    [
+      'a slider value a millionth off the step',
+      'slider',
+      { value: 0.300001 },
+      valueRefusal('off-step', 'value must be -1 plus a multiple of 0.1', ['value']),
+    ],
+    [
+      'a slider value of NaN',
+      'slider',
+      { value: Number.NaN },
+      refusal('invalid-value', 'the value does not fit a slider card', [{ path: ['value', 'value'], message: 'expected number' }]),
+    ],
+    [
+      'a value with an extra key',
+      'confirm',
+      { confirmed: true, note: 'x' },
+      refusal('invalid-value', 'the value does not fit a confirm card', [{ path: ['value', 'note'], message: 'unknown key "note"' }]),
+    ],
+    [
+      'a value that is an array',
+      'text',
+      ['hello'],
+      refusal('invalid-value', 'the value does not fit a text card', [{ path: ['value'], message: 'expected object' }]),
+    ],
   ];
   it.each(refused)('§3.7 refuses %s with its code', (_label, kind, value, expected) => {
     expect(validateCardResponse(card(PRESENTATIONS[kind]), submit(value))).toEqual(expected);
@@ -472,10 +605,14 @@ describe('validateCardResponse', () => {
     });
     const notData: [string, unknown, ChatIssue][] = [
       ['a throwing getter', withGetter, { path: ['value'], message: 'accessor property' }],
-      ['a __proto__ key from JSON', JSON.parse('{"action":"cancel","correlationId":"card-1","__proto__":{"x":1}}'), {
-        path: ['__proto__'],
-        message: 'forbidden key "__proto__"',
-      }],
+      [
+        'a __proto__ key from JSON',
+        JSON.parse('{"action":"cancel","correlationId":"card-1","__proto__":{"x":1}}'),
+        {
+          path: ['__proto__'],
+          message: 'forbidden key "__proto__"',
+        },
+      ],
       ['a Map', new Map([['action', 'cancel']]), { path: [], message: 'not a plain object or array' }],
       ['a bigint value', submit({ value: 1n }), { path: ['value', 'value'], message: 'not JSON data (bigint)' }],
     ];
@@ -488,24 +625,28 @@ describe('validateCardResponse', () => {
     const malformed: [string, unknown, ChatIssue[]][] = [
       ['null', null, [{ path: [], message: 'expected object' }]],
       ['an array', [submit({ confirmed: true })], [{ path: [], message: 'expected object' }]],
-      ['a missing action', { correlationId: 'card-1' }, [
-        { path: ['action'], message: 'unknown action: expected one of submit, decline, cancel' },
-      ]],
-      ['an unknown action', { action: 'answer', correlationId: 'card-1' }, [
-        { path: ['action'], message: 'unknown action: expected one of submit, decline, cancel' },
-      ]],
-      ['a submit without a value', { action: 'submit', correlationId: 'card-1' }, [
-        { path: ['value'], message: 'expected nonoptional' },
-      ]],
-      ['a cancel with a value', { action: 'cancel', correlationId: 'card-1', value: { confirmed: true } }, [
-        { path: ['value'], message: 'unknown key "value"' },
-      ]],
-      ['a decline with an extra key', { action: 'decline', correlationId: 'card-1', because: 'busy' }, [
-        { path: ['because'], message: 'unknown key "because"' },
-      ]],
-      ['a numeric correlation id', { action: 'cancel', correlationId: 1 }, [
-        { path: ['correlationId'], message: 'expected string' },
-      ]],
+      [
+        'a missing action',
+        { correlationId: 'card-1' },
+        [{ path: ['action'], message: 'unknown action: expected one of submit, decline, cancel' }],
+      ],
+      [
+        'an unknown action',
+        { action: 'answer', correlationId: 'card-1' },
+        [{ path: ['action'], message: 'unknown action: expected one of submit, decline, cancel' }],
+      ],
+      ['a submit without a value', { action: 'submit', correlationId: 'card-1' }, [{ path: ['value'], message: 'expected nonoptional' }]],
+      [
+        'a cancel with a value',
+        { action: 'cancel', correlationId: 'card-1', value: { confirmed: true } },
+        [{ path: ['value'], message: 'unknown key "value"' }],
+      ],
+      [
+        'a decline with an extra key',
+        { action: 'decline', correlationId: 'card-1', because: 'busy' },
+        [{ path: ['because'], message: 'unknown key "because"' }],
+      ],
+      ['a numeric correlation id', { action: 'cancel', correlationId: 1 }, [{ path: ['correlationId'], message: 'expected string' }]],
     ];
     it.each(malformed)('§3.7 %s is invalid-response', (_label, response, issues) => {
       expect(validateCardResponse(card(PRESENTATIONS.confirm), response)).toEqual(
@@ -537,9 +678,7 @@ describe('createCardCodec', () => {
       .check(z.refine((presentation) => presentation.maxStars <= 10, { message: 'at most 10 stars', path: ['maxStars'] })),
     value: z.strictObject({ stars: z.int().check(z.nonnegative()) }),
     validate(presentation, value) {
-      return value.stars > presentation.maxStars
-        ? [{ path: ['stars'], message: `at most ${presentation.maxStars} stars` }]
-        : undefined;
+      return value.stars > presentation.maxStars ? [{ path: ['stars'], message: `at most ${presentation.maxStars} stars` }] : undefined;
     },
   });
   const codec = createCardCodec({ kinds: { rating } });
@@ -577,15 +716,17 @@ describe('createCardCodec', () => {
   });
 
   it.each([
-    ['an unknown key', { kind: 'rating', maxStars: 5, color: 'gold' }, [
-      { path: ['presentation', 'color'], message: 'unknown key "color"' },
-    ]],
-    ["the product's own refinement", { kind: 'rating', maxStars: 11 }, [
-      { path: ['presentation', 'maxStars'], message: 'at most 10 stars' },
-    ]],
-    ['a wrong field type', { kind: 'rating', maxStars: '5' }, [
-      { path: ['presentation', 'maxStars'], message: 'expected number' },
-    ]],
+    [
+      'an unknown key',
+      { kind: 'rating', maxStars: 5, color: 'gold' },
+      [{ path: ['presentation', 'color'], message: 'unknown key "color"' }],
+    ],
+    [
+      "the product's own refinement",
+      { kind: 'rating', maxStars: 11 },
+      [{ path: ['presentation', 'maxStars'], message: 'at most 10 stars' }],
+    ],
+    ['a wrong field type', { kind: 'rating', maxStars: '5' }, [{ path: ['presentation', 'maxStars'], message: 'expected number' }]],
   ])('§2.3 a product presentation stays strict and keeps its refinements: %s', (_label, presentation, issues) => {
     expect(codec.parseCard({ ...ratingCard, presentation })).toEqual(invalidCard(issues));
   });
@@ -626,10 +767,26 @@ describe('createCardCodec', () => {
     ['a base kind', { slider: rating }, 'card kind "slider" is a base kind and cannot be redefined'],
     ['a name that is not kebab-case', { Rating: rating }, 'card kind "Rating" must be kebab-case, at most 64 characters'],
     ['a name that is __proto__', JSON.parse('{"__proto__":{}}'), 'card kind "__proto__" must be kebab-case, at most 64 characters'],
-    ['a stripping (non-strict) presentation', { rating: { ...rating, presentation: z.object({ maxStars: z.int() }) } }, 'card kind "rating": presentation must be a z.strictObject'],
-    ['a presentation that declares kind', { rating: { ...rating, presentation: z.strictObject({ kind: z.literal('rating') }) } }, 'card kind "rating": presentation must not declare kind; the codec adds it'],
-    ['a plain object as presentation', { rating: { ...rating, presentation: { maxStars: 5 } } }, 'card kind "rating": presentation must be a z.strictObject'],
-    ['a non-strict object value', { rating: { ...rating, value: z.object({ stars: z.int() }) } }, 'card kind "rating": value must be a zod schema, a z.strictObject for objects'],
+    [
+      'a stripping (non-strict) presentation',
+      { rating: { ...rating, presentation: z.object({ maxStars: z.int() }) } },
+      'card kind "rating": presentation must be a z.strictObject',
+    ],
+    [
+      'a presentation that declares kind',
+      { rating: { ...rating, presentation: z.strictObject({ kind: z.literal('rating') }) } },
+      'card kind "rating": presentation must not declare kind; the codec adds it',
+    ],
+    [
+      'a plain object as presentation',
+      { rating: { ...rating, presentation: { maxStars: 5 } } },
+      'card kind "rating": presentation must be a z.strictObject',
+    ],
+    [
+      'a non-strict object value',
+      { rating: { ...rating, value: z.object({ stars: z.int() }) } },
+      'card kind "rating": value must be a zod schema, a z.strictObject for objects',
+    ],
     ['a validate that is not a function', { rating: { ...rating, validate: true } }, 'card kind "rating": validate must be a function'],
     ['a definition that is not an object', { rating: null }, 'card kind "rating" needs a definition object'],
   ];
@@ -680,7 +837,14 @@ describe('never throws (properties)', () => {
             .map((date) => date.toISOString().slice(0, 10)),
         ),
       }),
-      fc.record({ value: mostly(fc.oneof(fc.double({ min: -1.5, max: 1.5 }), fc.integer({ min: -15, max: 15 }).map((tenths) => tenths / 10))) }),
+      fc.record({
+        value: mostly(
+          fc.oneof(
+            fc.double({ min: -1.5, max: 1.5 }),
+            fc.integer({ min: -15, max: 15 }).map((tenths) => tenths / 10),
+          ),
+        ),
+      }),
     ),
   );
   const correlationIds = mostly(fc.constantFrom('card-1', 'card-1', 'card-1', 'card-2'));
@@ -698,9 +862,11 @@ describe('never throws (properties)', () => {
     ),
   );
   const cards = mostly(
-    fc.tuple(kinds, fc.boolean(), fc.option(fc.boolean(), { nil: undefined })).map(([kind, minimal, allowDecline]) =>
-      card((minimal ? MINIMAL_PRESENTATIONS : PRESENTATIONS)[kind], allowDecline === undefined ? {} : { allowDecline }),
-    ),
+    fc
+      .tuple(kinds, fc.boolean(), fc.option(fc.boolean(), { nil: undefined }))
+      .map(([kind, minimal, allowDecline]) =>
+        card((minimal ? MINIMAL_PRESENTATIONS : PRESENTATIONS)[kind], allowDecline === undefined ? {} : { allowDecline }),
+      ),
   );
 
   it('§2.1 validateCardResponse never throws and refuses only with its own codes; what it accepts is a CardResponse', () => {
@@ -722,9 +888,9 @@ describe('never throws (properties)', () => {
       anything,
       cards,
       fc.tuple(cards, fc.string(), anything).map(([base, key, value]) => ({ ...(base as object), [key]: value })),
-      fc.tuple(kinds, fc.string(), anything).map(([kind, key, value]) =>
-        card({ ...PRESENTATIONS[kind], [key]: value } as CardPresentationV1),
-      ),
+      fc
+        .tuple(kinds, fc.string(), anything)
+        .map(([kind, key, value]) => card({ ...PRESENTATIONS[kind], [key]: value } as CardPresentationV1)),
     );
     fc.assert(
       fc.property(nearCards, (input) => {

@@ -48,7 +48,10 @@ describe('createChatCodec: a product card vocabulary on the wire (DESIGN §3.7)'
   it('keeps every other rule of the base contract, base card kinds included', () => {
     expect(chat.parseChatEnvelope(envelopeOf({ type: 'delta', text: 'x', extra: 1 }))).toMatchObject({ ok: false, code: 'invalid-event' });
     expect(chat.parseChatEnvelope('{"type":"delta","text":"x"}')).toMatchObject({ ok: false, code: 'unsupported-version' });
-    const radio = envelopeOf({ type: 'card', card: { ...RATING_CARD, presentation: { kind: 'radio', options: [{ id: 'a', label: 'A' }] } } });
+    const radio = envelopeOf({
+      type: 'card',
+      card: { ...RATING_CARD, presentation: { kind: 'radio', options: [{ id: 'a', label: 'A' }] } },
+    });
     expect(chat.parseChatEnvelope(radio)).toEqual({ ok: true, value: radio });
   });
 

@@ -14,12 +14,7 @@ import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope.js';
 import { CHAT_EVENT_FIELDS, channelOf, isChatEventTypeV1, type ChatChannel, type ChatEventTypeV1 } from './events.js';
 import { parseEnvelopeWith, type ParseChatEnvelopeRefusalCode } from './parse-chat-envelope.js';
 import { OpenCardSnapshotV1Schema } from './card-schemas.js';
-import {
-  compileProductEvents,
-  PRODUCT_EVENT_FIELDS,
-  type CompiledProductEvent,
-  type ProductEventDefinitions,
-} from './product-events.js';
+import { compileProductEvents, PRODUCT_EVENT_FIELDS, type CompiledProductEvent, type ProductEventDefinitions } from './product-events.js';
 import type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
 import {
   chatStateSchema,
@@ -135,16 +130,20 @@ export function createChatCodec<
   const checkTurn = (turn: ChatTurnState) => productTurnProblem(turn, products);
   const parse = (input: unknown) => parseEnvelopeWith(input, cardRules, productRules);
   const fieldsOf = (type: unknown) =>
-    typeof type === 'string' && Object.prototype.hasOwnProperty.call(eventFields, type) ? eventFields[type as ChatEventTypeOf<Events>] : undefined;
+    typeof type === 'string' && Object.prototype.hasOwnProperty.call(eventFields, type)
+      ? eventFields[type as ChatEventTypeOf<Events>]
+      : undefined;
   const encode = (record: ChatEnvelopeRecord) => encodeEnvelopeWith(record, fieldsOf, parse) as EncodeChatEnvelopeResultOf<Card, Events>;
   return {
     parseChatEnvelope: (input) => parse(input) as ParseResult<ChatEventEnvelopeOf<Card, Events>, ParseChatEnvelopeRefusalCode>,
     parseChatState: (input) =>
       parseStateWith(input, stateSchema, checkTurn) as ParseResult<ChatStateOf<Card, Events>, ParseChatStateRefusalCode>,
     applyChatEvent: (state, envelope) =>
-      applyChatEventWith(state as unknown as ChatStateV1, envelope as unknown as ChatEventEnvelope, channels) as unknown as ApplyChatEventResult<
-        ChatStateOf<Card, Events>
-      >,
+      applyChatEventWith(
+        state as unknown as ChatStateV1,
+        envelope as unknown as ChatEventEnvelope,
+        channels,
+      ) as unknown as ApplyChatEventResult<ChatStateOf<Card, Events>>,
     encodeChatEnvelope: encode,
     encodeChatSseFrame: (envelope) => encodeSseFrameWith(envelope, encode),
     parseChatSseMessage: (message) =>

@@ -14,15 +14,16 @@ import {
   isOptionalField,
   type FieldModel,
 } from '../../../test-support/v1-arbitraries.js';
-import {
-  CARD_KINDS,
-  CardApprovalSchema,
-  CardOptionSchema,
-  CardPresentationV1Schema,
-  OpenCardSnapshotV1Schema,
-} from './card-schemas.js';
+import { CARD_KINDS, CardApprovalSchema, CardOptionSchema, CardPresentationV1Schema, OpenCardSnapshotV1Schema } from './card-schemas.js';
 import { ChatEventEnvelopeSchema } from './envelope.js';
-import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, ChatEventV1Schema, ChatResultBlockSchema, ChatSourceSchema, ChatUsageSchema } from './events.js';
+import {
+  CHAT_EVENT_FIELDS,
+  CHAT_EVENT_TYPES_V1,
+  ChatEventV1Schema,
+  ChatResultBlockSchema,
+  ChatSourceSchema,
+  ChatUsageSchema,
+} from './events.js';
 import { RULE_TABLES, isPlainTextEvent, isPlainToolResult, type Rules } from './validate-envelope.js';
 import { runs } from '../../../test-support/property-runs.js';
 
@@ -96,11 +97,14 @@ const blocks = variantsOf(node(ChatResultBlockSchema), 'kind');
 /** Every strict object of the envelope: [name, schema, validator rules, generator model]. */
 const OBJECTS: readonly (readonly [string, ZodNode, Rules, FieldModel])[] = [
   ['envelope', node(ChatEventEnvelopeSchema), RULE_TABLES.envelope, ENVELOPE_MODEL],
-  ...CHAT_EVENT_TYPES_V1.map(
-    (type) => [`event ${type}`, events[type] as ZodNode, RULE_TABLES.events[type], EVENT_MODELS[type]] as const,
-  ),
+  ...CHAT_EVENT_TYPES_V1.map((type) => [`event ${type}`, events[type] as ZodNode, RULE_TABLES.events[type], EVENT_MODELS[type]] as const),
   ['card', node(OpenCardSnapshotV1Schema), RULE_TABLES.card, CARD_MODEL],
-  ['card schema reference', shapeOf(node(OpenCardSnapshotV1Schema))['schema'] as ZodNode, RULE_TABLES.cardSchemaReference, CARD_SCHEMA_REFERENCE_MODEL],
+  [
+    'card schema reference',
+    shapeOf(node(OpenCardSnapshotV1Schema))['schema'] as ZodNode,
+    RULE_TABLES.cardSchemaReference,
+    CARD_SCHEMA_REFERENCE_MODEL,
+  ],
   ['card option', node(CardOptionSchema), RULE_TABLES.cardOption, OPTION_MODEL],
   ['card approval', node(CardApprovalSchema), RULE_TABLES.cardApproval, CARD_APPROVAL_MODEL],
   ...CARD_KINDS.map(
@@ -162,10 +166,16 @@ describe('the straight-line checks keep up with the tables (issue 12: parsing ah
   const textEvents = fc.oneof(fc.record(EVENT_MODELS.delta), fc.record(EVENT_MODELS.reasoning));
 
   it.each([false, true])('takes every generated delta and reasoning event (screened text: %s)', (screened) => {
-    fc.assert(fc.property(textEvents, (event) => isPlainTextEvent(event, screened)), { numRuns: runs(2_000) });
+    fc.assert(
+      fc.property(textEvents, (event) => isPlainTextEvent(event, screened)),
+      { numRuns: runs(2_000) },
+    );
   });
 
   it.each([false, true])('takes every generated tool result whose blocks are text blocks (screened text: %s)', (screened) => {
-    fc.assert(fc.property(toolResultsWithTextBlocks, (event) => isPlainToolResult(event, screened)), { numRuns: runs(2_000) });
+    fc.assert(
+      fc.property(toolResultsWithTextBlocks, (event) => isPlainToolResult(event, screened)),
+      { numRuns: runs(2_000) },
+    );
   });
 });

@@ -86,10 +86,22 @@ function mix(envelope: ChatEventEnvelope): void {
 // One string allocation for the 16 digits.
 function hex16(high: number, low: number): string {
   return String.fromCharCode(
-    hexDigit(high >>> 28), hexDigit(high >>> 24), hexDigit(high >>> 20), hexDigit(high >>> 16),
-    hexDigit(high >>> 12), hexDigit(high >>> 8), hexDigit(high >>> 4), hexDigit(high),
-    hexDigit(low >>> 28), hexDigit(low >>> 24), hexDigit(low >>> 20), hexDigit(low >>> 16),
-    hexDigit(low >>> 12), hexDigit(low >>> 8), hexDigit(low >>> 4), hexDigit(low),
+    hexDigit(high >>> 28),
+    hexDigit(high >>> 24),
+    hexDigit(high >>> 20),
+    hexDigit(high >>> 16),
+    hexDigit(high >>> 12),
+    hexDigit(high >>> 8),
+    hexDigit(high >>> 4),
+    hexDigit(high),
+    hexDigit(low >>> 28),
+    hexDigit(low >>> 24),
+    hexDigit(low >>> 20),
+    hexDigit(low >>> 16),
+    hexDigit(low >>> 12),
+    hexDigit(low >>> 8),
+    hexDigit(low >>> 4),
+    hexDigit(low),
   );
 }
 

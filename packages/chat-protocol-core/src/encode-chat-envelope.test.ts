@@ -10,7 +10,14 @@ import { runs } from '../../../test-support/property-runs.js';
 describe('encodeChatEnvelope copies only the allowed fields (DESIGN §3.4)', () => {
   it('drops fields a host forgot to strip, at the envelope and the event level', () => {
     const record = {
-      ...envelopeOf({ type: 'tool_call', callId: 'call_1', name: 'refund', input: { orderId: 'o1' }, apiKey: 'sk-secret', internalCost: 3 }),
+      ...envelopeOf({
+        type: 'tool_call',
+        callId: 'call_1',
+        name: 'refund',
+        input: { orderId: 'o1' },
+        apiKey: 'sk-secret',
+        internalCost: 3,
+      }),
       schemaVersion: undefined,
       tenantId: 't-7',
       _rowVersion: 12,
@@ -65,7 +72,12 @@ describe('encodeChatEnvelope copies only the allowed fields (DESIGN §3.4)', () 
 
   it('never throws on a record with a throwing getter', () => {
     const record = { ...envelopeOf({ type: 'delta', text: 'x' }) };
-    Object.defineProperty(record, 'seq', { enumerable: true, get: () => { throw new Error('boom'); } });
+    Object.defineProperty(record, 'seq', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     expect(encodeChatEnvelope(record)).toEqual({ ok: false, code: 'invalid-envelope', message: 'the record cannot be read or serialized' });
   });
 });

@@ -28,8 +28,7 @@ export type EncodeChatEnvelopeRefusalCode = ParseChatEnvelopeRefusalCode;
 
 /** Result of {@link encodeChatEnvelope}: the JSON text and the envelope it denotes. */
 export type EncodeChatEnvelopeResult =
-  | { readonly ok: true; readonly json: string; readonly envelope: ChatEventEnvelope }
-  | ChatRefusal<EncodeChatEnvelopeRefusalCode>;
+  { readonly ok: true; readonly json: string; readonly envelope: ChatEventEnvelope } | ChatRefusal<EncodeChatEnvelopeRefusalCode>;
 
 /**
  * Copies the allowed fields of `record` into a v1 envelope, validates it with

@@ -28,9 +28,7 @@ export type ChatEventEnvelope = z.infer<typeof ChatEventEnvelopeSchema>;
  * `Events` (none by default): the event union of a product's vocabulary.
  */
 export type ChatEventOf<Card, Events = Record<never, never>> =
-  | Exclude<ChatEventV1, { type: 'card' }>
-  | { type: 'card'; card: Card }
-  | ProductEventOf<Events>;
+  Exclude<ChatEventV1, { type: 'card' }> | { type: 'card'; card: Card } | ProductEventOf<Events>;
 
 /**
  * A v1 envelope whose `card` events carry `Card`, and whose events may be the

@@ -23,7 +23,13 @@ describe('event memory: the idempotency memory held once (issue 12, DESIGN §3.5
     expect(eventIs(memory, eventAt(memory, first, 2), 'evt_c', 0, 1)).toBe(false);
     expect(eventIs(memory, eventAt(memory, first, 2), 'evt_d', 0, 0)).toBe(false);
     expect(eventIs(memory, eventAt(memory, second, 1), 'evt_b', -1, 0x7fffffff)).toBe(true);
-    expect(['evt_a', 'evt_b', 'evt_c', 'evt_d', 'evt_'].map((id) => hasEventId(memory, id, memory.count))).toStrictEqual([true, true, true, false, false]);
+    expect(['evt_a', 'evt_b', 'evt_c', 'evt_d', 'evt_'].map((id) => hasEventId(memory, id, memory.count))).toStrictEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(eventLogText(memory, first, 2)).toBe('evt_a 00000001fffffffe\nevt_c 0000000000000000');
     expect(eventLogText(memory, second, 1)).toBe('evt_b ffffffff7fffffff');
   });
@@ -43,7 +49,10 @@ describe('event memory: the idempotency memory held once (issue 12, DESIGN §3.5
     const memory = createEventMemory();
     const logs: string[] = [];
     for (let turn = 0; turn < 50; turn++) {
-      const lines = Array.from({ length: 100 }, (_, seq) => `evt_${turn}.${seq} ${((turn * 100 + seq) * 2654435761 >>> 0).toString(16).padStart(8, '0')}0123abcd`);
+      const lines = Array.from(
+        { length: 100 },
+        (_, seq) => `evt_${turn}.${seq} ${(((turn * 100 + seq) * 2654435761) >>> 0).toString(16).padStart(8, '0')}0123abcd`,
+      );
       logs.push(lines.join('\n'));
       recordEventLog(memory, addTurn(memory, `turn_${turn}`), logs[turn] as string);
     }

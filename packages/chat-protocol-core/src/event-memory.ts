@@ -57,7 +57,11 @@ export function createEventMemory(): EventMemory {
 }
 
 /** Records that the turn at `position` asked the cards `cards` (in the order asked). */
-export function recordCards(memory: EventMemory, position: number, cards: readonly { readonly card: { readonly correlationId: string } }[]): void {
+export function recordCards(
+  memory: EventMemory,
+  position: number,
+  cards: readonly { readonly card: { readonly correlationId: string } }[],
+): void {
   for (const entry of cards) memory.cardTurns.set(entry.card.correlationId, position);
 }
 
@@ -194,7 +198,11 @@ export function recordEventLog(memory: EventMemory, position: number, eventLog: 
 /** A fresh memory holding only what a state sees: for each of its turns (by position), its first `lastSeq` events. */
 export function copyEventMemory(
   memory: EventMemory,
-  turns: readonly { readonly turnId: string; readonly lastSeq: number; readonly cards: readonly { readonly card: { readonly correlationId: string } }[] }[],
+  turns: readonly {
+    readonly turnId: string;
+    readonly lastSeq: number;
+    readonly cards: readonly { readonly card: { readonly correlationId: string } }[];
+  }[],
 ): EventMemory {
   const copy = createEventMemory();
   for (const [position, turn] of turns.entries()) {

@@ -11,14 +11,7 @@ import { OpenCardSnapshotV1Schema } from './card-schemas.js';
 import { hasNoRepeats } from './card-rules.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';
-import {
-  hasOwn,
-  ChatIdSchema,
-  CountSchema,
-  SafeHrefSchema,
-  SafeJsonSchema,
-  textSchema,
-} from './primitives.js';
+import { hasOwn, ChatIdSchema, CountSchema, SafeHrefSchema, SafeJsonSchema, textSchema } from './primitives.js';
 import { EVENT_FIELD_NAMES } from './validate-envelope.js';
 
 export { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES };
@@ -205,12 +198,10 @@ export type ChatEventV1Of<Type extends ChatEventTypeV1> = Extract<ChatEventV1, {
  * the keys of the validator's rule tables, so the encoder can never copy a
  * field the parser refuses, nor drop one it accepts.
  */
-export const CHAT_EVENT_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[] } =
-  EVENT_FIELD_NAMES;
+export const CHAT_EVENT_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[] } = EVENT_FIELD_NAMES;
 
 /** Every v1 event type, in the order of the contract's table. */
-export const CHAT_EVENT_TYPES_V1 = /* @__PURE__ */ (() =>
-  Object.freeze(Object.keys(CHAT_EVENT_FIELDS)) as readonly ChatEventTypeV1[])();
+export const CHAT_EVENT_TYPES_V1 = /* @__PURE__ */ (() => Object.freeze(Object.keys(CHAT_EVENT_FIELDS)) as readonly ChatEventTypeV1[])();
 
 /** How a UI treats an event type on replay. */
 export type ChatChannel = 'event' | 'state' | 'transient';

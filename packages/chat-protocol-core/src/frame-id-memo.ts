@@ -19,10 +19,7 @@ let lastTurnId = '';
  * two `isChatId` calls; never throws.
  */
 export function areFrameIds(conversationId: unknown, turnId: unknown): boolean {
-  if (
-    !(conversationId === lastConversationId || isChatId(conversationId)) ||
-    !(turnId === lastTurnId || isChatId(turnId))
-  ) {
+  if (!(conversationId === lastConversationId || isChatId(conversationId)) || !(turnId === lastTurnId || isChatId(turnId))) {
     return false;
   }
   lastConversationId = conversationId;

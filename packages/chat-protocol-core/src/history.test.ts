@@ -55,7 +55,15 @@ const EXPECTED_HISTORY: ChatHistoryTurnV1[] = [
 
 const page = (turns: readonly unknown[], hasMoreEarlier = false) => ({ turns, hasMoreEarlier });
 const user: ChatHistoryTurnV1 = { id: 'm1', seq: 1, role: 'user', text: 'Hi', createdAt: '2026-11-29T12:00:00Z', source: 'text_typed' };
-const assistant: ChatHistoryTurnV1 = { id: 'm2', seq: 2, role: 'assistant', text: 'Hello', createdAt: '2026-11-29T12:00:01+01:00', source: 'voice_tts', status: 'completed' };
+const assistant: ChatHistoryTurnV1 = {
+  id: 'm2',
+  seq: 2,
+  role: 'assistant',
+  text: 'Hello',
+  createdAt: '2026-11-29T12:00:01+01:00',
+  source: 'voice_tts',
+  status: 'completed',
+};
 
 describe('historyFromChatState (DESIGN §3.9, issue 13: a reloaded client renders both sides)', () => {
   it("each turn's user_input becomes a user turn and the assistant's content an assistant turn with the turn's id", () => {
@@ -109,7 +117,10 @@ describe('historyFromChatState (DESIGN §3.9, issue 13: a reloaded client render
 
 describe('parseChatHistoryPage (DESIGN §3.9: strict, never throws, typed refusals)', () => {
   it('accepts a page with every field, JSON text or value, and returns a fresh copy', () => {
-    const full = page([user, { ...assistant, report: { title: 'Status', plans: [{ title: 'Plan A', status: 'done' }] }, product: { planSlug: 'plan-a' } }], true);
+    const full = page(
+      [user, { ...assistant, report: { title: 'Status', plans: [{ title: 'Plan A', status: 'done' }] }, product: { planSlug: 'plan-a' } }],
+      true,
+    );
     const parsed = parseChatHistoryPage(full);
     expect(parsed).toStrictEqual({ ok: true, value: full });
     expect(parsed.ok && parsed.value).not.toBe(full);
@@ -133,16 +144,54 @@ describe('parseChatHistoryPage (DESIGN §3.9: strict, never throws, typed refusa
     ['an unknown source', page([{ ...user, source: 'keyboard' }]), 'invalid-page', ['turns', 0, 'source']],
     ['voice_tts on a user turn', page([{ ...user, source: 'voice_tts' }]), 'invalid-page', ['turns', 0, 'source']],
     ['tools on a user turn', page([{ ...user, tools: [] }]), 'invalid-page', ['turns', 0, 'tools']],
-    ['a status on a system turn', page([{ ...user, role: 'system', source: 'system', status: 'completed' }]), 'invalid-page', ['turns', 0, 'status']],
+    [
+      'a status on a system turn',
+      page([{ ...user, role: 'system', source: 'system', status: 'completed' }]),
+      'invalid-page',
+      ['turns', 0, 'status'],
+    ],
     ['an empty user message', page([{ ...user, text: '' }]), 'invalid-page', ['turns', 0, 'text']],
     ['a failed turn without its error', page([{ ...assistant, status: 'failed' }]), 'invalid-page', ['turns', 0, 'error']],
-    ['an error on a completed turn', page([{ ...assistant, error: { code: 'x', message: 'm', retryable: false, retryAfterMs: null } }]), 'invalid-page', ['turns', 0, 'error']],
+    [
+      'an error on a completed turn',
+      page([{ ...assistant, error: { code: 'x', message: 'm', retryable: false, retryAfterMs: null } }]),
+      'invalid-page',
+      ['turns', 0, 'error'],
+    ],
     ['two user turns with one id', page([user, { ...user, seq: 3 }]), 'invalid-page', ['turns', 1, 'id']],
     ['seqs not increasing (newest first)', page([assistant, user]), 'invalid-page', ['turns', 1, 'seq']],
-    ['a call id twice in a turn', page([{ ...assistant, tools: [{ callId: 'c', name: 'n', input: null, result: null }, { callId: 'c', name: 'n', input: null, result: null }] }]), 'invalid-page', ['turns', 0, 'tools']],
-    ['an answer on a declined card', page([{ ...assistant, cards: [{ card: RADIO_CARD, closed: true, resolution: 'declined', answer: { optionId: 'pro' } }] }]), 'invalid-page', ['turns', 0, 'cards', 0, 'answer']],
-    ['an open card with a resolution', page([{ ...assistant, cards: [{ card: RADIO_CARD, closed: false, resolution: 'submitted' }] }]), 'invalid-page', ['turns', 0, 'cards', 0, 'resolution']],
-    ['a report that is not a strict ReportBlock', page([{ ...assistant, report: { plans: [] } }]), 'invalid-page', ['turns', 0, 'report', 'plans']],
+    [
+      'a call id twice in a turn',
+      page([
+        {
+          ...assistant,
+          tools: [
+            { callId: 'c', name: 'n', input: null, result: null },
+            { callId: 'c', name: 'n', input: null, result: null },
+          ],
+        },
+      ]),
+      'invalid-page',
+      ['turns', 0, 'tools'],
+    ],
+    [
+      'an answer on a declined card',
+      page([{ ...assistant, cards: [{ card: RADIO_CARD, closed: true, resolution: 'declined', answer: { optionId: 'pro' } }] }]),
+      'invalid-page',
+      ['turns', 0, 'cards', 0, 'answer'],
+    ],
+    [
+      'an open card with a resolution',
+      page([{ ...assistant, cards: [{ card: RADIO_CARD, closed: false, resolution: 'submitted' }] }]),
+      'invalid-page',
+      ['turns', 0, 'cards', 0, 'resolution'],
+    ],
+    [
+      'a report that is not a strict ReportBlock',
+      page([{ ...assistant, report: { plans: [] } }]),
+      'invalid-page',
+      ['turns', 0, 'report', 'plans'],
+    ],
     ['product content that is not a JSON object', page([{ ...assistant, product: ['x'] }]), 'invalid-page', ['turns', 0, 'product']],
     ['a user message past the user_input bound', page([{ ...user, text: 'x'.repeat(65_537) }]), 'invalid-page', ['turns', 0, 'text']],
   ];
@@ -207,7 +256,13 @@ describe('historyFromChatState with cards that outlive their turn, every card ki
     approval: { title: 'write_file a.ts', question: 'Apply?', body: ['-a', '+b'] },
     allowDecline: false,
   };
-  const REPORT = { correlationId: 'card_r', createdAt: '2026-11-29T12:00:00Z', prompt: 'Status', report: { title: 'S', plans: [{ title: 'Ship', status: 'wip' }] }, allowDecline: true };
+  const REPORT = {
+    correlationId: 'card_r',
+    createdAt: '2026-11-29T12:00:00Z',
+    prompt: 'Status',
+    report: { title: 'S', plans: [{ title: 'Ship', status: 'wip' }] },
+    allowDecline: true,
+  };
   const ASKED = [
     event('turn_1', 1, { type: 'user_input', text: 'Which plan suits me?' }),
     event('turn_1', 2, { type: 'card', card: RADIO_CARD }),
@@ -229,7 +284,13 @@ describe('historyFromChatState with cards that outlive their turn, every card ki
       value: {
         turns: [
           { id: 'turn_1', role: 'user', text: 'Which plan suits me?' },
-          { id: 'turn_1', role: 'assistant', text: '', cards: [{ card: radio, closed: false, resolution: null, awaiting: true }], status: 'interrupted' },
+          {
+            id: 'turn_1',
+            role: 'assistant',
+            text: '',
+            cards: [{ card: radio, closed: false, resolution: null, awaiting: true }],
+            status: 'interrupted',
+          },
         ],
         hasMoreEarlier: false,
       },
@@ -321,7 +382,10 @@ describe('historyFromChatState with cards that outlive their turn, every card ki
             role: 'assistant',
             text: '',
             status: 'completed',
-            product: { productEvents: [{ type: 'scout.highlight', data: { id: 'a' } }], productState: { 'scout.products': { ids: ['a', 'b'] } } },
+            product: {
+              productEvents: [{ type: 'scout.highlight', data: { id: 'a' } }],
+              productState: { 'scout.products': { ids: ['a', 'b'] } },
+            },
           },
           { id: 'turn_2', role: 'user', text: 'Thanks' },
           { id: 'turn_2', role: 'assistant', text: '', status: 'running' },
@@ -333,10 +397,26 @@ describe('historyFromChatState with cards that outlive their turn, every card ki
 
   it.each<[string, Record<string, unknown>, (string | number)[]]>([
     ['a closed card that still awaits', { closed: true, resolution: 'submitted', awaiting: true }, ['turns', 1, 'cards', 0, 'awaiting']],
-    ['an awaiting card in a running turn', { closed: false, resolution: null, awaiting: true, status: 'running' }, ['turns', 1, 'cards', 0, 'awaiting']],
-    ['an open card that names a closing turn', { closed: false, resolution: null, closedInTurn: 'turn_2' }, ['turns', 1, 'cards', 0, 'closedInTurn']],
-    ['a card closed by its own turn named as the closer', { closed: true, resolution: 'submitted', closedInTurn: 'turn_1' }, ['turns', 1, 'cards', 0, 'closedInTurn']],
-    ['a card closed by a turn earlier in the page', { closed: true, resolution: 'submitted', closedInTurn: 'turn_0' }, ['turns', 1, 'cards', 0, 'closedInTurn']],
+    [
+      'an awaiting card in a running turn',
+      { closed: false, resolution: null, awaiting: true, status: 'running' },
+      ['turns', 1, 'cards', 0, 'awaiting'],
+    ],
+    [
+      'an open card that names a closing turn',
+      { closed: false, resolution: null, closedInTurn: 'turn_2' },
+      ['turns', 1, 'cards', 0, 'closedInTurn'],
+    ],
+    [
+      'a card closed by its own turn named as the closer',
+      { closed: true, resolution: 'submitted', closedInTurn: 'turn_1' },
+      ['turns', 1, 'cards', 0, 'closedInTurn'],
+    ],
+    [
+      'a card closed by a turn earlier in the page',
+      { closed: true, resolution: 'submitted', closedInTurn: 'turn_0' },
+      ['turns', 1, 'cards', 0, 'closedInTurn'],
+    ],
   ])('parseChatHistoryPage refuses %s (invalid-page at the field)', (_label, fields, path) => {
     const { status = 'interrupted', ...card } = fields;
     const turns = [
@@ -349,7 +429,15 @@ describe('historyFromChatState with cards that outlive their turn, every card ki
   });
 
   it('a card closed by a turn on a later page is fine: the closer need not be in the page', () => {
-    const turns = [{ id: 'turn_1', role: 'assistant', text: '', cards: [{ card: RADIO_CARD, closed: true, resolution: 'submitted', closedInTurn: 'turn_9' }], status: 'interrupted' }];
+    const turns = [
+      {
+        id: 'turn_1',
+        role: 'assistant',
+        text: '',
+        cards: [{ card: RADIO_CARD, closed: true, resolution: 'submitted', closedInTurn: 'turn_9' }],
+        status: 'interrupted',
+      },
+    ];
     expect(parseChatHistoryPage({ turns, hasMoreEarlier: true })).toMatchObject({ ok: true });
   });
 });

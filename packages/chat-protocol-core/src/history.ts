@@ -188,7 +188,10 @@ function outlivingCardProblem(turn: ChatHistoryTurnV1, index: number, answerInde
     if (entry.awaiting !== undefined && (entry.closed || turn.status === 'running' || turn.status === 'failed')) {
       return { path: ['cards', position, 'awaiting'], message: 'only an open card of a turn ended by done awaits a later turn' };
     }
-    if (entry.closedInTurn !== undefined && (!entry.closed || entry.closedInTurn === turn.id || (answerIndexes.get(entry.closedInTurn) ?? index + 1) <= index)) {
+    if (
+      entry.closedInTurn !== undefined &&
+      (!entry.closed || entry.closedInTurn === turn.id || (answerIndexes.get(entry.closedInTurn) ?? index + 1) <= index)
+    ) {
       return { path: ['cards', position, 'closedInTurn'], message: 'only a closed card names the later turn that closed it' };
     }
   }
@@ -210,7 +213,8 @@ function turnProblem(turn: ChatHistoryTurnV1): ChatIssue | null {
   const cards = turn.cards ?? [];
   if (new Set(cards.map((entry) => entry.card.correlationId)).size !== cards.length) return { path: ['cards'], message: 'duplicate card' };
   for (const [index, entry] of cards.entries()) {
-    if (!entry.closed && entry.resolution !== null) return { path: ['cards', index, 'resolution'], message: 'an open card has no resolution' };
+    if (!entry.closed && entry.resolution !== null)
+      return { path: ['cards', index, 'resolution'], message: 'an open card has no resolution' };
     if (entry.answer !== undefined && entry.resolution !== 'submitted') {
       return { path: ['cards', index, 'answer'], message: 'only a submitted card has an answer' };
     }

@@ -75,7 +75,9 @@ describe('public types', () => {
     else expectTypeOf(negotiated.code).toEqualTypeOf<'unsupported-version'>();
     const required = requireChatCapabilities({}, ['connectionReplay']);
     if (!required.ok && required.code === 'unsupported-capability') {
-      expectTypeOf(required.missing).toEqualTypeOf<readonly ('connectionReplay' | 'persistedHistory' | 'persistedDecisions' | 'completedToolCheckpoints' | 'interruptedTurnRecovery')[]>();
+      expectTypeOf(required.missing).toEqualTypeOf<
+        readonly ('connectionReplay' | 'persistedHistory' | 'persistedDecisions' | 'completedToolCheckpoints' | 'interruptedTurnRecovery')[]
+      >();
     }
     expectTypeOf(channelOf).parameter(0).toEqualTypeOf<ChatEventV1['type']>();
     expectTypeOf<CardResponse['action']>().toEqualTypeOf<'submit' | 'decline' | 'cancel'>();
@@ -109,7 +111,9 @@ describe('public types', () => {
       text: string;
       source?: 'text_typed' | 'voice_stt' | 'system';
     }>();
-    expectTypeOf<ChatTurnState['userInput']>().toEqualTypeOf<{ text: string; source?: 'text_typed' | 'voice_stt' | 'system' } | undefined>();
+    expectTypeOf<ChatTurnState['userInput']>().toEqualTypeOf<
+      { text: string; source?: 'text_typed' | 'voice_stt' | 'system' } | undefined
+    >();
     expectTypeOf(historyFromChatState).returns.toEqualTypeOf<ChatHistoryTurnV1[]>();
     expectTypeOf<ChatHistoryTurnV1['source']>().toEqualTypeOf<'text_typed' | 'voice_stt' | 'system' | 'voice_tts' | undefined>();
     expectTypeOf<ChatHistoryTurnV1['role']>().toEqualTypeOf<'user' | 'assistant' | 'system'>();
@@ -120,4 +124,3 @@ describe('public types', () => {
     if (plain.ok) expectTypeOf(plain.value).toEqualTypeOf<ChatHistoryPageV1>();
   });
 });
-

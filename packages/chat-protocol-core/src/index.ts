@@ -3,11 +3,7 @@
  * agent chats. Every export is listed by name; `index.test.ts` pins the list.
  */
 export { CHAT_PROTOCOL_VERSION, negotiateChatVersion } from './version.js';
-export type {
-  ChatProtocolVersion,
-  NegotiateChatVersionRefusalCode,
-  NegotiateChatVersionResult,
-} from './version.js';
+export type { ChatProtocolVersion, NegotiateChatVersionRefusalCode, NegotiateChatVersionResult } from './version.js';
 
 export {
   CHAT_CAPABILITY_NAMES,
@@ -69,15 +65,7 @@ export {
   channelOf,
   isChatEventTypeV1,
 } from './events.js';
-export type {
-  ChatChannel,
-  ChatEventTypeV1,
-  ChatEventV1,
-  ChatEventV1Of,
-  ChatResultBlock,
-  ChatSource,
-  ChatUsage,
-} from './events.js';
+export type { ChatChannel, ChatEventTypeV1, ChatEventV1, ChatEventV1Of, ChatResultBlock, ChatSource, ChatUsage } from './events.js';
 
 export {
   CARD_KINDS,
@@ -119,13 +107,7 @@ export type {
 export { ChatEventEnvelopeSchema } from './envelope.js';
 export type { ChatEventEnvelope, ChatEventEnvelopeOf, ChatEventOf } from './envelope.js';
 export { createChatCodec } from './chat-codec.js';
-export type {
-  ChatChannelOfType,
-  ChatCodec,
-  ChatCodecOptions,
-  ChatEventTypeOf,
-  EncodeChatEnvelopeResultOf,
-} from './chat-codec.js';
+export type { ChatChannelOfType, ChatCodec, ChatCodecOptions, ChatEventTypeOf, EncodeChatEnvelopeResultOf } from './chat-codec.js';
 export { isProductEventName } from './product-events.js';
 export type {
   ProductEventDataOf,
@@ -142,13 +124,7 @@ export { encodeChatEnvelope } from './encode-chat-envelope.js';
 export type { ChatEnvelopeRecord, EncodeChatEnvelopeRefusalCode, EncodeChatEnvelopeResult } from './encode-chat-envelope.js';
 export { chatEventEnvelopeJsonSchema } from './json-schema.js';
 
-export {
-  CHAT_SSE_HEARTBEAT,
-  encodeChatSseFrame,
-  formatChatCursor,
-  parseChatCursor,
-  parseChatSseMessage,
-} from './sse.js';
+export { CHAT_SSE_HEARTBEAT, encodeChatSseFrame, formatChatCursor, parseChatCursor, parseChatSseMessage } from './sse.js';
 export type { ChatCursor, ChatSseMessage, ParseChatSseMessageRefusalCode } from './sse.js';
 
 export {

@@ -13,7 +13,10 @@ describe('the committed JSON Schema (DESIGN §3.4)', () => {
 
   it('states the strict envelope: schemaVersion 1, no additional properties, every event type', () => {
     const schema = chatEventEnvelopeJsonSchema() as {
-      properties: Record<string, { const?: unknown; oneOf?: { properties: { type: { const: string } } }[]; anyOf?: { properties: { type: { const: string } } }[] }>;
+      properties: Record<
+        string,
+        { const?: unknown; oneOf?: { properties: { type: { const: string } } }[]; anyOf?: { properties: { type: { const: string } } }[] }
+      >;
       additionalProperties: unknown;
       required: string[];
     };
@@ -22,7 +25,18 @@ describe('the committed JSON Schema (DESIGN §3.4)', () => {
     expect(schema.required).toEqual(['schemaVersion', 'conversationId', 'turnId', 'eventId', 'seq', 'occurredAt', 'event']);
     const variants = schema.properties['event']?.oneOf ?? schema.properties['event']?.anyOf ?? [];
     expect(variants.map((variant) => variant.properties.type.const)).toEqual([
-      'user_input', 'delta', 'reasoning', 'tool_call', 'tool_result', 'provenance', 'card', 'card_closed', 'state', 'navigate', 'done', 'error',
+      'user_input',
+      'delta',
+      'reasoning',
+      'tool_call',
+      'tool_result',
+      'provenance',
+      'card',
+      'card_closed',
+      'state',
+      'navigate',
+      'done',
+      'error',
     ]);
   });
 });

@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4/mini';
 import { everyTrapThrows, prototypeChanges, snapshotPrototypes, throwHostile } from '../../../test-support/hostile-values.js';
-import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
+import {
+  anyArguments,
+  describeHostileContract,
+  type FunctionClassification,
+  type HostileTarget,
+} from '../../../test-support/never-throws.js';
 import { RADIO_CARD, SAMPLE_SESSION, envelopeOf } from '../test/envelopes.js';
 import * as core from './index.js';
 
@@ -26,7 +31,11 @@ const productEnvelope = envelopeOf({ type: 'scout.products', data: { products: [
 
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   negotiateChatVersion: { call: anyArguments(core.negotiateChatVersion), valid: [1], returns: 'value' },
-  parseChatCapabilities: { call: anyArguments(core.parseChatCapabilities), valid: [{ ...core.LIGHTWEIGHT_CHAT_CAPABILITIES }], returns: 'result' },
+  parseChatCapabilities: {
+    call: anyArguments(core.parseChatCapabilities),
+    valid: [{ ...core.LIGHTWEIGHT_CHAT_CAPABILITIES }],
+    returns: 'result',
+  },
   requireChatCapabilities: {
     call: anyArguments(core.requireChatCapabilities),
     valid: [{ ...core.LIGHTWEIGHT_CHAT_CAPABILITIES }, ['connectionReplay']],
@@ -39,19 +48,35 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   isSafeJson: { call: anyArguments(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
   isReportExtensionName: { call: anyArguments(core.isReportExtensionName), valid: ['goalReport'], returns: 'boolean' },
   isZonedTimestamp: { call: anyArguments(core.isZonedTimestamp), valid: ['2026-11-29T12:00:00Z'], returns: 'boolean' },
-  compareChatTimestamps: { call: anyArguments(core.compareChatTimestamps), valid: ['2026-11-29T12:00:00Z', '2026-11-29T12:00:01Z'], returns: 'value' },
-  readFields: { call: anyArguments(core.readFields), valid: [{ caller: 'alice', turnId: 'turn_1' }, ['caller', 'turnId']], returns: 'value' },
+  compareChatTimestamps: {
+    call: anyArguments(core.compareChatTimestamps),
+    valid: ['2026-11-29T12:00:00Z', '2026-11-29T12:00:01Z'],
+    returns: 'value',
+  },
+  readFields: {
+    call: anyArguments(core.readFields),
+    valid: [{ caller: 'alice', turnId: 'turn_1' }, ['caller', 'turnId']],
+    returns: 'value',
+  },
   refuse: { call: anyArguments(core.refuse), valid: ['invalid-thing', 'why', [{ path: ['a', 0], message: 'bad' }]], returns: 'value' },
   channelOf: { call: anyArguments(core.channelOf), valid: ['delta'], returns: 'value' },
   isChatEventTypeV1: { call: anyArguments(core.isChatEventTypeV1), valid: ['delta'], returns: 'boolean' },
   defineCardKind: { call: anyArguments(core.defineCardKind), valid: [ratingKind], returns: 'value' },
-  cardDeadline: { call: anyArguments(core.cardDeadline), valid: [{ createdAt: '2026-11-29T12:00:00Z', timeoutMs: 1000 }], returns: 'value' },
+  cardDeadline: {
+    call: anyArguments(core.cardDeadline),
+    valid: [{ createdAt: '2026-11-29T12:00:00Z', timeoutMs: 1000 }],
+    returns: 'value',
+  },
   promptOnlyCardKind: { call: anyArguments(core.promptOnlyCardKind), valid: [{ prompt: 'Anything else?' }], returns: 'value' },
   isCardDataSchemaJson: { call: anyArguments(core.isCardDataSchemaJson), valid: [{ type: 'object' }], returns: 'boolean' },
   parseOpenCardSnapshot: { call: anyArguments(core.parseOpenCardSnapshot), valid: [RADIO_CARD], returns: 'result' },
   validateCardResponse: { call: anyArguments(core.validateCardResponse), valid: [RADIO_CARD, submit], returns: 'result' },
   'baseCardCodec.parseCard': { call: anyArguments(core.baseCardCodec.parseCard), valid: [RADIO_CARD], returns: 'result' },
-  'baseCardCodec.validateResponse': { call: anyArguments(core.baseCardCodec.validateResponse), valid: [RADIO_CARD, submit], returns: 'result' },
+  'baseCardCodec.validateResponse': {
+    call: anyArguments(core.baseCardCodec.validateResponse),
+    valid: [RADIO_CARD, submit],
+    returns: 'result',
+  },
   parseChatEnvelope: { call: anyArguments(core.parseChatEnvelope), valid: [envelope], returns: 'result' },
   encodeChatEnvelope: { call: anyArguments(core.encodeChatEnvelope), valid: [envelope], returns: 'result' },
   chatEventEnvelopeJsonSchema: { call: anyArguments(core.chatEventEnvelopeJsonSchema), valid: [undefined], returns: 'value' },
@@ -69,8 +94,16 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   },
   'createChatCodec().parseChatEnvelope': { call: anyArguments(codec.parseChatEnvelope), valid: [envelope], returns: 'result' },
   'createChatCodec().parseChatState': { call: anyArguments(codec.parseChatState), valid: [state], returns: 'result' },
-  'createChatCodec({ events }).parseChatEnvelope': { call: anyArguments(productCodec.parseChatEnvelope), valid: [productEnvelope], returns: 'result' },
-  'createChatCodec({ events }).encodeChatEnvelope': { call: anyArguments(productCodec.encodeChatEnvelope), valid: [productEnvelope], returns: 'result' },
+  'createChatCodec({ events }).parseChatEnvelope': {
+    call: anyArguments(productCodec.parseChatEnvelope),
+    valid: [productEnvelope],
+    returns: 'result',
+  },
+  'createChatCodec({ events }).encodeChatEnvelope': {
+    call: anyArguments(productCodec.encodeChatEnvelope),
+    valid: [productEnvelope],
+    returns: 'result',
+  },
   'createChatCodec({ events }).parseChatState': { call: anyArguments(productCodec.parseChatState), valid: [state], returns: 'result' },
   'createChatCodec({ events }).parseChatSseMessage': {
     call: anyArguments(productCodec.parseChatSseMessage),
@@ -97,7 +130,8 @@ describeHostileContract('core', core, {
   throwing,
   others: {
     applyChatEvent: 'takes the values parseChatState and parseChatEnvelope (or a codec) returned, not arbitrary values',
-    canonicalJson: 'takes JSON data the caller has checked (isSafeJson); on other values it throws what JSON.stringify throws, as canonical-json.test.ts states',
+    canonicalJson:
+      'takes JSON data the caller has checked (isSafeJson); on other values it throws what JSON.stringify throws, as canonical-json.test.ts states',
     historyFromChatState: 'takes a state parseChatState or applyChatEvent returned, not arbitrary values',
     customCheck: 'a zod schema builder a product calls once with its own function; zod reports what it is given',
     exactOptional: 'a zod schema builder: it takes a zod schema, as z.optional does',
@@ -183,7 +217,11 @@ describe('core: exact outcomes of the hostile inputs issue 12 found', () => {
 
   it('a count written as -0 is refused, since it would come back as 0 (issue 12)', () => {
     const stateEvent = JSON.stringify(envelopeOf({ type: 'state', version: 7, snapshot: null })).replace('"version":7', '"version":-0');
-    expect(core.parseChatEnvelope(stateEvent)).toMatchObject({ ok: false, code: 'invalid-event', issues: [{ path: ['event', 'version'] }] });
+    expect(core.parseChatEnvelope(stateEvent)).toMatchObject({
+      ok: false,
+      code: 'invalid-event',
+      issues: [{ path: ['event', 'version'] }],
+    });
     const withHostState = JSON.parse(JSON.stringify(state)) as { turns: { hostState: unknown }[] };
     const text = JSON.stringify(withHostState).replace(/"hostState":\{"version":\d+/, '"hostState":{"version":-0');
     expect(text).toContain('"version":-0');

@@ -13,10 +13,7 @@ import { issuesOf } from './zod-issues.js';
 export type OpenCardRefusalCode = 'invalid-card';
 
 /** Parses `input` as a card of `schema` after the data check; never throws. */
-export function parseCardWith<Card>(
-  schema: z.ZodMiniType<Card>,
-  input: unknown,
-): ParseResult<Card, OpenCardRefusalCode> {
+export function parseCardWith<Card>(schema: z.ZodMiniType<Card>, input: unknown): ParseResult<Card, OpenCardRefusalCode> {
   const nonData = nonDataIssue(input);
   if (nonData !== undefined) return refuse('invalid-card', 'the card is not JSON data', [nonData]);
   try {

@@ -12,14 +12,11 @@ const codeOf = (input: unknown) => {
 };
 
 describe('parseChatEnvelope: every event type is accepted in a valid form (DESIGN §3.3)', () => {
-  it.each(VALID_EVENTS.map((event) => [`${event.type} ${JSON.stringify(event).slice(0, 60)}`, event]))(
-    '%s',
-    (_name, event) => {
-      const envelope = envelopeOf(event);
-      expect(parseChatEnvelope(JSON.stringify(envelope))).toEqual({ ok: true, value: envelope });
-      expect(parseChatEnvelope(envelope)).toEqual({ ok: true, value: envelope });
-    },
-  );
+  it.each(VALID_EVENTS.map((event) => [`${event.type} ${JSON.stringify(event).slice(0, 60)}`, event]))('%s', (_name, event) => {
+    const envelope = envelopeOf(event);
+    expect(parseChatEnvelope(JSON.stringify(envelope))).toEqual({ ok: true, value: envelope });
+    expect(parseChatEnvelope(envelope)).toEqual({ ok: true, value: envelope });
+  });
 
   it('returns a fresh object, not the input', () => {
     const envelope = envelopeOf({ type: 'delta', text: 'x' });
@@ -39,20 +36,70 @@ describe('parseChatEnvelope: each event type refused with a missing or wrong fie
     ['reasoning without text', { type: 'reasoning' }, ['event', 'text']],
     ['user_input with empty text (a person never sends nothing)', { type: 'user_input', text: '' }, ['event', 'text']],
     ['user_input with text past the bound', { type: 'user_input', text: 't'.repeat(CHAT_LIMITS.maxTextLength + 1) }, ['event', 'text']],
-    ['user_input with source voice_tts (that is the assistant speaking)', { type: 'user_input', text: 'hi', source: 'voice_tts' }, ['event', 'source']],
+    [
+      'user_input with source voice_tts (that is the assistant speaking)',
+      { type: 'user_input', text: 'hi', source: 'voice_tts' },
+      ['event', 'source'],
+    ],
     ['user_input with an unknown key', { type: 'user_input', text: 'hi', role: 'user' }, ['event', 'role']],
     ['tool_call without callId', { type: 'tool_call', name: 'search' }, ['event', 'callId']],
     ['tool_call with an empty name', { type: 'tool_call', callId: 'c', name: '' }, ['event', 'name']],
     ['tool_call with a callId containing a space', { type: 'tool_call', callId: 'c 1', name: 'n' }, ['event', 'callId']],
-    ['tool_call with a __proto__ key in input', { type: 'tool_call', callId: 'c', name: 'n', input: JSON.parse('{"__proto__":{"x":1}}') }, ['event', 'input']],
-    ['tool_call with a constructor key in input', { type: 'tool_call', callId: 'c', name: 'n', input: { a: { constructor: 1 } } }, ['event', 'input']],
+    [
+      'tool_call with a __proto__ key in input',
+      { type: 'tool_call', callId: 'c', name: 'n', input: JSON.parse('{"__proto__":{"x":1}}') },
+      ['event', 'input'],
+    ],
+    [
+      'tool_call with a constructor key in input',
+      { type: 'tool_call', callId: 'c', name: 'n', input: { a: { constructor: 1 } } },
+      ['event', 'input'],
+    ],
     ['tool_result without status', { type: 'tool_result', callId: 'c', name: 'n' }, ['event', 'status']],
     ['tool_result with status ok', { type: 'tool_result', callId: 'c', name: 'n', status: 'ok' }, ['event', 'status']],
-    ['tool_result with a summary past the bound', { type: 'tool_result', callId: 'c', name: 'n', status: 'failed', summary: 's'.repeat(CHAT_LIMITS.maxSummaryLength + 1) }, ['event', 'summary']],
-    ['tool_result with a block of unknown kind', { type: 'tool_result', callId: 'c', name: 'n', status: 'succeeded', blocks: [{ kind: 'html', html: '<b>' }] }, ['event', 'blocks', 0, 'kind']],
-    ['tool_result with a source without ref', { type: 'tool_result', callId: 'c', name: 'n', status: 'succeeded', blocks: [{ kind: 'text', text: 't', sources: [{ label: 'x' }] }] }, ['event', 'blocks', 0, 'sources', 0, 'ref']],
-    ['tool_result with an unknown key in a source', { type: 'tool_result', callId: 'c', name: 'n', status: 'succeeded', blocks: [{ kind: 'text', text: 't', sources: [{ ref: 'r', href: 'javascript:x' }] }] }, ['event', 'blocks', 0, 'sources', 0, 'href']],
-    ['tool_result with too many blocks', { type: 'tool_result', callId: 'c', name: 'n', status: 'succeeded', blocks: Array.from({ length: CHAT_LIMITS.maxBlocks + 1 }, () => ({ kind: 'text', text: '' })) }, ['event', 'blocks']],
+    [
+      'tool_result with a summary past the bound',
+      { type: 'tool_result', callId: 'c', name: 'n', status: 'failed', summary: 's'.repeat(CHAT_LIMITS.maxSummaryLength + 1) },
+      ['event', 'summary'],
+    ],
+    [
+      'tool_result with a block of unknown kind',
+      { type: 'tool_result', callId: 'c', name: 'n', status: 'succeeded', blocks: [{ kind: 'html', html: '<b>' }] },
+      ['event', 'blocks', 0, 'kind'],
+    ],
+    [
+      'tool_result with a source without ref',
+      {
+        type: 'tool_result',
+        callId: 'c',
+        name: 'n',
+        status: 'succeeded',
+        blocks: [{ kind: 'text', text: 't', sources: [{ label: 'x' }] }],
+      },
+      ['event', 'blocks', 0, 'sources', 0, 'ref'],
+    ],
+    [
+      'tool_result with an unknown key in a source',
+      {
+        type: 'tool_result',
+        callId: 'c',
+        name: 'n',
+        status: 'succeeded',
+        blocks: [{ kind: 'text', text: 't', sources: [{ ref: 'r', href: 'javascript:x' }] }],
+      },
+      ['event', 'blocks', 0, 'sources', 0, 'href'],
+    ],
+    [
+      'tool_result with too many blocks',
+      {
+        type: 'tool_result',
+        callId: 'c',
+        name: 'n',
+        status: 'succeeded',
+        blocks: Array.from({ length: CHAT_LIMITS.maxBlocks + 1 }, () => ({ kind: 'text', text: '' })),
+      },
+      ['event', 'blocks'],
+    ],
     ['provenance without model', { type: 'provenance', engine: 'e' }, ['event', 'model']],
     ['provenance with numeric accountRoute', { type: 'provenance', engine: 'e', model: 'm', accountRoute: 1 }, ['event', 'accountRoute']],
     ['card without card', { type: 'card' }, ['event', 'card']],
@@ -72,17 +119,53 @@ describe('parseChatEnvelope: each event type refused with a missing or wrong fie
     ['done without status', { type: 'done' }, ['event', 'status']],
     ['done with status failed', { type: 'done', status: 'failed' }, ['event', 'status']],
     ['done with array usage', { type: 'done', status: 'completed', usage: [] }, ['event', 'usage']],
-    ['done with usage totalTokens "ten" (issue 13)', { type: 'done', status: 'completed', usage: { totalTokens: 'ten' } }, ['event', 'usage', 'totalTokens']],
-    ['done with an unknown usage key (issue 13)', { type: 'done', status: 'completed', usage: { totalTokens: 3, cacheTokens: 1 } }, ['event', 'usage', 'cacheTokens']],
-    ['done with negative inputTokens (issue 13)', { type: 'done', status: 'completed', usage: { inputTokens: -1 } }, ['event', 'usage', 'inputTokens']],
-    ['done with fractional outputTokens (issue 13)', { type: 'done', status: 'completed', usage: { outputTokens: 1.5 } }, ['event', 'usage', 'outputTokens']],
-    ['done with totalTokens past a safe integer (issue 13)', { type: 'done', status: 'completed', usage: { totalTokens: 2 ** 53 } }, ['event', 'usage', 'totalTokens']],
-    ['done with a negative costUsd (issue 13)', { type: 'done', status: 'completed', usage: { costUsd: -0.01 } }, ['event', 'usage', 'costUsd']],
-    ['done with a string costUsd (issue 13)', { type: 'done', status: 'completed', usage: { costUsd: '0.01' } }, ['event', 'usage', 'costUsd']],
+    [
+      'done with usage totalTokens "ten" (issue 13)',
+      { type: 'done', status: 'completed', usage: { totalTokens: 'ten' } },
+      ['event', 'usage', 'totalTokens'],
+    ],
+    [
+      'done with an unknown usage key (issue 13)',
+      { type: 'done', status: 'completed', usage: { totalTokens: 3, cacheTokens: 1 } },
+      ['event', 'usage', 'cacheTokens'],
+    ],
+    [
+      'done with negative inputTokens (issue 13)',
+      { type: 'done', status: 'completed', usage: { inputTokens: -1 } },
+      ['event', 'usage', 'inputTokens'],
+    ],
+    [
+      'done with fractional outputTokens (issue 13)',
+      { type: 'done', status: 'completed', usage: { outputTokens: 1.5 } },
+      ['event', 'usage', 'outputTokens'],
+    ],
+    [
+      'done with totalTokens past a safe integer (issue 13)',
+      { type: 'done', status: 'completed', usage: { totalTokens: 2 ** 53 } },
+      ['event', 'usage', 'totalTokens'],
+    ],
+    [
+      'done with a negative costUsd (issue 13)',
+      { type: 'done', status: 'completed', usage: { costUsd: -0.01 } },
+      ['event', 'usage', 'costUsd'],
+    ],
+    [
+      'done with a string costUsd (issue 13)',
+      { type: 'done', status: 'completed', usage: { costUsd: '0.01' } },
+      ['event', 'usage', 'costUsd'],
+    ],
     ['error without retryable', { type: 'error', code: 'x', message: 'm' }, ['event', 'retryable']],
     ['error with an empty message', { type: 'error', code: 'x', message: '', retryable: false }, ['event', 'message']],
-    ['error with retryAfterMs but not retryable', { type: 'error', code: 'x', message: 'm', retryable: false, retryAfterMs: 10 }, ['event', 'retryAfterMs']],
-    ['error with retryAfterMs past a day', { type: 'error', code: 'x', message: 'm', retryable: true, retryAfterMs: CHAT_LIMITS.maxRetryAfterMs + 1 }, ['event', 'retryAfterMs']],
+    [
+      'error with retryAfterMs but not retryable',
+      { type: 'error', code: 'x', message: 'm', retryable: false, retryAfterMs: 10 },
+      ['event', 'retryAfterMs'],
+    ],
+    [
+      'error with retryAfterMs past a day',
+      { type: 'error', code: 'x', message: 'm', retryable: true, retryAfterMs: CHAT_LIMITS.maxRetryAfterMs + 1 },
+      ['event', 'retryAfterMs'],
+    ],
   ];
   it.each(cases)('%s → invalid-event at the field', (_name, event, path) => {
     const result = parseChatEnvelope(JSON.stringify(envelopeOf(event)));
@@ -209,8 +292,22 @@ describe('parseChatEnvelope: hostile and malformed input', () => {
     ['not JSON', '{"schemaVersion":1,'],
     ['empty string', ''],
     ['a BigInt', 10n],
-    ['a cycle', (() => { const cycle: Record<string, unknown> = {}; cycle['self'] = cycle; return cycle; })()],
-    ['a throwing getter', { get schemaVersion(): number { throw new Error('boom'); } }],
+    [
+      'a cycle',
+      (() => {
+        const cycle: Record<string, unknown> = {};
+        cycle['self'] = cycle;
+        return cycle;
+      })(),
+    ],
+    [
+      'a throwing getter',
+      {
+        get schemaVersion(): number {
+          throw new Error('boom');
+        },
+      },
+    ],
     ['undefined', undefined],
   ])('%s is invalid-json', (_name, input) => {
     expect(codeOf(input)).toBe('invalid-json');
@@ -251,7 +348,19 @@ describe('parseChatEnvelope never throws (issue 2 properties: 2,000 runs each, 2
     ['3 MB of text', 'x'.repeat(3_000_000), 'too-large'],
     ['a JSON string of 600,000 lone surrogates', `"${'\ud800'.repeat(600_000)}"`, 'invalid-envelope'],
     ['100,000 unclosed objects', '{"a":'.repeat(100_000), 'invalid-json'],
-    ['a 1 MB delta text full of lone surrogates', JSON.stringify({ schemaVersion: 1, conversationId: 'c', turnId: 't', eventId: 'e', seq: 1, occurredAt: '2026-11-29T12:00:00Z', event: { type: 'delta', text: '\ud800'.repeat(170_000) } }), 'invalid-event'],
+    [
+      'a 1 MB delta text full of lone surrogates',
+      JSON.stringify({
+        schemaVersion: 1,
+        conversationId: 'c',
+        turnId: 't',
+        eventId: 'e',
+        seq: 1,
+        occurredAt: '2026-11-29T12:00:00Z',
+        event: { type: 'delta', text: '\ud800'.repeat(170_000) },
+      }),
+      'invalid-event',
+    ],
   ])('refuses %s with a typed code', (_name, text, code) => {
     expect(codeOf(text)).toBe(code);
   });
@@ -270,7 +379,10 @@ describe('parseChatEnvelope never throws (issue 2 properties: 2,000 runs each, 2
   it('for arbitrary values, including near-valid envelopes', () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true, withTypedArray: true }), envelopeArb.chain((envelope) => mutationArb.map((mutation) => mutate(envelope, mutation)))),
+        fc.oneof(
+          fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true, withTypedArray: true }),
+          envelopeArb.chain((envelope) => mutationArb.map((mutation) => mutate(envelope, mutation))),
+        ),
         (value) => {
           const result = parseChatEnvelope(value);
           expect(typeof result.ok).toBe('boolean');

@@ -11,12 +11,7 @@ import { validateEnvelope, type ProductRules, type Rules } from './validate-enve
 
 /** Refusal codes of {@link parseChatEnvelope}. */
 export type ParseChatEnvelopeRefusalCode =
-  | 'invalid-json'
-  | 'too-large'
-  | 'unsupported-version'
-  | 'invalid-envelope'
-  | 'unknown-event'
-  | 'invalid-event';
+  'invalid-json' | 'too-large' | 'unsupported-version' | 'invalid-envelope' | 'unknown-event' | 'invalid-event';
 
 /** Result of {@link parseChatEnvelope}. */
 export type ParseChatEnvelopeResult = ParseResult<ChatEventEnvelope, ParseChatEnvelopeRefusalCode>;

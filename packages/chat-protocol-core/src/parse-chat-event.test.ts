@@ -51,12 +51,27 @@ const accepted: Accepted[] = [
     { name: 'search', callId: 'call-1', input },
     { type: 'tool_call', name: 'search', input, callId: 'call-1' },
   ],
-  ['tool_call keeps input null (it is not undefined)', 'tool_call', { name: 'search', input: null }, { type: 'tool_call', name: 'search', input: null }],
+  [
+    'tool_call keeps input null (it is not undefined)',
+    'tool_call',
+    { name: 'search', input: null },
+    { type: 'tool_call', name: 'search', input: null },
+  ],
   ['tool_call keeps input false', 'tool_call', { name: 'search', input: false }, { type: 'tool_call', name: 'search', input: false }],
-  ['tool_call keeps a string input', 'tool_call', { name: 'search', input: '{"q":1}' }, { type: 'tool_call', name: 'search', input: '{"q":1}' }],
+  [
+    'tool_call keeps a string input',
+    'tool_call',
+    { name: 'search', input: '{"q":1}' },
+    { type: 'tool_call', name: 'search', input: '{"q":1}' },
+  ],
   ['tool_call drops input undefined', 'tool_call', { name: 'search', input: undefined }, { type: 'tool_call', name: 'search' }],
   ['tool_call drops a non-string callId', 'tool_call', { name: 'search', callId: 7 }, { type: 'tool_call', name: 'search' }],
-  ['tool_call keeps an empty callId (it is a string)', 'tool_call', { name: 'search', callId: '' }, { type: 'tool_call', name: 'search', callId: '' }],
+  [
+    'tool_call keeps an empty callId (it is a string)',
+    'tool_call',
+    { name: 'search', callId: '' },
+    { type: 'tool_call', name: 'search', callId: '' },
+  ],
   [
     'tool_call does not carry ok or summary',
     'tool_call',
@@ -80,7 +95,12 @@ const accepted: Accepted[] = [
   ['tool_result drops ok null', 'tool_result', { name: 'search', ok: null }, { type: 'tool_result', name: 'search' }],
   ['tool_result drops a non-string summary', 'tool_result', { name: 'search', summary: 3 }, { type: 'tool_result', name: 'search' }],
   ['tool_result does not carry input', 'tool_result', { name: 'search', input }, { type: 'tool_result', name: 'search' }],
-  ['provenance needs engine and model', 'provenance', { engine: 'loop', model: 'm-1' }, { type: 'provenance', engine: 'loop', model: 'm-1' }],
+  [
+    'provenance needs engine and model',
+    'provenance',
+    { engine: 'loop', model: 'm-1' },
+    { type: 'provenance', engine: 'loop', model: 'm-1' },
+  ],
   [
     'provenance keeps a string accountRoute',
     'provenance',
@@ -131,12 +151,27 @@ const accepted: Accepted[] = [
   ['error does not carry code or retryable', 'error', { message: 'boom', code: 'x', retryable: true }, { type: 'error', message: 'boom' }],
   ['navigate keeps href', 'navigate', { href: '/orders/1' }, { type: 'navigate', href: '/orders/1' }],
   // Legacy is unchanged: it does not apply the v1 safe-href rule; the host vets href.
-  ['navigate keeps any string href as given', 'navigate', { href: 'javascript:alert(1)' }, { type: 'navigate', href: 'javascript:alert(1)' }],
-  ['an array as data reads as {}, even one carrying fields', 'done', Object.assign([{ stopReason: 'x' }], { stopReason: 'x' }), { type: 'done' }],
+  [
+    'navigate keeps any string href as given',
+    'navigate',
+    { href: 'javascript:alert(1)' },
+    { type: 'navigate', href: 'javascript:alert(1)' },
+  ],
+  [
+    'an array as data reads as {}, even one carrying fields',
+    'done',
+    Object.assign([{ stopReason: 'x' }], { stopReason: 'x' }),
+    { type: 'done' },
+  ],
   ['a string as data reads as {}', 'error', 'boom', { type: 'error', message: 'stream error' }],
   ['a number as data reads as {}', 'state', 7, { type: 'state', version: 0 }],
   ['a function as data reads as {}', 'done', () => ({ stopReason: 'x' }), { type: 'done' }],
-  ['a null-prototype object is read like any object', 'delta', Object.assign(Object.create(null) as object, { text: 'x' }), { type: 'delta', text: 'x' }],
+  [
+    'a null-prototype object is read like any object',
+    'delta',
+    Object.assign(Object.create(null) as object, { text: 'x' }),
+    { type: 'delta', text: 'x' },
+  ],
 ];
 
 describe('parseChatEvent: accepted frames', () => {
@@ -231,16 +266,43 @@ describe('parseChatEvent: hostile data (§2.7)', () => {
   };
 
   it('a getter that throws gives null', () => {
-    expect(parseChatEvent('delta', { get text(): string { return throwing(); } })).toBe(null);
-    expect(parseChatEvent('error', { get message(): string { return throwing(); } })).toBe(null);
+    expect(
+      parseChatEvent('delta', {
+        get text(): string {
+          return throwing();
+        },
+      }),
+    ).toBe(null);
+    expect(
+      parseChatEvent('error', {
+        get message(): string {
+          return throwing();
+        },
+      }),
+    ).toBe(null);
   });
 
   it('a getter that throws on the type gives null', () => {
-    expect(parseChatEvent('done', { get type(): string { return throwing(); } })).toBe(null);
+    expect(
+      parseChatEvent('done', {
+        get type(): string {
+          return throwing();
+        },
+      }),
+    ).toBe(null);
   });
 
   it('a card whose getter throws gives null', () => {
-    expect(parseChatEvent('card', { card: { correlationId: 'c', get prompt(): string { return throwing(); } } })).toBe(null);
+    expect(
+      parseChatEvent('card', {
+        card: {
+          correlationId: 'c',
+          get prompt(): string {
+            return throwing();
+          },
+        },
+      }),
+    ).toBe(null);
   });
 
   it('a Proxy whose traps throw gives null', () => {

@@ -135,11 +135,7 @@ export const TRANSIENT_CHANNEL_TYPES = ['navigate'] as const satisfies readonly 
 const EVENT_CHANNEL: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(EVENT_CHANNEL_TYPES);
 const STATE_CHANNEL: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>(STATE_CHANNEL_TYPES);
 const ALL_TYPES: ReadonlySet<unknown> = /* @__PURE__ */ (() =>
-  new Set<unknown>([
-    ...EVENT_CHANNEL_TYPES,
-    ...STATE_CHANNEL_TYPES,
-    ...TRANSIENT_CHANNEL_TYPES,
-  ]))();
+  new Set<unknown>([...EVENT_CHANNEL_TYPES, ...STATE_CHANNEL_TYPES, ...TRANSIENT_CHANNEL_TYPES]))();
 
 /**
  * True when `type` is on the last-write-wins state channel (`card`,
@@ -181,11 +177,7 @@ function readOwn(record: object | null, key: string): unknown {
 }
 
 function isLegacyCardSnapshot(value: unknown): value is LegacyCardSnapshot {
-  return (
-    isObjectRecord(value) &&
-    typeof readOwn(value, 'correlationId') === 'string' &&
-    typeof readOwn(value, 'prompt') === 'string'
-  );
+  return isObjectRecord(value) && typeof readOwn(value, 'correlationId') === 'string' && typeof readOwn(value, 'prompt') === 'string';
 }
 
 /**

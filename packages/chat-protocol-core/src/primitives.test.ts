@@ -2,15 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { timestampArb } from '../../../test-support/v1-arbitraries.js';
 import { CHAT_LIMITS } from './limits.js';
-import {
-  isChatId,
-  isCleanText,
-  isSafeHref,
-  isSafeJson,
-  isScreenedJsonText,
-  isWellFormedText,
-  isZonedTimestamp,
-} from './primitives.js';
+import { isChatId, isCleanText, isSafeHref, isSafeJson, isScreenedJsonText, isWellFormedText, isZonedTimestamp } from './primitives.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 // A slow, obviously right reading of the timestamp rule, to hold the
@@ -20,10 +12,10 @@ function referenceIsZonedTimestamp(value: string): boolean {
   if (match === null) return false;
   const [, year, month, day, hour, minute, second, , , sign, zoneHours, zoneMinutes] = match.map((part) => part ?? '');
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  const realDay =
-    date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+  const realDay = date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
   const clock = Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59;
-  const zone = sign === '' || (Number(zoneHours) <= 23 && Number(zoneMinutes) <= 59 && !(sign === '-' && zoneHours === '00' && zoneMinutes === '00'));
+  const zone =
+    sign === '' || (Number(zoneHours) <= 23 && Number(zoneMinutes) <= 59 && !(sign === '-' && zoneHours === '00' && zoneMinutes === '00'));
   return realDay && clock && zone;
 }
 
@@ -122,13 +114,34 @@ describe('isChatId, isCleanText, isSafeHref, isSafeJson', () => {
 });
 
 // Characters at the edges of the clean-text rule, and the escapes JSON writes for them.
-const EDGE_CHARACTERS = ['a', 'é', '\t', '\n', '\r', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', '\\', '"', '/', '\u2028', '\ud83d', '\ude00', '😀'];
+const EDGE_CHARACTERS = [
+  'a',
+  'é',
+  '\t',
+  '\n',
+  '\r',
+  '\b',
+  '\f',
+  '\u0000',
+  '\u0001',
+  '\u001f',
+  '\u007f',
+  '\\',
+  '"',
+  '/',
+  '\u2028',
+  '\ud83d',
+  '\ude00',
+  '😀',
+];
 const edgeTextArb = fc.array(fc.constantFrom(...EDGE_CHARACTERS), { maxLength: 8 }).map((characters) => characters.join(''));
 // JSON with such strings as values and keys, its lone surrogates written raw (a
 // JS string may hold them, and JSON.parse takes them) rather than escaped.
 const edgeJsonTextArb = fc
   .oneof(edgeTextArb, fc.dictionary(edgeTextArb, fc.oneof(edgeTextArb, fc.array(edgeTextArb, { maxLength: 3 })), { maxKeys: 3 }))
-  .map((value) => JSON.stringify(value).replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
+  .map((value) =>
+    JSON.stringify(value).replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+  );
 const stringsOf = (value: unknown): string[] =>
   typeof value === 'string'
     ? [value]
@@ -168,8 +181,7 @@ describe('isScreenedJsonText: one search of the JSON text stands in for a contro
 });
 
 describe('isWellFormedText and isCleanText (issue 12: the clean-text scan)', () => {
-  const referenceIsWellFormed = (text: string) =>
-    !/[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/.test(text);
+  const referenceIsWellFormed = (text: string) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/.test(text);
   const referenceIsClean = (text: string) => referenceIsWellFormed(text) && !/[\0-\x08\x0b\x0c\x0e-\x1f]/.test(text);
 
   it('agree with a reference reading of the rule on strings made of its edge characters', () => {
@@ -194,7 +206,10 @@ describe('isWellFormedText and isCleanText (issue 12: the clean-text scan)', () 
       const fallback = await import('./primitives.js');
       fc.assert(
         fc.property(edgeTextArb, (text) => {
-          expect([fallback.isWellFormedText(text), fallback.isCleanText(text)]).toEqual([referenceIsWellFormed(text), referenceIsClean(text)]);
+          expect([fallback.isWellFormedText(text), fallback.isCleanText(text)]).toEqual([
+            referenceIsWellFormed(text),
+            referenceIsClean(text),
+          ]);
         }),
         { numRuns: runs(1_000) },
       );

@@ -20,25 +20,17 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff]
 // `String.prototype.isWellFormed` (ES2024) answers without reading a string
 // that holds no character past U+00FF, and scans the others faster than a
 // regex; runtimes without it (Hermes, older browsers) take the regex.
-const HAS_IS_WELL_FORMED = /* @__PURE__ */ (() =>
-  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function')();
+const HAS_IS_WELL_FORMED = /* @__PURE__ */ (() => typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function')();
 // The shape only; the calendar and `-00:00` are checked by isZonedTimestamp.
-const TIMESTAMP_PATTERN =
-  /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 const APP_PATH_PATTERN = /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/;
-const HTTPS_URL_PATTERN =
-  /^https:\/\/[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?(?:[/?#][\x21-\x5b\x5d-\x7e]*)?$/;
+const HTTPS_URL_PATTERN = /^https:\/\/[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?(?:[/?#][\x21-\x5b\x5d-\x7e]*)?$/;
 /** Keys free JSON may not carry anywhere: the classic prototype-pollution paths. */
 export const FORBIDDEN_JSON_KEYS: ReadonlySet<string> = /* @__PURE__ */ new Set(['__proto__', 'constructor', 'prototype']);
 
 /** 1–256 printable ASCII characters without spaces. */
 export function isChatId(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    value.length > 0 &&
-    value.length <= CHAT_LIMITS.maxIdLength &&
-    !NON_ID_CHARACTER.test(value)
-  );
+  return typeof value === 'string' && value.length > 0 && value.length <= CHAT_LIMITS.maxIdLength && !NON_ID_CHARACTER.test(value);
 }
 
 /**
@@ -119,9 +111,35 @@ export function isZonedTimestamp(value: unknown): value is string {
   const second2 = value.charCodeAt(18) - 48;
   // A digit d has d ≥ 0 and 9 − d ≥ 0; one negative term sets the sign bit of the OR.
   if (
-    (year1 | year2 | year3 | year4 | month1 | month2 | day1 | day2 | hour1 | hour2 | minute1 | minute2 | second1 | second2 |
-      (9 - year1) | (9 - year2) | (9 - year3) | (9 - year4) | (9 - month1) | (9 - month2) | (9 - day1) | (9 - day2) |
-      (9 - hour1) | (9 - hour2) | (9 - minute1) | (9 - minute2) | (9 - second1) | (9 - second2)) < 0 ||
+    (year1 |
+      year2 |
+      year3 |
+      year4 |
+      month1 |
+      month2 |
+      day1 |
+      day2 |
+      hour1 |
+      hour2 |
+      minute1 |
+      minute2 |
+      second1 |
+      second2 |
+      (9 - year1) |
+      (9 - year2) |
+      (9 - year3) |
+      (9 - year4) |
+      (9 - month1) |
+      (9 - month2) |
+      (9 - day1) |
+      (9 - day2) |
+      (9 - hour1) |
+      (9 - hour2) |
+      (9 - minute1) |
+      (9 - minute2) |
+      (9 - second1) |
+      (9 - second2)) <
+      0 ||
     value.charCodeAt(4) !== 45 ||
     value.charCodeAt(7) !== 45 ||
     value.charCodeAt(10) !== 84 ||
@@ -291,45 +309,34 @@ export function isScreenedJsonText(text: string): boolean {
 
 /** Schema of a v1 id. */
 export const ChatIdSchema = /* @__PURE__ */ (() =>
-  z
-    .string()
-    .check(z.minLength(1), z.maxLength(CHAT_LIMITS.maxIdLength), z.regex(ID_PATTERN)))();
+  z.string().check(z.minLength(1), z.maxLength(CHAT_LIMITS.maxIdLength), z.regex(ID_PATTERN)))();
 
 /** Schema of an RFC 3339 timestamp with an explicit zone. */
 export const ZonedTimestampSchema = /* @__PURE__ */ (() =>
-  z
-    .string()
-    .check(z.regex(TIMESTAMP_PATTERN), z.refine(isZonedTimestamp, 'not a real zoned RFC 3339 date-time')))();
+  z.string().check(z.regex(TIMESTAMP_PATTERN), z.refine(isZonedTimestamp, 'not a real zoned RFC 3339 date-time')))();
 
 /** Schema of a clean string of at most `max` code units, at least `min`. */
 export function textSchema(max: number, min = 0) {
-  return z
-    .string()
-    .check(z.minLength(min), z.maxLength(max), z.refine(isCleanText, 'control character or lone surrogate'));
+  return z.string().check(z.minLength(min), z.maxLength(max), z.refine(isCleanText, 'control character or lone surrogate'));
 }
 
 /** Schema of a safe href. */
 export const SafeHrefSchema = /* @__PURE__ */ (() =>
-  z
-    .string()
-    .check(
-      z.maxLength(CHAT_LIMITS.maxHrefLength),
-      z.refine(isSafeHref, 'href must be an app-relative path or an https: URL'),
-    ))();
+  z.string().check(z.maxLength(CHAT_LIMITS.maxHrefLength), z.refine(isSafeHref, 'href must be an app-relative path or an https: URL')))();
 
 /** Schema of a positive safe integer. */
-export const SeqSchema = /* @__PURE__ */ (() =>
-  integerSchema().check(z.positive()))();
+export const SeqSchema = /* @__PURE__ */ (() => integerSchema().check(z.positive()))();
 
 /** Schema of a non-negative safe integer, `-0` excluded (see {@link isCount}). */
 export const CountSchema = /* @__PURE__ */ (() =>
-  integerSchema().check(z.nonnegative(), z.refine((value) => !Object.is(value, -0), 'expected a non-negative integer, not -0')))();
+  integerSchema().check(
+    z.nonnegative(),
+    z.refine((value) => !Object.is(value, -0), 'expected a non-negative integer, not -0'),
+  ))();
 
 /** Schema of bounded free JSON. */
 export const SafeJsonSchema = /* @__PURE__ */ (() =>
-  z
-    .unknown()
-    .check(z.refine((value) => value !== undefined && isSafeJson(value), 'not bounded JSON data')))();
+  z.unknown().check(z.refine((value) => value !== undefined && isSafeJson(value), 'not bounded JSON data')))();
 
 /**
  * Schema of a bounded free JSON object. A custom check on the input, not
@@ -337,7 +344,4 @@ export const SafeJsonSchema = /* @__PURE__ */ (() =>
  * key would vanish (and set the copy's prototype) before any refinement saw it.
  */
 export const SafeJsonObjectSchema = /* @__PURE__ */ (() =>
-  z.custom<Record<string, unknown>>(
-    isSafeJsonObject,
-    'not a bounded JSON object',
-  ))();
+  z.custom<Record<string, unknown>>(isSafeJsonObject, 'not a bounded JSON object'))();

@@ -52,12 +52,16 @@ describe('product events are typed end to end (DESIGN §3.3, issue 13)', () => {
 
   it("the codec's reducer and encoder carry the product types; the base ones never see them", () => {
     const encoded = scout.encodeChatEnvelope({});
-    if (encoded.ok) expectTypeOf(encoded.envelope).toEqualTypeOf<Extract<ReturnType<typeof scout.parseChatEnvelope>, { ok: true }>['value']>();
+    if (encoded.ok)
+      expectTypeOf(encoded.envelope).toEqualTypeOf<Extract<ReturnType<typeof scout.parseChatEnvelope>, { ok: true }>['value']>();
     expectTypeOf<ChatStateOf<OpenCardSnapshotV1>>().toMatchTypeOf<ChatStateV1>();
     const parsed = scout.parseChatEnvelope('{}');
     if (parsed.ok) {
       const applied = scout.applyChatEvent(createChatState('conv_1'), parsed.value);
-      if (applied.ok) expectTypeOf(applied.state.turns[0]?.productEvents).toEqualTypeOf<{ type: 'scout.highlight'; data: { productId: string } }[] | undefined>();
+      if (applied.ok)
+        expectTypeOf(applied.state.turns[0]?.productEvents).toEqualTypeOf<
+          { type: 'scout.highlight'; data: { productId: string } }[] | undefined
+        >();
       // @ts-expect-error: the base reducer takes base envelopes only
       applyChatEvent(createChatState('conv_1'), parsed.value);
     }

@@ -76,7 +76,14 @@ describe('product events: registration (DESIGN §3.3 "Product events", issue 13)
     expect(() => createChatCodec({ events: { 'scout.products': { schema: (() => true) as never, channel: 'state' } } })).toThrow(TypeError);
     expect(() => createChatCodec({ events: { 'scout.products': null as never } })).toThrow(TypeError);
     expect(() => createChatCodec({ events: [] as never })).toThrow(TypeError);
-    const throwing = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+    const throwing = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(() => createChatCodec({ events: throwing as never })).toThrow(TypeError);
   });
 
@@ -138,7 +145,11 @@ describe('product events: parsing (DESIGN §3.3, §3.4)', () => {
     ['no data', { type: 'scout.products' }, ['event', 'data']],
     ['a field beside type and data', { type: 'scout.products', data: { products: [] }, products: [] }, ['event', 'products']],
     ['a __proto__ key in the data', { type: 'scout.products', data: JSON.parse('{"products":[],"__proto__":{"x":1}}') }, ['event', 'data']],
-    ['data nested past the JSON bound', { type: 'scout.products', data: { products: [JSON.parse(`${'['.repeat(80)}${']'.repeat(80)}`)] } }, ['event', 'data']],
+    [
+      'data nested past the JSON bound',
+      { type: 'scout.products', data: { products: [JSON.parse(`${'['.repeat(80)}${']'.repeat(80)}`)] } },
+      ['event', 'data'],
+    ],
   ])('%s is invalid-event at the field', (_name, event, path) => {
     const result = scout.parseChatEnvelope(at(1, event));
     expect(result).toMatchObject({ ok: false, code: 'invalid-event' });
@@ -148,7 +159,18 @@ describe('product events: parsing (DESIGN §3.3, §3.4)', () => {
   it('a product schema that throws or is asynchronous refuses the event; the parser never throws', () => {
     const codec = createChatCodec({
       events: {
-        'acme.throws': { schema: { '~standard': { version: 1, vendor: 'acme', validate: () => { throw new Error('boom'); } } }, channel: 'event' },
+        'acme.throws': {
+          schema: {
+            '~standard': {
+              version: 1,
+              vendor: 'acme',
+              validate: () => {
+                throw new Error('boom');
+              },
+            },
+          },
+          channel: 'event',
+        },
         'acme.async': { schema: { '~standard': { version: 1, vendor: 'acme', validate: async () => ({ value: 1 }) } }, channel: 'event' },
       },
     });
@@ -170,17 +192,29 @@ describe('product events: parsing (DESIGN §3.3, §3.4)', () => {
     expect(encoded).toEqual({ ok: true, json: JSON.stringify(at(1, products(['p1']))), envelope: at(1, products(['p1'])) });
     expect(scout.eventFields['scout.products']).toEqual(['type', 'data']);
     expect(scout.eventFields.delta).toEqual(CHAT_EVENT_FIELDS.delta);
-    expect(scout.encodeChatEnvelope(at(1, { type: 'scout.products', data: { products: 1 } }))).toMatchObject({ ok: false, code: 'invalid-event' });
+    expect(scout.encodeChatEnvelope(at(1, { type: 'scout.products', data: { products: 1 } }))).toMatchObject({
+      ok: false,
+      code: 'invalid-event',
+    });
   });
 
-  it("the codec frames product events as SSE and reads them back; the base framing refuses them", () => {
+  it('the codec frames product events as SSE and reads them back; the base framing refuses them', () => {
     const envelope = at(1, products(['p1']));
     const frame = scout.encodeChatSseFrame(envelope);
     expect(frame).toBe(`id: turn_1:1\nevent: scout.products\ndata: ${JSON.stringify(envelope)}\n\n`);
-    expect(scout.parseChatSseMessage({ event: 'scout.products', data: JSON.stringify(envelope), id: 'turn_1:1' })).toEqual({ ok: true, value: envelope });
-    expect(scout.parseChatSseMessage({ event: 'products', data: JSON.stringify(envelope), id: 'turn_1:1' })).toMatchObject({ ok: false, code: 'event-mismatch' });
+    expect(scout.parseChatSseMessage({ event: 'scout.products', data: JSON.stringify(envelope), id: 'turn_1:1' })).toEqual({
+      ok: true,
+      value: envelope,
+    });
+    expect(scout.parseChatSseMessage({ event: 'products', data: JSON.stringify(envelope), id: 'turn_1:1' })).toMatchObject({
+      ok: false,
+      code: 'event-mismatch',
+    });
     expect(() => encodeChatSseFrame(envelope)).toThrow(new TypeError('encodeChatSseFrame: unknown-event: event.type: unknown event type'));
-    expect(parseChatSseMessage({ event: 'scout.products', data: JSON.stringify(envelope), id: 'turn_1:1' })).toMatchObject({ ok: false, code: 'unknown-event' });
+    expect(parseChatSseMessage({ event: 'scout.products', data: JSON.stringify(envelope), id: 'turn_1:1' })).toMatchObject({
+      ok: false,
+      code: 'unknown-event',
+    });
   });
 
   it('channelOf gives each product event its declared channel, and each base type its own', () => {
@@ -206,14 +240,20 @@ describe('product events: the reducer keeps them by channel (DESIGN §3.3, §3.5
     expect(turn).toMatchObject({
       lastSeq: 6,
       productEvents: [highlight('p1'), highlight('p2')],
-      productState: { 'scout.products': { products: [{ id: 'p3' }] }, 'scout.broaden': { options: [{ label: 'Wider', prompt: 'wider', resultCount: 9 }] } },
+      productState: {
+        'scout.products': { products: [{ id: 'p3' }] },
+        'scout.broaden': { options: [{ label: 'Wider', prompt: 'wider', resultCount: 9 }] },
+      },
     });
     expect(Object.keys(turn?.productState ?? {})).toEqual(['scout.products', 'scout.broaden']);
     expect(turn?.eventLog.split('\n')).toHaveLength(6);
   });
 
   it('a turn without product events has none of their fields, so its snapshot is what it always was', () => {
-    const state = applyAll([at(1, { type: 'delta', text: 'hi' }), at(2, { type: 'scout.cart_mutate', data: { action: 'remove', productId: 'p1' } })]);
+    const state = applyAll([
+      at(1, { type: 'delta', text: 'hi' }),
+      at(2, { type: 'scout.cart_mutate', data: { action: 'remove', productId: 'p1' } }),
+    ]);
     expect(Object.keys(state.turns[0] ?? {})).not.toContain('productEvents');
     expect(Object.keys(state.turns[0] ?? {})).not.toContain('productState');
     const base = applyChatEvent(createChatState('conv_1'), at(1, { type: 'delta', text: 'hi' }));
@@ -233,7 +273,11 @@ describe('product events: the reducer keeps them by channel (DESIGN §3.3, §3.5
   });
 
   it('snapshots are byte-identical: a state read back from its JSON continues exactly like the one never serialized', () => {
-    const first = [at(1, highlight('p1')), at(2, products(['p1'])), at(3, { type: 'scout.cart_mutate', data: { action: 'add', productId: 'p1' } })];
+    const first = [
+      at(1, highlight('p1')),
+      at(2, products(['p1'])),
+      at(3, { type: 'scout.cart_mutate', data: { action: 'add', productId: 'p1' } }),
+    ];
     const rest = [at(4, products(['p2'])), at(5, highlight('p2')), at(6, { type: 'done', status: 'completed' })];
     const live = applyAll([...first, ...rest]);
     const restored = scout.parseChatState(JSON.stringify(applyAll(first)));
@@ -274,13 +318,55 @@ describe('product events in a stored state (DESIGN §3.5)', () => {
   });
 
   it.each([
-    ['an event-channel entry of an unregistered name', (turn: Record<string, unknown>) => { turn['productEvents'] = [{ type: 'scout.other', data: {} }]; }, ['turns', 0, 'productEvents', 0, 'type']],
-    ['a state-channel name kept as an event', (turn: Record<string, unknown>) => { turn['productEvents'] = [products(['p1'])]; }, ['turns', 0, 'productEvents', 0, 'type']],
-    ['an event-channel name kept as state', (turn: Record<string, unknown>) => { turn['productState'] = { 'scout.highlight': { productId: 'p1' } }; }, ['turns', 0, 'productState', 'scout.highlight']],
-    ['data the product schema refuses', (turn: Record<string, unknown>) => { turn['productState'] = { 'scout.products': { products: 'nope' } }; }, ['turns', 0, 'productState', 'scout.products', 'products']],
-    ['an empty list of events', (turn: Record<string, unknown>) => { turn['productEvents'] = []; }, ['turns', 0, 'productEvents']],
-    ['an empty product state', (turn: Record<string, unknown>) => { turn['productState'] = {}; }, ['turns', 0, 'productState']],
-    ['a __proto__ key in the product state', (turn: Record<string, unknown>) => { turn['productState'] = JSON.parse('{"scout.products":{"products":[]},"__proto__":{"products":[]}}'); }, ['turns', 0, 'productState']],
+    [
+      'an event-channel entry of an unregistered name',
+      (turn: Record<string, unknown>) => {
+        turn['productEvents'] = [{ type: 'scout.other', data: {} }];
+      },
+      ['turns', 0, 'productEvents', 0, 'type'],
+    ],
+    [
+      'a state-channel name kept as an event',
+      (turn: Record<string, unknown>) => {
+        turn['productEvents'] = [products(['p1'])];
+      },
+      ['turns', 0, 'productEvents', 0, 'type'],
+    ],
+    [
+      'an event-channel name kept as state',
+      (turn: Record<string, unknown>) => {
+        turn['productState'] = { 'scout.highlight': { productId: 'p1' } };
+      },
+      ['turns', 0, 'productState', 'scout.highlight'],
+    ],
+    [
+      'data the product schema refuses',
+      (turn: Record<string, unknown>) => {
+        turn['productState'] = { 'scout.products': { products: 'nope' } };
+      },
+      ['turns', 0, 'productState', 'scout.products', 'products'],
+    ],
+    [
+      'an empty list of events',
+      (turn: Record<string, unknown>) => {
+        turn['productEvents'] = [];
+      },
+      ['turns', 0, 'productEvents'],
+    ],
+    [
+      'an empty product state',
+      (turn: Record<string, unknown>) => {
+        turn['productState'] = {};
+      },
+      ['turns', 0, 'productState'],
+    ],
+    [
+      'a __proto__ key in the product state',
+      (turn: Record<string, unknown>) => {
+        turn['productState'] = JSON.parse('{"scout.products":{"products":[]},"__proto__":{"products":[]}}');
+      },
+      ['turns', 0, 'productState'],
+    ],
   ])("the codec's state parser refuses %s as invalid-state", (_name, mutate, path) => {
     const state = stored() as unknown as { turns: Record<string, unknown>[] };
     mutate(turnOf(state));

@@ -109,9 +109,11 @@ export function compileProductEvents(events: unknown): ReadonlyMap<string, Compi
     if (!isPlainObject(definition)) fail('expected { schema, channel }');
     const { schema, channel } = definition as { readonly schema?: unknown; readonly channel?: unknown };
     if (typeof channel !== 'string' || !CHANNELS.includes(channel as ChatChannel)) fail('channel must be event, state or transient');
-    const standard = typeof schema === 'object' && schema !== null ? (schema as { readonly '~standard'?: unknown })['~standard'] : undefined;
+    const standard =
+      typeof schema === 'object' && schema !== null ? (schema as { readonly '~standard'?: unknown })['~standard'] : undefined;
     const validate = typeof standard === 'object' && standard !== null ? (standard as { readonly validate?: unknown }).validate : undefined;
-    if (typeof validate !== 'function') fail('schema must be a Standard Schema (zod, valibot, arktype, or { "~standard": { version: 1, vendor, validate } })');
+    if (typeof validate !== 'function')
+      fail('schema must be a Standard Schema (zod, valibot, arktype, or { "~standard": { version: 1, vendor, validate } })');
     compiled.set(name, { channel: channel as ChatChannel, check: dataCheck(validate as (value: unknown) => unknown) });
   }
   return compiled;

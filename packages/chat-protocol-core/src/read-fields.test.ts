@@ -19,9 +19,12 @@ describe('readFields (issue 12 "Hostile input": a request is read once, a typed 
 
   it('reads inherited fields and getters, each exactly once', () => {
     let reads = 0;
-    const request = Object.create({ caller: 'inherited' }, {
-      turnId: { enumerable: true, get: () => `turn_${++reads}` },
-    }) as Request;
+    const request = Object.create(
+      { caller: 'inherited' },
+      {
+        turnId: { enumerable: true, get: () => `turn_${++reads}` },
+      },
+    ) as Request;
     const copy = readFields(request, ['caller', 'turnId']);
     expect(copy).toEqual({ caller: 'inherited', turnId: 'turn_1' });
     expect(copy?.turnId).toBe('turn_1');

@@ -14,7 +14,10 @@
  * `value`. The copy can be checked and then used without reading `value`
  * again, so a getter cannot answer one check and then another.
  */
-export function readFields<Value extends object, Key extends keyof Value & string>(value: Value, keys: readonly Key[]): Pick<Value, Key> | undefined {
+export function readFields<Value extends object, Key extends keyof Value & string>(
+  value: Value,
+  keys: readonly Key[],
+): Pick<Value, Key> | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   try {
     // No prototype: a key named `__proto__` is then an own field like any other.

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4/mini';
 import { REPORT_LIMITS, isReportExtensionName, ReportBlockSchema, trimmedTextSchema } from './report-block.js';
 
-const valid = { title: 'Release', plans: [{ slug: 'ship', title: 'Ship 0.1.0', status: 'wip', items: [{ text: 'Pack', status: 'done' }] }] };
+const valid = {
+  title: 'Release',
+  plans: [{ slug: 'ship', title: 'Ship 0.1.0', status: 'wip', items: [{ text: 'Pack', status: 'done' }] }],
+};
 
 function issuePaths(input: unknown): string[] {
   const parsed = z.safeParse(ReportBlockSchema, input);
@@ -59,7 +62,17 @@ describe('ReportBlockSchema extensions: product content on a report (DESIGN §4,
     const tooMany = Object.fromEntries(Array.from({ length: REPORT_LIMITS.maxExtensions + 1 }, (_, index) => [`x${index}`, index]));
     const atLimit = Object.fromEntries(Array.from({ length: REPORT_LIMITS.maxExtensions }, (_, index) => [`x${index}`, index]));
     expect(issuePaths({ plans: [], extensions: atLimit })).toEqual([]);
-    for (const extensions of [{}, tooMany, { '1st': 1 }, { 'goal report': 1 }, { constructor: 1 }, { goal: Number.NaN }, { goal: 'a\u0000' }, [1], 'goal']) {
+    for (const extensions of [
+      {},
+      tooMany,
+      { '1st': 1 },
+      { 'goal report': 1 },
+      { constructor: 1 },
+      { goal: Number.NaN },
+      { goal: 'a\u0000' },
+      [1],
+      'goal',
+    ]) {
       expect(issuePaths({ plans: valid.plans, extensions })).toEqual(['extensions']);
     }
     expect(issuePaths({ plans: valid.plans, extensions: JSON.parse('{"__proto__":{"polluted":true}}') })).toEqual(['extensions']);

@@ -90,9 +90,7 @@ const ReportPlanSchema = /* @__PURE__ */ (() =>
     title: trimmedTextSchema(REPORT_LIMITS.maxTextLength),
     status: exactOptional(trimmedTextSchema(REPORT_LIMITS.maxTokenLength)),
     summary: exactOptional(trimmedTextSchema(REPORT_LIMITS.maxTextLength)),
-    items: exactOptional(
-      z.array(ReportItemSchema).check(z.minLength(1), z.maxLength(REPORT_LIMITS.maxItemsPerPlan)),
-    ),
+    items: exactOptional(z.array(ReportItemSchema).check(z.minLength(1), z.maxLength(REPORT_LIMITS.maxItemsPerPlan))),
   }))();
 
 /**

@@ -19,20 +19,14 @@ export interface ChatRefusal<Code extends string> {
 }
 
 /** `{ ok: true, value }` or a {@link ChatRefusal}. */
-export type ParseResult<T, Code extends string = string> =
-  | { readonly ok: true; readonly value: T }
-  | ChatRefusal<Code>;
+export type ParseResult<T, Code extends string = string> = { readonly ok: true; readonly value: T } | ChatRefusal<Code>;
 
 /**
  * Builds a refusal; `issues` is omitted rather than set to `undefined`, and
  * also when it is not a non-empty array. Packages built on core refuse through
  * it, so every refusal has the same shape. Never throws.
  */
-export function refuse<Code extends string>(
-  code: Code,
-  message: string,
-  issues?: readonly ChatIssue[],
-): ChatRefusal<Code> {
+export function refuse<Code extends string>(code: Code, message: string, issues?: readonly ChatIssue[]): ChatRefusal<Code> {
   return hasIssues(issues) ? { ok: false, code, message, issues } : { ok: false, code, message };
 }
 

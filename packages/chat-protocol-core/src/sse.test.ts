@@ -103,7 +103,11 @@ describe('parseChatSseMessage', () => {
   });
 
   it('never throws on a message whose properties throw', () => {
-    const hostile = { get data(): string { throw new Error('boom'); } };
+    const hostile = {
+      get data(): string {
+        throw new Error('boom');
+      },
+    };
     expect(parseChatSseMessage(hostile)).toEqual({ ok: false, code: 'invalid-json', message: 'the message cannot be read' });
   });
 

@@ -104,10 +104,16 @@ describe('snapshots written before issue 12 (fixture from d875f6c)', () => {
     const parsed = parseChatState(pinnedState);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    const live = replay(pinnedEnvelopes.filter((envelope, index) => pinnedEnvelopes.findIndex((other) => other.eventId === envelope.eventId) === index), createChatState('conv_01HZX3K8M2'));
+    const live = replay(
+      pinnedEnvelopes.filter((envelope, index) => pinnedEnvelopes.findIndex((other) => other.eventId === envelope.eventId) === index),
+      createChatState('conv_01HZX3K8M2'),
+    );
     for (const envelope of pinnedEnvelopes) {
       expect(applyChatEvent(parsed.value, envelope)).toStrictEqual({ ok: true, state: parsed.value, outcome: 'duplicate' });
-      expect(applyChatEvent(parsed.value, { ...envelope, occurredAt: '2030-01-01T00:00:00Z' })).toMatchObject({ ok: false, code: 'conflicting-duplicate' });
+      expect(applyChatEvent(parsed.value, { ...envelope, occurredAt: '2030-01-01T00:00:00Z' })).toMatchObject({
+        ok: false,
+        code: 'conflicting-duplicate',
+      });
     }
     const more: ChatEventEnvelope = {
       schemaVersion: 1,

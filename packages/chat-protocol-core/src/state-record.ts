@@ -144,11 +144,34 @@ let shapeKeepers: readonly unknown[] | undefined;
 function keepShapes(): void {
   const memory = createEventMemory();
   const turn = turnRecord(
-    { turnId: 'shape', status: 'running', lastSeq: 0, userInput: undefined, text: '', reasoning: '', toolCalls: [], cards: [], hostState: null, provenance: null, stopReason: null, usage: null, error: null, productEvents: undefined, productState: undefined },
+    {
+      turnId: 'shape',
+      status: 'running',
+      lastSeq: 0,
+      userInput: undefined,
+      text: '',
+      reasoning: '',
+      toolCalls: [],
+      cards: [],
+      hostState: null,
+      provenance: null,
+      stopReason: null,
+      usage: null,
+      error: null,
+      productEvents: undefined,
+      productState: undefined,
+    },
     0,
     undefined,
   );
-  const record: StateRecord = { conversationId: 'shape', turns: listOf([turn]), memory, eventCount: 0, exposedTurns: undefined, view: undefined };
+  const record: StateRecord = {
+    conversationId: 'shape',
+    turns: listOf([turn]),
+    memory,
+    eventCount: 0,
+    exposedTurns: undefined,
+    view: undefined,
+  };
   shapeKeepers = [];
   shapeKeepers = [viewOf(record), exposeTurn(turn, 0, memory)];
 }

@@ -64,9 +64,7 @@ describe('createChatState', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(TypeError);
-    expect((thrown as TypeError).message).toBe(
-      'createChatState: conversationId must be 1–256 printable ASCII characters without spaces',
-    );
+    expect((thrown as TypeError).message).toBe('createChatState: conversationId must be 1–256 printable ASCII characters without spaces');
   });
 
   it('accepts an id of exactly 256 characters', () => {
@@ -137,11 +135,19 @@ describe('parseChatState: refusals', () => {
     ['a tool call', ['turns', 0, 'toolCalls', 0], (state) => nth(turnAt(state, 0).toolCalls, 0)],
     ['a tool result', ['turns', 0, 'toolCalls', 0, 'result'], result],
     ['a result block', ['turns', 0, 'toolCalls', 0, 'result', 'blocks', 0], block],
-    ['a source', ['turns', 0, 'toolCalls', 0, 'result', 'blocks', 0, 'sources', 0], (state) => nth((block(state) as { sources?: object[] }).sources, 0)],
+    [
+      'a source',
+      ['turns', 0, 'toolCalls', 0, 'result', 'blocks', 0, 'sources', 0],
+      (state) => nth((block(state) as { sources?: object[] }).sources, 0),
+    ],
     ['a card entry', ['turns', 0, 'cards', 0], card],
     ['a card', ['turns', 0, 'cards', 0, 'card'], (state) => card(state).card],
     ['a card presentation', ['turns', 0, 'cards', 0, 'card', 'presentation'], (state) => card(state).card.presentation ?? null],
-    ['a card option', ['turns', 0, 'cards', 0, 'card', 'presentation', 'options', 0], (state) => nth((card(state).card.presentation as { options?: object[] }).options, 0)],
+    [
+      'a card option',
+      ['turns', 0, 'cards', 0, 'card', 'presentation', 'options', 0],
+      (state) => nth((card(state).card.presentation as { options?: object[] }).options, 0),
+    ],
     ['host state', ['turns', 0, 'hostState'], (state) => turnAt(state, 0).hostState],
     ['provenance', ['turns', 0, 'provenance'], (state) => turnAt(state, 0).provenance],
     ['an error', ['turns', 1, 'error'], (state) => turnAt(state, 1).error],
@@ -258,11 +264,56 @@ describe('parseChatState: refusals', () => {
 
 describe('parseChatState: fields the reducer writes together must agree', () => {
   it.each<[string, ChatStateV1, (string | number)[], string]>([
-    ['a failed turn without an error', (() => { const state = copy(); turnAt(state, 1).error = null; return state; })(), ['turns', 1, 'error'], 'a turn has an error exactly when its status is failed'],
-    ['a completed turn with an error', (() => { const state = copy(); turnAt(state, 0).error = turnAt(state, 1).error; return state; })(), ['turns', 0, 'error'], 'a turn has an error exactly when its status is failed'],
-    ['a running turn with a stop reason', (() => { const state = copy(RUNNING_STATE); turnAt(state, 0).stopReason = 'end_turn'; return state; })(), ['turns', 0, 'stopReason'], 'only a turn ended by done has a stop reason'],
-    ['a failed turn with usage', (() => { const state = copy(); turnAt(state, 1).usage = { inputTokens: 1 }; return state; })(), ['turns', 1, 'usage'], 'only a turn ended by done has usage'],
-    ['an open card with a resolution', (() => { const state = copy(); nth(turnAt(state, 0).cards, 0).closed = false; return state; })(), ['turns', 0, 'cards', 0, 'resolution'], 'an open card has no resolution'],
+    [
+      'a failed turn without an error',
+      (() => {
+        const state = copy();
+        turnAt(state, 1).error = null;
+        return state;
+      })(),
+      ['turns', 1, 'error'],
+      'a turn has an error exactly when its status is failed',
+    ],
+    [
+      'a completed turn with an error',
+      (() => {
+        const state = copy();
+        turnAt(state, 0).error = turnAt(state, 1).error;
+        return state;
+      })(),
+      ['turns', 0, 'error'],
+      'a turn has an error exactly when its status is failed',
+    ],
+    [
+      'a running turn with a stop reason',
+      (() => {
+        const state = copy(RUNNING_STATE);
+        turnAt(state, 0).stopReason = 'end_turn';
+        return state;
+      })(),
+      ['turns', 0, 'stopReason'],
+      'only a turn ended by done has a stop reason',
+    ],
+    [
+      'a failed turn with usage',
+      (() => {
+        const state = copy();
+        turnAt(state, 1).usage = { inputTokens: 1 };
+        return state;
+      })(),
+      ['turns', 1, 'usage'],
+      'only a turn ended by done has usage',
+    ],
+    [
+      'an open card with a resolution',
+      (() => {
+        const state = copy();
+        nth(turnAt(state, 0).cards, 0).closed = false;
+        return state;
+      })(),
+      ['turns', 0, 'cards', 0, 'resolution'],
+      'an open card has no resolution',
+    ],
   ])('invalid-state: %s', (_name, state, path, message) => {
     expect(parseChatState(state)).toStrictEqual(consistency(path, message));
   });
@@ -272,15 +323,19 @@ describe('parseChatState never throws', () => {
   const isResult = (result: ReturnType<typeof parseChatState>) =>
     result.ok ? typeof result.value === 'object' : PARSE_CODES.includes(result.code);
 
-  it('for arbitrary values and strings', () => {
-    const anythingArb = fc.oneof(hostileValueArb, fc.string(), fc.json());
-    fc.assert(
-      fc.property(anythingArb, (input) => {
-        expect(isResult(parseChatState(input))).toBe(true);
-      }),
-      { numRuns: RUNS },
-    );
-  }, PROPERTY_TIMEOUT);
+  it(
+    'for arbitrary values and strings',
+    () => {
+      const anythingArb = fc.oneof(hostileValueArb, fc.string(), fc.json());
+      fc.assert(
+        fc.property(anythingArb, (input) => {
+          expect(isResult(parseChatState(input))).toBe(true);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
   it('for deeply nested input', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
@@ -299,24 +354,33 @@ describe('parseChatState never throws', () => {
     expect(parseChatState(state)).toMatchObject({ ok: false, code: 'invalid-json' });
   });
 
-  it('for mutated real states; a state it accepts is one the reducer can continue', () => {
-    const probes = (state: ChatStateV1): ChatEventEnvelope[] => [
-      ...SAMPLE_SESSION,
-      ...state.turns.map((turn) => ({ ...(SAMPLE_SESSION[2] as ChatEventEnvelope), turnId: turn.turnId, eventId: 'evt_probe', seq: turn.lastSeq + 1 })),
-    ];
-    fc.assert(
-      fc.property(
-        fc.constantFrom(REAL_STATE, RUNNING_STATE),
-        fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
-        fc.boolean(),
-        (state, mutations, asText) => {
-          const candidate = mutations.reduce<unknown>((value, mutation) => mutate(value, mutation), state);
-          const result = parseChatState(asText ? JSON.stringify(candidate) : candidate);
-          expect(isResult(result)).toBe(true);
-          if (result.ok) for (const envelope of probes(result.value)) applyChatEvent(result.value, envelope);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  }, PROPERTY_TIMEOUT);
+  it(
+    'for mutated real states; a state it accepts is one the reducer can continue',
+    () => {
+      const probes = (state: ChatStateV1): ChatEventEnvelope[] => [
+        ...SAMPLE_SESSION,
+        ...state.turns.map((turn) => ({
+          ...(SAMPLE_SESSION[2] as ChatEventEnvelope),
+          turnId: turn.turnId,
+          eventId: 'evt_probe',
+          seq: turn.lastSeq + 1,
+        })),
+      ];
+      fc.assert(
+        fc.property(
+          fc.constantFrom(REAL_STATE, RUNNING_STATE),
+          fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
+          fc.boolean(),
+          (state, mutations, asText) => {
+            const candidate = mutations.reduce<unknown>((value, mutation) => mutate(value, mutation), state);
+            const result = parseChatState(asText ? JSON.stringify(candidate) : candidate);
+            expect(isResult(result)).toBe(true);
+            if (result.ok) for (const envelope of probes(result.value)) applyChatEvent(result.value, envelope);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });

@@ -7,41 +7,15 @@
 import * as z from 'zod/v4/mini';
 import { integerSchema } from './portable-zod.js';
 import { OpenCardSnapshotV1Schema } from './card-schemas.js';
-import {
-  CARD_RESOLUTIONS,
-  ChatResultBlockSchema,
-  ChatUsageSchema,
-  TOOL_RESULT_STATUSES,
-  USER_INPUT_SOURCES,
-} from './events.js';
+import { CARD_RESOLUTIONS, ChatResultBlockSchema, ChatUsageSchema, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES } from './events.js';
 import { CHAT_LIMITS } from './limits.js';
-import {
-  ChatIdSchema,
-  CountSchema,
-  isChatId,
-  isPlainObject,
-  isSafeJson,
-  SafeJsonSchema,
-  textSchema,
-} from './primitives.js';
-import {
-  isProductEventName,
-  type ProductEventDataOf,
-  type ProductEventNamesOn,
-  type ProductEventOf,
-} from './product-events.js';
+import { ChatIdSchema, CountSchema, isChatId, isPlainObject, isSafeJson, SafeJsonSchema, textSchema } from './primitives.js';
+import { isProductEventName, type ProductEventDataOf, type ProductEventNamesOn, type ProductEventOf } from './product-events.js';
 import { refuse, type ChatIssue, type ParseResult } from './result.js';
 import { issuesOf } from './zod-issues.js';
 
 /** Where a turn is: running, or one of the terminal outcomes of `done` and `error`. */
-export const CHAT_TURN_STATUSES = [
-  'running',
-  'completed',
-  'cancelled',
-  'interrupted',
-  'needs-reconciliation',
-  'failed',
-] as const;
+export const CHAT_TURN_STATUSES = ['running', 'completed', 'cancelled', 'interrupted', 'needs-reconciliation', 'failed'] as const;
 /** A turn's status. */
 export type ChatTurnStatus = (typeof CHAT_TURN_STATUSES)[number];
 
@@ -118,9 +92,7 @@ export type ChatCardState = z.infer<typeof ChatCardStateSchema>;
 // a turn without them reads and serializes exactly as before.
 const productEventNameSchema = () => z.string().check(z.refine(isProductEventName, 'expected a namespaced product event name'));
 const PRODUCT_TURN_SHAPE = /* @__PURE__ */ (() => ({
-  productEvents: z.optional(
-    z.array(z.strictObject({ type: productEventNameSchema(), data: SafeJsonSchema })).check(z.minLength(1)),
-  ),
+  productEvents: z.optional(z.array(z.strictObject({ type: productEventNameSchema(), data: SafeJsonSchema })).check(z.minLength(1))),
   // Not `z.record`: a record parse copies keys by assignment, so an own
   // `__proto__` key would vanish before any check saw it.
   productState: z.optional(

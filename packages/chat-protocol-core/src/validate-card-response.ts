@@ -9,12 +9,7 @@ import type * as z from 'zod/v4/mini';
 import { cardDeadline, isPastDeadline } from './card-rules.js';
 import type { OpenCardSnapshotOf, OpenCardSnapshotV1 } from './card-schemas.js';
 import { OpenCardSnapshotV1Schema } from './card-schemas.js';
-import {
-  ResponseEnvelopeSchema,
-  type CardAnswerValue,
-  type CardResponseOf,
-  type CardValueByKind,
-} from './card-responses.js';
+import { ResponseEnvelopeSchema, type CardAnswerValue, type CardResponseOf, type CardValueByKind } from './card-responses.js';
 import { BASE_RULES, PROMPT_ONLY_RULES, prefixIssues, type KindPresentation, type KindRule } from './card-kind-rules.js';
 import { nonDataIssue } from './json-data.js';
 import { parseCardWith } from './parse-card.js';

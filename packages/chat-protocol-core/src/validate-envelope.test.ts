@@ -21,7 +21,12 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
 
   it('issue 12: both refuse an error event whose retryAfterMs is -0 (JSON writes it as 0), the case this property found', () => {
     const envelope = {
-      schemaVersion: 1, conversationId: 'a', turnId: 'a', eventId: 'a', seq: 1, occurredAt: '1970-01-01T00:00:00Z',
+      schemaVersion: 1,
+      conversationId: 'a',
+      turnId: 'a',
+      eventId: 'a',
+      seq: 1,
+      occurredAt: '1970-01-01T00:00:00Z',
       event: { type: 'error', code: 'a', message: ' ', retryable: true, retryAfterMs: -0 },
     };
     expect([validateEnvelope(envelope) === null, ChatEventEnvelopeSchema.safeParse(envelope).success]).toEqual([false, false]);
@@ -44,11 +49,23 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
     ['an unknown key in a plan', { plans: [{ title: 'Ship', owner: 'me' }] }, false],
     ['an extension with a bad name', { plans: [plan], extensions: { 'bad name': 1 } }, false],
     ['an empty extensions object', { plans: [plan], extensions: {} }, false],
-    ['17 extensions', { plans: [plan], extensions: Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`e${index}`, index])) }, false],
+    [
+      '17 extensions',
+      { plans: [plan], extensions: Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`e${index}`, index])) },
+      false,
+    ],
   ])("judges a card's report body as ReportBlockSchema does: %s", (_label, report, valid) => {
     const event = { type: 'card', card: { correlationId: 'card_1', createdAt: '2026-11-29T12:00:00Z', prompt: 'Status', report } };
     expect([validateEvent(event) === null, CardEventSchema.safeParse(event).success]).toEqual([valid, valid]);
-    const envelope = { schemaVersion: 1, conversationId: 'a', turnId: 'a', eventId: 'a', seq: 1, occurredAt: '1970-01-01T00:00:00Z', event };
+    const envelope = {
+      schemaVersion: 1,
+      conversationId: 'a',
+      turnId: 'a',
+      eventId: 'a',
+      seq: 1,
+      occurredAt: '1970-01-01T00:00:00Z',
+      event,
+    };
     expect(parseChatEnvelope(JSON.stringify(envelope)).ok).toBe(valid);
   });
 
@@ -80,13 +97,19 @@ describe('the hot-path validator accepts and refuses exactly what ChatEventEnvel
   // rule that differs at one boundary is found without luck; hence fewer runs.
   it('agrees on every single-step neighbour of generated envelopes and cards', () => {
     fc.assert(
-      fc.property(fc.oneof(envelopeArb, fc.tuple(envelopeArb, cardArb).map(([envelope, card]) => ({ ...envelope, event: { type: 'card', card } }))), (envelope) => {
-        for (const candidate of neighbours(envelope)) {
-          const fast = validateEnvelope(candidate) === null;
-          const schema = ChatEventEnvelopeSchema.safeParse(candidate).success;
-          if (fast !== schema) expect({ fast, candidate }).toEqual({ fast: schema, candidate });
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          envelopeArb,
+          fc.tuple(envelopeArb, cardArb).map(([envelope, card]) => ({ ...envelope, event: { type: 'card', card } })),
+        ),
+        (envelope) => {
+          for (const candidate of neighbours(envelope)) {
+            const fast = validateEnvelope(candidate) === null;
+            const schema = ChatEventEnvelopeSchema.safeParse(candidate).success;
+            if (fast !== schema) expect({ fast, candidate }).toEqual({ fast: schema, candidate });
+          }
+        },
+      ),
       { numRuns: runs(50) },
     );
   });
@@ -123,7 +146,10 @@ describe('a screened text is judged as strictly as any other (issue 12: parsing 
     let screened = 0;
     fc.assert(
       fc.property(
-        fc.oneof(envelopeArb, fc.tuple(envelopeArb, cardArb).map(([envelope, card]) => ({ ...envelope, event: { type: 'card', card } }))),
+        fc.oneof(
+          envelopeArb,
+          fc.tuple(envelopeArb, cardArb).map(([envelope, card]) => ({ ...envelope, event: { type: 'card', card } })),
+        ),
         fc.array(fc.oneof(edgeMutationArb, mutationArb), { minLength: 1, maxLength: 3 }),
         (envelope, mutations) => {
           const text = rawSurrogates(JSON.stringify(mutations.reduce<unknown>((value, mutation) => mutate(value, mutation), envelope)));

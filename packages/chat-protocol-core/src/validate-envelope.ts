@@ -284,8 +284,18 @@ function buildRuleTables(screened: boolean): RuleTables {
       minSelected: optional(count),
       maxSelected: optional(count),
     }),
-    confirm: rules<PresentationOf<'confirm'>>({ kind: dispatched, voiceAnswerable: optional(boolean), confirmLabel: optional(label), rejectLabel: optional(label) }),
-    date: rules<PresentationOf<'date'>>({ kind: dispatched, voiceAnswerable: optional(boolean), min: optional(calendarDate), max: optional(calendarDate) }),
+    confirm: rules<PresentationOf<'confirm'>>({
+      kind: dispatched,
+      voiceAnswerable: optional(boolean),
+      confirmLabel: optional(label),
+      rejectLabel: optional(label),
+    }),
+    date: rules<PresentationOf<'date'>>({
+      kind: dispatched,
+      voiceAnswerable: optional(boolean),
+      min: optional(calendarDate),
+      max: optional(calendarDate),
+    }),
     slider: rules<PresentationOf<'slider'>>({
       kind: dispatched,
       voiceAnswerable: optional(boolean),
@@ -331,7 +341,12 @@ function buildRuleTables(screened: boolean): RuleTables {
     );
   const token = trimmed(REPORT_LIMITS.maxTokenLength);
   const reportText = trimmed(REPORT_LIMITS.maxTextLength);
-  const reportItem = rules<ReportItem>({ id: optional(token), text: required(reportText), status: optional(token), ref: optional(reportText) });
+  const reportItem = rules<ReportItem>({
+    id: optional(token),
+    text: required(reportText),
+    status: optional(token),
+    ref: optional(reportText),
+  });
   const reportItems: Check = (value) =>
     arrayOf(REPORT_LIMITS.maxItemsPerPlan, strict(reportItem))(value) ??
     (Array.isArray(value) && value.length === 0 ? fail([], 'expected at least 1 item') : null);
@@ -370,7 +385,9 @@ function buildRuleTables(screened: boolean): RuleTables {
     timeoutMs: optional(integerUpTo(1, CARD_LIMITS.maxTimeoutMs)),
     approval: optional(strict(cardApproval)),
     report: optional(reportBlock),
-    dataSchemaJson: optional(when(isCardDataSchemaJson, `expected a JSON object of at most ${CARD_LIMITS.maxDataSchemaJsonLength} characters`)),
+    dataSchemaJson: optional(
+      when(isCardDataSchemaJson, `expected a JSON object of at most ${CARD_LIMITS.maxDataSchemaJsonLength} characters`),
+    ),
   });
   const cardCheck = refined(strict(card), expiresAfterCreation, 'expiresAt', 'expiresAt must be after createdAt');
 
@@ -390,7 +407,9 @@ function buildRuleTables(screened: boolean): RuleTables {
     inputTokens: optional(count),
     outputTokens: optional(count),
     totalTokens: optional(count),
-    costUsd: optional(when((value) => typeof value === 'number' && value >= 0 && Number.isFinite(value), 'expected a non-negative finite number')),
+    costUsd: optional(
+      when((value) => typeof value === 'number' && value >= 0 && Number.isFinite(value), 'expected a non-negative finite number'),
+    ),
   });
 
   const events: RuleTables['events'] = {
@@ -471,11 +490,10 @@ const SCREENED_RULE_TABLES: RuleTables = /* @__PURE__ */ buildRuleTables(true);
  * The fields of each event type in wire order, frozen: the keys of the event
  * rule tables, which `CHAT_EVENT_FIELDS` publishes as the encoder's allowlist.
  */
-export const EVENT_FIELD_NAMES: { readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[] } =
-  /* @__PURE__ */ (() =>
-    Object.freeze(
-      Object.fromEntries(Object.entries(RULE_TABLES.events).map(([type, eventRules]) => [type, eventRules.keys])),
-    ) as { readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[] })();
+export const EVENT_FIELD_NAMES: { readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[] } = /* @__PURE__ */ (() =>
+  Object.freeze(Object.fromEntries(Object.entries(RULE_TABLES.events).map(([type, eventRules]) => [type, eventRules.keys]))) as {
+    readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[];
+  })();
 
 /**
  * The rules of a `card` event whose card is checked by `checkCard` instead of
@@ -511,12 +529,7 @@ export type ProductRules = ReadonlyMap<string, Rules>;
  * predicate calls that the engine can inline; anything else, and any failure,
  * takes the rule-driven path, which also names the problem.
  */
-export function validateEnvelope(
-  value: unknown,
-  cardRules?: Rules,
-  screened = false,
-  productRules?: ProductRules,
-): EnvelopeProblem | null {
+export function validateEnvelope(value: unknown, cardRules?: Rules, screened = false, productRules?: ProductRules): EnvelopeProblem | null {
   const tables = screened ? SCREENED_RULE_TABLES : RULE_TABLES;
   const eventCardRules = cardRules ?? tables.events.card;
   if (isJsonObject(value) && isEnvelopeFrame(value)) {
@@ -535,10 +548,7 @@ export function validateEnvelope(
 /** A string of `min`–`max` code units that is clean text (well-formed only, for screened text). */
 function isTextOf(value: unknown, min: number, max: number, screened: boolean): boolean {
   return (
-    typeof value === 'string' &&
-    value.length >= min &&
-    value.length <= max &&
-    (screened ? isWellFormedText(value) : isCleanText(value))
+    typeof value === 'string' && value.length >= min && value.length <= max && (screened ? isWellFormedText(value) : isCleanText(value))
   );
 }
 

@@ -65,4 +65,3 @@ export function issuesOf(error: z.core.$ZodError): ChatIssue[] {
   }
   return issues.slice(0, MAX_ISSUES);
 }
-

@@ -4,10 +4,7 @@ import type { ChatEventEnvelope, ChatEventV1 } from '../src/index.js';
 export const CONVERSATION_ID = 'conv_1';
 
 /** A valid envelope around `event`; fields can be overridden (also with invalid values). */
-export function envelopeOf(
-  event: unknown,
-  overrides: Record<string, unknown> = {},
-): ChatEventEnvelope {
+export function envelopeOf(event: unknown, overrides: Record<string, unknown> = {}): ChatEventEnvelope {
   return {
     schemaVersion: 1,
     conversationId: CONVERSATION_ID,
@@ -114,7 +111,12 @@ export const SAMPLE_SESSION: readonly ChatEventEnvelope[] = [
   sampleEnvelope('turn_1', 11, 10, { type: 'card_closed', correlationId: 'card_1', resolution: 'submitted' }),
   sampleEnvelope('turn_1', 12, 11, { type: 'state', version: 2, snapshot: { cart: ['pro'] } }),
   sampleEnvelope('turn_1', 13, 12, { type: 'delta', text: 'Done.' }),
-  sampleEnvelope('turn_1', 14, 13, { type: 'done', status: 'completed', stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 20 } }),
+  sampleEnvelope('turn_1', 14, 13, {
+    type: 'done',
+    status: 'completed',
+    stopReason: 'end_turn',
+    usage: { inputTokens: 10, outputTokens: 20 },
+  }),
   sampleEnvelope('turn_2', 1, 14, { type: 'delta', text: 'Second ' }),
   sampleEnvelope('turn_2', 2, 15, { type: 'error', code: 'rate_limited', message: 'Slow down', retryable: true, retryAfterMs: 2000 }),
 ];

@@ -34,13 +34,27 @@ const card = {
   correlationId: 'card_refund_1',
   createdAt: '2026-11-30T09:00:00Z',
   prompt: 'Refund or replacement?',
-  presentation: { kind: 'radio', options: [{ id: 'refund', label: 'Refund' }, { id: 'replace', label: 'Replacement' }] },
+  presentation: {
+    kind: 'radio',
+    options: [
+      { id: 'refund', label: 'Refund' },
+      { id: 'replace', label: 'Replacement' },
+    ],
+  },
 };
 const scope = { conversationId: 'conv_1', principalId: 'user_ana', tenantId: 'acme', customerId: 'cust_7', publicOwnerId: null };
-await resolver.open({ caller: 'session-ana', card, schema: { id: 'refund-choice', revision: 3 }, expiresAt: '2026-11-30T09:30:00Z', scope, at: '2026-11-30T09:00:00Z' });
+await resolver.open({
+  caller: 'session-ana',
+  card,
+  schema: { id: 'refund-choice', revision: 3 },
+  expiresAt: '2026-11-30T09:30:00Z',
+  scope,
+  at: '2026-11-30T09:00:00Z',
+});
 
 const answer = (caller, response, at = '2026-11-30T09:05:00Z') => resolver.respond({ caller, conversationId: 'conv_1', response, at });
-const show = (result) => console.log(result.ok ? `${result.outcome}${result.replayed ? ' (replayed)' : ''}` : `${result.code}: ${result.message}`);
+const show = (result) =>
+  console.log(result.ok ? `${result.outcome}${result.replayed ? ' (replayed)' : ''}` : `${result.code}: ${result.message}`);
 
 show(await answer('session-bo', { action: 'submit', correlationId: 'card_refund_1', value: { optionId: 'refund' } }));
 show(await answer('session-ana', { action: 'submit', correlationId: 'card_refund_1', value: { optionId: 'refund' } }));

@@ -31,7 +31,9 @@ describe('InteractionResolver types', () => {
 
   it('takes a product codec for product card kinds', () => {
     const cards = createCardCodec({
-      kinds: { rating: defineCardKind({ presentation: z.strictObject({ stars: z.number() }), value: z.strictObject({ stars: z.number() }) }) },
+      kinds: {
+        rating: defineCardKind({ presentation: z.strictObject({ stars: z.number() }), value: z.strictObject({ stars: z.number() }) }),
+      },
     });
     type ProductCard = Extract<ReturnType<typeof cards.parseCard>, { ok: true }>['value'];
     expectTypeOf<NonNullable<ProductCard['presentation']>['kind']>().toEqualTypeOf<CardKindOf>();

@@ -31,12 +31,7 @@ export type {
   SubmitInteractionRefusalCode,
   SubmitInteractionResult,
 } from './outcomes.js';
-export {
-  INTERACTION_TERMINAL_STATUSES,
-  isInteractionSchemaRef,
-  isInteractionScope,
-  parseInteractionRecord,
-} from './records.js';
+export { INTERACTION_TERMINAL_STATUSES, isInteractionSchemaRef, isInteractionScope, parseInteractionRecord } from './records.js';
 export type {
   InteractionRecordV1,
   InteractionSchemaRef,

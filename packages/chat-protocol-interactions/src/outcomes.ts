@@ -67,26 +67,27 @@ export type CloseInteractionRefusalCode = InteractionRefusalCode | CardResponseR
 
 /** Refusal codes of `InteractionResolver.submit`. */
 export type SubmitInteractionRefusalCode =
-  | CloseInteractionRefusalCode
-  | 'unknown-schema'
-  | 'validation-failed'
-  | 'stale-revision'
-  | 'schema-changed';
+  CloseInteractionRefusalCode | 'unknown-schema' | 'validation-failed' | 'stale-revision' | 'schema-changed';
 
 /** Refusal codes of `InteractionResolver.expire`. */
 export type ExpireInteractionRefusalCode = InteractionRefusalCode | 'not-expired' | 'already-closed';
 
 /** A refusal; `already-closed` carries the stored status. */
-export type InteractionRefusal<Code extends string> = ChatRefusal<Exclude<Code, 'already-closed'>> | (Code extends 'already-closed' ? InteractionAlreadyClosed : never);
+export type InteractionRefusal<Code extends string> =
+  ChatRefusal<Exclude<Code, 'already-closed'>> | (Code extends 'already-closed' ? InteractionAlreadyClosed : never);
 
 /** Result of `InteractionResolver.open`. */
-export type OpenInteractionResult<Card> = InteractionOpened<Card> | InteractionNeedsReconciliation | InteractionRefusal<OpenInteractionRefusalCode>;
+export type OpenInteractionResult<Card> =
+  InteractionOpened<Card> | InteractionNeedsReconciliation | InteractionRefusal<OpenInteractionRefusalCode>;
 /** Result of `InteractionResolver.submit`. */
-export type SubmitInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<SubmitInteractionRefusalCode>;
+export type SubmitInteractionResult<Card> =
+  InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<SubmitInteractionRefusalCode>;
 /** Result of decline and cancel. */
-export type CloseInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<CloseInteractionRefusalCode>;
+export type CloseInteractionResult<Card> =
+  InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<CloseInteractionRefusalCode>;
 /** Result of `InteractionResolver.expire`. */
-export type ExpireInteractionResult<Card> = InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<ExpireInteractionRefusalCode>;
+export type ExpireInteractionResult<Card> =
+  InteractionClosed<Card> | InteractionNeedsReconciliation | InteractionRefusal<ExpireInteractionRefusalCode>;
 /** Result of `InteractionResolver.read`. */
 export type ReadInteractionResult<Card> = InteractionRead<Card> | ChatRefusal<InteractionRefusalCode>;
 

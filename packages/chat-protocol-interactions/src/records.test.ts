@@ -4,7 +4,14 @@ import { BEFORE_EXPIRY, CARD, PENDING_RECORD, SCOPE } from '../test/fixtures.js'
 import { isInteractionSchemaRef, isInteractionScope, parseInteractionRecord } from './index.js';
 
 const PENDING = PENDING_RECORD;
-const SUBMITTED = { ...PENDING, status: 'submitted', revision: 2, closedAt: BEFORE_EXPIRY, closedBy: 'user_ana', value: { optionId: 'refund' } };
+const SUBMITTED = {
+  ...PENDING,
+  status: 'submitted',
+  revision: 2,
+  closedAt: BEFORE_EXPIRY,
+  closedBy: 'user_ana',
+  value: { optionId: 'refund' },
+};
 const parse = (input: unknown) => parseInteractionRecord(input, parseOpenCardSnapshot);
 
 describe('parseInteractionRecord reads stored version-1 records strictly', () => {

@@ -97,14 +97,15 @@ const isAtLeast = (value: unknown, minimum: number): value is number =>
 
 /** True for a well-formed scope: ids for conversation, principal and tenant; an id or `null` for customer and public owner. Never throws. */
 export function isInteractionScope(value: unknown): value is InteractionScope {
-  return guarded(() =>
-    isRecordObject(value) &&
-    hasOnly(value, SCOPE_KEYS) &&
-    isChatId(value['conversationId']) &&
-    isChatId(value['principalId']) &&
-    isChatId(value['tenantId']) &&
-    isOptionalId(value['customerId']) &&
-    isOptionalId(value['publicOwnerId']),
+  return guarded(
+    () =>
+      isRecordObject(value) &&
+      hasOnly(value, SCOPE_KEYS) &&
+      isChatId(value['conversationId']) &&
+      isChatId(value['principalId']) &&
+      isChatId(value['tenantId']) &&
+      isOptionalId(value['customerId']) &&
+      isOptionalId(value['publicOwnerId']),
   );
 }
 
@@ -119,7 +120,9 @@ function guarded(check: () => boolean): boolean {
 
 /** True for a schema reference: an id and a non-negative revision (not `-0`). Never throws. */
 export function isInteractionSchemaRef(value: unknown): value is InteractionSchemaRef {
-  return guarded(() => isRecordObject(value) && hasOnly(value, ['id', 'revision']) && isChatId(value['id']) && isAtLeast(value['revision'], 0));
+  return guarded(
+    () => isRecordObject(value) && hasOnly(value, ['id', 'revision']) && isChatId(value['id']) && isAtLeast(value['revision'], 0),
+  );
 }
 
 /**
@@ -172,7 +175,8 @@ function parseRecord<Card>(
     if (hasValue && !isSafeJson(input['value'])) return invalid('value', 'expected bounded JSON data');
     if (Object.prototype.hasOwnProperty.call(input, 'reason')) {
       if (status !== 'declined') return invalid('reason', 'present only when declined');
-      if (!isDeclineReason(input['reason'])) return invalid('reason', `expected clean text of at most ${CARD_LIMITS.maxDeclineReasonLength} characters`);
+      if (!isDeclineReason(input['reason']))
+        return invalid('reason', `expected clean text of at most ${CARD_LIMITS.maxDeclineReasonLength} characters`);
     }
   }
   return { ok: true, value: { ...input, card: card.value } as unknown as InteractionRecordV1<Card> };

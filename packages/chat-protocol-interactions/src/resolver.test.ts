@@ -1,7 +1,18 @@
 import { createCardCodec, defineCardKind } from '@papercusp/chat-protocol-core';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/v4/mini';
-import { AT_EXPIRY, BEFORE_EXPIRY, CARD, OPENED_AT, PENDING_RECORD, SCHEMA, SCOPE, key, openedResolver, validate } from '../test/fixtures.js';
+import {
+  AT_EXPIRY,
+  BEFORE_EXPIRY,
+  CARD,
+  OPENED_AT,
+  PENDING_RECORD,
+  SCHEMA,
+  SCOPE,
+  key,
+  openedResolver,
+  validate,
+} from '../test/fixtures.js';
 import { createStubStore } from '../test/stub-store.js';
 import { InteractionResolver, type InteractionValidator } from './index.js';
 
@@ -17,7 +28,14 @@ describe('InteractionResolver.open (DESIGN §7)', () => {
     expect(opened).toEqual({ ok: true, outcome: 'opened', record, replayed: false });
     expect(stub.rows.get('conv_1/card_refund_1')).toEqual(record);
     expect(stub.transitions).toEqual([
-      { type: 'interaction-opened', conversationId: 'conv_1', correlationId: 'card_refund_1', status: 'pending', revision: 1, at: OPENED_AT },
+      {
+        type: 'interaction-opened',
+        conversationId: 'conv_1',
+        correlationId: 'card_refund_1',
+        status: 'pending',
+        revision: 1,
+        at: OPENED_AT,
+      },
     ]);
   });
 
@@ -53,7 +71,11 @@ describe('InteractionResolver.open (DESIGN §7)', () => {
     ['a scope without a tenant', { scope: { ...SCOPE, tenantId: undefined } }, 'invalid-request'],
     ['an expiry that is not after opening', { expiresAt: OPENED_AT }, 'invalid-request'],
     ['an expiry without an offset', { expiresAt: '2026-11-30T09:30:00' }, 'invalid-request'],
-    ['a card naming another schema than the backend binds', { card: { ...CARD, schema: { id: 'refund-choice', revision: 2 } } }, 'invalid-request'],
+    [
+      'a card naming another schema than the backend binds',
+      { card: { ...CARD, schema: { id: 'refund-choice', revision: 2 } } },
+      'invalid-request',
+    ],
     ['no time and no clock', { at: undefined }, 'invalid-request'],
   ])('refuses %s', async (_, override, code) => {
     const stub = createStubStore();
@@ -73,7 +95,13 @@ describe('InteractionResolver.submit (DESIGN §7)', () => {
       ok: true,
       outcome: 'submitted',
       replayed: false,
-      record: expect.objectContaining({ status: 'submitted', value: { optionId: 'refund' }, closedBy: 'user_ana', closedAt: BEFORE_EXPIRY, revision: 2 }),
+      record: expect.objectContaining({
+        status: 'submitted',
+        value: { optionId: 'refund' },
+        closedBy: 'user_ana',
+        closedAt: BEFORE_EXPIRY,
+        revision: 2,
+      }),
     });
     expect(stub.rows.get('conv_1/card_refund_1')).toEqual(result.ok && 'record' in result ? result.record : null);
     expect(stub.transitions.at(-1)).toEqual({
@@ -91,7 +119,12 @@ describe('InteractionResolver.submit (DESIGN §7)', () => {
     const resolver = await openedResolver(stub);
     const first = await submit(resolver, 'refund');
     expect(await submit(resolver, 'refund')).toEqual({ ...first, replayed: true });
-    expect(await submit(resolver, 'replace')).toEqual({ ok: false, code: 'already-closed', message: 'the card was already submitted', status: 'submitted' });
+    expect(await submit(resolver, 'replace')).toEqual({
+      ok: false,
+      code: 'already-closed',
+      message: 'the card was already submitted',
+      status: 'submitted',
+    });
     expect(await submit(resolver, 'refund', 'ana-shared')).toMatchObject({ code: 'not-found' });
     expect(stub.transitions).toHaveLength(2);
   });
@@ -103,9 +136,20 @@ describe('InteractionResolver.submit (DESIGN §7)', () => {
     expect(await submit(resolver, 'exchange')).toMatchObject({ ok: false, code: 'already-closed', status: 'submitted' });
     const strict = createStubStore();
     const strictResolver = new InteractionResolver<string>({ store: strict.store, validate });
-    await strictResolver.open({ caller: 'ana', card: { ...CARD, allowDecline: false }, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT });
+    await strictResolver.open({
+      caller: 'ana',
+      card: { ...CARD, allowDecline: false },
+      schema: SCHEMA,
+      expiresAt: AT_EXPIRY,
+      scope: SCOPE,
+      at: OPENED_AT,
+    });
     await strictResolver.cancel({ ...key(), at: BEFORE_EXPIRY });
-    expect(await strictResolver.decline({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({ ok: false, code: 'already-closed', status: 'cancelled' });
+    expect(await strictResolver.decline({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({
+      ok: false,
+      code: 'already-closed',
+      status: 'cancelled',
+    });
   });
 
   it('refuses a foreign principal, tenant, customer, public owner, conversation or a missing card alike: not-found', async () => {
@@ -120,7 +164,8 @@ describe('InteractionResolver.submit (DESIGN §7)', () => {
       resolver.submit({ ...key(), conversationId: 'conv_2', value: { optionId: 'refund' }, at: BEFORE_EXPIRY }),
       resolver.submit({ ...key(), correlationId: 'card_missing', value: { optionId: 'refund' }, at: BEFORE_EXPIRY }),
     ]);
-    for (const refusal of refusals) expect(refusal).toEqual({ ok: false, code: 'not-found', message: 'no such interaction for this caller' });
+    for (const refusal of refusals)
+      expect(refusal).toEqual({ ok: false, code: 'not-found', message: 'no such interaction for this caller' });
     expect(stub.rows.get('conv_1/card_refund_1')).toMatchObject({ status: 'pending', revision: 1 });
   });
 
@@ -141,7 +186,10 @@ describe('InteractionResolver.submit (DESIGN §7)', () => {
     const validator = vi.fn(validate);
     const resolver = await openedResolver(stub, { validate: validator });
     expect(await submit(resolver, 'exchange')).toMatchObject({ ok: false, code: 'unknown-option' });
-    expect(await resolver.submit({ ...key(), value: { text: 'refund' }, at: BEFORE_EXPIRY })).toMatchObject({ ok: false, code: 'invalid-value' });
+    expect(await resolver.submit({ ...key(), value: { text: 'refund' }, at: BEFORE_EXPIRY })).toMatchObject({
+      ok: false,
+      code: 'invalid-value',
+    });
     expect(validator).not.toHaveBeenCalled();
     expect(stub.transitions).toHaveLength(1);
   });
@@ -163,7 +211,11 @@ describe('InteractionResolver.submit (DESIGN §7)', () => {
         throw new Error('schema registry down');
       },
     });
-    expect(await submit(broken, 'refund')).toEqual({ ok: false, code: 'validation-failed', message: 'the host validator threw; nothing was stored' });
+    expect(await submit(broken, 'refund')).toEqual({
+      ok: false,
+      code: 'validation-failed',
+      message: 'the host validator threw; nothing was stored',
+    });
   });
 
   it('takes an async validator; validation runs outside the transaction', async () => {
@@ -216,7 +268,11 @@ describe('InteractionResolver.submit (DESIGN §7)', () => {
     const stub = createStubStore();
     const resolver = await openedResolver(stub);
     stub.faults.read.push('fail');
-    expect(await submit(resolver, 'refund')).toEqual({ ok: false, code: 'store-unavailable', message: 'the store could not be read; nothing was written' });
+    expect(await submit(resolver, 'refund')).toEqual({
+      ok: false,
+      code: 'store-unavailable',
+      message: 'the store could not be read; nothing was written',
+    });
     const row = stub.rows.get('conv_1/card_refund_1') as Record<string, unknown>;
     stub.rows.set('conv_1/card_refund_1', { ...row, recordVersion: 2 });
     expect(await submit(resolver, 'refund')).toMatchObject({ ok: false, code: 'invalid-record', issues: [{ path: ['recordVersion'] }] });
@@ -229,7 +285,12 @@ describe('an uncertain acknowledgement triggers exactly one read, and never a se
     const resolver = await openedResolver(stub);
     stub.faults.transact.push('lose-ack');
     const reads = stub.calls.read;
-    expect(await submit(resolver, 'refund')).toMatchObject({ ok: true, outcome: 'submitted', replayed: true, record: { value: { optionId: 'refund' } } });
+    expect(await submit(resolver, 'refund')).toMatchObject({
+      ok: true,
+      outcome: 'submitted',
+      replayed: true,
+      record: { value: { optionId: 'refund' } },
+    });
     expect(stub.calls.read - reads).toBe(2); // the read before validation, and the one after the lost acknowledgement
     expect(stub.calls.transact).toBe(2); // open, then the one submit: never retried
   });
@@ -266,10 +327,21 @@ describe('decline, cancel, expire, respond and read', () => {
   it('declines a card that allows it, and refuses one that does not', async () => {
     const stub = createStubStore();
     const resolver = await openedResolver(stub);
-    expect(await resolver.decline({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({ ok: true, outcome: 'declined', record: { closedBy: 'user_ana' } });
+    expect(await resolver.decline({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({
+      ok: true,
+      outcome: 'declined',
+      record: { closedBy: 'user_ana' },
+    });
     const strict = createStubStore();
     const strictResolver = new InteractionResolver<string>({ store: strict.store, validate });
-    await strictResolver.open({ caller: 'ana', card: { ...CARD, allowDecline: false }, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT });
+    await strictResolver.open({
+      caller: 'ana',
+      card: { ...CARD, allowDecline: false },
+      schema: SCHEMA,
+      expiresAt: AT_EXPIRY,
+      scope: SCOPE,
+      at: OPENED_AT,
+    });
     expect(await strictResolver.decline({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({ ok: false, code: 'decline-not-allowed' });
   });
 
@@ -296,24 +368,49 @@ describe('decline, cancel, expire, respond and read', () => {
   it('takes a client CardResponse as it arrived', async () => {
     const stub = createStubStore();
     const resolver = await openedResolver(stub);
-    expect(await resolver.respond({ caller: 'ana', conversationId: 'conv_1', response: { action: 'maybe', correlationId: 'card_refund_1' }, at: BEFORE_EXPIRY })).toEqual({
+    expect(
+      await resolver.respond({
+        caller: 'ana',
+        conversationId: 'conv_1',
+        response: { action: 'maybe', correlationId: 'card_refund_1' },
+        at: BEFORE_EXPIRY,
+      }),
+    ).toEqual({
       ok: false,
       code: 'invalid-request',
       message: 'response.action: expected submit, decline or cancel',
     });
     expect(
-      await resolver.respond({ caller: 'ana', conversationId: 'conv_1', response: { action: 'submit', correlationId: 'card_refund_1', value: { optionId: 'replace' } }, at: BEFORE_EXPIRY }),
+      await resolver.respond({
+        caller: 'ana',
+        conversationId: 'conv_1',
+        response: { action: 'submit', correlationId: 'card_refund_1', value: { optionId: 'replace' } },
+        at: BEFORE_EXPIRY,
+      }),
     ).toMatchObject({ ok: true, outcome: 'submitted', record: { value: { optionId: 'replace' } } });
   });
 
   it('reads pending or terminal state without any write, rechecking current authority', async () => {
     const stub = createStubStore();
     const resolver = await openedResolver(stub);
-    expect(await resolver.read({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({ ok: true, outcome: 'read', expired: false, record: { status: 'pending' } });
+    expect(await resolver.read({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({
+      ok: true,
+      outcome: 'read',
+      expired: false,
+      record: { status: 'pending' },
+    });
     expect(await resolver.read({ ...key(), at: AT_EXPIRY })).toMatchObject({ ok: true, expired: true, record: { status: 'pending' } });
-    expect(await resolver.read({ ...key('bo'), at: BEFORE_EXPIRY })).toEqual({ ok: false, code: 'not-found', message: 'no such interaction for this caller' });
+    expect(await resolver.read({ ...key('bo'), at: BEFORE_EXPIRY })).toEqual({
+      ok: false,
+      code: 'not-found',
+      message: 'no such interaction for this caller',
+    });
     await submit(resolver, 'refund');
-    expect(await resolver.read({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({ ok: true, expired: false, record: { status: 'submitted' } });
+    expect(await resolver.read({ ...key(), at: BEFORE_EXPIRY })).toMatchObject({
+      ok: true,
+      expired: false,
+      record: { status: 'submitted' },
+    });
     expect(stub.calls.transact).toBe(2);
   });
 });
@@ -334,12 +431,30 @@ describe('product card kinds through core’s card codec', () => {
       validate: () => ({ value: { stars: 4 } }),
       cards,
     });
-    const card = { correlationId: 'card_refund_1', createdAt: OPENED_AT, prompt: 'How did we do?', presentation: { kind: 'rating', maxStars: 5 } };
-    expect(await resolver.open({ caller: 'ana', card, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT })).toMatchObject({ ok: true, outcome: 'opened' });
-    expect(await resolver.submit({ ...key(), value: { stars: 'four' }, at: BEFORE_EXPIRY })).toMatchObject({ ok: false, code: 'invalid-value' });
-    expect(await resolver.submit({ ...key(), value: { stars: 4 }, at: BEFORE_EXPIRY })).toMatchObject({ ok: true, outcome: 'submitted', record: { value: { stars: 4 }, card } });
+    const card = {
+      correlationId: 'card_refund_1',
+      createdAt: OPENED_AT,
+      prompt: 'How did we do?',
+      presentation: { kind: 'rating', maxStars: 5 },
+    };
+    expect(await resolver.open({ caller: 'ana', card, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT })).toMatchObject({
+      ok: true,
+      outcome: 'opened',
+    });
+    expect(await resolver.submit({ ...key(), value: { stars: 'four' }, at: BEFORE_EXPIRY })).toMatchObject({
+      ok: false,
+      code: 'invalid-value',
+    });
+    expect(await resolver.submit({ ...key(), value: { stars: 4 }, at: BEFORE_EXPIRY })).toMatchObject({
+      ok: true,
+      outcome: 'submitted',
+      record: { value: { stars: 4 }, card },
+    });
     // The base vocabulary refuses the same card.
     const base = new InteractionResolver<string>({ store: createStubStore().store, validate });
-    expect(await base.open({ caller: 'ana', card, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT })).toMatchObject({ ok: false, code: 'invalid-card' });
+    expect(await base.open({ caller: 'ana', card, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT })).toMatchObject({
+      ok: false,
+      code: 'invalid-card',
+    });
   });
 });

@@ -170,7 +170,8 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     if (typeof at !== 'string') return at;
     const { schema, expiresAt, scope } = request;
     if (!isInteractionSchemaRef(schema)) return invalidRequest('schema: expected { id, revision }');
-    if (!isInteractionScope(scope)) return invalidRequest('scope: expected ids for conversation, principal and tenant, an id or null for customer and public owner');
+    if (!isInteractionScope(scope))
+      return invalidRequest('scope: expected ids for conversation, principal and tenant, an id or null for customer and public owner');
     if (!isZonedTimestamp(expiresAt) || compareChatTimestamps(expiresAt, at) <= 0) {
       return invalidRequest('expiresAt: expected an RFC 3339 timestamp after the opening time');
     }
@@ -204,7 +205,14 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
         if (!existing.ok) return { result: existing };
         return { result: sameBinding(existing.value) ? opened(existing.value, true) : alreadyExists() };
       }
-      const transition = { type: 'interaction-opened', conversationId: scope.conversationId, correlationId: card.correlationId, status: 'pending', revision: 1, at } as const;
+      const transition = {
+        type: 'interaction-opened',
+        conversationId: scope.conversationId,
+        correlationId: card.correlationId,
+        status: 'pending',
+        revision: 1,
+        at,
+      } as const;
       return { result: opened(pending, false), next: pending, transition };
     };
     try {
@@ -268,13 +276,23 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     const request = readFields(given, ['caller', 'conversationId', 'response', 'at']);
     if (request === undefined) return unreadableRequest();
     const response = readFields(
-      request.response as { readonly action?: unknown; readonly correlationId?: unknown; readonly value?: unknown; readonly reason?: unknown },
+      request.response as {
+        readonly action?: unknown;
+        readonly correlationId?: unknown;
+        readonly value?: unknown;
+        readonly reason?: unknown;
+      },
       ['action', 'correlationId', 'value', 'reason'],
     );
     if (response === undefined) return invalidRequest('response: expected a CardResponse');
     const { action, correlationId, value, reason } = response;
     if (typeof correlationId !== 'string') return invalidRequest('response.correlationId: expected an id');
-    const base = { caller: request.caller, conversationId: request.conversationId, correlationId, ...(request.at === undefined ? {} : { at: request.at }) };
+    const base = {
+      caller: request.caller,
+      conversationId: request.conversationId,
+      correlationId,
+      ...(request.at === undefined ? {} : { at: request.at }),
+    };
     switch (action) {
       case 'submit':
         return this.submit({ ...base, value });
@@ -337,7 +355,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
       }
     }
     const closing = attempt;
-    const decide = (snapshot: InteractionSnapshot): InteractionDecision<Card, SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> => {
+    const decide = (
+      snapshot: InteractionSnapshot,
+    ): InteractionDecision<Card, SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> => {
       const current = this.#view(snapshot, key.conversationId);
       if (!current.ok) return { result: current };
       const { record: stored, authority } = current.value;
@@ -346,7 +366,14 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
       const refusal = lateness(stored, closing) ?? staleness(stored, closing);
       if (refusal !== null) return { result: refusal };
       const next = closeRecord(stored, closing, authority);
-      const transition = { type: 'interaction-closed', conversationId: key.conversationId, correlationId: key.correlationId, status: next.status, revision: next.revision, at } as const;
+      const transition = {
+        type: 'interaction-closed',
+        conversationId: key.conversationId,
+        correlationId: key.correlationId,
+        status: next.status,
+        revision: next.revision,
+        at,
+      } as const;
       return { result: closed(next, false), next, transition };
     };
     try {
@@ -401,7 +428,12 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
   /** One read: the record (strictly parsed) and authority; `not-found` when the caller may not see it. */
   async #readOnce(
     key: InteractionStoreRequest<Caller>,
-  ): Promise<{ readonly ok: true; readonly value: View<Card> } | ChatRefusal<'not-found'> | ChatRefusal<'invalid-record'> | ChatRefusal<'read-failed'>> {
+  ): Promise<
+    | { readonly ok: true; readonly value: View<Card> }
+    | ChatRefusal<'not-found'>
+    | ChatRefusal<'invalid-record'>
+    | ChatRefusal<'read-failed'>
+  > {
     let snapshot: InteractionSnapshot;
     try {
       snapshot = await this.#store.read(key);
@@ -460,7 +492,10 @@ function deadlineOf<Card extends InteractionCard>(record: InteractionRecordV1<Ca
 }
 
 /** A pending record judged at the attempt's time: late answers, or an expiry asked for too early. */
-function lateness<Card extends InteractionCard>(record: PendingInteractionV1<Card>, attempt: CloseAttempt): ChatRefusal<'expired' | 'not-expired'> | null {
+function lateness<Card extends InteractionCard>(
+  record: PendingInteractionV1<Card>,
+  attempt: CloseAttempt,
+): ChatRefusal<'expired' | 'not-expired'> | null {
   const deadline = deadlineOf(record);
   const due = compareChatTimestamps(attempt.at, deadline) >= 0;
   if (attempt.action === 'expire') return due ? null : refuse('not-expired', `the card expires at ${deadline}`);
@@ -468,7 +503,10 @@ function lateness<Card extends InteractionCard>(record: PendingInteractionV1<Car
 }
 
 /** A submission validated against another revision or schema than the record has now. */
-function staleness<Card>(record: PendingInteractionV1<Card>, attempt: CloseAttempt): ChatRefusal<'schema-changed' | 'stale-revision'> | null {
+function staleness<Card>(
+  record: PendingInteractionV1<Card>,
+  attempt: CloseAttempt,
+): ChatRefusal<'schema-changed' | 'stale-revision'> | null {
   const submission = attempt.submission;
   if (submission === undefined) return null;
   if (record.schema.id !== submission.schema.id || record.schema.revision !== submission.schema.revision) {
@@ -479,7 +517,11 @@ function staleness<Card>(record: PendingInteractionV1<Card>, attempt: CloseAttem
     : refuse('stale-revision', `the card changed (revision ${record.revision}, validated against ${submission.revision}); read it again`);
 }
 
-function closeRecord<Card>(record: PendingInteractionV1<Card>, attempt: CloseAttempt, authority: InteractionAuthority): TerminalInteractionV1<Card> {
+function closeRecord<Card>(
+  record: PendingInteractionV1<Card>,
+  attempt: CloseAttempt,
+  authority: InteractionAuthority,
+): TerminalInteractionV1<Card> {
   const status = STATUS_OF[attempt.action];
   return {
     ...record,
@@ -502,7 +544,8 @@ function settled<Card>(
     record.status === STATUS_OF[attempt.action] &&
     record.closedBy === (attempt.action === 'expire' ? null : authority.principalId) &&
     record.reason === attempt.reason &&
-    (attempt.action !== 'submit' || (attempt.submission !== undefined && canonicalJson(record.value) === canonicalJson(attempt.submission.value)));
+    (attempt.action !== 'submit' ||
+      (attempt.submission !== undefined && canonicalJson(record.value) === canonicalJson(attempt.submission.value)));
   if (same) return closed(record, true);
   if (record.status === 'expired') return refuse('expired', `the card expired at ${record.expiresAt}`);
   return { ...refuse('already-closed', `the card was already ${record.status}`), status: record.status };

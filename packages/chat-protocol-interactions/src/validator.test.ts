@@ -11,11 +11,18 @@ const SCHEMAS = {
   'zod sync': z.object({ optionId: z.string().refine(isAllowed, 'not offered') }),
   'zod async': z.object({ optionId: z.string().refine(async (optionId) => isAllowed(optionId), 'not offered') }),
   'valibot sync': v.object({ optionId: v.pipe(v.string(), v.check(isAllowed, 'not offered')) }),
-  'valibot async': v.objectAsync({ optionId: v.pipeAsync(v.string(), v.checkAsync(async (optionId: string) => isAllowed(optionId), 'not offered')) }),
+  'valibot async': v.objectAsync({
+    optionId: v.pipeAsync(
+      v.string(),
+      v.checkAsync(async (optionId: string) => isAllowed(optionId), 'not offered'),
+    ),
+  }),
 } as const;
 
 describe.each(Object.entries(SCHEMAS))('a %s validator through standardSchemaValidator', (_, schema) => {
-  const validate = standardSchemaValidator<typeof CARD>((ref: InteractionSchemaRef) => (ref.id === 'refund-choice' && ref.revision === 3 ? schema : undefined));
+  const validate = standardSchemaValidator<typeof CARD>((ref: InteractionSchemaRef) =>
+    ref.id === 'refund-choice' && ref.revision === 3 ? schema : undefined,
+  );
 
   it('accepts a valid submission and stores the schema’s output', async () => {
     const stub = createStubStore();

@@ -29,7 +29,8 @@ const AUTHORITIES: Readonly<Record<string, InteractionAuthority>> = {
   'ana-shared': { principalId: 'user_ana', tenantId: 'tenant_1', customerId: 'cust_1', publicOwnerId: 'owner_9' },
 };
 
-const keyOf = (request: { readonly conversationId: string; readonly correlationId: string }) => `${request.conversationId}/${request.correlationId}`;
+const keyOf = (request: { readonly conversationId: string; readonly correlationId: string }) =>
+  `${request.conversationId}/${request.correlationId}`;
 
 export function createStubStore(): StubStore {
   const rows = new Map<string, unknown>();

@@ -21,7 +21,13 @@ const records = [
           correlationId: 'card_1',
           createdAt: 1796029201000,
           prompt: 'Keep or drop it?',
-          presentation: { kind: 'radio', options: [{ id: 'keep', label: 'Keep' }, { id: 'drop', label: 'Drop' }] },
+          presentation: {
+            kind: 'radio',
+            options: [
+              { id: 'keep', label: 'Keep' },
+              { id: 'drop', label: 'Drop' },
+            ],
+          },
           allowDecline: true,
         },
         picks: [{ option_id: 'drop' }],
@@ -40,6 +46,8 @@ for (const record of records) {
 const page = parseChatHistoryPage({ turns, hasMoreEarlier: false });
 for (const turn of page.ok ? page.value.turns : []) {
   const answers = (turn.cards ?? []).map((entry) => `${entry.resolution} ${JSON.stringify(entry.answer)}`);
-  console.log(`${turn.createdAt} ${turn.role} (${turn.source}): ${turn.text}${answers.length > 0 ? ` [${answers.join(', ')}]` : ''}${turn.product ? ` ${JSON.stringify(turn.product)}` : ''}`);
+  console.log(
+    `${turn.createdAt} ${turn.role} (${turn.source}): ${turn.text}${answers.length > 0 ? ` [${answers.join(', ')}]` : ''}${turn.product ? ` ${JSON.stringify(turn.product)}` : ''}`,
+  );
 }
 console.log(upgradeLegacyChatTurn({ ...records[0], createdAt: '2026-11-30T09:00:00Z' }).code);

@@ -38,7 +38,15 @@ for (const event of [
   { type: 'delta', text: 'Anything else?' },
   { type: 'reasoning', text: 'The user seems done.' },
 ]) {
-  const envelope = { schemaVersion: 1, conversationId: 'conv_01J9', turnId: 'turn_01J9', eventId: 'turn_01J9.9', seq: 9, occurredAt: '2026-11-30T09:01:00Z', event };
+  const envelope = {
+    schemaVersion: 1,
+    conversationId: 'conv_01J9',
+    turnId: 'turn_01J9',
+    eventId: 'turn_01J9.9',
+    seq: 9,
+    occurredAt: '2026-11-30T09:01:00Z',
+    event,
+  };
   const encoded = encodeLegacyChatFrame(envelope, { dialect: scout });
   console.log(encoded.ok ? encoded.sse.trimEnd().replace('\n', ' | ') : `${event.type}: ${encoded.code}, the host picks a fallback`);
 }

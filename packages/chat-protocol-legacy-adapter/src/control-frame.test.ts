@@ -3,7 +3,15 @@ import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../test/sse.js';
-import { createChatFrameDecoder, encodeLegacyControlFrame, papercup, scout, upgradeLegacyChatFrame, type LegacyControlFrame, type LegacyDialect } from './index.js';
+import {
+  createChatFrameDecoder,
+  encodeLegacyControlFrame,
+  papercup,
+  scout,
+  upgradeLegacyChatFrame,
+  type LegacyControlFrame,
+  type LegacyDialect,
+} from './index.js';
 
 // Issue 13 / DESIGN §5: the control frames Papercusp/sse writes (src/server/response.ts,
 // src/wire/format.ts) are understood in both directions.
@@ -23,7 +31,11 @@ function parseAll(text: string): unknown[] {
 const decoderFor = (dialect: LegacyDialect) =>
   createChatFrameDecoder({
     dialect,
-    context: { conversationId: 'conv_1', turnId: 'turn_1', identify: ({ seq }) => ({ eventId: `evt_${seq}`, occurredAt: '2026-11-30T09:00:00Z' }) },
+    context: {
+      conversationId: 'conv_1',
+      turnId: 'turn_1',
+      identify: ({ seq }) => ({ eventId: `evt_${seq}`, occurredAt: '2026-11-30T09:00:00Z' }),
+    },
   });
 
 describe('control frames as @papercusp/sse writes them (issue 13)', () => {
@@ -32,7 +44,9 @@ describe('control frames as @papercusp/sse writes them (issue 13)', () => {
   it('a frame decoder counts the capture’s comments and retry hint as transport, when the host passes them on from its parser', () => {
     const decoder = decoderFor(papercup);
     const results = parseAll(capture).map((reported) => decoder.decode(reported));
-    expect(results.map((result) => (result.ok ? (result.kind === 'control' ? `control:${result.control}` : result.kind) : result.code))).toStrictEqual([
+    expect(
+      results.map((result) => (result.ok ? (result.kind === 'control' ? `control:${result.control}` : result.kind) : result.code)),
+    ).toStrictEqual([
       'control:comment',
       'control:comment',
       'control:comment',
@@ -53,7 +67,11 @@ describe('control frames as @papercusp/sse writes them (issue 13)', () => {
 
   it.each<[string, LegacyControlFrame, string]>([
     ['heartbeat', { kind: 'heartbeat', tsMs: 1796029200000 }, 'event: heartbeat\ndata: {"tsMs":1796029200000}\n\n'],
-    ['resync', { kind: 'resync', reason: 'ahead', fromId: 9, floorId: 1, maxId: 4 }, 'event: resync\ndata: {"reason":"ahead","fromId":9,"floorId":1,"maxId":4}\n\n'],
+    [
+      'resync',
+      { kind: 'resync', reason: 'ahead', fromId: 9, floorId: 1, maxId: 4 },
+      'event: resync\ndata: {"reason":"ahead","fromId":9,"floorId":1,"maxId":4}\n\n',
+    ],
     ['comment', { kind: 'comment', text: 'keep-alive' }, ': keep-alive\n\n'],
   ])('encodeLegacyControlFrame writes the %s frame byte for byte as the capture has it', (_, control, sse) => {
     expect(encodeLegacyControlFrame(control)).toStrictEqual({ ok: true, sse });
@@ -66,16 +84,29 @@ describe('control frames as @papercusp/sse writes them (issue 13)', () => {
     expect(parseAll(encoded.ok ? encoded.sse : '')).toStrictEqual([{ retry: 2000 }]);
   });
 
-  it.each<LegacyDialect>([papercup, scout])('what it writes decodes back as the server’s own frames in $name: heartbeat transport, resync resync-required', (dialect) => {
-    const identity = { conversationId: 'conv_1', turnId: 'turn_1', eventId: 'evt_1', seq: 1, occurredAt: '2026-11-30T09:00:00Z', dialect };
-    const [heartbeat] = parseAll((encodeLegacyControlFrame({ kind: 'heartbeat', tsMs: 5 }) as { sse: string }).sse);
-    expect(upgradeLegacyChatFrame(heartbeat, identity)).toMatchObject({ ok: true, kind: 'transport', transport: 'heartbeat' });
-    const [resync] = parseAll((encodeLegacyControlFrame({ kind: 'resync', reason: 'gap', fromId: 1, floorId: 4, maxId: 6 }) as { sse: string }).sse);
-    expect(upgradeLegacyChatFrame(resync, identity)).toMatchObject({ ok: false, code: 'resync-required' });
-    const decoder = decoderFor(dialect);
-    for (const reported of parseAll(': ping\n\nretry: 10\n\n')) expect(decoder.decode(reported)).toMatchObject({ ok: true, kind: 'control' });
-    expect(decoder.counts()).toMatchObject({ transport: 2, unsupported: 0 });
-  });
+  it.each<LegacyDialect>([papercup, scout])(
+    'what it writes decodes back as the server’s own frames in $name: heartbeat transport, resync resync-required',
+    (dialect) => {
+      const identity = {
+        conversationId: 'conv_1',
+        turnId: 'turn_1',
+        eventId: 'evt_1',
+        seq: 1,
+        occurredAt: '2026-11-30T09:00:00Z',
+        dialect,
+      };
+      const [heartbeat] = parseAll((encodeLegacyControlFrame({ kind: 'heartbeat', tsMs: 5 }) as { sse: string }).sse);
+      expect(upgradeLegacyChatFrame(heartbeat, identity)).toMatchObject({ ok: true, kind: 'transport', transport: 'heartbeat' });
+      const [resync] = parseAll(
+        (encodeLegacyControlFrame({ kind: 'resync', reason: 'gap', fromId: 1, floorId: 4, maxId: 6 }) as { sse: string }).sse,
+      );
+      expect(upgradeLegacyChatFrame(resync, identity)).toMatchObject({ ok: false, code: 'resync-required' });
+      const decoder = decoderFor(dialect);
+      for (const reported of parseAll(': ping\n\nretry: 10\n\n'))
+        expect(decoder.decode(reported)).toMatchObject({ ok: true, kind: 'control' });
+      expect(decoder.counts()).toMatchObject({ transport: 2, unsupported: 0 });
+    },
+  );
 
   it.each([
     { kind: 'heartbeat' },

@@ -21,7 +21,13 @@ export type LegacyControlFrame =
   | { readonly kind: 'heartbeat'; readonly tsMs: number }
   | { readonly kind: 'comment'; readonly text: string }
   | { readonly kind: 'retry'; readonly retryMs: number }
-  | { readonly kind: 'resync'; readonly reason: 'gap' | 'ahead'; readonly fromId: number; readonly floorId: number; readonly maxId: number };
+  | {
+      readonly kind: 'resync';
+      readonly reason: 'gap' | 'ahead';
+      readonly fromId: number;
+      readonly floorId: number;
+      readonly maxId: number;
+    };
 
 /** Refusal codes of {@link encodeLegacyControlFrame}. */
 export type EncodeLegacyControlFrameRefusalCode = 'invalid-control-frame';
@@ -63,7 +69,13 @@ export function encodeLegacyControlFrame(control: unknown): EncodeLegacyControlF
   if (kind === 'heartbeat' && keys === 'kind,tsMs' && isCount(fields['tsMs'])) {
     return { ok: true, sse: `event: heartbeat\ndata: ${JSON.stringify({ tsMs: fields['tsMs'] })}\n\n` };
   }
-  if (kind === 'comment' && keys === 'kind,text' && typeof fields['text'] === 'string' && isCleanText(fields['text']) && !/[\r\n]/.test(fields['text'])) {
+  if (
+    kind === 'comment' &&
+    keys === 'kind,text' &&
+    typeof fields['text'] === 'string' &&
+    isCleanText(fields['text']) &&
+    !/[\r\n]/.test(fields['text'])
+  ) {
     return { ok: true, sse: `: ${fields['text']}\n\n` };
   }
   if (kind === 'retry' && keys === 'kind,retryMs' && isCount(fields['retryMs'])) {
@@ -80,7 +92,10 @@ export function encodeLegacyControlFrame(control: unknown): EncodeLegacyControlF
     const data = { reason: fields['reason'], fromId: fields['fromId'], floorId: fields['floorId'], maxId: fields['maxId'] };
     return { ok: true, sse: `event: resync\ndata: ${JSON.stringify(data)}\n\n` };
   }
-  return refuse('invalid-control-frame', 'expected { kind: heartbeat, tsMs } | { kind: comment, text } | { kind: retry, retryMs } | { kind: resync, reason, fromId, floorId, maxId }');
+  return refuse(
+    'invalid-control-frame',
+    'expected { kind: heartbeat, tsMs } | { kind: comment, text } | { kind: retry, retryMs } | { kind: resync, reason, fromId, floorId, maxId }',
+  );
 }
 
 /**
@@ -94,7 +109,8 @@ export function readControlMessage(input: Readonly<Record<string, unknown>>): Le
   const keys = Object.keys(input);
   if (keys.length !== 1) return 'invalid';
   const comment = input['comment'];
-  if (typeof comment === 'string') return isCleanText(comment) && !/[\r\n]/.test(comment) ? { ok: true, kind: 'control', control: 'comment', text: comment } : 'invalid';
+  if (typeof comment === 'string')
+    return isCleanText(comment) && !/[\r\n]/.test(comment) ? { ok: true, kind: 'control', control: 'comment', text: comment } : 'invalid';
   const retry = input['retry'];
   return isCount(retry) ? { ok: true, kind: 'control', control: 'retry', retryMs: retry } : 'invalid';
 }

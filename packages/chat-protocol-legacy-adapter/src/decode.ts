@@ -13,18 +13,19 @@ import {
   type ChatSseMessage,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
-import { readDialectOption, type CompiledDialect, type CompiledType, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './define-legacy-dialect.js';
+import {
+  readDialectOption,
+  type CompiledDialect,
+  type CompiledType,
+  type LegacyDialect,
+  type LegacyDialectDefinition,
+  type LegacyEventOf,
+} from './define-legacy-dialect.js';
 import { INVALID, ownField, readField, replaceUncleanText } from './field-kind-conversions.js';
 
 /** Refusal codes of {@link decodeLegacyChatFrame}. */
 export type DecodeLegacyChatFrameRefusalCode =
-  | 'invalid-options'
-  | 'invalid-frame'
-  | 'too-large'
-  | 'invalid-json'
-  | 'unsafe-json'
-  | 'unsupported-event'
-  | 'invalid-event';
+  'invalid-options' | 'invalid-frame' | 'too-large' | 'invalid-json' | 'unsafe-json' | 'unsupported-event' | 'invalid-event';
 
 /** Result of {@link decodeLegacyChatFrame}: the dialect's typed event or a refusal. */
 export type DecodeLegacyChatFrameResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition> = ParseResult<
@@ -135,7 +136,8 @@ export interface FrameData {
  * that read it so: which type the frame is, {@link decodeData} decides.
  */
 export function parseData(data: string): ParseResult<FrameData, 'too-large' | 'invalid-json' | 'unsafe-json'> {
-  if (data.length > CHAT_LIMITS.maxEnvelopeLength) return refuse('too-large', `data longer than ${CHAT_LIMITS.maxEnvelopeLength} characters`);
+  if (data.length > CHAT_LIMITS.maxEnvelopeLength)
+    return refuse('too-large', `data longer than ${CHAT_LIMITS.maxEnvelopeLength} characters`);
   let value: unknown;
   try {
     value = JSON.parse(data);

@@ -273,7 +273,13 @@ const KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<LegacyFieldKind>([
   'outcome',
 ]);
 
-const REQUIRED_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<RequiredLegacyFieldKind>(['text', 'name', 'message', 'version', 'card']);
+const REQUIRED_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<RequiredLegacyFieldKind>([
+  'text',
+  'name',
+  'message',
+  'version',
+  'card',
+]);
 
 const TRANSPORT_ROLES: ReadonlySet<string> = /* @__PURE__ */ new Set<LegacyTransportRole>(['session', 'heartbeat', 'resync']);
 
@@ -350,9 +356,7 @@ export const REQUIRED_V1_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly 
  * not make as `invalid-options` (they never throw); `createChatFrameDecoder`
  * throws `TypeError` for it, at creation.
  */
-export function defineLegacyDialect<const Definition extends LegacyDialectDefinition>(
-  definition: Definition,
-): LegacyDialect<Definition> {
+export function defineLegacyDialect<const Definition extends LegacyDialectDefinition>(definition: Definition): LegacyDialect<Definition> {
   try {
     return compileDialect(definition);
   } catch (error) {
@@ -386,8 +390,10 @@ function compileDialect<const Definition extends LegacyDialectDefinition>(defini
   if (typeField !== undefined) {
     for (const type of byLegacyType.values()) if (type.transport === 'heartbeat') byEventName.set(type.legacy, type);
     for (const name of eventNames as readonly unknown[]) {
-      const type = typeof name === 'string' && Object.prototype.hasOwnProperty.call(definition.types, name) ? byLegacyType.get(name) : undefined;
-      if (type === undefined) fail(`typeFrom.eventNames: ${typeof name === 'string' ? JSON.stringify(name) : String(name)} is not a type of this dialect`);
+      const type =
+        typeof name === 'string' && Object.prototype.hasOwnProperty.call(definition.types, name) ? byLegacyType.get(name) : undefined;
+      if (type === undefined)
+        fail(`typeFrom.eventNames: ${typeof name === 'string' ? JSON.stringify(name) : String(name)} is not a type of this dialect`);
       else byEventName.set(type.legacy, type);
     }
   }
@@ -415,7 +421,10 @@ function compileType(
       fail(`${legacy}.${name}: when must map v1 fields to values`);
     }
     if (rest.when !== undefined && REQUIRED_KINDS.has(kind)) fail(`${legacy}.${name}: a required kind ${kind} cannot be dropped by when`);
-    if (rest.key !== undefined && (typeof rest.key !== 'string' || rest.key === '' || REQUIRED_KINDS.has(kind) || rest.default !== undefined || rest.when !== undefined)) {
+    if (
+      rest.key !== undefined &&
+      (typeof rest.key !== 'string' || rest.key === '' || REQUIRED_KINDS.has(kind) || rest.default !== undefined || rest.when !== undefined)
+    ) {
       fail(`${legacy}.${name}: a key needs a non-empty name and an optional kind, without default or when`);
     }
     return {
@@ -457,10 +466,12 @@ function compileType(
   }
   for (const field of fields) {
     for (const condition of Object.keys(field.when ?? {})) {
-      if (condition === field.v1 || !sources.has(condition)) fail(`${legacy}.${field.legacy}: when names ${condition}, which no other field or fixed value supplies`);
+      if (condition === field.v1 || !sources.has(condition))
+        fail(`${legacy}.${field.legacy}: when names ${condition}, which no other field or fixed value supplies`);
     }
   }
-  const plainText = type.plainText === undefined ? undefined : fields.find((field) => field.legacy === type.plainText && STRING_KINDS.has(field.kind));
+  const plainText =
+    type.plainText === undefined ? undefined : fields.find((field) => field.legacy === type.plainText && STRING_KINDS.has(field.kind));
   if (type.plainText !== undefined && plainText === undefined) fail(`${legacy}: plainText must name a field of a string kind`);
   if (type.uncleanText !== undefined && type.uncleanText !== 'refuse' && type.uncleanText !== 'replace') {
     fail(`${legacy}: uncleanText must be 'refuse' or 'replace'`);

@@ -31,7 +31,9 @@ describe('encodeLegacyChatFrame projects a v1 envelope onto a legacy frame (DESI
   });
 
   it('writes scout with the type first in the data and no SSE event name', () => {
-    expect(encodeLegacyChatFrame(envelopeOf({ type: 'tool_call', callId: 'c1', name: 'cart', input: { sku: 'X' } }), { dialect: scout })).toEqual({
+    expect(
+      encodeLegacyChatFrame(envelopeOf({ type: 'tool_call', callId: 'c1', name: 'cart', input: { sku: 'X' } }), { dialect: scout }),
+    ).toEqual({
       ok: true,
       frame: { data: '{"type":"tool_start","tool":"cart","callId":"c1","input":{"sku":"X"}}', id: 'turn_1:3' },
       sse: 'id: turn_1:3\ndata: {"type":"tool_start","tool":"cart","callId":"c1","input":{"sku":"X"}}\n\n',
@@ -51,17 +53,25 @@ describe('encodeLegacyChatFrame projects a v1 envelope onto a legacy frame (DESI
 
   it('writes ok for a succeeded or failed tool result', () => {
     const result = (status: string) => envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status, summary: 's' });
-    expect(encodeLegacyChatFrame(result('succeeded'), { dialect: papercup })).toMatchObject({ frame: { data: '{"name":"t","callId":"c1","ok":true,"summary":"s"}' } });
-    expect(encodeLegacyChatFrame(result('failed'), { dialect: papercup })).toMatchObject({ frame: { data: '{"name":"t","callId":"c1","ok":false,"summary":"s"}' } });
+    expect(encodeLegacyChatFrame(result('succeeded'), { dialect: papercup })).toMatchObject({
+      frame: { data: '{"name":"t","callId":"c1","ok":true,"summary":"s"}' },
+    });
+    expect(encodeLegacyChatFrame(result('failed'), { dialect: papercup })).toMatchObject({
+      frame: { data: '{"name":"t","callId":"c1","ok":false,"summary":"s"}' },
+    });
   });
 
   it('leaves out values equal to their default, and writes those that differ', () => {
     const error = (extra: object) => envelopeOf({ type: 'error', code: 'stream-error', message: 'Oops', retryable: false, ...extra });
     expect(encodeLegacyChatFrame(error({}), { dialect: papercup })).toMatchObject({ frame: { data: '{"message":"Oops"}' } });
-    expect(encodeLegacyChatFrame(error({ code: 'rate-limited', retryable: true, retryAfterMs: 500 }), { dialect: papercup })).toMatchObject({
-      frame: { data: '{"message":"Oops","code":"rate-limited","retryable":true,"retryAfterMs":500}' },
+    expect(encodeLegacyChatFrame(error({ code: 'rate-limited', retryable: true, retryAfterMs: 500 }), { dialect: papercup })).toMatchObject(
+      {
+        frame: { data: '{"message":"Oops","code":"rate-limited","retryable":true,"retryAfterMs":500}' },
+      },
+    );
+    expect(encodeLegacyChatFrame(envelopeOf({ type: 'done', status: 'completed' }), { dialect: scout })).toMatchObject({
+      frame: { data: '{"type":"done"}' },
     });
-    expect(encodeLegacyChatFrame(envelopeOf({ type: 'done', status: 'completed' }), { dialect: scout })).toMatchObject({ frame: { data: '{"type":"done"}' } });
   });
 
   it('writes a card’s times as epoch milliseconds, the same instants whatever their offset', () => {
@@ -78,16 +88,76 @@ describe('encodeLegacyChatFrame projects a v1 envelope onto a legacy frame (DESI
   });
 
   const refusals: readonly (readonly [string, LegacyDialect, unknown, EncodeLegacyChatFrameRefusalCode, string])[] = [
-    ['reasoning in papercup', papercup, envelopeOf({ type: 'reasoning', text: 'hm' }), 'unsupported-event', 'papercup has no legacy form of reasoning'],
-    ['reasoning in scout', scout, envelopeOf({ type: 'reasoning', text: 'hm' }), 'unsupported-event', 'scout has no legacy form of reasoning'],
-    ['a tool_result in scout', scout, envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'succeeded' }), 'unsupported-event', 'scout has no legacy form of tool_result'],
-    ['provenance in scout', scout, envelopeOf({ type: 'provenance', engine: 'e', model: 'm' }), 'unsupported-event', 'scout has no legacy form of provenance'],
-    ['a cancelled done', papercup, envelopeOf({ type: 'done', status: 'cancelled' }), 'unsupported-event', 'papercup done stands for done.status "completed"'],
-    ['an interrupted done in scout', scout, envelopeOf({ type: 'done', status: 'interrupted' }), 'unsupported-event', 'scout done stands for done.status "completed"'],
-    ['a cancelled tool result', papercup, envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'cancelled' }), 'unsupported-event', 'papercup tool_result: status cancelled has no legacy ok'],
-    ['a tool result needing reconciliation', papercup, envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'needs-reconciliation' }), 'unsupported-event', 'papercup tool_result: status needs-reconciliation has no legacy ok'],
-    ['a card time finer than a millisecond', papercup, envelopeOf({ type: 'card', card: { ...CARD, createdAt: '2026-11-30T09:00:00.0001Z' } }), 'unsupported-event', 'papercup card: card.createdAt is finer than a millisecond'],
-    ['a field the legacy type has no place for', dotted, envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'failed', summary: 's' }), 'unsupported-event', 'tool_result.summary has no place in dotted tool.result'],
+    [
+      'reasoning in papercup',
+      papercup,
+      envelopeOf({ type: 'reasoning', text: 'hm' }),
+      'unsupported-event',
+      'papercup has no legacy form of reasoning',
+    ],
+    [
+      'reasoning in scout',
+      scout,
+      envelopeOf({ type: 'reasoning', text: 'hm' }),
+      'unsupported-event',
+      'scout has no legacy form of reasoning',
+    ],
+    [
+      'a tool_result in scout',
+      scout,
+      envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'succeeded' }),
+      'unsupported-event',
+      'scout has no legacy form of tool_result',
+    ],
+    [
+      'provenance in scout',
+      scout,
+      envelopeOf({ type: 'provenance', engine: 'e', model: 'm' }),
+      'unsupported-event',
+      'scout has no legacy form of provenance',
+    ],
+    [
+      'a cancelled done',
+      papercup,
+      envelopeOf({ type: 'done', status: 'cancelled' }),
+      'unsupported-event',
+      'papercup done stands for done.status "completed"',
+    ],
+    [
+      'an interrupted done in scout',
+      scout,
+      envelopeOf({ type: 'done', status: 'interrupted' }),
+      'unsupported-event',
+      'scout done stands for done.status "completed"',
+    ],
+    [
+      'a cancelled tool result',
+      papercup,
+      envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'cancelled' }),
+      'unsupported-event',
+      'papercup tool_result: status cancelled has no legacy ok',
+    ],
+    [
+      'a tool result needing reconciliation',
+      papercup,
+      envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'needs-reconciliation' }),
+      'unsupported-event',
+      'papercup tool_result: status needs-reconciliation has no legacy ok',
+    ],
+    [
+      'a card time finer than a millisecond',
+      papercup,
+      envelopeOf({ type: 'card', card: { ...CARD, createdAt: '2026-11-30T09:00:00.0001Z' } }),
+      'unsupported-event',
+      'papercup card: card.createdAt is finer than a millisecond',
+    ],
+    [
+      'a field the legacy type has no place for',
+      dotted,
+      envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status: 'failed', summary: 's' }),
+      'unsupported-event',
+      'tool_result.summary has no place in dotted tool.result',
+    ],
     ['an invalid envelope', papercup, envelopeOf({ type: 'delta', text: 'a', extra: 1 }), 'invalid-event', 'event.extra: unknown property'],
     ['an unversioned frame', papercup, { type: 'delta', text: 'a' }, 'unsupported-version', 'schemaVersion: expected schemaVersion 1'],
     ['a JSON string that is not JSON', papercup, '{', 'invalid-json', 'not valid JSON'],

@@ -46,8 +46,7 @@ export type EncodeLegacyChatFrameRefusalCode = ParseChatEnvelopeRefusalCode | 'u
 
 /** Result of {@link encodeLegacyChatFrame}: the frame and the SSE message text that carries it. */
 export type EncodeLegacyChatFrameResult =
-  | { readonly ok: true; readonly frame: LegacyChatFrame; readonly sse: string }
-  | ChatRefusal<EncodeLegacyChatFrameRefusalCode>;
+  { readonly ok: true; readonly frame: LegacyChatFrame; readonly sse: string } | ChatRefusal<EncodeLegacyChatFrameRefusalCode>;
 
 /**
  * Projects a v1 envelope onto the dialect's legacy frame. The envelope is
@@ -89,7 +88,8 @@ export function encodeLegacyChatFrame<Events = Record<never, never>>(
   if (ids === undefined) return refuse('invalid-options', "options.ids: expected 'cursor' or 'seq' when present");
   const { dialect: named, compiled: dialect } = option;
   const products = readProducts(options, dialect);
-  if (products === null) return refuse('invalid-options', "options.products: expected { codec, events } naming product events the codec registered");
+  if (products === null)
+    return refuse('invalid-options', 'options.products: expected { codec, events } naming product events the codec registered');
   const parsed = products === undefined ? parseChatEnvelope(envelope) : (products.parse(envelope) as ReturnType<typeof parseChatEnvelope>);
   if (!parsed.ok) return parsed;
   const { turnId, seq, event } = parsed.value;
@@ -102,7 +102,8 @@ export function encodeLegacyChatFrame<Events = Record<never, never>>(
   if (type === undefined) return unsupported(`${named.name} has no legacy form of ${event.type}`);
   const values = event as unknown as Readonly<Record<string, unknown>>;
   for (const field of Object.keys(values)) {
-    const placed = field === 'type' || type.fields.some((mapped) => mapped.v1 === field) || Object.prototype.hasOwnProperty.call(type.fixed, field);
+    const placed =
+      field === 'type' || type.fields.some((mapped) => mapped.v1 === field) || Object.prototype.hasOwnProperty.call(type.fixed, field);
     if (!placed) return unsupported(`${event.type}.${field} has no place in ${named.name} ${type.legacy}`);
   }
   for (const [field, value] of Object.entries(type.fixed)) {

@@ -102,7 +102,9 @@ const USAGE_FIELDS = ChatUsageSchema.shape as Readonly<Record<string, { safePars
  */
 export function upgradeUsage(usage: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
   const entries = Object.entries(usage);
-  const kept = entries.filter(([key, value]) => ownField(USAGE_FIELDS, key) !== undefined && USAGE_FIELDS[key]?.safeParse(value).success === true);
+  const kept = entries.filter(
+    ([key, value]) => ownField(USAGE_FIELDS, key) !== undefined && USAGE_FIELDS[key]?.safeParse(value).success === true,
+  );
   if (kept.length === entries.length) return usage as Record<string, unknown>;
   return kept.length === 0 ? undefined : Object.fromEntries(kept);
 }

@@ -54,7 +54,8 @@ const counted = (legacy: number, transport: number, refusals: ChatFrameDecoderCo
   refusals,
 });
 
-const resync = (reason: string) => `resync-required: the server could not resume this stream (${reason}): discard the turn's state and read it again`;
+const resync = (reason: string) =>
+  `resync-required: the server could not resume this stream (${reason}): discard the turn's state and read it again`;
 
 const CAPTURES: readonly Capture[] = [
   { dialect: papercup, file: 'papercup/refund-lookup', counts: counted(9, 3) },
@@ -62,7 +63,10 @@ const CAPTURES: readonly Capture[] = [
     dialect: scout,
     file: 'scout/product-search',
     counts: counted(6, 1, { 'unsupported-event': 2 }),
-    refused: ['unsupported-event: "products" is not an event of this dialect', 'unsupported-event: "broaden" is not an event of this dialect'],
+    refused: [
+      'unsupported-event: "products" is not an event of this dialect',
+      'unsupported-event: "broaden" is not an event of this dialect',
+    ],
     // The card omits allowDecline: Papercusp allows a decline then, so v1 says so (issue 13).
     normalized: { card_cart_1: ['allowDecline'] },
   },
@@ -78,8 +82,19 @@ const CAPTURES: readonly Capture[] = [
     counts: counted(1, 0, { 'invalid-json': 2 }),
     refused: ['invalid-json: data: not valid JSON', 'invalid-json: data: not valid JSON'],
   },
-  { dialect: papercup, file: 'papercup/resumed-with-gap', counts: counted(2, 1, { 'resync-required': 1 }), dropped: ['reason'], refused: [resync('gap')] },
-  { dialect: scout, file: 'scout/live-stream', counts: counted(4, 3, { 'unsupported-event': 1 }), refused: ['unsupported-event: "cart_mutate" is not an event of this dialect'] },
+  {
+    dialect: papercup,
+    file: 'papercup/resumed-with-gap',
+    counts: counted(2, 1, { 'resync-required': 1 }),
+    dropped: ['reason'],
+    refused: [resync('gap')],
+  },
+  {
+    dialect: scout,
+    file: 'scout/live-stream',
+    counts: counted(4, 3, { 'unsupported-event': 1 }),
+    refused: ['unsupported-event: "cart_mutate" is not an event of this dialect'],
+  },
   { dialect: scout, file: 'scout/rate-limited', counts: counted(3, 3), dropped: ['retryAfterMs'] },
   { dialect: scout, file: 'scout/setup-error', counts: counted(1, 1), dropped: ['phase'] },
   { dialect: scout, file: 'scout/resumed-with-gap', counts: counted(2, 1, { 'resync-required': 1 }), refused: [resync('ahead')] },
@@ -98,7 +113,13 @@ const CAPTURES: readonly Capture[] = [
     dialect: papercup,
     file: 'papercup/tooldef-open-cards',
     counts: counted(14, 0),
-    normalized: { card_refund_kind: ['allowDecline'], card_items: ['allowDecline'], card_note: ['allowDecline'], card_pickup: ['allowDecline'], card_rating: ['allowDecline'] },
+    normalized: {
+      card_refund_kind: ['allowDecline'],
+      card_items: ['allowDecline'],
+      card_note: ['allowDecline'],
+      card_pickup: ['allowDecline'],
+      card_rating: ['allowDecline'],
+    },
   },
   {
     dialect: papercup,
@@ -117,7 +138,12 @@ const CAPTURES: readonly Capture[] = [
     },
   },
   // Issue 13: the same domain events lift into the product events the host registered, and project back.
-  { dialect: scout, file: 'scout/product-events-issue-13', counts: counted(7, 1), products: scoutProducts as LegacyProductEvents<Readonly<Record<string, unknown>>> },
+  {
+    dialect: scout,
+    file: 'scout/product-events-issue-13',
+    counts: counted(7, 1),
+    products: scoutProducts as LegacyProductEvents<Readonly<Record<string, unknown>>>,
+  },
 ];
 
 // The host side of a migration: ids and times come from the host, tool calls
@@ -144,7 +170,14 @@ function pinned<T>(path: string, actual: T): T {
     writeFileSync(url, text);
   }
   const text = readFileSync(url, 'utf8');
-  return (path.endsWith('.jsonl') ? text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown) : JSON.parse(text)) as T;
+  return (
+    path.endsWith('.jsonl')
+      ? text
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line) as unknown)
+      : JSON.parse(text)
+  ) as T;
 }
 
 describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) => {
@@ -156,7 +189,9 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) =>
   const envelopes = results.flatMap((result) => (result.ok && result.kind === 'envelope' ? [result.envelope as ChatEventEnvelope] : []));
   // With product events the host's codec reduces them; without, the base reducer (which refuses them).
   const apply = (state: ChatStateV1, envelope: ChatEventEnvelope) =>
-    products === undefined ? applyChatEvent(state, envelope) : (products.codec as typeof scoutProducts.codec).applyChatEvent(state, envelope);
+    products === undefined
+      ? applyChatEvent(state, envelope)
+      : (products.codec as typeof scoutProducts.codec).applyChatEvent(state, envelope);
 
   it('upgrades to the pinned v1 envelopes (transport frames and product events yield none)', () => {
     expect(envelopes).toEqual(pinned(`legacy/${file}.expected.jsonl`, envelopes));
@@ -196,9 +231,12 @@ describe.each(CAPTURES)('the captured $dialect.name session $file', (capture) =>
       const added = Object.keys(projected).filter((key) => !(key in original));
       expect(added).toEqual(mayAdd);
       for (const [key, carrier] of moved) expect((projected[carrier] as Record<string, unknown>)[key]).toEqual(original[key]);
-      const kept = Object.fromEntries(Object.entries(original).filter(([key]) => !dropped.has(key) && !moved.some(([movedKey]) => movedKey === key)));
+      const kept = Object.fromEntries(
+        Object.entries(original).filter(([key]) => !dropped.has(key) && !moved.some(([movedKey]) => movedKey === key)),
+      );
       for (const key of Object.keys(original)) if (dropped.has(key)) seen.add(key);
-      const without = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([key]) => !mayAdd.includes(key)));
+      const without = (record: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(record).filter(([key]) => !mayAdd.includes(key)));
       const normalized = envelope.event.type === 'card' ? capture.normalized?.[envelope.event.card.correlationId] : undefined;
       if (normalized !== undefined) {
         // The fields a rule normalized project as their v1 value says; every other card field comes back as captured.

@@ -29,7 +29,12 @@ const v1Message = (seq: number, event: ChatEventV1, overrides: Partial<ChatEvent
 describe('createChatFrameDecoder reads v1 envelopes and legacy frames on one connection (DESIGN §5)', () => {
   it('passes v1 envelopes through and numbers legacy frames after the last seq of the turn', () => {
     const decoder = createChatFrameDecoder({ dialect: papercup, context });
-    expect(decoder.decode(v1Message(1, { type: 'delta', text: 'Hello' }))).toMatchObject({ ok: true, kind: 'envelope', source: 'v1', envelope: { seq: 1, eventId: 'v1_1' } });
+    expect(decoder.decode(v1Message(1, { type: 'delta', text: 'Hello' }))).toMatchObject({
+      ok: true,
+      kind: 'envelope',
+      source: 'v1',
+      envelope: { seq: 1, eventId: 'v1_1' },
+    });
     expect(decoder.decode(v1Message(2, { type: 'delta', text: ' there' }))).toMatchObject({ source: 'v1', envelope: { seq: 2 } });
     expect(decoder.decode({ event: 'delta', data: json({ text: '!' }) })).toEqual({
       ok: true,
@@ -45,8 +50,16 @@ describe('createChatFrameDecoder reads v1 envelopes and legacy frames on one con
         event: { type: 'delta', text: '!' },
       },
     });
-    expect(decoder.decode({ event: 'heartbeat', data: '' })).toEqual({ ok: true, kind: 'transport', transport: 'heartbeat', event: { type: 'heartbeat' } });
-    expect(decoder.decode({ event: 'done', data: '{}' })).toMatchObject({ source: 'legacy', envelope: { seq: 4, event: { type: 'done', status: 'completed' } } });
+    expect(decoder.decode({ event: 'heartbeat', data: '' })).toEqual({
+      ok: true,
+      kind: 'transport',
+      transport: 'heartbeat',
+      event: { type: 'heartbeat' },
+    });
+    expect(decoder.decode({ event: 'done', data: '{}' })).toMatchObject({
+      source: 'legacy',
+      envelope: { seq: 4, event: { type: 'done', status: 'completed' } },
+    });
     expect(decoder.counts()).toEqual({ v1: 2, legacy: 2, transport: 1, unsupported: 0, refusals: {} });
   });
 
@@ -60,12 +73,17 @@ describe('createChatFrameDecoder reads v1 envelopes and legacy frames on one con
         ok: false,
         code: 'resync-required',
       });
-      expect(decoder.decode({ event: 'error', data: json({ message: 'Rate limited', code: 'rate_limited', retryAfterMs: 30_000 }) })).toMatchObject({
+      expect(
+        decoder.decode({ event: 'error', data: json({ message: 'Rate limited', code: 'rate_limited', retryAfterMs: 30_000 }) }),
+      ).toMatchObject({
         ok: true,
         source: 'legacy',
         envelope: { seq: 1, event: { type: 'error', code: 'rate_limited', message: 'Rate limited', retryable: false } },
       });
-      expect([dialect.name, decoder.counts()]).toEqual([dialect.name, { v1: 0, legacy: 1, transport: 2, unsupported: 1, refusals: { 'resync-required': 1 } }]);
+      expect([dialect.name, decoder.counts()]).toEqual([
+        dialect.name,
+        { v1: 0, legacy: 1, transport: 2, unsupported: 1, refusals: { 'resync-required': 1 } },
+      ]);
     }
   });
 
@@ -78,16 +96,28 @@ describe('createChatFrameDecoder reads v1 envelopes and legacy frames on one con
   it('hands the host the seq and the frame’s SSE id, and a refused frame never uses up a seq', () => {
     const identify = vi.fn(context.identify);
     const decoder = createChatFrameDecoder({ dialect: scout, context: { ...context, identify } });
-    expect(decoder.decode({ data: json({ type: 'tool_start', tool: 'search' }), id: 'sc-1' })).toMatchObject({ code: 'missing-call-identity' });
+    expect(decoder.decode({ data: json({ type: 'tool_start', tool: 'search' }), id: 'sc-1' })).toMatchObject({
+      code: 'missing-call-identity',
+    });
     expect(identify).toHaveBeenLastCalledWith({ seq: 1, id: 'sc-1' });
-    expect(decoder.decode({ data: json({ type: 'token', content: 'a' }), id: 'sc-2' })).toMatchObject({ envelope: { seq: 1, eventId: 'legacy_1' } });
+    expect(decoder.decode({ data: json({ type: 'token', content: 'a' }), id: 'sc-2' })).toMatchObject({
+      envelope: { seq: 1, eventId: 'legacy_1' },
+    });
     expect(identify).toHaveBeenLastCalledWith({ seq: 1, id: 'sc-2' });
   });
 
   it('issue 12: an error is never lost — a plain-text or unclean error is a legacy envelope, while a v1 envelope is read as sent', () => {
     const decoder = createChatFrameDecoder({ dialect: papercup, context });
-    expect(decoder.decode({ event: 'error', data: 'agent exited' })).toMatchObject({ ok: true, source: 'legacy', envelope: { seq: 1, event: { type: 'error', message: 'agent exited' } } });
-    expect(decoder.decode({ event: 'error', data: json({ message: 'boom', stderr: '\u001b[31m' }) })).toMatchObject({ ok: true, source: 'legacy', envelope: { seq: 2, event: { message: 'boom' } } });
+    expect(decoder.decode({ event: 'error', data: 'agent exited' })).toMatchObject({
+      ok: true,
+      source: 'legacy',
+      envelope: { seq: 1, event: { type: 'error', message: 'agent exited' } },
+    });
+    expect(decoder.decode({ event: 'error', data: json({ message: 'boom', stderr: '\u001b[31m' }) })).toMatchObject({
+      ok: true,
+      source: 'legacy',
+      envelope: { seq: 2, event: { message: 'boom' } },
+    });
     // A v1 envelope with unclean text is the strict parser's to refuse, never relaxed into a legacy error.
     const v1 = v1Message(3, { type: 'error', code: 'x', message: 'boom', retryable: false });
     expect(decoder.decode({ ...v1, data: v1?.data.replace('boom', 'boom\\u0000') })).toMatchObject({
@@ -100,7 +130,9 @@ describe('createChatFrameDecoder reads v1 envelopes and legacy frames on one con
 
   it('uses the host’s call-id mapping for tool frames without one', () => {
     const decoder = createChatFrameDecoder({ dialect: scout, context: { ...context, callId: ({ name, seq }) => `${name}#${seq}` } });
-    expect(decoder.decode({ data: json({ type: 'tool_start', tool: 'search' }) })).toMatchObject({ envelope: { event: { type: 'tool_call', callId: 'search#1', name: 'search' } } });
+    expect(decoder.decode({ data: json({ type: 'tool_start', tool: 'search' }) })).toMatchObject({
+      envelope: { event: { type: 'tool_call', callId: 'search#1', name: 'search' } },
+    });
   });
 
   it('counts every malformed frame of either kind as unsupported, by code, and yields nothing from it', () => {

@@ -16,7 +16,13 @@ import {
 } from '@papercusp/chat-protocol-core';
 import { readControlMessage, type LegacyControlMessage } from './control-frame.js';
 import { decodeData, heartbeatByName, parseData, readFrame, readPlainText } from './decode.js';
-import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './define-legacy-dialect.js';
+import {
+  readDialectOption,
+  type CompiledDialect,
+  type LegacyDialect,
+  type LegacyDialectDefinition,
+  type LegacyEventOf,
+} from './define-legacy-dialect.js';
 import { ownField } from './field-kind-conversions.js';
 import { liftProductFrame, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
 import {
@@ -158,7 +164,8 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
 
   const decode = (input: unknown): ChatFrameDecoderResult<Definition, Events> => {
     const control = controlOf(input);
-    if (control === 'invalid') return refused(refuse('invalid-frame', 'expected { comment: single-line text } or { retry: a non-negative integer }, alone'));
+    if (control === 'invalid')
+      return refused(refuse('invalid-frame', 'expected { comment: single-line text } or { retry: a non-negative integer }, alone'));
     if (control !== undefined) {
       totals.transport++;
       return control;
@@ -169,7 +176,12 @@ export function createChatFrameDecoder<Definition extends LegacyDialectDefinitio
     if (decoded === undefined) {
       const data = parseData(message.value.data);
       const value = data.ok ? data.value.value : undefined;
-      if (typeof value === 'object' && value !== null && !Array.isArray(value) && ownField(value as Record<string, unknown>, 'schemaVersion') !== undefined) {
+      if (
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        ownField(value as Record<string, unknown>, 'schemaVersion') !== undefined
+      ) {
         // The strict parser reads the data as sent: text replaced for a legacy error never makes a v1 envelope.
         return decodeV1(message.value);
       }
@@ -234,7 +246,10 @@ function readDecoderOptions(options: unknown): {
     if (typeof identify === 'function' && (callId === undefined || typeof callId === 'function')) {
       // `identify` keeps the host's context as its receiver.
       const identifyFrame: ChatFrameDecoderContext['identify'] = (frame) => identify.call(given, frame);
-      context = callId === undefined ? { conversationId, turnId, identify: identifyFrame } : { conversationId, turnId, identify: identifyFrame, callId };
+      context =
+        callId === undefined
+          ? { conversationId, turnId, identify: identifyFrame }
+          : { conversationId, turnId, identify: identifyFrame, callId };
     }
   } catch {
     // Unreadable: refused below.

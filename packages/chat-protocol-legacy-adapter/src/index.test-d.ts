@@ -81,7 +81,11 @@ describe('dialect events are typed from their definition', () => {
   });
 
   it('keeps a definition’s literal types', () => {
-    const mine = defineLegacyDialect({ name: 'mine', typeFrom: 'event', types: { say: { v1: 'delta', fields: { words: { kind: 'text', v1: 'text' } } } } });
+    const mine = defineLegacyDialect({
+      name: 'mine',
+      typeFrom: 'event',
+      types: { say: { v1: 'delta', fields: { words: { kind: 'text', v1: 'text' } } } },
+    });
     expectTypeOf<LegacyEventOf<typeof mine.definition>>().toEqualTypeOf<{ readonly type: 'say'; readonly words: string }>();
   });
 });
@@ -120,13 +124,23 @@ describe('registered product events are typed through upgrade and the frame deco
     if (plain.ok && plain.kind === 'envelope') expectTypeOf(plain.envelope).toEqualTypeOf<ChatEventEnvelope>();
     const decoder = createChatFrameDecoder({
       dialect: scout,
-      context: { conversationId: 'c', turnId: 't', identify: () => ({ eventId: 'e', occurredAt: '2026-11-30T09:00:00Z' }), products: scoutProducts },
+      context: {
+        conversationId: 'c',
+        turnId: 't',
+        identify: () => ({ eventId: 'e', occurredAt: '2026-11-30T09:00:00Z' }),
+        products: scoutProducts,
+      },
     });
     const decoded = decoder.decode({ data: '' });
     if (decoded.ok && decoded.kind === 'envelope' && decoded.envelope.event.type === 'scout.broaden') {
-      expectTypeOf(decoded.envelope.event.data.options).toEqualTypeOf<{ label: string; prompt: string; resultCount?: number | undefined }[]>();
+      expectTypeOf(decoded.envelope.event.data.options).toEqualTypeOf<
+        { label: string; prompt: string; resultCount?: number | undefined }[]
+      >();
     }
-    // @ts-expect-error: a legacy type may only map to a name the codec registered
-    upgradeLegacyChatFrame({ data: '' }, { ...CONTEXT_IDENTITY, dialect: scout, products: { codec: scoutProducts.codec, events: { products: 'scout.other' } } });
+    upgradeLegacyChatFrame(
+      { data: '' },
+      // @ts-expect-error: a legacy type may only map to a name the codec registered
+      { ...CONTEXT_IDENTITY, dialect: scout, products: { codec: scoutProducts.codec, events: { products: 'scout.other' } } },
+    );
   });
 });

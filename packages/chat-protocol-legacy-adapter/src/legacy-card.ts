@@ -24,12 +24,7 @@ import { isObjectRecord as isPlainObject, ownField } from './field-kind-conversi
  * - `data-schema-unreadable`: `dataSchemaJson` is a string that is not a JSON object.
  */
 export type LegacyCardRefusalReason =
-  | 'empty-prompt'
-  | 'options-unreadable'
-  | 'option-without-id'
-  | 'no-options'
-  | 'bound-not-a-number'
-  | 'data-schema-unreadable';
+  'empty-prompt' | 'options-unreadable' | 'option-without-id' | 'no-options' | 'bound-not-a-number' | 'data-schema-unreadable';
 
 /** A legacy card the adapter refuses to guess at: the frame is `unsupported-card`, with why. */
 export interface LegacyCardRefusal extends ChatRefusal<'unsupported-card'> {
@@ -37,9 +32,7 @@ export interface LegacyCardRefusal extends ChatRefusal<'unsupported-card'> {
 }
 
 /** A legacy card as v1 holds it (times aside), or why it has none. */
-export type LegacyCardUpgrade =
-  | { readonly ok: true; readonly card: Record<string, unknown> }
-  | LegacyCardRefusal;
+export type LegacyCardUpgrade = { readonly ok: true; readonly card: Record<string, unknown> } | LegacyCardRefusal;
 
 // The default bounds of a slider that gives none: those of an HTML range input,
 // which is how a Papercusp renderer without bounds shows it.
@@ -59,7 +52,10 @@ const ELLIPSIS = '…';
 const REFUSALS = new WeakSet<object>();
 
 function cardRefusal(reason: LegacyCardRefusalReason, path: readonly (string | number)[], message: string): LegacyCardRefusal {
-  const refusal = { ...refuse('unsupported-card', `card.${path.join('.')}: ${message}`, [{ path: ['event', 'card', ...path], message }]), reason };
+  const refusal = {
+    ...refuse('unsupported-card', `card.${path.join('.')}: ${message}`, [{ path: ['event', 'card', ...path], message }]),
+    reason,
+  };
   REFUSALS.add(refusal);
   return refusal;
 }
@@ -109,7 +105,9 @@ function upgradeOptions(options: unknown): { readonly ok: true; readonly options
   return { ok: true, options: upgraded };
 }
 
-function upgradePresentation(presentation: Record<string, unknown>): { readonly ok: true; readonly presentation: Record<string, unknown> } | LegacyCardRefusal {
+function upgradePresentation(
+  presentation: Record<string, unknown>,
+): { readonly ok: true; readonly presentation: Record<string, unknown> } | LegacyCardRefusal {
   const kind = ownField(presentation, 'kind');
   let upgraded: Record<string, unknown> = { ...presentation };
   if (ownField(presentation, 'options') !== undefined) {
@@ -121,7 +119,9 @@ function upgradePresentation(presentation: Record<string, unknown>): { readonly 
   if (OPTION_KINDS.has(kind) && (options === undefined || (Array.isArray(options) && options.length === 0))) {
     return cardRefusal('no-options', ['presentation', 'options'], `a ${String(kind)} card needs at least one option`);
   }
-  for (const key of (typeof kind === 'string' && Object.prototype.hasOwnProperty.call(NUMERIC_BOUNDS, kind) ? NUMERIC_BOUNDS[kind] : undefined) ?? []) {
+  for (const key of (typeof kind === 'string' && Object.prototype.hasOwnProperty.call(NUMERIC_BOUNDS, kind)
+    ? NUMERIC_BOUNDS[kind]
+    : undefined) ?? []) {
     const value = ownField(upgraded, key);
     if (value === undefined) continue;
     const number = numberOf(value);

@@ -8,7 +8,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-values.js';
-import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
+import {
+  anyArguments,
+  describeHostileContract,
+  type FunctionClassification,
+  type HostileTarget,
+} from '../../../test-support/never-throws.js';
 import * as legacy from './index.js';
 
 const deltaFrame = { event: 'delta', data: JSON.stringify({ text: 'Hello' }), id: 'turn_1:1' };
@@ -19,14 +24,33 @@ const decoderContext = {
   turnId: 'turn_1',
   identify: ({ seq }: { readonly seq: number }) => ({ eventId: `legacy_${seq}`, occurredAt: '2026-11-30T09:00:00Z' }),
 };
-const definition = { name: 'tiny', types: { ping: { transport: 'heartbeat' }, delta: { v1: 'delta', fields: { text: { kind: 'text', v1: 'text' } } } } };
+const definition = {
+  name: 'tiny',
+  types: { ping: { transport: 'heartbeat' }, delta: { v1: 'delta', fields: { text: { kind: 'text', v1: 'text' } } } },
+};
 const decoder = legacy.createChatFrameDecoder({ dialect: legacy.papercup, context: decoderContext });
 
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
-  decodeLegacyChatFrame: { call: anyArguments(legacy.decodeLegacyChatFrame), valid: [deltaFrame, { dialect: legacy.papercup }], returns: 'result' },
-  upgradeLegacyChatFrame: { call: anyArguments(legacy.upgradeLegacyChatFrame), valid: [deltaFrame, { ...identity, dialect: legacy.papercup }], returns: 'result' },
-  encodeLegacyChatFrame: { call: anyArguments(legacy.encodeLegacyChatFrame), valid: [envelope, { dialect: legacy.scout }], returns: 'result' },
-  encodeLegacyControlFrame: { call: anyArguments(legacy.encodeLegacyControlFrame), valid: [{ kind: 'heartbeat', tsMs: 1 }], returns: 'result' },
+  decodeLegacyChatFrame: {
+    call: anyArguments(legacy.decodeLegacyChatFrame),
+    valid: [deltaFrame, { dialect: legacy.papercup }],
+    returns: 'result',
+  },
+  upgradeLegacyChatFrame: {
+    call: anyArguments(legacy.upgradeLegacyChatFrame),
+    valid: [deltaFrame, { ...identity, dialect: legacy.papercup }],
+    returns: 'result',
+  },
+  encodeLegacyChatFrame: {
+    call: anyArguments(legacy.encodeLegacyChatFrame),
+    valid: [envelope, { dialect: legacy.scout }],
+    returns: 'result',
+  },
+  encodeLegacyControlFrame: {
+    call: anyArguments(legacy.encodeLegacyControlFrame),
+    valid: [{ kind: 'heartbeat', tsMs: 1 }],
+    returns: 'result',
+  },
   parseLegacyLastEventId: { call: anyArguments(legacy.parseLegacyLastEventId), valid: ['7'], returns: 'value' },
   upgradeLegacyChatTurn: {
     call: anyArguments(legacy.upgradeLegacyChatTurn),
@@ -39,7 +63,10 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
 
 const throwing: FunctionClassification['throwing'] = {
   defineLegacyDialect: { call: anyArguments(legacy.defineLegacyDialect), valid: [definition] },
-  createChatFrameDecoder: { call: anyArguments(legacy.createChatFrameDecoder), valid: [{ dialect: legacy.papercup, context: decoderContext }] },
+  createChatFrameDecoder: {
+    call: anyArguments(legacy.createChatFrameDecoder),
+    valid: [{ dialect: legacy.papercup, context: decoderContext }],
+  },
 };
 
 describeHostileContract('legacy adapter', legacy, {
@@ -64,8 +91,13 @@ describe('legacy adapter: exact outcomes of the hostile inputs issue 12 found', 
     expect(legacy.upgradeLegacyChatFrame(deltaFrame, undefined as never)).toEqual(invalidOptions);
     const getter = Object.defineProperty({ ...identity, dialect: legacy.papercup }, 'turnId', { get: throwHostile, enumerable: true });
     expect(legacy.upgradeLegacyChatFrame(deltaFrame, getter)).toEqual(invalidOptions);
-    expect(legacy.upgradeLegacyChatFrame(deltaFrame, { ...identity, dialect: legacy.papercup, callId: 'call_1' } as never)).toEqual(invalidOptions);
-    expect(legacy.upgradeLegacyChatFrame(deltaFrame, { ...identity, dialect: legacy.papercup })).toMatchObject({ ok: true, kind: 'envelope' });
+    expect(legacy.upgradeLegacyChatFrame(deltaFrame, { ...identity, dialect: legacy.papercup, callId: 'call_1' } as never)).toEqual(
+      invalidOptions,
+    );
+    expect(legacy.upgradeLegacyChatFrame(deltaFrame, { ...identity, dialect: legacy.papercup })).toMatchObject({
+      ok: true,
+      kind: 'envelope',
+    });
   });
 
   it('an upgrade context with seq -0 is refused by the strict encoder, never written as seq 0 (issue 12)', () => {
@@ -86,7 +118,9 @@ describe('legacy adapter: exact outcomes of the hostile inputs issue 12 found', 
     );
     expect(() => legacy.createChatFrameDecoder(everyTrapThrows as never)).toThrow(problem);
     expect(() => legacy.createChatFrameDecoder({ dialect: legacy.papercup, context: everyTrapThrows } as never)).toThrow(problem);
-    expect(() => legacy.createChatFrameDecoder({ dialect: legacy.papercup, context: { conversationId: 'conv_1', turnId: 'turn_1' } } as never)).toThrow(problem);
+    expect(() =>
+      legacy.createChatFrameDecoder({ dialect: legacy.papercup, context: { conversationId: 'conv_1', turnId: 'turn_1' } } as never),
+    ).toThrow(problem);
     const context = {
       conversationId: 'conv_1',
       turnId: 'turn_1',

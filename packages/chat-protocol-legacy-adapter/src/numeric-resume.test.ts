@@ -83,7 +83,9 @@ function goldenTurns(dialect: LegacyDialect): { readonly name: string; readonly 
     .filter((file) => file.endsWith(`.${dialect.name}.sse`) && !file.endsWith('.capture.sse'))
     .flatMap((file) => {
       const name = file.slice(0, -`.${dialect.name}.sse`.length);
-      const lines = readFileSync(new URL(`${name}.jsonl`, golden), 'utf8').trimEnd().split('\n');
+      const lines = readFileSync(new URL(`${name}.jsonl`, golden), 'utf8')
+        .trimEnd()
+        .split('\n');
       const turns = new Map<string, Map<number, ChatEventEnvelope>>();
       for (const line of lines) {
         const envelope = JSON.parse(line) as ChatEventEnvelope;
@@ -149,7 +151,9 @@ describe.each([papercup, scout])('a Papercusp SSE client resumes from our $name 
   it('projects numeric, increasing ids (the turn seq) with ids: seq, and the v1 cursor by default', () => {
     expect(turns.length).toBeGreaterThan(0);
     for (const { turn } of turns) {
-      const numeric = turn.map((envelope) => (encodeLegacyChatFrame(envelope, { dialect, ids: 'seq' }) as { frame: { id: string } }).frame.id);
+      const numeric = turn.map(
+        (envelope) => (encodeLegacyChatFrame(envelope, { dialect, ids: 'seq' }) as { frame: { id: string } }).frame.id,
+      );
       expect(numeric).toEqual(turn.map((envelope) => String(envelope.seq)));
       const cursors = turn.map((envelope) => (encodeLegacyChatFrame(envelope, { dialect }) as { frame: { id: string } }).frame.id);
       expect(cursors).toEqual(turn.map((envelope) => `${envelope.turnId}:${envelope.seq}`));
@@ -241,7 +245,12 @@ describe('parseLegacyLastEventId reads only a canonical non-negative safe intege
   });
 
   it('never throws and reads back every seq it is given as text (property)', () => {
-    fc.assert(fc.property(fc.anything(), (value) => parseLegacyLastEventId(value) === null || typeof value === 'number' || typeof value === 'string'));
+    fc.assert(
+      fc.property(
+        fc.anything(),
+        (value) => parseLegacyLastEventId(value) === null || typeof value === 'number' || typeof value === 'string',
+      ),
+    );
     fc.assert(fc.property(fc.maxSafeNat(), (seq) => parseLegacyLastEventId(String(seq)) === seq));
   });
 });

@@ -44,7 +44,10 @@ describe('scout domain events and registered product events (DESIGN §3.3, §5; 
 
   it('a domain event the host did not map stays unsupported-event; one its schema refuses is invalid-envelope at the field', () => {
     const context = { ...IDENTITY, dialect: scout, products: scoutProducts };
-    expect(upgradeLegacyChatFrame(scoutFrame({ type: 'highlight', productId: 'p1' }), context)).toMatchObject({ ok: false, code: 'unsupported-event' });
+    expect(upgradeLegacyChatFrame(scoutFrame({ type: 'highlight', productId: 'p1' }), context)).toMatchObject({
+      ok: false,
+      code: 'unsupported-event',
+    });
     expect(upgradeLegacyChatFrame(scoutFrame({ type: 'products', products: 'nope' }), context)).toMatchObject({
       ok: false,
       code: 'invalid-envelope',
@@ -53,7 +56,9 @@ describe('scout domain events and registered product events (DESIGN §3.3, §5; 
   });
 
   it('base frames upgrade as before beside a registration', () => {
-    expect(upgradeLegacyChatFrame(scoutFrame({ type: 'token', content: 'Hi' }), { ...IDENTITY, dialect: scout, products: scoutProducts })).toMatchObject({
+    expect(
+      upgradeLegacyChatFrame(scoutFrame({ type: 'token', content: 'Hi' }), { ...IDENTITY, dialect: scout, products: scoutProducts }),
+    ).toMatchObject({
       ok: true,
       envelope: envelopeOf({ type: 'delta', text: 'Hi' }),
     });
@@ -67,7 +72,9 @@ describe('scout domain events and registered product events (DESIGN §3.3, §5; 
       sse: `id: turn_1:3\ndata: ${JSON.stringify(PRODUCTS)}\n\n`,
     });
     const unmapped = { codec: scoutCodec, events: { products: 'scout.products' } } as const;
-    expect(encodeLegacyChatFrame(envelopeOf({ type: 'scout.broaden', data: { options: [] } }), { dialect: scout, products: unmapped })).toEqual({
+    expect(
+      encodeLegacyChatFrame(envelopeOf({ type: 'scout.broaden', data: { options: [] } }), { dialect: scout, products: unmapped }),
+    ).toEqual({
       ok: false,
       code: 'unsupported-event',
       message: "scout.broaden has no legacy type in the host's product events",
@@ -83,7 +90,10 @@ describe('scout domain events and registered product events (DESIGN §3.3, §5; 
     const loose = createChatCodec({ events: { 'scout.cart_mutate': { schema: z.unknown(), channel: 'transient' } } });
     const options = { dialect: scout, products: { codec: loose, events: { cart_mutate: 'scout.cart_mutate' } } } as const;
     for (const data of [['p1'], 'add', null, { type: 'add' }]) {
-      expect(encodeLegacyChatFrame(envelopeOf({ type: 'scout.cart_mutate', data }), options)).toMatchObject({ ok: false, code: 'unsupported-event' });
+      expect(encodeLegacyChatFrame(envelopeOf({ type: 'scout.cart_mutate', data }), options)).toMatchObject({
+        ok: false,
+        code: 'unsupported-event',
+      });
     }
   });
 
@@ -93,7 +103,10 @@ describe('scout domain events and registered product events (DESIGN §3.3, §5; 
       const upgraded = upgradeLegacyChatFrame(frame, { ...IDENTITY, dialect: papercup, products: papercupProducts });
       expect(upgraded).toMatchObject({ ok: true, envelope: envelopeOf({ type: 'acme.billing', data }) });
       if (!upgraded.ok || upgraded.kind !== 'envelope') return;
-      expect(encodeLegacyChatFrame(upgraded.envelope, { dialect: papercup, products: papercupProducts })).toMatchObject({ ok: true, frame: { ...frame, id: 'turn_1:3' } });
+      expect(encodeLegacyChatFrame(upgraded.envelope, { dialect: papercup, products: papercupProducts })).toMatchObject({
+        ok: true,
+        frame: { ...frame, id: 'turn_1:3' },
+      });
     }
   });
 
@@ -106,10 +119,18 @@ describe('scout domain events and registered product events (DESIGN §3.3, §5; 
     ['events that are not a record', { codec: scoutCodec, events: ['scout.products'] }],
   ])('products with %s are invalid-options (createChatFrameDecoder throws TypeError)', (_name, products) => {
     const given = products as unknown as LegacyProductEvents;
-    expect(upgradeLegacyChatFrame(scoutFrame(PRODUCTS), { ...IDENTITY, dialect: scout, products: given })).toMatchObject({ ok: false, code: 'invalid-options' });
-    expect(encodeLegacyChatFrame(envelopeOf({ type: 'delta', text: 'x' }), { dialect: scout, products: given })).toMatchObject({ ok: false, code: 'invalid-options' });
+    expect(upgradeLegacyChatFrame(scoutFrame(PRODUCTS), { ...IDENTITY, dialect: scout, products: given })).toMatchObject({
+      ok: false,
+      code: 'invalid-options',
+    });
+    expect(encodeLegacyChatFrame(envelopeOf({ type: 'delta', text: 'x' }), { dialect: scout, products: given })).toMatchObject({
+      ok: false,
+      code: 'invalid-options',
+    });
     const identify = () => ({ eventId: 'evt_1', occurredAt: '2026-11-30T09:00:00Z' });
-    expect(() => createChatFrameDecoder({ dialect: scout, context: { conversationId: 'conv_1', turnId: 'turn_1', identify, products: given } })).toThrow(TypeError);
+    expect(() =>
+      createChatFrameDecoder({ dialect: scout, context: { conversationId: 'conv_1', turnId: 'turn_1', identify, products: given } }),
+    ).toThrow(TypeError);
   });
 
   it('the frame decoder lifts registered domain events in seq order, and asks no identity for one it refuses', () => {
@@ -137,7 +158,10 @@ describe('scout domain events and registered product events (DESIGN §3.3, §5; 
     const envelope = { ...envelopeOf({ type: 'scout.products', data: { products: [{ id: 'p1' }] } }), seq: 1 };
     const message = { event: 'scout.products', data: JSON.stringify(envelope), id: 'turn_1:1' };
     const identify = () => ({ eventId: 'evt_9', occurredAt: '2026-11-30T09:00:00Z' });
-    const withProducts = createChatFrameDecoder({ dialect: scout, context: { conversationId: 'conv_1', turnId: 'turn_1', identify, products: scoutProducts } });
+    const withProducts = createChatFrameDecoder({
+      dialect: scout,
+      context: { conversationId: 'conv_1', turnId: 'turn_1', identify, products: scoutProducts },
+    });
     expect(withProducts.decode(message)).toEqual({ ok: true, kind: 'envelope', source: 'v1', envelope });
     const without = createChatFrameDecoder({ dialect: scout, context: { conversationId: 'conv_1', turnId: 'turn_1', identify } });
     expect(without.decode(message)).toMatchObject({ ok: false, code: 'unknown-event' });
@@ -146,16 +170,26 @@ describe('scout domain events and registered product events (DESIGN §3.3, §5; 
   it('property: encode(upgrade(f)) equals f for every product frame, in both dialects', () => {
     const loose = createChatCodec({ events: { 'acme.note': { schema: z.unknown(), channel: 'event' } } });
     const products = { codec: loose, events: { note: 'acme.note' } } as const;
-    const objectArb = fc.dictionary(fc.string().filter((key) => !['type', '__proto__', 'constructor', 'prototype'].includes(key)), jsonArb, { maxKeys: 4 });
+    const objectArb = fc.dictionary(
+      fc.string().filter((key) => !['type', '__proto__', 'constructor', 'prototype'].includes(key)),
+      jsonArb,
+      { maxKeys: 4 },
+    );
     fc.assert(
-      fc.property(fc.oneof(objectArb.map((data) => ({ dialect: scout as LegacyDialect, frame: scoutFrame({ type: 'note', ...data }) })), jsonArb.map((data) => ({ dialect: papercup as LegacyDialect, frame: { event: 'note', data: JSON.stringify(data) } }))), ({ dialect, frame }) => {
-        const upgraded = upgradeLegacyChatFrame(frame, { ...IDENTITY, dialect, products });
-        if (!upgraded.ok || upgraded.kind !== 'envelope') throw new Error(JSON.stringify(upgraded));
-        const encoded = encodeLegacyChatFrame(upgraded.envelope, { dialect, products });
-        if (!encoded.ok) throw new Error(encoded.message);
-        expect(JSON.parse(encoded.frame.data)).toEqual(JSON.parse(frame.data));
-        expect(encoded.frame.event).toBe('event' in frame ? frame.event : undefined);
-      }),
+      fc.property(
+        fc.oneof(
+          objectArb.map((data) => ({ dialect: scout as LegacyDialect, frame: scoutFrame({ type: 'note', ...data }) })),
+          jsonArb.map((data) => ({ dialect: papercup as LegacyDialect, frame: { event: 'note', data: JSON.stringify(data) } })),
+        ),
+        ({ dialect, frame }) => {
+          const upgraded = upgradeLegacyChatFrame(frame, { ...IDENTITY, dialect, products });
+          if (!upgraded.ok || upgraded.kind !== 'envelope') throw new Error(JSON.stringify(upgraded));
+          const encoded = encodeLegacyChatFrame(upgraded.envelope, { dialect, products });
+          if (!encoded.ok) throw new Error(encoded.message);
+          expect(JSON.parse(encoded.frame.data)).toEqual(JSON.parse(frame.data));
+          expect(encoded.frame.event).toBe('event' in frame ? frame.event : undefined);
+        },
+      ),
       { numRuns: runs(300) },
     );
   });

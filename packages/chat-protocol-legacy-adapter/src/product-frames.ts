@@ -30,7 +30,10 @@ import { ownField } from './field-kind-conversions.js';
  * type per name, so both directions are one mapping.
  */
 export interface LegacyProductEvents<Events = Readonly<Record<string, unknown>>> {
-  readonly codec: Pick<ChatCodec<OpenCardSnapshotV1, Events>, 'parseChatEnvelope' | 'parseChatSseMessage' | 'encodeChatEnvelope' | 'eventFields'>;
+  readonly codec: Pick<
+    ChatCodec<OpenCardSnapshotV1, Events>,
+    'parseChatEnvelope' | 'parseChatSseMessage' | 'encodeChatEnvelope' | 'eventFields'
+  >;
   readonly events: Readonly<Record<string, keyof Events & string>>;
 }
 
@@ -38,7 +41,9 @@ export interface LegacyProductEvents<Events = Readonly<Record<string, unknown>>>
 export interface CompiledProductEvents {
   readonly parse: (input: unknown) => ParseResult<unknown, ParseChatEnvelopeRefusalCode>;
   readonly parseSse: (message: ChatSseMessage) => ParseResult<unknown, ParseChatSseMessageRefusalCode>;
-  readonly encode: (record: ChatEnvelopeRecord) => { readonly ok: true; readonly envelope: unknown } | ChatRefusal<ParseChatEnvelopeRefusalCode>;
+  readonly encode: (
+    record: ChatEnvelopeRecord,
+  ) => { readonly ok: true; readonly envelope: unknown } | ChatRefusal<ParseChatEnvelopeRefusalCode>;
   readonly byLegacyType: ReadonlyMap<string, string>;
   readonly byName: ReadonlyMap<string, string>;
 }

@@ -17,7 +17,9 @@ describe('numeric resume and control frames are typed (issue 13)', () => {
   it('types the ids option and the Last-Event-ID reader', () => {
     expectTypeOf<LegacyFrameIds>().toEqualTypeOf<'cursor' | 'seq'>();
     expectTypeOf<EncodeLegacyChatFrameOptions['ids']>().toEqualTypeOf<LegacyFrameIds | undefined>();
-    expectTypeOf(encodeLegacyChatFrame<Record<never, never>>).parameter(1).toEqualTypeOf<EncodeLegacyChatFrameOptions>();
+    expectTypeOf(encodeLegacyChatFrame<Record<never, never>>)
+      .parameter(1)
+      .toEqualTypeOf<EncodeLegacyChatFrameOptions>();
     expectTypeOf(parseLegacyLastEventId).returns.toEqualTypeOf<number | null>();
   });
 
@@ -27,7 +29,10 @@ describe('numeric resume and control frames are typed (issue 13)', () => {
     const result = encodeLegacyControlFrame({ kind: 'retry', retryMs: 1 });
     if (result.ok) expectTypeOf(result.sse).toEqualTypeOf<string>();
     expectTypeOf<LegacyControlMessage>().toExtend<ChatFrameDecoderResult>();
-    const decoder = createChatFrameDecoder({ dialect: papercup, context: { conversationId: 'c', turnId: 't', identify: () => ({ eventId: 'e', occurredAt: '' }) } });
+    const decoder = createChatFrameDecoder({
+      dialect: papercup,
+      context: { conversationId: 'c', turnId: 't', identify: () => ({ eventId: 'e', occurredAt: '' }) },
+    });
     const decoded = decoder.decode({ comment: 'ping' });
     if (decoded.ok && decoded.kind === 'control' && decoded.control === 'comment') expectTypeOf(decoded.text).toEqualTypeOf<string>();
   });

@@ -63,12 +63,12 @@ describe('upgradeLegacyChatTurn: the rules, field by field', () => {
   });
 
   it('source is kept, voice_tts included on an assistant turn', () => {
-    expect([value('typed-question').source, value('voice-question').source, value('spoken-answer').source, value('system-note').source]).toEqual([
-      'text_typed',
-      'voice_stt',
-      'voice_tts',
-      'system',
-    ]);
+    expect([
+      value('typed-question').source,
+      value('voice-question').source,
+      value('spoken-answer').source,
+      value('system-note').source,
+    ]).toEqual(['text_typed', 'voice_stt', 'voice_tts', 'system']);
   });
 
   it("the product's fields (workRefs, planSlug) travel in product, never dropped", () => {
@@ -78,8 +78,14 @@ describe('upgradeLegacyChatTurn: the rules, field by field', () => {
 
   it('a host names its own product fields; the default ones are then unknown', () => {
     const record = { ...recordOf('typed-question'), boardId: 'b_7' };
-    expect(upgradeLegacyChatTurn(record, { productFields: ['boardId'] })).toMatchObject({ ok: true, value: { product: { boardId: 'b_7' } } });
-    expect(upgradeLegacyChatTurn(recordOf('spoken-answer'), { productFields: ['boardId'] })).toMatchObject({ ok: false, code: 'unknown-field' });
+    expect(upgradeLegacyChatTurn(record, { productFields: ['boardId'] })).toMatchObject({
+      ok: true,
+      value: { product: { boardId: 'b_7' } },
+    });
+    expect(upgradeLegacyChatTurn(recordOf('spoken-answer'), { productFields: ['boardId'] })).toMatchObject({
+      ok: false,
+      code: 'unknown-field',
+    });
   });
 
   it('stored picks become the submitted answer: { option_id } objects for a radio, option ids for a checkbox', () => {
@@ -89,7 +95,13 @@ describe('upgradeLegacyChatTurn: the rules, field by field', () => {
           correlationId: 'card_01JBX4',
           createdAt: '2026-11-30T09:01:02.150Z',
           prompt: 'Keep or drop the stale branch?',
-          presentation: { kind: 'radio', options: [{ id: 'opt_keep', label: 'Keep it' }, { id: 'opt_drop', label: 'Drop it' }] },
+          presentation: {
+            kind: 'radio',
+            options: [
+              { id: 'opt_keep', label: 'Keep it' },
+              { id: 'opt_drop', label: 'Drop it' },
+            ],
+          },
           allowDecline: true,
         },
         closed: true,
@@ -158,20 +170,58 @@ describe('upgradeLegacyChatTurn: the rules, field by field', () => {
     ['a record without text', { ...recordOf('typed-question'), text: undefined }, 'invalid-record'],
     ['createdAt past year 9999', { ...recordOf('typed-question'), createdAt: 253_402_300_800_000 }, 'invalid-timestamp'],
     ['a fractional createdAt', { ...recordOf('typed-question'), createdAt: 1_796_029_200_000.5 }, 'invalid-timestamp'],
-    ['picks on a tool without a card', { ...recordOf('spoken-answer'), tools: [{ callId: 'c', name: 'n', ok: true, picks: ['a'] }] }, 'invalid-record'],
-    ['a card the strict v1 parser refuses', { ...recordOf('declined-card'), tools: [{ callId: 'c', name: 'ask_choice', ok: true, card: { correlationId: 'x', createdAt: 'soon', prompt: 'p', presentation: { kind: 'text' } } }] }, 'invalid-card'],
-    ['picks on a text card', { ...recordOf('declined-card'), tools: [{ callId: 'c', name: 'ask_choice', ok: true, card: { correlationId: 'x', createdAt: 1, prompt: 'p', presentation: { kind: 'text' } }, picks: ['a'] }] }, 'unreadable-answer'],
+    [
+      'picks on a tool without a card',
+      { ...recordOf('spoken-answer'), tools: [{ callId: 'c', name: 'n', ok: true, picks: ['a'] }] },
+      'invalid-record',
+    ],
+    [
+      'a card the strict v1 parser refuses',
+      {
+        ...recordOf('declined-card'),
+        tools: [
+          {
+            callId: 'c',
+            name: 'ask_choice',
+            ok: true,
+            card: { correlationId: 'x', createdAt: 'soon', prompt: 'p', presentation: { kind: 'text' } },
+          },
+        ],
+      },
+      'invalid-card',
+    ],
+    [
+      'picks on a text card',
+      {
+        ...recordOf('declined-card'),
+        tools: [
+          {
+            callId: 'c',
+            name: 'ask_choice',
+            ok: true,
+            card: { correlationId: 'x', createdAt: 1, prompt: 'p', presentation: { kind: 'text' } },
+            picks: ['a'],
+          },
+        ],
+      },
+      'unreadable-answer',
+    ],
   ])('%s is %s', (_name, input, code) => {
     expect(upgradeLegacyChatTurn(input)).toMatchObject({ ok: false, code });
   });
 
   it('reads JSON text like the value it encodes', () => {
-    expect(upgradeLegacyChatTurn(JSON.stringify(recordOf('answered-pick')))).toStrictEqual(upgradeLegacyChatTurn(recordOf('answered-pick')));
+    expect(upgradeLegacyChatTurn(JSON.stringify(recordOf('answered-pick')))).toStrictEqual(
+      upgradeLegacyChatTurn(recordOf('answered-pick')),
+    );
   });
 
   it('options it cannot read are invalid-options', () => {
     expect(upgradeLegacyChatTurn(recordOf('typed-question'), null as never)).toMatchObject({ ok: false, code: 'invalid-options' });
-    expect(upgradeLegacyChatTurn(recordOf('typed-question'), { productFields: 'workRefs' } as never)).toMatchObject({ ok: false, code: 'invalid-options' });
+    expect(upgradeLegacyChatTurn(recordOf('typed-question'), { productFields: 'workRefs' } as never)).toMatchObject({
+      ok: false,
+      code: 'invalid-options',
+    });
   });
 
   it('never throws and never mutates the record, whatever it is given', () => {
@@ -193,7 +243,14 @@ describe('upgradeLegacyChatTurn: the rules, field by field', () => {
 // (legacy-card.ts, the adapter README's card table), so a stored ChatTurn and a
 // live card frame carrying the same card agree, normalized or refused.
 describe('upgradeLegacyChatTurn: stored cards with the loose shapes upgrade as card frames do (DESIGN §5, issue 13)', () => {
-  const IDENTITY = { dialect: papercup, conversationId: 'conv_1', turnId: 'turn_1', eventId: 'evt_1', seq: 1, occurredAt: '2026-11-30T09:00:00Z' };
+  const IDENTITY = {
+    dialect: papercup,
+    conversationId: 'conv_1',
+    turnId: 'turn_1',
+    eventId: 'evt_1',
+    seq: 1,
+    occurredAt: '2026-11-30T09:00:00Z',
+  };
   const storedCard = (name: string): Record<string, unknown> => {
     const [tool] = recordOf(name)['tools'] as Record<string, unknown>[];
     return tool?.['card'] as Record<string, unknown>;
@@ -227,7 +284,13 @@ describe('upgradeLegacyChatTurn: stored cards with the loose shapes upgrade as c
         correlationId: 'card_01JBY1',
         createdAt: '2026-11-30T09:10:00.010Z',
         prompt: 'Keep or drop the stale branch?',
-        presentation: { kind: 'radio', options: [{ id: 'opt_keep', label: 'Keep it' }, { id: 'opt_drop', label: 'Drop it' }] },
+        presentation: {
+          kind: 'radio',
+          options: [
+            { id: 'opt_keep', label: 'Keep it' },
+            { id: 'opt_drop', label: 'Drop it' },
+          ],
+        },
         allowDecline: true,
       },
       closed: true,
@@ -241,16 +304,30 @@ describe('upgradeLegacyChatTurn: stored cards with the loose shapes upgrade as c
   });
 
   it('bounds as strings are numbers, a slider without bounds gets 0…100, empty labels are ids, a long prompt is cut, dataSchemaJson is decoded', () => {
-    expect(turnCard('card-bounds-as-strings')?.card).toMatchObject({ presentation: { kind: 'slider', min: 10, max: 500, step: 10 }, timeoutMs: 30_000, allowDecline: false });
+    expect(turnCard('card-bounds-as-strings')?.card).toMatchObject({
+      presentation: { kind: 'slider', min: 10, max: 500, step: 10 },
+      timeoutMs: 30_000,
+      allowDecline: false,
+    });
     expect(turnCard('card-slider-without-bounds')?.card.presentation).toStrictEqual({ kind: 'slider', step: 5, min: 0, max: 100 });
     expect(turnCard('card-empty-option-label')).toMatchObject({
-      card: { presentation: { options: [{ id: 'north', label: 'north' }, { id: 'south', label: 'south' }] } },
+      card: {
+        presentation: {
+          options: [
+            { id: 'north', label: 'north' },
+            { id: 'south', label: 'south' },
+          ],
+        },
+      },
       resolution: 'submitted',
       answer: { optionIds: ['north', 'south'] },
     });
     const prompt = turnCard('card-long-prompt')?.card.prompt ?? '';
     expect([prompt.length, prompt.endsWith('…')]).toEqual([CARD_LIMITS.maxPromptLength, true]);
-    expect(turnCard('card-data-schema-as-string')?.card.dataSchemaJson).toStrictEqual({ type: 'object', properties: { text: { type: 'string' } } });
+    expect(turnCard('card-data-schema-as-string')?.card.dataSchemaJson).toStrictEqual({
+      type: 'object',
+      properties: { text: { type: 'string' } },
+    });
   });
 
   it.each<[string, string, (string | number)[], string]>([
@@ -260,7 +337,7 @@ describe('upgradeLegacyChatTurn: stored cards with the loose shapes upgrade as c
     ['card-no-options', 'no-options', ['presentation', 'options'], 'a radio card needs at least one option'],
     ['card-bound-not-a-number', 'bound-not-a-number', ['presentation', 'min'], 'a string that is not a number'],
     ['card-data-schema-unreadable', 'data-schema-unreadable', ['dataSchemaJson'], 'a string that is not a JSON object'],
-  ])('%s is the card frame\'s typed refusal (unsupported-card, %s) at the card\'s place in the record', (name, reason, path, message) => {
+  ])("%s is the card frame's typed refusal (unsupported-card, %s) at the card's place in the record", (name, reason, path, message) => {
     expect(frameUpgrade(storedCard(name))).toMatchObject({ ok: false, code: 'unsupported-card', reason });
     expect(upgradeLegacyChatTurn(recordOf(name))).toStrictEqual({
       ok: false,

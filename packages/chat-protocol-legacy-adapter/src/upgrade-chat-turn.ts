@@ -62,16 +62,29 @@ export interface LegacyChatTurnOptions {
 
 /** The product fields Papercusp's hosts store on a `ChatTurn`. */
 const PAPERCUSP_PRODUCT_FIELDS: readonly string[] = ['workRefs', 'planSlug'];
-const RECORD_FIELDS: ReadonlySet<string> = new Set(['id', 'seq', 'role', 'text', 'createdAt', 'source', 'tools', 'report', 'provenance', 'error']);
+const RECORD_FIELDS: ReadonlySet<string> = new Set([
+  'id',
+  'seq',
+  'role',
+  'text',
+  'createdAt',
+  'source',
+  'tools',
+  'report',
+  'provenance',
+  'error',
+]);
 const TOOL_FIELDS: ReadonlySet<string> = new Set(['callId', 'name', 'input', 'ok', 'summary', 'error', 'card', 'picks', 'declined']);
 
 type Refusal = ChatRefusal<Exclude<UpgradeLegacyChatTurnRefusalCode, 'unsupported-card'>> | LegacyCardRefusal;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const at = (code: Exclude<UpgradeLegacyChatTurnRefusalCode, 'unsupported-card'>, path: readonly (string | number)[], message: string): Refusal =>
-  refuse(code, message, [{ path, message }]);
+const at = (
+  code: Exclude<UpgradeLegacyChatTurnRefusalCode, 'unsupported-card'>,
+  path: readonly (string | number)[],
+  message: string,
+): Refusal => refuse(code, message, [{ path, message }]);
 
 /**
  * Upgrades one persisted Papercusp `ChatTurn` record (a value or its JSON
@@ -154,7 +167,8 @@ function upgradeRecord(record: unknown, options: ReadOptions): UpgradeLegacyChat
   if (typeof role !== 'string') return at('invalid-record', ['role'], 'expected a string role');
   if (typeof text !== 'string') return at('invalid-record', ['text'], 'expected a string text');
   const timestamp = typeof createdAt === 'number' ? epochToTimestamp(createdAt) : undefined;
-  if (typeof timestamp !== 'string') return at('invalid-timestamp', ['createdAt'], 'expected epoch milliseconds: an integer within years 0000–9999');
+  if (typeof timestamp !== 'string')
+    return at('invalid-timestamp', ['createdAt'], 'expected epoch milliseconds: an integer within years 0000–9999');
   if (error !== undefined && typeof error !== 'string') return at('invalid-record', ['error'], 'expected the error message as a string');
 
   const turn: Record<string, unknown> = { id, role, text, createdAt: timestamp };
@@ -175,7 +189,8 @@ function upgradeRecord(record: unknown, options: ReadOptions): UpgradeLegacyChat
   }
   if (report !== undefined) turn['report'] = report;
   if (provenance !== undefined) {
-    turn['provenance'] = isRecord(provenance) && provenance['accountRoute'] === undefined ? { ...provenance, accountRoute: null } : provenance;
+    turn['provenance'] =
+      isRecord(provenance) && provenance['accountRoute'] === undefined ? { ...provenance, accountRoute: null } : provenance;
   }
   if (error !== undefined) {
     turn['status'] = 'failed';
@@ -219,29 +234,44 @@ function upgradeTool(tool: unknown, index: number, turnId: string, options: Read
         };
   const call = { callId, name, input: input === undefined ? null : input, result } as ChatToolCallState;
   if (card === undefined) {
-    if (picks !== undefined || declined !== undefined) return at('invalid-record', [...path, 'card'], 'picks and declined answer a card: the tool has none');
+    if (picks !== undefined || declined !== undefined)
+      return at('invalid-record', [...path, 'card'], 'picks and declined answer a card: the tool has none');
     return { call, card: undefined };
   }
   const upgradedCard = upgradeField('card', card);
   if (isLegacyCardRefusal(upgradedCard)) {
     // The card frame's own refusal and reason, at the card's place in the record (its issues are `event.card.…`).
-    const issues = (upgradedCard.issues ?? []).map((issue) => ({ path: [...path, 'card', ...issue.path.slice(2)], message: issue.message }));
+    const issues = (upgradedCard.issues ?? []).map((issue) => ({
+      path: [...path, 'card', ...issue.path.slice(2)],
+      message: issue.message,
+    }));
     return { ...refuse('unsupported-card', `tool ${name}: ${upgradedCard.message}`, issues), reason: upgradedCard.reason };
   }
   const parsed = parseOpenCardSnapshot(upgradedCard);
   if (!parsed.ok) {
-    return refuse('invalid-card', `tool ${name}: ${parsed.message}`, (parsed.issues ?? []).map((issue) => ({ path: [...path, 'card', ...issue.path], message: issue.message })));
+    return refuse(
+      'invalid-card',
+      `tool ${name}: ${parsed.message}`,
+      (parsed.issues ?? []).map((issue) => ({ path: [...path, 'card', ...issue.path], message: issue.message })),
+    );
   }
-  if (declined !== undefined && typeof declined !== 'boolean') return at('invalid-record', [...path, 'declined'], 'expected declined as a boolean');
+  if (declined !== undefined && typeof declined !== 'boolean')
+    return at('invalid-record', [...path, 'declined'], 'expected declined as a boolean');
   if (declined === true) {
     if (picks !== undefined) return at('unreadable-answer', [...path, 'picks'], 'a declined card has no picks');
     return { call, card: { card: parsed.value, closed: true, resolution: 'declined' } };
   }
   if (picks === undefined) return { call, card: { card: parsed.value, closed: true, resolution: null } };
   const answer = answerOf(parsed.value, picks);
-  if (answer === undefined) return at('unreadable-answer', [...path, 'picks'], `the stored picks do not answer a ${parsed.value.presentation?.kind ?? 'prompt-only'} card`);
+  if (answer === undefined)
+    return at(
+      'unreadable-answer',
+      [...path, 'picks'],
+      `the stored picks do not answer a ${parsed.value.presentation?.kind ?? 'prompt-only'} card`,
+    );
   const valid = validateCardResponse(parsed.value, { action: 'submit', correlationId: parsed.value.correlationId, value: answer });
-  if (!valid.ok) return at('unreadable-answer', [...path, 'picks'], `the stored picks do not answer the card: ${valid.code}: ${valid.message}`);
+  if (!valid.ok)
+    return at('unreadable-answer', [...path, 'picks'], `the stored picks do not answer the card: ${valid.code}: ${valid.message}`);
   return { call, card: { card: parsed.value, closed: true, resolution: 'submitted', answer } };
 }
 

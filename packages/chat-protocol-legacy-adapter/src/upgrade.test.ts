@@ -29,14 +29,19 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
   });
 
   it('maps scout token/content to delta/text and tool_start/tool to tool_call/name', () => {
-    expect(upgrade(scout, { data: json({ type: 'token', content: 'Hi' }) })).toMatchObject({ envelope: envelopeOf({ type: 'delta', text: 'Hi' }) });
+    expect(upgrade(scout, { data: json({ type: 'token', content: 'Hi' }) })).toMatchObject({
+      envelope: envelopeOf({ type: 'delta', text: 'Hi' }),
+    });
     expect(upgrade(scout, { data: json({ type: 'tool_start', tool: 'cart', callId: 'c1' }) })).toMatchObject({
       envelope: envelopeOf({ type: 'tool_call', callId: 'c1', name: 'cart' }),
     });
   });
 
   it('reads a tool result outcome: ok true is succeeded, ok false is failed', () => {
-    for (const [ok, status] of [[true, 'succeeded'], [false, 'failed']] as const) {
+    for (const [ok, status] of [
+      [true, 'succeeded'],
+      [false, 'failed'],
+    ] as const) {
       expect(upgrade(papercup, { event: 'tool_result', data: json({ name: 't', callId: 'c1', ok }) })).toMatchObject({
         envelope: envelopeOf({ type: 'tool_result', callId: 'c1', name: 't', status }),
       });
@@ -44,14 +49,20 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
   });
 
   it('refuses a tool result whose outcome is absent or not a boolean: unknown-status, never a fabricated success', () => {
-    for (const data of [{ name: 't', callId: 'c1' }, { name: 't', callId: 'c1', ok: 'true' }, { name: 't', callId: 'c1', ok: null }]) {
+    for (const data of [
+      { name: 't', callId: 'c1' },
+      { name: 't', callId: 'c1', ok: 'true' },
+      { name: 't', callId: 'c1', ok: null },
+    ]) {
       expect(upgrade(papercup, { event: 'tool_result', data: json(data) })).toEqual({
         ok: false,
         code: 'unknown-status',
         message: 'ok: the outcome is not reported, and v1 never assumes one',
       });
     }
-    expect(upgrade(dotted, { data: json({ kind: 'tool.result', toolCallId: 'c1', toolName: 't' }) })).toMatchObject({ code: 'unknown-status' });
+    expect(upgrade(dotted, { data: json({ kind: 'tool.result', toolCallId: 'c1', toolName: 't' }) })).toMatchObject({
+      code: 'unknown-status',
+    });
   });
 
   it('refuses a tool event without a call id when the host gave no mapping: missing-call-identity', () => {
@@ -85,7 +96,12 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
       transport: 'session',
       event: { type: 'session', sessionId: 's1' },
     });
-    expect(upgrade(papercup, { event: 'heartbeat', data: '' })).toEqual({ ok: true, kind: 'transport', transport: 'heartbeat', event: { type: 'heartbeat' } });
+    expect(upgrade(papercup, { event: 'heartbeat', data: '' })).toEqual({
+      ok: true,
+      kind: 'transport',
+      transport: 'heartbeat',
+      event: { type: 'heartbeat' },
+    });
     expect(upgrade(scout, { data: json({ type: 'session', sessionId: 's1' }) })).toMatchObject({ kind: 'transport', transport: 'session' });
     expect(upgrade(dotted, { event: 'ping', data: '' })).toMatchObject({ kind: 'transport', transport: 'heartbeat' });
   });
@@ -114,14 +130,24 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
     });
     expect(upgrade(scout, { data: json({ type: 'error', ...rateLimited }) })).toMatchObject({ ok: true, envelope: expected });
     // An explicit refusal of permission drops it the same way; a stated permission keeps the delay.
-    expect(upgrade(papercup, { event: 'error', data: json({ ...rateLimited, retryable: false }) })).toMatchObject({ ok: true, envelope: expected });
+    expect(upgrade(papercup, { event: 'error', data: json({ ...rateLimited, retryable: false }) })).toMatchObject({
+      ok: true,
+      envelope: expected,
+    });
     expect(upgrade(papercup, { event: 'error', data: json({ ...rateLimited, retryable: true }) })).toMatchObject({
       ok: true,
-      envelope: envelopeOf({ type: 'error', code: 'rate_limited', message: 'Rate limited, try again shortly', retryable: true, retryAfterMs: 30_000 }),
+      envelope: envelopeOf({
+        type: 'error',
+        code: 'rate_limited',
+        message: 'Rate limited, try again shortly',
+        retryable: true,
+        retryAfterMs: 30_000,
+      }),
     });
   });
 
-  const error = (fields: Record<string, unknown>) => envelopeOf({ type: 'error', code: 'stream-error', message: 'm', retryable: false, ...fields });
+  const error = (fields: Record<string, unknown>) =>
+    envelopeOf({ type: 'error', code: 'stream-error', message: 'm', retryable: false, ...fields });
   const liftedEvent = (result: ReturnType<typeof upgrade>) => (result.ok && result.kind === 'envelope' ? result.envelope : result);
 
   it.each([
@@ -132,17 +158,33 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
     ['a code that is not a string', { code: 429 }, error({})],
     ['a code of exactly 256 printable characters, kept', { code: 'c'.repeat(256) }, error({ code: 'c'.repeat(256) })],
     ['a message past 4,096 characters, cut there', { message: 'x'.repeat(5000) }, error({ message: 'x'.repeat(4096) })],
-    ['a message whose surrogate pair straddles the bound, cut before the pair', { message: `${'x'.repeat(4095)}ðŸ˜€` }, error({ message: 'x'.repeat(4095) })],
-    ['a message ending in a pair at exactly the bound, kept', { message: `${'x'.repeat(4094)}ðŸ˜€` }, error({ message: `${'x'.repeat(4094)}ðŸ˜€` })],
+    [
+      'a message whose surrogate pair straddles the bound, cut before the pair',
+      { message: `${'x'.repeat(4095)}ðŸ˜€` },
+      error({ message: 'x'.repeat(4095) }),
+    ],
+    [
+      'a message ending in a pair at exactly the bound, kept',
+      { message: `${'x'.repeat(4094)}ðŸ˜€` },
+      error({ message: `${'x'.repeat(4094)}ðŸ˜€` }),
+    ],
     ['an empty message', { message: '' }, error({ message: 'stream error' })],
-    ['control characters in the message, each U+FFFD (tab and newline kept)', { message: 'a\u0000b\u001b[31mc\td\ne' }, error({ message: 'a\ufffdb\ufffd[31mc\td\ne' })],
+    [
+      'control characters in the message, each U+FFFD (tab and newline kept)',
+      { message: 'a\u0000b\u001b[31mc\td\ne' },
+      error({ message: 'a\ufffdb\ufffd[31mc\td\ne' }),
+    ],
     ['lone surrogates in the message, each U+FFFD', { message: '\ud800a\udc00ðŸ˜€' }, error({ message: '\ufffda\ufffdðŸ˜€' })],
     ['control characters in a field v1 drops (a processâ€™s stderr colour codes)', { stderr: '\u001b[31mfatal\u001b[0m' }, error({})],
     ['a fractional retry delay, with permission', { retryable: true, retryAfterMs: 1500.5 }, error({ retryable: true })],
     ['a negative retry delay, with permission', { retryable: true, retryAfterMs: -1 }, error({ retryable: true })],
     ['a retry delay past one day, with permission', { retryable: true, retryAfterMs: 86_400_001 }, error({ retryable: true })],
     ['a retry delay that is not a number', { retryable: true, retryAfterMs: '30000' }, error({ retryable: true })],
-    ['a retry delay of exactly one day, kept', { retryable: true, retryAfterMs: 86_400_000 }, error({ retryable: true, retryAfterMs: 86_400_000 })],
+    [
+      'a retry delay of exactly one day, kept',
+      { retryable: true, retryAfterMs: 86_400_000 },
+      error({ retryable: true, retryAfterMs: 86_400_000 }),
+    ],
     ['a retry delay of zero, kept', { retryable: true, retryAfterMs: 0 }, error({ retryable: true, retryAfterMs: 0 })],
     ['a fractional retry delay without permission', { retryAfterMs: 0.5 }, error({})],
   ])('issue 12: an error is never lost â€” %s (both dialects)', (_, fields, expected) => {
@@ -153,10 +195,16 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
   });
 
   it('issue 12: an error is never lost â€” only bounds of text are relaxed: a hostile key or depth in an error is still unsafe-json, and other types refuse unclean text', () => {
-    const unsafe = { ok: false, code: 'unsafe-json', message: 'data: JSON past the v1 bounds (forbidden keys, depth, control characters or overflowing numbers)' };
+    const unsafe = {
+      ok: false,
+      code: 'unsafe-json',
+      message: 'data: JSON past the v1 bounds (forbidden keys, depth, control characters or overflowing numbers)',
+    };
     expect(upgrade(papercup, { event: 'error', data: '{"message":"m","\\u0001":1}' })).toEqual(unsafe);
     expect(upgrade(papercup, { event: 'error', data: '{"message":"m\\u0001","__proto__":{}}' })).toEqual(unsafe);
-    expect(upgrade(scout, { data: json({ type: 'error', message: 'm\u0001', detail: JSON.parse('['.repeat(40) + ']'.repeat(40)) }) })).toEqual(unsafe);
+    expect(
+      upgrade(scout, { data: json({ type: 'error', message: 'm\u0001', detail: JSON.parse('['.repeat(40) + ']'.repeat(40)) }) }),
+    ).toEqual(unsafe);
     expect(upgrade(papercup, { event: 'delta', data: json({ text: 'a\u0000' }) })).toEqual(unsafe);
     // An unclean frame of a type the dialect lacks, or one that names no type, is unsafe-json as before, not a lesser refusal.
     expect(upgrade(scout, { data: json({ type: 'products', note: 'a\u0000' }) })).toEqual(unsafe);
@@ -172,11 +220,17 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
     });
     expect(liftedEvent(upgrade(papercup, { event: 'error', data: '' }))).toEqual(error({ message: 'stream error' }));
     expect(liftedEvent(upgrade(papercup, { event: 'error', data: '{broken' }))).toEqual(error({ message: '{broken' }));
-    expect(liftedEvent(upgrade(papercup, { event: 'error', data: `bell\u0007 ${'x'.repeat(5000)}` }))).toEqual(error({ message: `bell\ufffd ${'x'.repeat(4090)}` }));
+    expect(liftedEvent(upgrade(papercup, { event: 'error', data: `bell\u0007 ${'x'.repeat(5000)}` }))).toEqual(
+      error({ message: `bell\ufffd ${'x'.repeat(4090)}` }),
+    );
     // Text that happens to be JSON is read as JSON, as every papercup frame is: not an object, so no message.
     expect(liftedEvent(upgrade(papercup, { event: 'error', data: '429' }))).toEqual(error({ message: 'stream error' }));
     // Only the error: other plain-text frames, and scout's, stay refused; too-large stays too-large.
-    expect(upgrade(papercup, { event: 'delta', data: 'Hello' })).toEqual({ ok: false, code: 'invalid-json', message: 'data: not valid JSON' });
+    expect(upgrade(papercup, { event: 'delta', data: 'Hello' })).toEqual({
+      ok: false,
+      code: 'invalid-json',
+      message: 'data: not valid JSON',
+    });
     expect(upgrade(scout, { event: 'error', data: 'boom' })).toEqual({ ok: false, code: 'invalid-json', message: 'data: not valid JSON' });
     expect(upgrade(papercup, { event: 'error', data: 'x'.repeat(1_048_577) })).toMatchObject({ ok: false, code: 'too-large' });
   });
@@ -208,12 +262,21 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
       transport: 'session',
       event: { type: 'session', agentSessionId: 's-1' },
     });
-    expect(upgrade(scout, { data: json({ type: 'session' }) })).toEqual({ ok: true, kind: 'transport', transport: 'session', event: { type: 'session' } });
+    expect(upgrade(scout, { data: json({ type: 'session' }) })).toEqual({
+      ok: true,
+      kind: 'transport',
+      transport: 'session',
+      event: { type: 'session' },
+    });
   });
 
   it('issue 12: the SSE serverâ€™s resync control frame is refused as resync-required, in both dialects', () => {
     const data = json({ reason: 'gap', fromId: 3, floorId: 9, maxId: 20 });
-    const refusal = { ok: false, code: 'resync-required', message: "the server could not resume this stream (gap): discard the turn's state and read it again" };
+    const refusal = {
+      ok: false,
+      code: 'resync-required',
+      message: "the server could not resume this stream (gap): discard the turn's state and read it again",
+    };
     expect(upgrade(papercup, { event: 'resync', data })).toEqual(refusal);
     expect(upgrade(scout, { event: 'resync', data })).toEqual(refusal);
     expect(upgrade(papercup, { event: 'resync', data: '{}' })).toEqual({
@@ -228,7 +291,10 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
       ok: true,
       envelope: envelopeOf({ type: 'state', version: 2, snapshot: { step: 'cart' } }),
     });
-    expect(upgrade(scout, { data: json({ type: 'navigate', href: '/cart' }) })).toMatchObject({ ok: true, envelope: envelopeOf({ type: 'navigate', href: '/cart' }) });
+    expect(upgrade(scout, { data: json({ type: 'navigate', href: '/cart' }) })).toMatchObject({
+      ok: true,
+      envelope: envelopeOf({ type: 'navigate', href: '/cart' }),
+    });
   });
 
   it('issue 12: a done the SSE server writes (late join, no payload) is a completed done, its reason dropped', () => {
@@ -259,7 +325,12 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
     ['an empty usage stays empty', scout, { usage: {} }, {}],
     ['a negative top-level cost is dropped', papercup, { costUsd: -1 }, undefined],
     ['a top-level cost joins what the usage kept', papercup, { usage: { cached: 4 }, costUsd: 0.25 }, { costUsd: 0.25 }],
-    ['Papercuspâ€™s shipped usage is kept as sent', scout, { usage: { totalTokens: 40, costUsd: 0.002 } }, { totalTokens: 40, costUsd: 0.002 }],
+    [
+      'Papercuspâ€™s shipped usage is kept as sent',
+      scout,
+      { usage: { totalTokens: 40, costUsd: 0.002 } },
+      { totalTokens: 40, costUsd: 0.002 },
+    ],
   ] as const)('issue 13: a legacy usage keeps what v1 holds and the done is never refused: %s', (_name, dialect, data, usage) => {
     const frame = dialect === papercup ? { event: 'done', data: json(data) } : { data: json({ type: 'done', ...data }) };
     const result = upgrade(dialect, frame);
@@ -272,12 +343,19 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
   const CARD = { correlationId: 'card_1', createdAt: 1796029200000, prompt: 'Pick one', allowDecline: false };
   it('a card without createdAt is refused as invalid-envelope, naming the field', () => {
     const card = { correlationId: 'card_1', prompt: 'Pick one', presentation: { kind: 'text' } };
-    expect(upgrade(scout, { data: json({ type: 'card', card }) })).toMatchObject({ ok: false, code: 'invalid-envelope', message: 'event.card.createdAt: required' });
+    expect(upgrade(scout, { data: json({ type: 'card', card }) })).toMatchObject({
+      ok: false,
+      code: 'invalid-envelope',
+      message: 'event.card.createdAt: required',
+    });
   });
 
   it.each([
     ['date bounds as ISO strings', { ...CARD, presentation: { kind: 'date', min: '2026-01-01', max: '2026-12-31' } }],
-    ['timeoutMs and fallbackText', { ...CARD, presentation: { kind: 'text', placeholder: 'x', multiline: true }, fallbackText: 'f', timeoutMs: 60_000 }],
+    [
+      'timeoutMs and fallbackText',
+      { ...CARD, presentation: { kind: 'text', placeholder: 'x', multiline: true }, fallbackText: 'f', timeoutMs: 60_000 },
+    ],
     ['a select card', { ...CARD, presentation: { kind: 'select', options: [{ id: 'a', label: 'A' }] } }],
     ['an option description', { ...CARD, presentation: { kind: 'checkbox', options: [{ id: 'a', label: 'A', description: 'd' }] } }],
     ['a card that allows a decline', { ...CARD, presentation: { kind: 'confirm' }, allowDecline: true }],
@@ -289,7 +367,13 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
   });
 
   it('converts a legacy cardâ€™s epoch-millisecond times to RFC 3339 in UTC', () => {
-    const card = { correlationId: 'c1', createdAt: 1_796_029_200_123, expiresAt: 1_796_031_060_000, prompt: 'OK?', presentation: { kind: 'confirm' } };
+    const card = {
+      correlationId: 'c1',
+      createdAt: 1_796_029_200_123,
+      expiresAt: 1_796_031_060_000,
+      prompt: 'OK?',
+      presentation: { kind: 'confirm' },
+    };
     expect(upgrade(papercup, { event: 'card', data: json({ card }) })).toMatchObject({
       envelope: envelopeOf({ type: 'card', card: { ...card, createdAt: '2026-11-30T09:00:00.123Z', expiresAt: '2026-11-30T09:31:00Z' } }),
     });
@@ -303,7 +387,12 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
       code: 'invalid-envelope',
       issues: [{ path: ['event', 'card', 'createdAt'] }],
     });
-    expect(upgrade(papercup, { event: 'card', data: json({ card: { correlationId: 'c1', prompt: 'OK?', createdAt: 0, presentation: { kind: 'poll' } } }) })).toMatchObject({
+    expect(
+      upgrade(papercup, {
+        event: 'card',
+        data: json({ card: { correlationId: 'c1', prompt: 'OK?', createdAt: 0, presentation: { kind: 'poll' } } }),
+      }),
+    ).toMatchObject({
       code: 'invalid-envelope',
       issues: [{ path: ['event', 'card', 'presentation', 'kind'] }],
     });
@@ -311,11 +400,18 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
       code: 'invalid-envelope',
       issues: [{ path: ['event', 'callId'] }],
     });
-    expect(upgradeLegacyChatFrame({ event: 'delta', data: json({ text: 'a' }) }, { ...IDENTITY, seq: 0, dialect: papercup })).toMatchObject({
-      code: 'invalid-envelope',
-      issues: [{ path: ['seq'] }],
-    });
-    expect(upgradeLegacyChatFrame({ event: 'delta', data: json({ text: 'a' }) }, { ...IDENTITY, occurredAt: '2026-11-30T09:00:00', dialect: papercup })).toMatchObject({
+    expect(upgradeLegacyChatFrame({ event: 'delta', data: json({ text: 'a' }) }, { ...IDENTITY, seq: 0, dialect: papercup })).toMatchObject(
+      {
+        code: 'invalid-envelope',
+        issues: [{ path: ['seq'] }],
+      },
+    );
+    expect(
+      upgradeLegacyChatFrame(
+        { event: 'delta', data: json({ text: 'a' }) },
+        { ...IDENTITY, occurredAt: '2026-11-30T09:00:00', dialect: papercup },
+      ),
+    ).toMatchObject({
       code: 'invalid-envelope',
       issues: [{ path: ['occurredAt'] }],
     });
@@ -332,7 +428,8 @@ describe('upgradeLegacyChatFrame lifts a frame into a v1 envelope with the hostâ
       fc.assert(
         fc.property(anyFrameArb, (frame) => {
           const result = upgrade(dialect, frame, ({ seq }) => `call_${seq}`);
-          if (result.ok && result.kind === 'envelope') expect(parseChatEnvelope(JSON.stringify(result.envelope))).toEqual({ ok: true, value: result.envelope });
+          if (result.ok && result.kind === 'envelope')
+            expect(parseChatEnvelope(JSON.stringify(result.envelope))).toEqual({ ok: true, value: result.envelope });
         }),
         { numRuns: runs(1_000) },
       );

@@ -14,7 +14,13 @@ import {
   type OpenCardSnapshotV1,
 } from '@papercusp/chat-protocol-core';
 import { decodeFrame, invalidOptions, type DecodedFrame, type DecodeLegacyChatFrameRefusalCode } from './decode.js';
-import { readDialectOption, type CompiledDialect, type LegacyDialect, type LegacyDialectDefinition, type LegacyEventOf } from './define-legacy-dialect.js';
+import {
+  readDialectOption,
+  type CompiledDialect,
+  type LegacyDialect,
+  type LegacyDialectDefinition,
+  type LegacyEventOf,
+} from './define-legacy-dialect.js';
 import { upgradeField, upgradeUsage } from './field-kind-conversions.js';
 import { isLegacyCardRefusal, type LegacyCardRefusal } from './legacy-card.js';
 import { liftProductFrame, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
@@ -46,8 +52,10 @@ export interface LegacyEnvelopeIdentity {
 }
 
 /** What {@link upgradeLegacyChatFrame} needs besides the frame. */
-export interface LegacyUpgradeContext<Definition extends LegacyDialectDefinition = LegacyDialectDefinition, Events = Record<never, never>>
-  extends LegacyEnvelopeIdentity {
+export interface LegacyUpgradeContext<
+  Definition extends LegacyDialectDefinition = LegacyDialectDefinition,
+  Events = Record<never, never>,
+> extends LegacyEnvelopeIdentity {
   readonly dialect: LegacyDialect<Definition>;
   /** Consulted only for a tool frame without its own call id. */
   readonly callId?: LegacyCallIdMapping | undefined;
@@ -82,11 +90,17 @@ export interface LegacyTransportFrame<Event> {
 }
 
 /** Result of {@link upgradeLegacyChatFrame}; with product events `Events`, an envelope may be one of them. */
-export type UpgradeLegacyChatFrameResult<Definition extends LegacyDialectDefinition = LegacyDialectDefinition, Events = Record<never, never>> =
+export type UpgradeLegacyChatFrameResult<
+  Definition extends LegacyDialectDefinition = LegacyDialectDefinition,
+  Events = Record<never, never>,
+> =
   | LegacyUpgradedEnvelope<LegacyEventOf<Definition>>
   | ([keyof Events] extends [never]
       ? never
-      : LegacyUpgradedEnvelope<{ readonly type: string } & Readonly<Record<string, unknown>>, ChatEventEnvelopeOf<OpenCardSnapshotV1, Events>>)
+      : LegacyUpgradedEnvelope<
+          { readonly type: string } & Readonly<Record<string, unknown>>,
+          ChatEventEnvelopeOf<OpenCardSnapshotV1, Events>
+        >)
   | LegacyTransportFrame<LegacyEventOf<Definition>>
   | ChatRefusal<Exclude<UpgradeLegacyChatFrameRefusalCode, 'unsupported-card'>>
   | LegacyCardRefusal;
@@ -136,7 +150,10 @@ export function upgradeLegacyChatFrame<Definition extends LegacyDialectDefinitio
   if (read === undefined) return invalidOptions();
   const decoded = decodeFrame(read.dialect, frame);
   if (!decoded.ok) {
-    const lifted = decoded.code === 'unsupported-event' && read.products !== undefined ? liftProductFrame(read.dialect, read.products, frame, () => read.identity) : undefined;
+    const lifted =
+      decoded.code === 'unsupported-event' && read.products !== undefined
+        ? liftProductFrame(read.dialect, read.products, frame, () => read.identity)
+        : undefined;
     if (lifted === undefined) return decoded;
     return ('envelope' in lifted ? { ok: true, kind: 'envelope', ...lifted } : lifted) as UpgradeLegacyChatFrameResult<Definition, Events>;
   }
@@ -146,9 +163,7 @@ export function upgradeLegacyChatFrame<Definition extends LegacyDialectDefinitio
 
 // The context is read once, here, so a getter or a Proxy cannot throw (or
 // answer differently) later; the identity is judged by the strict encoder.
-function readUpgradeContext(
-  context: unknown,
-):
+function readUpgradeContext(context: unknown):
   | {
       readonly dialect: CompiledDialect;
       readonly identity: LegacyEnvelopeIdentity;
@@ -198,7 +213,8 @@ export function liftEvent(
     const value = legacy === undefined ? undefined : upgradeField(field.kind, legacy);
     if (isLegacyCardRefusal(value)) return value;
     if (value !== undefined) v1[field.v1] = value;
-    else if (field.kind === 'outcome') return refuse('unknown-status', `${field.legacy}: the outcome is not reported, and v1 never assumes one`);
+    else if (field.kind === 'outcome')
+      return refuse('unknown-status', `${field.legacy}: the outcome is not reported, and v1 never assumes one`);
     else if (field.kind === 'call-id') callIdField = field.legacy;
     else if (field.default !== undefined) v1[field.v1] = field.default;
   }

@@ -50,8 +50,21 @@ const legacyCardArb = fc
       fc.constantFrom(
         { kind: 'text', multiline: true },
         { kind: 'confirm', confirmLabel: 'Yes' },
-        { kind: 'radio', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
-        { kind: 'radio', voiceAnswerable: true, options: [{ id: 'yes', label: 'Delete', style: 'danger', hint: 'This cannot be undone' }, { id: 'no', label: 'Keep', style: 'default' }] },
+        {
+          kind: 'radio',
+          options: [
+            { id: 'a', label: 'A' },
+            { id: 'b', label: 'B' },
+          ],
+        },
+        {
+          kind: 'radio',
+          voiceAnswerable: true,
+          options: [
+            { id: 'yes', label: 'Delete', style: 'danger', hint: 'This cannot be undone' },
+            { id: 'no', label: 'Keep', style: 'default' },
+          ],
+        },
         { kind: 'checkbox', options: [{ id: 'a', label: 'A', style: 'primary' }] },
         { kind: 'select', placeholder: 'Pick', options: [{ id: 'a', label: 'A', description: 'd' }] },
         { kind: 'date', min: '2026-01-01', max: '2026-12-31' },
@@ -112,9 +125,13 @@ export const papercupFrameArb: fc.Arbitrary<Frame> = fc.oneof(
 /** `scout` frames of every event type, the type in `data.type`. */
 export const scoutFrameArb: fc.Arbitrary<Frame> = fc.oneof(
   fc.record({ content: textArb }).map((data) => frame(undefined, { type: 'token', ...data })),
-  fc.record({ tool: nameArb, callId: idArb, input: optional(jsonArb) }).map((data) => frame(undefined, compact({ type: 'tool_start', ...data }))),
+  fc
+    .record({ tool: nameArb, callId: idArb, input: optional(jsonArb) })
+    .map((data) => frame(undefined, compact({ type: 'tool_start', ...data }))),
   legacyCardArb.map((card) => frame(undefined, { type: 'card', card })),
-  fc.record({ correlationId: idArb, resolution: optional(resolutionArb) }).map((data) => frame(undefined, compact({ type: 'card_closed', ...data }))),
+  fc
+    .record({ correlationId: idArb, resolution: optional(resolutionArb) })
+    .map((data) => frame(undefined, compact({ type: 'card_closed', ...data }))),
   fc.record({ version: fc.nat(), snapshot: jsonArb }).map((data) => frame(undefined, { type: 'state', ...data })),
   fc.record({ href: hrefArb }).map((data) => frame(undefined, { type: 'navigate', ...data })),
   errorFieldsArb.map((data) => frame(undefined, { type: 'error', ...data })),
@@ -127,19 +144,47 @@ export const dottedFrameArb: fc.Arbitrary<Frame> = fc.oneof(
   fc
     .record({ toolCallId: idArb, toolName: nameArb, args: optional(jsonArb) })
     .map((data) => frame(undefined, compact({ kind: 'tool.activity', ...data }))),
-  fc.record({ toolCallId: idArb, toolName: nameArb, success: fc.boolean() }).map((data) => frame(undefined, { kind: 'tool.result', ...data })),
+  fc
+    .record({ toolCallId: idArb, toolName: nameArb, success: fc.boolean() })
+    .map((data) => frame(undefined, { kind: 'tool.result', ...data })),
   fc.constant(frame(undefined, { kind: 'run.finished' })),
 );
 
 const EVENT_NAMES = [
-  'session', 'heartbeat', 'resync', 'delta', 'tool_call', 'tool_result', 'provenance', 'card', 'card_closed', 'state', 'done',
-  'error', 'navigate', 'message', 'token', 'tool_start', 'products', 'ping', 'message.delta', 'tool.result', '__proto__',
+  'session',
+  'heartbeat',
+  'resync',
+  'delta',
+  'tool_call',
+  'tool_result',
+  'provenance',
+  'card',
+  'card_closed',
+  'state',
+  'done',
+  'error',
+  'navigate',
+  'message',
+  'token',
+  'tool_start',
+  'products',
+  'ping',
+  'message.delta',
+  'tool.result',
+  '__proto__',
 ];
 const TYPE_KEYS = ['type', 'kind'];
 
 /** The JSON text of a valid frame of any dialect, a v1 envelope, or of one mutated. */
 const plausibleDataArb: fc.Arbitrary<string> = fc
-  .tuple(fc.oneof(papercupFrameArb.map((value) => JSON.parse(value.data) as unknown), scoutFrameArb.map((value) => JSON.parse(value.data) as unknown), envelopeArb), fc.option(mutationArb, { nil: undefined }))
+  .tuple(
+    fc.oneof(
+      papercupFrameArb.map((value) => JSON.parse(value.data) as unknown),
+      scoutFrameArb.map((value) => JSON.parse(value.data) as unknown),
+      envelopeArb,
+    ),
+    fc.option(mutationArb, { nil: undefined }),
+  )
   .map(([value, mutation]) => JSON.stringify(mutation === undefined ? value : mutate(value, mutation)) ?? 'null');
 
 /** Any frame a broken or hostile producer could send, and values that are no frame at all. */
@@ -152,13 +197,18 @@ export const anyFrameArb: fc.Arbitrary<unknown> = fc.oneof(
         plausibleDataArb,
         fc.string(),
         fc.constantFrom('', '{}', '[]', 'null', '1e999', '{"__proto__":{"x":1}}', '{"type":"token","content":"\\u0000"}', '['.repeat(5000)),
-        fc.dictionary(fc.constantFrom(...TYPE_KEYS, 'text', 'content', 'name', 'card', 'ok'), fc.oneof(fc.constantFrom(...EVENT_NAMES), hostileValueArb)).map((value) => {
-          try {
-            return JSON.stringify(value) ?? '';
-          } catch {
-            return '';
-          }
-        }),
+        fc
+          .dictionary(
+            fc.constantFrom(...TYPE_KEYS, 'text', 'content', 'name', 'card', 'ok'),
+            fc.oneof(fc.constantFrom(...EVENT_NAMES), hostileValueArb),
+          )
+          .map((value) => {
+            try {
+              return JSON.stringify(value) ?? '';
+            } catch {
+              return '';
+            }
+          }),
         hostileValueArb,
       ),
       id: fc.oneof(fc.string(), hostileValueArb),

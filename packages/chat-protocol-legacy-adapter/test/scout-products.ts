@@ -12,7 +12,9 @@ export const scoutCodec = createChatCodec({
     'scout.products': { schema: z.strictObject({ products: z.array(z.record(z.string(), z.unknown())) }), channel: 'state' },
     'scout.broaden': {
       schema: z.strictObject({
-        options: z.array(z.strictObject({ label: z.string(), prompt: z.string(), resultCount: z.optional(z.int().check(z.nonnegative())) })),
+        options: z.array(
+          z.strictObject({ label: z.string(), prompt: z.string(), resultCount: z.optional(z.int().check(z.nonnegative())) }),
+        ),
       }),
       channel: 'state',
     },

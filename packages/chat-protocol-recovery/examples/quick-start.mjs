@@ -29,7 +29,13 @@ const store = {
 };
 
 const recovery = new TurnRecovery({
-  capabilities: { connectionReplay: true, persistedHistory: true, persistedDecisions: true, completedToolCheckpoints: true, interruptedTurnRecovery: true },
+  capabilities: {
+    connectionReplay: true,
+    persistedHistory: true,
+    persistedDecisions: true,
+    completedToolCheckpoints: true,
+    interruptedTurnRecovery: true,
+  },
   authorize: ({ caller }) => caller === 'user_7',
   store,
 });

@@ -51,18 +51,10 @@ export interface AdmitDispatchRequest<Caller> {
 
 /** Why the store refused an admission (checked under the fence, in this order). */
 export type AdmitDispatchRefusalCode =
-  | 'forbidden'
-  | 'unknown-turn'
-  | 'turn-not-running'
-  | 'unknown-effect'
-  | 'effect-settled'
-  | 'already-admitted'
-  | 'stale-claim';
+  'forbidden' | 'unknown-turn' | 'turn-not-running' | 'unknown-effect' | 'effect-settled' | 'already-admitted' | 'stale-claim';
 
 /** The store's answer to `admitDispatch`. */
-export type AdmitDispatchResult =
-  | { readonly admitted: true }
-  | { readonly admitted: false; readonly code: AdmitDispatchRefusalCode };
+export type AdmitDispatchResult = { readonly admitted: true } | { readonly admitted: false; readonly code: AdmitDispatchRefusalCode };
 
 /**
  * The session store. `compareAndSwap` and `admitDispatch` take the same per-turn

@@ -18,12 +18,23 @@ const EXPIRED = {
   ok: true,
   outcome: 'needs-reconciliation',
   reason: 'admission-expired',
-  message: 'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
+  message:
+    'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
 } as const;
 
 /** A worker over `store` whose clock reads `clock.now` milliseconds after T0. */
-function workerOver(store: TurnStore<string, string>, clock: { now: number }, options: TurnRecoveryOptions = {}, extra: Partial<TurnRecoveryAdapter<string, string>> = {}) {
-  const adapter: TurnRecoveryAdapter<string, string> = { capabilities: FULL, authorize: ({ caller }) => caller !== 'stranger', store, ...extra };
+function workerOver(
+  store: TurnStore<string, string>,
+  clock: { now: number },
+  options: TurnRecoveryOptions = {},
+  extra: Partial<TurnRecoveryAdapter<string, string>> = {},
+) {
+  const adapter: TurnRecoveryAdapter<string, string> = {
+    capabilities: FULL,
+    authorize: ({ caller }) => caller !== 'stranger',
+    store,
+    ...extra,
+  };
   return new TurnRecovery<string, string>(adapter, { admissionLeaseMs: LEASE, clock: () => at(clock.now), ...options });
 }
 
@@ -36,9 +47,19 @@ async function orphaned(options: TurnRecoveryOptions = {}) {
   const claimed = await first.claimEffect({ ...TURN, effectId: 'pay' });
   if (!claimed.ok || claimed.outcome !== 'claimed') throw new Error(`claim failed: ${JSON.stringify(claimed)}`);
   let finish: (result: string) => void = () => undefined;
-  const dispatched = first.dispatchEffect({ caller: 'owner', claim: claimed.claim, execute: () => new Promise<string>((resolve) => (finish = resolve)) });
+  const dispatched = first.dispatchEffect({
+    caller: 'owner',
+    claim: claimed.claim,
+    execute: () => new Promise<string>((resolve) => (finish = resolve)),
+  });
   await Promise.resolve();
-  return { stub, clock, dispatched, finish: (result: string) => finish(result), fresh: (more: TurnRecoveryOptions = {}) => workerOver(stub.store, clock, { ...options, ...more }) };
+  return {
+    stub,
+    clock,
+    dispatched,
+    finish: (result: string) => finish(result),
+    fresh: (more: TurnRecoveryOptions = {}) => workerOver(stub.store, clock, { ...options, ...more }),
+  };
 }
 
 const payOf = (stub: Stub) => stub.turns.get('turn_1')?.record.effects.find((effect) => effect.effectId === 'pay');
@@ -50,7 +71,13 @@ describe('rule: an admission records when it was admitted, from the injected clo
   });
 
   it('a clock that throws or gives no RFC 3339 timestamp makes dispatch refuse clock-unavailable, launching nothing', async () => {
-    for (const clock of [() => { throw new Error('no time'); }, () => '2030-01-01 00:00:00', () => 17 as unknown as string]) {
+    for (const clock of [
+      () => {
+        throw new Error('no time');
+      },
+      () => '2030-01-01 00:00:00',
+      () => 17 as unknown as string,
+    ]) {
       const stub = stubStore();
       const worker = new TurnRecovery<string, string>({ capabilities: FULL, authorize: () => true, store: stub.store }, { clock });
       await worker.startTurn({ ...TURN, effectIds: ['pay'] });
@@ -68,18 +95,26 @@ describe('rule: an admission records when it was admitted, from the injected clo
 });
 
 describe('rule: admissionLeaseMs is validated; its default is 10 minutes (§6.11)', () => {
-  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '1000'])('refuses admissionLeaseMs %s with a TypeError at construction', (lease) => {
-    expect(() => new TurnRecovery({ capabilities: FULL, authorize: () => true }, { admissionLeaseMs: lease as number })).toThrow(TypeError);
-  });
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '1000'])(
+    'refuses admissionLeaseMs %s with a TypeError at construction',
+    (lease) => {
+      expect(() => new TurnRecovery({ capabilities: FULL, authorize: () => true }, { admissionLeaseMs: lease as number })).toThrow(
+        TypeError,
+      );
+    },
+  );
 
   it('refuses a clock that is not a function with a TypeError at construction', () => {
-    expect(() => new TurnRecovery({ capabilities: FULL, authorize: () => true }, { clock: '2030-01-01T00:00:00Z' as unknown as () => string })).toThrow(TypeError);
+    expect(
+      () => new TurnRecovery({ capabilities: FULL, authorize: () => true }, { clock: '2030-01-01T00:00:00Z' as unknown as () => string }),
+    ).toThrow(TypeError);
   });
 
   it('without the option the lease is DEFAULT_ADMISSION_LEASE_MS: in flight 1 ms before it, expired at it', async () => {
     expect(DEFAULT_ADMISSION_LEASE_MS).toBe(600_000);
     const { stub, clock } = await orphaned();
-    const worker = () => new TurnRecovery<string, string>({ capabilities: FULL, authorize: () => true, store: stub.store }, { clock: () => at(clock.now) });
+    const worker = () =>
+      new TurnRecovery<string, string>({ capabilities: FULL, authorize: () => true, store: stub.store }, { clock: () => at(clock.now) });
     clock.now = 599_999;
     expect(await worker().claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ ok: false, code: 'already-admitted' });
     clock.now = 600_000;
@@ -169,7 +204,10 @@ describe('rule: an orphaned admission becomes needs-reconciliation past the leas
 
   it('a claim that must judge an admission with a broken clock refuses clock-unavailable and writes nothing', async () => {
     const { stub } = await orphaned();
-    const broken = new TurnRecovery<string, string>({ capabilities: FULL, authorize: () => true, store: stub.store }, { clock: () => 'now' });
+    const broken = new TurnRecovery<string, string>(
+      { capabilities: FULL, authorize: () => true, store: stub.store },
+      { clock: () => 'now' },
+    );
     stub.log.length = 0;
     expect(await broken.claimEffect({ ...TURN, effectId: 'pay' })).toEqual({
       ok: false,
@@ -237,8 +275,16 @@ describe('rule: inspectTurn lists every effect with its state (§6.11)', () => {
   it('checks authority before reading, and says nothing about a turn the caller may not see', async () => {
     const { stub, fresh } = await orphaned();
     stub.log.length = 0;
-    expect(await fresh().inspectTurn({ ...TURN, caller: 'stranger' })).toEqual({ ok: false, code: 'forbidden', message: 'the caller may not inspect this turn' });
-    expect(await fresh().inspectTurn({ ...TURN, caller: 'stranger', turnId: 'turn_missing' })).toEqual({ ok: false, code: 'forbidden', message: 'the caller may not inspect this turn' });
+    expect(await fresh().inspectTurn({ ...TURN, caller: 'stranger' })).toEqual({
+      ok: false,
+      code: 'forbidden',
+      message: 'the caller may not inspect this turn',
+    });
+    expect(await fresh().inspectTurn({ ...TURN, caller: 'stranger', turnId: 'turn_missing' })).toEqual({
+      ok: false,
+      code: 'forbidden',
+      message: 'the caller may not inspect this turn',
+    });
     expect(stub.log).toEqual([]);
     const unknown = { ok: false, code: 'unknown-turn', message: 'no such turn in this conversation' };
     expect(await fresh().inspectTurn({ ...TURN, turnId: 'turn_missing' })).toEqual(unknown);
@@ -250,15 +296,63 @@ describe('rule: inspectTurn lists every effect with its state (§6.11)', () => {
 
   it('refuses with typed codes and never throws, whatever the request, the store or the clock', async () => {
     const { stub, fresh, clock } = await orphaned();
-    const getter = Object.defineProperty({}, 'turnId', { get: () => { throw new Error('hostile'); } });
-    for (const request of [null, undefined, 7, 'turn_1', {}, { ...TURN, turnId: 'a b' }, getter, new Proxy({}, { get: () => { throw new Error('trap'); } })]) {
-      expect(await fresh().inspectTurn(request as never)).toEqual({ ok: false, code: 'invalid-request', message: 'expected a request with v1 ids for the conversation and turn' });
+    const getter = Object.defineProperty({}, 'turnId', {
+      get: () => {
+        throw new Error('hostile');
+      },
+    });
+    for (const request of [
+      null,
+      undefined,
+      7,
+      'turn_1',
+      {},
+      { ...TURN, turnId: 'a b' },
+      getter,
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
+    ]) {
+      expect(await fresh().inspectTurn(request as never)).toEqual({
+        ok: false,
+        code: 'invalid-request',
+        message: 'expected a request with v1 ids for the conversation and turn',
+      });
     }
-    expect(await workerOver({ ...stub.store, read: () => Promise.reject(new Error('down')) }, clock).inspectTurn(TURN)).toMatchObject({ ok: false, code: 'store-unavailable' });
-    const malformed = { ...stub.store, read: () => Promise.resolve({ record: { ...stub.turns.get('turn_1')?.record, effects: null }, admissions: [] } as never) };
-    expect(await workerOver(malformed, clock).inspectTurn(TURN)).toEqual({ ok: false, code: 'store-unavailable', message: 'the store answered with a turn outside the record shape' });
-    expect(await fresh({ clock: () => { throw new Error('no time'); } }).inspectTurn(TURN)).toMatchObject({ ok: false, code: 'clock-unavailable' });
-    const lightweight = new TurnRecovery<string, string>({ capabilities: LIGHTWEIGHT_CHAT_CAPABILITIES, authorize: () => true, store: stub.store });
-    expect(await lightweight.inspectTurn(TURN)).toMatchObject({ ok: false, code: 'unsupported-capability', missing: ['interruptedTurnRecovery'] });
+    expect(await workerOver({ ...stub.store, read: () => Promise.reject(new Error('down')) }, clock).inspectTurn(TURN)).toMatchObject({
+      ok: false,
+      code: 'store-unavailable',
+    });
+    const malformed = {
+      ...stub.store,
+      read: () => Promise.resolve({ record: { ...stub.turns.get('turn_1')?.record, effects: null }, admissions: [] } as never),
+    };
+    expect(await workerOver(malformed, clock).inspectTurn(TURN)).toEqual({
+      ok: false,
+      code: 'store-unavailable',
+      message: 'the store answered with a turn outside the record shape',
+    });
+    expect(
+      await fresh({
+        clock: () => {
+          throw new Error('no time');
+        },
+      }).inspectTurn(TURN),
+    ).toMatchObject({ ok: false, code: 'clock-unavailable' });
+    const lightweight = new TurnRecovery<string, string>({
+      capabilities: LIGHTWEIGHT_CHAT_CAPABILITIES,
+      authorize: () => true,
+      store: stub.store,
+    });
+    expect(await lightweight.inspectTurn(TURN)).toMatchObject({
+      ok: false,
+      code: 'unsupported-capability',
+      missing: ['interruptedTurnRecovery'],
+    });
   });
 });

@@ -28,7 +28,13 @@ export const DEFAULT_ADMISSION_LEASE_MS = 600_000;
 export type EffectState = 'open' | 'in-flight' | 'uncertain' | 'needs-reconciliation' | 'completed';
 
 /** The states, in a stable order. */
-export const EFFECT_STATES: readonly EffectState[] = /* @__PURE__ */ Object.freeze(['open', 'in-flight', 'uncertain', 'needs-reconciliation', 'completed']);
+export const EFFECT_STATES: readonly EffectState[] = /* @__PURE__ */ Object.freeze([
+  'open',
+  'in-flight',
+  'uncertain',
+  'needs-reconciliation',
+  'completed',
+]);
 
 /** One effect of an inspected turn, with what its state rests on. */
 export type EffectInspection<Result> =
@@ -47,8 +53,19 @@ export type EffectInspection<Result> =
       /** When it was admitted, as the store holds it; `null` when the store returned none it could read (then past the lease by rule). */
       readonly admittedAt: string | null;
     }
-  | { readonly effectId: string; readonly claim: number; readonly state: 'needs-reconciliation'; readonly reason: NeedsReconciliationReason }
-  | { readonly effectId: string; readonly claim: number; readonly state: 'completed'; readonly result: Result; readonly source: 'dispatch' | 'reconcile' };
+  | {
+      readonly effectId: string;
+      readonly claim: number;
+      readonly state: 'needs-reconciliation';
+      readonly reason: NeedsReconciliationReason;
+    }
+  | {
+      readonly effectId: string;
+      readonly claim: number;
+      readonly state: 'completed';
+      readonly result: Result;
+      readonly source: 'dispatch' | 'reconcile';
+    };
 
 /**
  * Whether `admission` is past its lease at `now` (an RFC 3339 timestamp): at
@@ -64,7 +81,12 @@ export function isAdmissionExpired(admission: EffectAdmission, now: string, leas
 }
 
 /** The state of `effect` in `turn` at `now`, with what it rests on. */
-export function inspectEffect<Result>(turn: StoredTurn<Result>, effect: EffectRecord<Result>, now: string, leaseMs: number): EffectInspection<Result> {
+export function inspectEffect<Result>(
+  turn: StoredTurn<Result>,
+  effect: EffectRecord<Result>,
+  now: string,
+  leaseMs: number,
+): EffectInspection<Result> {
   const { effectId, claim } = effect;
   if (effect.status === 'completed') return { effectId, claim, state: 'completed', result: effect.result, source: effect.source };
   if (effect.status === 'needs-reconciliation') return { effectId, claim, state: 'needs-reconciliation', reason: effect.reason };

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_STATES, deliveryStateFromResend, deliveryStateFromStatus, type DeliveryState, type ResendAnswer, type StatusAnswer } from './delivery.js';
+import {
+  DELIVERY_STATES,
+  deliveryStateFromResend,
+  deliveryStateFromStatus,
+  type DeliveryState,
+  type ResendAnswer,
+  type StatusAnswer,
+} from './delivery.js';
 import { TURN_STATUS_VALUES, parseTurnStatusResponse } from './turn-status.js';
 
 const TURN_ID = `turn_${'0'.repeat(32)}`;

@@ -26,9 +26,7 @@ export type ResendAnswer =
 
 /** What happened to the latest status request. `body` is the parsed JSON the host answered. */
 export type StatusAnswer =
-  | { readonly type: 'attempting' }
-  | { readonly type: 'response'; readonly body: unknown }
-  | { readonly type: 'no-response' };
+  { readonly type: 'attempting' } | { readonly type: 'response'; readonly body: unknown } | { readonly type: 'no-response' };
 
 /**
  * The delivery state after a send or resend.

@@ -16,7 +16,8 @@ const RECONCILIATION_MESSAGES: Record<NeedsReconciliationReason, string> = {
   'claim-unacknowledged': 'the claim write was not acknowledged; verify the effect, then claim again or reconcile',
   'admission-unacknowledged': 'the admission was not acknowledged and nothing was launched here; verify the effect and reconcile',
   'dispatch-failed': 'the execution failed or was aborted; its external outcome is unknown until the host verifies it',
-  'admission-expired': 'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
+  'admission-expired':
+    'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
 };
 
 /** The effect's outcome is unknown for `reason`; the message tells the host what to do. */

@@ -28,7 +28,9 @@ declare const claim: EffectClaim;
 describe('public types', () => {
   it('operations are typed by the result the host stores and the caller it authorizes', () => {
     expectTypeOf(recovery.dispatchEffect).parameter(0).toHaveProperty('caller').toEqualTypeOf<{ userId: string }>();
-    expectTypeOf(recovery.dispatchEffect({ caller: { userId: 'u' }, claim, execute: () => ({ receiptId: 'r' }) })).resolves.toEqualTypeOf<DispatchEffectResult<Receipt>>();
+    expectTypeOf(recovery.dispatchEffect({ caller: { userId: 'u' }, claim, execute: () => ({ receiptId: 'r' }) })).resolves.toEqualTypeOf<
+      DispatchEffectResult<Receipt>
+    >();
     expectTypeOf(recovery.claimEffect).returns.resolves.toEqualTypeOf<ClaimEffectResult<Receipt>>();
     expectTypeOf(recovery.startTurn).returns.resolves.toEqualTypeOf<StartTurnResult<Receipt>>();
     expectTypeOf(recovery.cancelTurn).returns.resolves.toEqualTypeOf<CancelTurnResult>();
@@ -48,7 +50,13 @@ describe('public types', () => {
       if (effect?.state === 'needs-reconciliation') expectTypeOf(effect.reason).toEqualTypeOf<NeedsReconciliationReason>();
     } else {
       expectTypeOf(result.code).toEqualTypeOf<
-        'unsupported-capability' | 'invalid-capabilities' | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'clock-unavailable' | 'store-unavailable'
+        | 'unsupported-capability'
+        | 'invalid-capabilities'
+        | 'invalid-request'
+        | 'forbidden'
+        | 'unknown-turn'
+        | 'clock-unavailable'
+        | 'store-unavailable'
       >();
     }
   });
@@ -77,7 +85,12 @@ describe('public types', () => {
         | 'checkpoint-failed'
       >();
       if (result.code === 'checkpoint-failed') expectTypeOf(result.result).toEqualTypeOf<Receipt>();
-      if (result.code === 'unsupported-capability') expectTypeOf(result.missing).toEqualTypeOf<readonly ('connectionReplay' | 'persistedHistory' | 'persistedDecisions' | 'completedToolCheckpoints' | 'interruptedTurnRecovery')[]>();
+      if (result.code === 'unsupported-capability')
+        expectTypeOf(result.missing).toEqualTypeOf<
+          readonly (
+            'connectionReplay' | 'persistedHistory' | 'persistedDecisions' | 'completedToolCheckpoints' | 'interruptedTurnRecovery'
+          )[]
+        >();
     }
   });
 

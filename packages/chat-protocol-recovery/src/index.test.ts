@@ -26,7 +26,12 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
 
   it('keeps the fixed name TurnRecovery as a class (DESIGN §6, fixed)', () => {
     expect(typeof recovery.TurnRecovery).toBe('function');
-    expect(recovery.NEEDS_RECONCILIATION_REASONS).toEqual(['claim-unacknowledged', 'admission-unacknowledged', 'dispatch-failed', 'admission-expired']);
+    expect(recovery.NEEDS_RECONCILIATION_REASONS).toEqual([
+      'claim-unacknowledged',
+      'admission-unacknowledged',
+      'dispatch-failed',
+      'admission-expired',
+    ]);
     expect(recovery.EFFECT_STATES).toEqual(['open', 'in-flight', 'uncertain', 'needs-reconciliation', 'completed']);
     expect(recovery.DEFAULT_ADMISSION_LEASE_MS).toBe(600_000);
   });

@@ -8,7 +8,12 @@
 import { LIGHTWEIGHT_CHAT_CAPABILITIES } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
 import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-values.js';
-import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
+import {
+  anyArguments,
+  describeHostileContract,
+  type FunctionClassification,
+  type HostileTarget,
+} from '../../../test-support/never-throws.js';
 import { FULL, TURN, stubStore, type Stub } from '../test/stub-store.js';
 import * as recovery from './index.js';
 
@@ -29,10 +34,20 @@ const CLOCK = () => '2026-11-30T09:00:00Z';
 // A recovery over a working stub store, with a running turn whose effect `pay`
 // holds claim 1 and `mail` is open: each hostile call gets a fresh one, so a
 // near-valid request reaches every check behind the first.
-async function prepared(): Promise<{ readonly stub: Stub; readonly turns: recovery.TurnRecovery<string, string>; readonly claim: recovery.EffectClaim }> {
+async function prepared(): Promise<{
+  readonly stub: Stub;
+  readonly turns: recovery.TurnRecovery<string, string>;
+  readonly claim: recovery.EffectClaim;
+}> {
   const stub = stubStore();
   const turns = new recovery.TurnRecovery<string, string>(
-    { capabilities: FULL, authorize: ({ caller }) => caller === 'owner', store: stub.store, replayWindow: () => Promise.resolve(window), abort: () => undefined },
+    {
+      capabilities: FULL,
+      authorize: ({ caller }) => caller === 'owner',
+      store: stub.store,
+      replayWindow: () => Promise.resolve(window),
+      abort: () => undefined,
+    },
     { clock: CLOCK },
   );
   await turns.startTurn({ caller: 'owner', ...TURN, effectIds: ['pay', 'mail'] });
@@ -71,11 +86,23 @@ const operations: Readonly<Record<string, HostileTarget>> = Object.fromEntries(
 
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   ...operations,
-  'TurnRecovery.is': { call: (value) => recovery.TurnRecovery.is(value), valid: [new recovery.TurnRecovery({} as never)], returns: 'boolean' },
+  'TurnRecovery.is': {
+    call: (value) => recovery.TurnRecovery.is(value),
+    valid: [new recovery.TurnRecovery({} as never)],
+    returns: 'boolean',
+  },
   validateReplayWindow: { call: anyArguments(recovery.validateReplayWindow), valid: [window, expected], returns: 'result' },
   isTurnId: { call: anyArguments(recovery.isTurnId), valid: ['turn_0123456789abcdef0123456789abcdef'], returns: 'boolean' },
-  parseTurnStatusResponse: { call: anyArguments(recovery.parseTurnStatusResponse), valid: [{ turnId: 'turn_1', status: 'running', lastSeq: 3 }], returns: 'result' },
-  deliveryStateFromResend: { call: anyArguments(recovery.deliveryStateFromResend), valid: [{ type: 'response', status: 200 }], returns: 'value' },
+  parseTurnStatusResponse: {
+    call: anyArguments(recovery.parseTurnStatusResponse),
+    valid: [{ turnId: 'turn_1', status: 'running', lastSeq: 3 }],
+    returns: 'result',
+  },
+  deliveryStateFromResend: {
+    call: anyArguments(recovery.deliveryStateFromResend),
+    valid: [{ type: 'response', status: 200 }],
+    returns: 'value',
+  },
   deliveryStateFromStatus: {
     call: anyArguments(recovery.deliveryStateFromStatus),
     valid: ['turn_1', { type: 'response', status: 200, body: { turnId: 'turn_1', status: 'running' } }],
@@ -87,7 +114,13 @@ const construct = (adapter: unknown, options: unknown) => new recovery.TurnRecov
 
 const throwing: FunctionClassification['throwing'] = {
   createTurnId: { call: anyArguments(recovery.createTurnId), valid: [{ getRandomValues: (bytes: Uint8Array) => bytes.fill(7) }] },
-  TurnRecovery: { call: construct, valid: [{ capabilities: FULL, authorize: () => true }, { admissionLeaseMs: 60_000, clock: CLOCK, maxWriteAttempts: 10, cacheSize: 4 }] },
+  TurnRecovery: {
+    call: construct,
+    valid: [
+      { capabilities: FULL, authorize: () => true },
+      { admissionLeaseMs: 60_000, clock: CLOCK, maxWriteAttempts: 10, cacheSize: 4 },
+    ],
+  },
 };
 
 describeHostileContract('recovery', recovery, { neverThrowing, throwing });
@@ -147,21 +180,29 @@ describe('recovery: exact outcomes of the hostile inputs issue 12 found', () => 
 
   it('createTurnId throws TypeError, and only TypeError, when its random source cannot be used (§2.1)', () => {
     expect(() => recovery.createTurnId(everyTrapThrows as never)).toThrow(new TypeError('createTurnId: the options cannot be read'));
-    expect(() => recovery.createTurnId({ getRandomValues: 'random' as never })).toThrow(new TypeError('createTurnId: getRandomValues must be a function'));
+    expect(() => recovery.createTurnId({ getRandomValues: 'random' as never })).toThrow(
+      new TypeError('createTurnId: getRandomValues must be a function'),
+    );
     expect(() => recovery.createTurnId({ getRandomValues: throwHostile })).toThrow(new TypeError('createTurnId: the random source failed'));
     expect(recovery.createTurnId({ getRandomValues: (bytes) => bytes.fill(255) })).toBe(`turn_${'f'.repeat(32)}`);
   });
 });
 
 // A request whose field `key` answers `first` on the first read and `then` on every later one.
-function answeringTwice(request: Record<string, unknown>, key: string, first: unknown, then: unknown): { readonly request: object; readonly reads: () => number } {
+function answeringTwice(
+  request: Record<string, unknown>,
+  key: string,
+  first: unknown,
+  then: unknown,
+): { readonly request: object; readonly reads: () => number } {
   let reads = 0;
   const copy = { ...request };
   Object.defineProperty(copy, key, { enumerable: true, get: () => (++reads === 1 ? first : then) });
   return { request: copy, reads: () => reads };
 }
 
-const withThrowingGetter = (request: unknown, key: string): object => Object.defineProperty({ ...(request as object) }, key, { enumerable: true, get: throwHostile });
+const withThrowingGetter = (request: unknown, key: string): object =>
+  Object.defineProperty({ ...(request as object) }, key, { enumerable: true, get: throwHostile });
 
 describe('TurnRecovery: a request that cannot be read is invalid-request, read once (issue 12 "Hostile input")', () => {
   const messages: Readonly<Record<Operation, string>> = {
@@ -196,7 +237,9 @@ describe('TurnRecovery: a request that cannot be read is invalid-request, read o
     const { stub, turns } = await prepared();
     const dispatch = validRequests.dispatchEffect as Record<string, unknown>;
     expect(await turns.dispatchEffect({ ...dispatch, claim: everyTrapThrows } as never)).toEqual(unreadable('dispatchEffect'));
-    expect(await turns.dispatchEffect({ ...dispatch, claim: withThrowingGetter(claimOne, 'effectId') } as never)).toEqual(unreadable('dispatchEffect'));
+    expect(await turns.dispatchEffect({ ...dispatch, claim: withThrowingGetter(claimOne, 'effectId') } as never)).toEqual(
+      unreadable('dispatchEffect'),
+    );
     expect(await turns.dispatchEffect(withThrowingGetter(dispatch, 'execute') as never)).toEqual(unreadable('dispatchEffect'));
     expect(await turns.dispatchEffect({ ...dispatch, claim: null } as never)).toEqual(unreadable('dispatchEffect'));
     expect(stub.launches).toEqual([]);
@@ -205,8 +248,12 @@ describe('TurnRecovery: a request that cannot be read is invalid-request, read o
   it('startTurn reads its effect list once: an unreadable list is invalid-request, a changing one is used as first read', async () => {
     const { stub, turns } = await prepared();
     const start = validRequests.startTurn as Record<string, unknown>;
-    expect(await turns.startTurn({ ...start, effectIds: new Proxy(['pay'], { get: throwHostile }) } as never)).toEqual(unreadable('startTurn'));
-    expect(await turns.startTurn({ ...start, effectIds: Object.defineProperty(['pay'], 0, { get: throwHostile }) } as never)).toEqual(unreadable('startTurn'));
+    expect(await turns.startTurn({ ...start, effectIds: new Proxy(['pay'], { get: throwHostile }) } as never)).toEqual(
+      unreadable('startTurn'),
+    );
+    expect(await turns.startTurn({ ...start, effectIds: Object.defineProperty(['pay'], 0, { get: throwHostile }) } as never)).toEqual(
+      unreadable('startTurn'),
+    );
     expect(stub.turns.has('turn_2')).toBe(false);
     let reads = 0;
     const changing = Object.defineProperty(['pay'], 0, { enumerable: true, get: () => (++reads === 1 ? 'pay' : 'has space') });
@@ -218,28 +265,39 @@ describe('TurnRecovery: a request that cannot be read is invalid-request, read o
     expect(reads).toBe(1);
   });
 
-  it.each(methods)('%s checks the value it uses: a turn id that answers a bad id first and a good one later is invalid-request', async (method) => {
-    const { stub, turns } = await prepared();
-    const request = method === 'dispatchEffect' ? claimOne : (validRequests[method] as Record<string, unknown>);
-    const flipping = answeringTwice(request, 'turnId', 'not an id', 'turn_1');
-    const call = method === 'dispatchEffect' ? { ...(validRequests.dispatchEffect as object), claim: flipping.request } : flipping.request;
-    const before = structuredClone([...stub.turns]);
-    expect(await (turns[method] as (request: unknown) => Promise<unknown>).call(turns, call)).toEqual(unreadable(method));
-    expect(flipping.reads()).toBe(1);
-    expect([...stub.turns]).toEqual(before);
-  });
+  it.each(methods)(
+    '%s checks the value it uses: a turn id that answers a bad id first and a good one later is invalid-request',
+    async (method) => {
+      const { stub, turns } = await prepared();
+      const request = method === 'dispatchEffect' ? claimOne : (validRequests[method] as Record<string, unknown>);
+      const flipping = answeringTwice(request, 'turnId', 'not an id', 'turn_1');
+      const call =
+        method === 'dispatchEffect' ? { ...(validRequests.dispatchEffect as object), claim: flipping.request } : flipping.request;
+      const before = structuredClone([...stub.turns]);
+      expect(await (turns[method] as (request: unknown) => Promise<unknown>).call(turns, call)).toEqual(unreadable(method));
+      expect(flipping.reads()).toBe(1);
+      expect([...stub.turns]).toEqual(before);
+    },
+  );
 
   it('dispatchEffect launches the claim it checked: a claim number that answers 0 first and 1 later is invalid-request, nothing launched', async () => {
     const { stub, turns } = await prepared();
     const flipping = answeringTwice(claimOne, 'claim', 0, 1);
-    expect(await turns.dispatchEffect({ ...(validRequests.dispatchEffect as object), claim: flipping.request } as never)).toEqual(unreadable('dispatchEffect'));
+    expect(await turns.dispatchEffect({ ...(validRequests.dispatchEffect as object), claim: flipping.request } as never)).toEqual(
+      unreadable('dispatchEffect'),
+    );
     expect(flipping.reads()).toBe(1);
     expect(stub.launches).toEqual([]);
   });
 
   it('a valid request still works after the hostile ones: dispatch launches once and stores the result (§6)', async () => {
     const { stub, turns } = await prepared();
-    expect(await turns.dispatchEffect(validRequests.dispatchEffect as never)).toEqual({ ok: true, outcome: 'completed', reused: false, result: 'paid' });
+    expect(await turns.dispatchEffect(validRequests.dispatchEffect as never)).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: false,
+      result: 'paid',
+    });
     expect(stub.launches).toEqual(['pay']);
   });
 });
@@ -250,15 +308,21 @@ describe('new TurnRecovery: options are read once, and only a TypeError escapes 
     const message = 'TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, clock? }';
     expect(() => new recovery.TurnRecovery(adapter, everyTrapThrows as never)).toThrow(new TypeError(message));
     expect(() => new recovery.TurnRecovery(adapter, null as never)).toThrow(new TypeError(message));
-    expect(() => new recovery.TurnRecovery(adapter, Object.defineProperty({}, 'clock', { enumerable: true, get: throwHostile }))).toThrow(new TypeError(message));
+    expect(() => new recovery.TurnRecovery(adapter, Object.defineProperty({}, 'clock', { enumerable: true, get: throwHostile }))).toThrow(
+      new TypeError(message),
+    );
   });
 
   it('throws TypeError for an option of the wrong kind, naming it', () => {
     expect(() => new recovery.TurnRecovery(adapter, { admissionLeaseMs: Symbol('lease') as never })).toThrow(
       new TypeError('TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got symbol'),
     );
-    expect(() => new recovery.TurnRecovery(adapter, { maxWriteAttempts: Number.NaN })).toThrow(new TypeError('TurnRecovery: maxWriteAttempts must be a number'));
-    expect(() => new recovery.TurnRecovery(adapter, { cacheSize: { [Symbol.toPrimitive]: throwHostile } as never })).toThrow(new TypeError('TurnRecovery: cacheSize must be a number'));
+    expect(() => new recovery.TurnRecovery(adapter, { maxWriteAttempts: Number.NaN })).toThrow(
+      new TypeError('TurnRecovery: maxWriteAttempts must be a number'),
+    );
+    expect(() => new recovery.TurnRecovery(adapter, { cacheSize: { [Symbol.toPrimitive]: throwHostile } as never })).toThrow(
+      new TypeError('TurnRecovery: cacheSize must be a number'),
+    );
   });
 
   it('uses the clock it read, once: a getter answering another clock later changes nothing', async () => {
@@ -267,7 +331,10 @@ describe('new TurnRecovery: options are read once, and only a TypeError escapes 
     const stub = stubStore();
     const turns = new recovery.TurnRecovery<string, string>({ capabilities: FULL, authorize: () => true, store: stub.store }, options);
     await turns.startTurn({ caller: 'owner', ...TURN, effectIds: ['pay'] });
-    expect(await turns.inspectTurn({ caller: 'owner', ...TURN })).toMatchObject({ ok: true, value: { inspectedAt: '2026-11-30T09:00:00Z' } });
+    expect(await turns.inspectTurn({ caller: 'owner', ...TURN })).toMatchObject({
+      ok: true,
+      value: { inspectedAt: '2026-11-30T09:00:00Z' },
+    });
     expect(reads).toBe(1);
   });
 });

@@ -44,12 +44,7 @@ export interface CheckpointFailedRefusal<Result> extends ChatRefusal<'checkpoint
 
 /** Refusal codes of `startTurn`. */
 export type StartTurnRefusalCode =
-  | 'unsupported-capability'
-  | 'invalid-capabilities'
-  | 'invalid-request'
-  | 'forbidden'
-  | 'turn-conflict'
-  | 'checkpoint-failed';
+  'unsupported-capability' | 'invalid-capabilities' | 'invalid-request' | 'forbidden' | 'turn-conflict' | 'checkpoint-failed';
 
 /** The result of `startTurn`: `started` wrote the record, `existing` found the same turn already started. */
 export type StartTurnResult<Result> =

@@ -18,7 +18,11 @@ function frame(seq: number, overrides: Partial<ChatEventEnvelope> = {}): ChatEve
   };
 }
 
-const window = (lowerBound: number, latestSeq: number, seqs: readonly number[]): ReplayWindow => ({ lowerBound, latestSeq, frames: seqs.map((seq) => frame(seq)) });
+const window = (lowerBound: number, latestSeq: number, seqs: readonly number[]): ReplayWindow => ({
+  lowerBound,
+  latestSeq,
+  frames: seqs.map((seq) => frame(seq)),
+});
 
 describe('validateReplayWindow (DESIGN §6.9)', () => {
   it('returns the complete suffix after the cursor, with the lower bound and latest seq', () => {
@@ -33,7 +37,10 @@ describe('validateReplayWindow (DESIGN §6.9)', () => {
       ok: true,
       value: { after: { turnId: 'turn_1', seq: 7 }, lowerBound: 7, latestSeq: 7, frames: [] },
     });
-    expect(validateReplayWindow(window(0, 0, []), { ...TURN, after: 'turn_1:0' })).toMatchObject({ ok: true, value: { lowerBound: 0, latestSeq: 0, frames: [] } });
+    expect(validateReplayWindow(window(0, 0, []), { ...TURN, after: 'turn_1:0' })).toMatchObject({
+      ok: true,
+      value: { lowerBound: 0, latestSeq: 0, frames: [] },
+    });
   });
 
   const refusals: readonly [string, ValidateReplayWindowRefusalCode, ReplayWindow, string | { turnId: string; seq: number }][] = [
@@ -42,7 +49,12 @@ describe('validateReplayWindow (DESIGN §6.9)', () => {
     ['a malformed cursor', 'invalid-cursor', window(0, 1, [1]), 'turn_1'],
     ['a cursor with a negative seq', 'invalid-cursor', window(0, 1, [1]), { turnId: 'turn_1', seq: -1 }],
     ['a cursor of another turn', 'foreign-turn', window(0, 1, [1]), 'turn_2:0'],
-    ['a frame of another conversation', 'foreign-conversation', { lowerBound: 0, latestSeq: 1, frames: [frame(1, { conversationId: 'conv_2' })] }, 'turn_1:0'],
+    [
+      'a frame of another conversation',
+      'foreign-conversation',
+      { lowerBound: 0, latestSeq: 1, frames: [frame(1, { conversationId: 'conv_2' })] },
+      'turn_1:0',
+    ],
     ['a frame of another turn', 'foreign-turn', { lowerBound: 0, latestSeq: 1, frames: [frame(1, { turnId: 'turn_2' })] }, 'turn_1:0'],
     ['a gap', 'frame-gap', window(0, 3, [1, 3]), 'turn_1:0'],
     ['a missing tail', 'frame-gap', window(0, 3, [1, 2]), 'turn_1:0'],
@@ -50,8 +62,18 @@ describe('validateReplayWindow (DESIGN §6.9)', () => {
     ['frames out of order', 'out-of-order-frame', window(0, 3, [1, 3, 2]), 'turn_1:0'],
     ['a frame at or before the cursor', 'out-of-order-frame', window(0, 3, [2, 3]), 'turn_1:2'],
     ['a repeated seq', 'duplicate-frame', window(0, 2, [1, 1, 2]), 'turn_1:0'],
-    ['a repeated event id', 'duplicate-frame', { lowerBound: 0, latestSeq: 2, frames: [frame(1), frame(2, { eventId: 'evt_1' })] }, 'turn_1:0'],
-    ['a frame that is not a v1 envelope', 'invalid-frame', { lowerBound: 0, latestSeq: 1, frames: [{ ...frame(1), schemaVersion: 2 } as unknown as ChatEventEnvelope] }, 'turn_1:0'],
+    [
+      'a repeated event id',
+      'duplicate-frame',
+      { lowerBound: 0, latestSeq: 2, frames: [frame(1), frame(2, { eventId: 'evt_1' })] },
+      'turn_1:0',
+    ],
+    [
+      'a frame that is not a v1 envelope',
+      'invalid-frame',
+      { lowerBound: 0, latestSeq: 1, frames: [{ ...frame(1), schemaVersion: 2 } as unknown as ChatEventEnvelope] },
+      'turn_1:0',
+    ],
     ['a lower bound above the latest seq', 'invalid-window', window(4, 3, []), 'turn_1:3'],
     ['a frame beyond the stated latest seq', 'invalid-window', window(0, 1, [1, 2]), 'turn_1:0'],
     ['no frame list', 'invalid-window', { lowerBound: 0, latestSeq: 0, frames: null } as unknown as ReplayWindow, 'turn_1:0'],
@@ -64,15 +86,25 @@ describe('validateReplayWindow (DESIGN §6.9)', () => {
   it('never throws and never mutates its input, whatever the window holds', () => {
     fc.assert(
       fc.property(
-        fc.record({ lowerBound: fc.integer({ min: -1, max: 6 }), latestSeq: fc.integer({ min: -1, max: 6 }), frames: fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 8 }) }),
+        fc.record({
+          lowerBound: fc.integer({ min: -1, max: 6 }),
+          latestSeq: fc.integer({ min: -1, max: 6 }),
+          frames: fc.array(fc.integer({ min: 0, max: 7 }), { maxLength: 8 }),
+        }),
         fc.integer({ min: -1, max: 8 }),
         ({ lowerBound, latestSeq, frames }, seq) => {
-          const given = window(lowerBound, latestSeq, frames.filter((value) => value > 0));
+          const given = window(
+            lowerBound,
+            latestSeq,
+            frames.filter((value) => value > 0),
+          );
           const copy = structuredClone(given);
           const result = validateReplayWindow(given, { ...TURN, after: { turnId: 'turn_1', seq } });
           expect(given).toEqual(copy);
           if (result.ok) {
-            expect(result.value.frames.map((envelope) => envelope.seq)).toEqual(Array.from({ length: latestSeq - seq }, (_, index) => seq + 1 + index));
+            expect(result.value.frames.map((envelope) => envelope.seq)).toEqual(
+              Array.from({ length: latestSeq - seq }, (_, index) => seq + 1 + index),
+            );
           }
         },
       ),

@@ -5,7 +5,15 @@
  * it does not read any log and never repairs one: a window with a hole is
  * refused, because a client folding it would render a turn with text missing.
  */
-import { isChatId, parseChatCursor, parseChatEnvelope, refuse, type ChatCursor, type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import {
+  isChatId,
+  parseChatCursor,
+  parseChatEnvelope,
+  refuse,
+  type ChatCursor,
+  type ChatEventEnvelope,
+  type ChatRefusal,
+} from '@papercusp/chat-protocol-core';
 import type { ReplayWindow } from './adapter.js';
 
 /** Refusal codes of {@link validateReplayWindow}. */
@@ -32,8 +40,7 @@ export interface ValidatedReplayWindow {
 
 /** The result of {@link validateReplayWindow}. */
 export type ValidateReplayWindowResult =
-  | { readonly ok: true; readonly value: ValidatedReplayWindow }
-  | ChatRefusal<ValidateReplayWindowRefusalCode>;
+  { readonly ok: true; readonly value: ValidatedReplayWindow } | ChatRefusal<ValidateReplayWindowRefusalCode>;
 
 /** Which turn the window must belong to, and the cursor it answers (a `Last-Event-ID` string or a cursor). */
 export interface ReplayWindowExpectation {
@@ -42,7 +49,11 @@ export interface ReplayWindowExpectation {
   readonly after: string | ChatCursor;
 }
 
-function refusal(code: ValidateReplayWindowRefusalCode, message: string, path: readonly (string | number)[] = []): ChatRefusal<ValidateReplayWindowRefusalCode> {
+function refusal(
+  code: ValidateReplayWindowRefusalCode,
+  message: string,
+  path: readonly (string | number)[] = [],
+): ChatRefusal<ValidateReplayWindowRefusalCode> {
   return refuse(code, message, [{ path, message }]);
 }
 
@@ -67,9 +78,18 @@ export function readReplayCursor(after: unknown, turnId: string): ChatCursor | C
   } catch {
     cursor = null;
   }
-  if (cursor === null) return { ok: false, code: 'invalid-cursor', message: 'after: expected "<turnId>:<seq>" or { turnId, seq } with a non-negative safe integer seq' };
+  if (cursor === null)
+    return {
+      ok: false,
+      code: 'invalid-cursor',
+      message: 'after: expected "<turnId>:<seq>" or { turnId, seq } with a non-negative safe integer seq',
+    };
   if (cursor.turnId !== turnId) {
-    return { ok: false, code: 'foreign-turn', message: `after: the cursor names turn ${JSON.stringify(cursor.turnId)}, not ${JSON.stringify(turnId)}` };
+    return {
+      ok: false,
+      code: 'foreign-turn',
+      message: `after: the cursor names turn ${JSON.stringify(cursor.turnId)}, not ${JSON.stringify(turnId)}`,
+    };
   }
   return cursor;
 }
@@ -124,7 +144,11 @@ export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindo
   const cursor = readReplayCursor(after, turnId);
   if ('ok' in cursor) return { ...cursor, issues: [{ path: ['after'], message: cursor.message }] };
   if (cursor.seq < lowerBound) {
-    return refusal('stale-cursor', `the cursor seq ${cursor.seq} is below the retained lower bound ${lowerBound}: frames after it are gone`, ['after']);
+    return refusal(
+      'stale-cursor',
+      `the cursor seq ${cursor.seq} is below the retained lower bound ${lowerBound}: frames after it are gone`,
+      ['after'],
+    );
   }
   if (cursor.seq > latestSeq) {
     return refusal('cursor-beyond-latest', `the cursor seq ${cursor.seq} is beyond the latest seq ${latestSeq}`, ['after']);
@@ -145,14 +169,21 @@ export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindo
     if (envelope.conversationId !== conversationId) {
       return refusal('foreign-conversation', `frames[${index}] belongs to conversation ${JSON.stringify(envelope.conversationId)}`, path);
     }
-    if (envelope.turnId !== turnId) return refusal('foreign-turn', `frames[${index}] belongs to turn ${JSON.stringify(envelope.turnId)}`, path);
+    if (envelope.turnId !== turnId)
+      return refusal('foreign-turn', `frames[${index}] belongs to turn ${JSON.stringify(envelope.turnId)}`, path);
     if (seenSeqs.has(envelope.seq) || seenEventIds.has(envelope.eventId)) {
-      return refusal('duplicate-frame', `frames[${index}] repeats seq ${envelope.seq} or event id ${JSON.stringify(envelope.eventId)}`, path);
+      return refusal(
+        'duplicate-frame',
+        `frames[${index}] repeats seq ${envelope.seq} or event id ${JSON.stringify(envelope.eventId)}`,
+        path,
+      );
     }
     seenSeqs.add(envelope.seq);
     seenEventIds.add(envelope.eventId);
-    if (envelope.seq > latestSeq) return refusal('invalid-window', `frames[${index}] has seq ${envelope.seq}, beyond the stated latest seq ${latestSeq}`, path);
-    if (envelope.seq < nextSeq) return refusal('out-of-order-frame', `frames[${index}] has seq ${envelope.seq} where seq ${nextSeq} was due`, path);
+    if (envelope.seq > latestSeq)
+      return refusal('invalid-window', `frames[${index}] has seq ${envelope.seq}, beyond the stated latest seq ${latestSeq}`, path);
+    if (envelope.seq < nextSeq)
+      return refusal('out-of-order-frame', `frames[${index}] has seq ${envelope.seq} where seq ${nextSeq} was due`, path);
     if (envelope.seq > nextSeq) {
       const due = nextSeq;
       const comesLater = envelopes.slice(index + 1).some((later) => later.seq >= due && later.seq < envelope.seq);
@@ -162,6 +193,7 @@ export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindo
     }
     nextSeq += 1;
   }
-  if (nextSeq <= latestSeq) return refusal('frame-gap', `the frames stop at seq ${nextSeq - 1}; the latest seq is ${latestSeq}`, ['frames']);
+  if (nextSeq <= latestSeq)
+    return refusal('frame-gap', `the frames stop at seq ${nextSeq - 1}; the latest seq is ${latestSeq}`, ['frames']);
   return { ok: true, value: { after: { turnId: cursor.turnId, seq: cursor.seq }, lowerBound, latestSeq, frames: envelopes } };
 }

@@ -28,14 +28,17 @@ describe('rule: a snapshot is only replaced by a newer revision of its turn (the
 
   it('holds, for every turn it still holds, the highest revision remembered (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('turn_a', 'turn_b', 'turn_c'), fc.integer({ min: 1, max: 20 })), { maxLength: 40 }), (writes) => {
-        const cache = createSnapshotCache<string>(8);
-        for (const [turnId, revision] of writes) cache.remember(turn(turnId, revision));
-        for (const turnId of ['turn_a', 'turn_b', 'turn_c']) {
-          const revisions = writes.filter(([id]) => id === turnId).map(([, revision]) => revision);
-          expect(cache.get(turnId)?.record.revision).toBe(revisions.length === 0 ? undefined : Math.max(...revisions));
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('turn_a', 'turn_b', 'turn_c'), fc.integer({ min: 1, max: 20 })), { maxLength: 40 }),
+        (writes) => {
+          const cache = createSnapshotCache<string>(8);
+          for (const [turnId, revision] of writes) cache.remember(turn(turnId, revision));
+          for (const turnId of ['turn_a', 'turn_b', 'turn_c']) {
+            const revisions = writes.filter(([id]) => id === turnId).map(([, revision]) => revision);
+            expect(cache.get(turnId)?.record.revision).toBe(revisions.length === 0 ? undefined : Math.max(...revisions));
+          }
+        },
+      ),
     );
   });
 });
@@ -46,7 +49,11 @@ describe('rule: the snapshot cache holds at most cacheSize turns, the least rece
     cache.remember(turn('turn_1', 1));
     cache.remember(turn('turn_2', 1));
     cache.remember(turn('turn_3', 1));
-    expect([cache.get('turn_1'), cache.get('turn_2')?.record.turnId, cache.get('turn_3')?.record.turnId]).toStrictEqual([undefined, 'turn_2', 'turn_3']);
+    expect([cache.get('turn_1'), cache.get('turn_2')?.record.turnId, cache.get('turn_3')?.record.turnId]).toStrictEqual([
+      undefined,
+      'turn_2',
+      'turn_3',
+    ]);
     const none = createSnapshotCache<string>(0);
     none.remember(turn('turn_1', 1));
     expect(none.get('turn_1')).toBeUndefined();
@@ -63,8 +70,18 @@ describe('rule: the snapshot cache holds at most cacheSize turns, the least rece
 describe('rule: the snapshot cache reads through the store and never throws', () => {
   it('answers unavailable when the read rejects, and remembers what a read found', async () => {
     const cache = createSnapshotCache<string>(2);
-    await expect(cache.read(storeAnswering(() => Promise.reject(new Error('down'))), 'turn_1')).resolves.toBe('unavailable');
-    await expect(cache.read(storeAnswering(async () => turn('turn_1', 5)), 'turn_1')).resolves.toStrictEqual(turn('turn_1', 5));
+    await expect(
+      cache.read(
+        storeAnswering(() => Promise.reject(new Error('down'))),
+        'turn_1',
+      ),
+    ).resolves.toBe('unavailable');
+    await expect(
+      cache.read(
+        storeAnswering(async () => turn('turn_1', 5)),
+        'turn_1',
+      ),
+    ).resolves.toStrictEqual(turn('turn_1', 5));
     expect(cache.get('turn_1')?.record.revision).toBe(5);
   });
 

@@ -24,9 +24,12 @@ describe('client turn ids (DESIGN §6, client side)', () => {
     }
   });
 
-  it.each([['turn_' + 'A'.repeat(32)], ['turn_' + 'a'.repeat(31)], ['turn_1'], [42], [null], [` turn_${'a'.repeat(32)}`]])('isTurnId refuses %s', (value) => {
-    expect(isTurnId(value)).toBe(false);
-  });
+  it.each([['turn_' + 'A'.repeat(32)], ['turn_' + 'a'.repeat(31)], ['turn_1'], [42], [null], [` turn_${'a'.repeat(32)}`]])(
+    'isTurnId refuses %s',
+    (value) => {
+      expect(isTurnId(value)).toBe(false);
+    },
+  );
 
   it('names the header and the body field the id travels in', () => {
     expect(IDEMPOTENCY_KEY_HEADER).toBe('Idempotency-Key');

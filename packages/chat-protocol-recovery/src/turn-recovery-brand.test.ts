@@ -22,5 +22,4 @@ describe('TurnRecovery.is: a brand check, since instanceof does not cross builds
       Array.from({ length: 6 }, () => false),
     );
   });
-
 });

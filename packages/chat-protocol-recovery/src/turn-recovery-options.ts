@@ -56,14 +56,18 @@ function describeOption(value: unknown): string {
  */
 export function readTurnRecoveryOptions(options: TurnRecoveryOptions): ResolvedTurnRecoveryOptions {
   const read = readFields(options, ['maxWriteAttempts', 'cacheSize', 'admissionLeaseMs', 'clock']);
-  if (read === undefined) throw new TypeError('TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, clock? }');
+  if (read === undefined)
+    throw new TypeError('TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, clock? }');
   const { admissionLeaseMs = DEFAULT_ADMISSION_LEASE_MS, clock = systemClock, maxWriteAttempts = 1000, cacheSize = 256 } = read;
   if (!Number.isSafeInteger(admissionLeaseMs) || admissionLeaseMs < 1) {
-    throw new TypeError(`TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got ${describeOption(admissionLeaseMs)}`);
+    throw new TypeError(
+      `TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got ${describeOption(admissionLeaseMs)}`,
+    );
   }
   if (typeof clock !== 'function') throw new TypeError('TurnRecovery: clock must be a function returning an RFC 3339 timestamp');
   // NaN would never reach the attempt bound, so the write loop could not end.
-  if (typeof maxWriteAttempts !== 'number' || Number.isNaN(maxWriteAttempts)) throw new TypeError('TurnRecovery: maxWriteAttempts must be a number');
+  if (typeof maxWriteAttempts !== 'number' || Number.isNaN(maxWriteAttempts))
+    throw new TypeError('TurnRecovery: maxWriteAttempts must be a number');
   if (typeof cacheSize !== 'number' || Number.isNaN(cacheSize)) throw new TypeError('TurnRecovery: cacheSize must be a number');
   return {
     maxWriteAttempts: Math.max(1, Math.floor(maxWriteAttempts)),

@@ -11,7 +11,11 @@ import { TurnRecovery } from './turn-recovery.js';
 // fake store has those, and the race tests run there). Each test overrides the
 // one method whose behaviour it is about.
 
-function recoveryOver(store: TurnStore<string, string> | undefined, extra: Partial<TurnRecoveryAdapter<string, string>> = {}, options: TurnRecoveryOptions = {}) {
+function recoveryOver(
+  store: TurnStore<string, string> | undefined,
+  extra: Partial<TurnRecoveryAdapter<string, string>> = {},
+  options: TurnRecoveryOptions = {},
+) {
   const adapter: TurnRecoveryAdapter<string, string> = {
     capabilities: FULL,
     authorize: ({ caller }) => caller !== 'stranger',
@@ -49,7 +53,10 @@ describe('TurnRecovery: starting a turn (DESIGN §6.1)', () => {
   it('answers a repeated start of the same turn with existing, and another effect list with turn-conflict', async () => {
     const { stub, recovery } = await startedTurn(['pay']);
     expect(await recovery.startTurn({ caller: 'owner', ...TURN, effectIds: ['pay'] })).toMatchObject({ ok: true, outcome: 'existing' });
-    expect(await recoveryOver(stub.store).startTurn({ caller: 'owner', ...TURN, effectIds: ['refund'] })).toMatchObject({ ok: false, code: 'turn-conflict' });
+    expect(await recoveryOver(stub.store).startTurn({ caller: 'owner', ...TURN, effectIds: ['refund'] })).toMatchObject({
+      ok: false,
+      code: 'turn-conflict',
+    });
   });
 
   it('reads a create whose acknowledgement was lost back before answering', async () => {
@@ -67,7 +74,10 @@ describe('TurnRecovery: starting a turn (DESIGN §6.1)', () => {
   it('reports checkpoint-failed when a create failed and nothing is stored', async () => {
     const stub = stubStore();
     const recovery = recoveryOver({ ...stub.store, compareAndSwap: () => Promise.reject(new Error('down')) });
-    expect(await recovery.startTurn({ caller: 'owner', ...TURN, effectIds: ['pay'] })).toMatchObject({ ok: false, code: 'checkpoint-failed' });
+    expect(await recovery.startTurn({ caller: 'owner', ...TURN, effectIds: ['pay'] })).toMatchObject({
+      ok: false,
+      code: 'checkpoint-failed',
+    });
   });
 
   it.each([
@@ -75,11 +85,17 @@ describe('TurnRecovery: starting a turn (DESIGN §6.1)', () => {
     ['a bad effect id', { ...TURN, effectIds: [''] }],
     ['duplicate effect ids', { ...TURN, effectIds: ['pay', 'pay'] }],
   ])('refuses %s with invalid-request', async (_name, request) => {
-    expect(await recoveryOver(stubStore().store).startTurn({ caller: 'owner', ...request })).toMatchObject({ ok: false, code: 'invalid-request' });
+    expect(await recoveryOver(stubStore().store).startTurn({ caller: 'owner', ...request })).toMatchObject({
+      ok: false,
+      code: 'invalid-request',
+    });
   });
 
   it('refuses a caller the host does not authorize, and fails closed when authorize throws', async () => {
-    expect(await recoveryOver(stubStore().store).startTurn({ caller: 'stranger', ...TURN, effectIds: [] })).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(await recoveryOver(stubStore().store).startTurn({ caller: 'stranger', ...TURN, effectIds: [] })).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
     const throwing = recoveryOver(stubStore().store, {
       authorize: () => {
         throw new Error('auth service down');
@@ -113,7 +129,9 @@ describe('TurnRecovery: capabilities (DESIGN §6.10)', () => {
     const refused = { ok: false, code: 'unsupported-capability', missing: ['interruptedTurnRecovery'] };
     expect(await recovery.startTurn({ caller: 'owner', ...TURN, effectIds: [] })).toMatchObject(refused);
     expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject(refused);
-    expect(await recovery.dispatchEffect({ caller: 'owner', claim: { ...TURN, effectId: 'pay', claim: 1 }, execute: () => 'x' })).toMatchObject(refused);
+    expect(
+      await recovery.dispatchEffect({ caller: 'owner', claim: { ...TURN, effectId: 'pay', claim: 1 }, execute: () => 'x' }),
+    ).toMatchObject(refused);
     expect(await recovery.cancelTurn({ caller: 'owner', ...TURN })).toMatchObject(refused);
     expect(await recovery.reconcileEffect({ caller: 'owner', ...TURN, effectId: 'pay', result: 'x' })).toMatchObject(refused);
   });
@@ -133,8 +151,14 @@ describe('TurnRecovery: capabilities (DESIGN §6.10)', () => {
   });
 
   it('a malformed declaration is invalid-capabilities', async () => {
-    const recovery = new TurnRecovery<string, string>({ capabilities: { connectionReplay: true } as unknown as ChatCapabilities, authorize: () => true });
-    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({ ok: false, code: 'invalid-capabilities' });
+    const recovery = new TurnRecovery<string, string>({
+      capabilities: { connectionReplay: true } as unknown as ChatCapabilities,
+      authorize: () => true,
+    });
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({
+      ok: false,
+      code: 'invalid-capabilities',
+    });
   });
 });
 
@@ -153,7 +177,12 @@ describe('TurnRecovery: claiming (DESIGN §6.1, §6.6)', () => {
     const { stub, recovery } = await startedTurn();
     await recovery.dispatchEffect({ caller: 'owner', claim: await claimOf(recovery), execute: () => 'paid' });
     const fresh = recoveryOver(stub.store);
-    expect(await fresh.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'completed', reused: true, result: 'paid' });
+    expect(await fresh.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: true,
+      result: 'paid',
+    });
     expect(stub.launches).toEqual(['pay']);
   });
 
@@ -184,8 +213,12 @@ describe('TurnRecovery: claiming (DESIGN §6.1, §6.6)', () => {
 
   it('refuses unknown turns, unknown effects, cancelled turns, strangers, bad ids and an unreadable store', async () => {
     const { stub, recovery } = await startedTurn();
-    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, turnId: 'turn_2', effectId: 'pay' })).toMatchObject({ code: 'unknown-turn' });
-    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, conversationId: 'conv_2', effectId: 'pay' })).toMatchObject({ code: 'unknown-turn' });
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, turnId: 'turn_2', effectId: 'pay' })).toMatchObject({
+      code: 'unknown-turn',
+    });
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, conversationId: 'conv_2', effectId: 'pay' })).toMatchObject({
+      code: 'unknown-turn',
+    });
     expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'refund' })).toMatchObject({ code: 'unknown-effect' });
     expect(await recovery.claimEffect({ caller: 'stranger', ...TURN, effectId: 'pay' })).toMatchObject({ code: 'forbidden' });
     expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'a b' })).toMatchObject({ code: 'invalid-request' });
@@ -205,7 +238,10 @@ describe('TurnRecovery: claiming (DESIGN §6.1, §6.6)', () => {
       },
       { maxWriteAttempts: 3 },
     );
-    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({ ok: false, code: 'checkpoint-failed' });
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({
+      ok: false,
+      code: 'checkpoint-failed',
+    });
   });
 });
 
@@ -241,7 +277,10 @@ describe('TurnRecovery: dispatch through the admission seam (DESIGN §6.2–6.7)
     const { stub, recovery } = await startedTurn();
     const old = await claimOf(recovery);
     await claimOf(recoveryOver(stub.store));
-    expect(await recovery.dispatchEffect({ caller: 'owner', claim: old, execute: () => 'x' })).toMatchObject({ ok: false, code: 'stale-claim' });
+    expect(await recovery.dispatchEffect({ caller: 'owner', claim: old, execute: () => 'x' })).toMatchObject({
+      ok: false,
+      code: 'stale-claim',
+    });
     expect(stub.launches).toEqual([]);
   });
 
@@ -267,7 +306,12 @@ describe('TurnRecovery: dispatch through the admission seam (DESIGN §6.2–6.7)
     const { stub, recovery } = await startedTurn();
     const claim = await claimOf(recovery);
     await recovery.reconcileEffect({ caller: 'owner', ...TURN, effectId: 'pay', result: 'verified' });
-    expect(await recovery.dispatchEffect({ caller: 'owner', claim, execute: () => 'x' })).toEqual({ ok: true, outcome: 'completed', reused: true, result: 'verified' });
+    expect(await recovery.dispatchEffect({ caller: 'owner', claim, execute: () => 'x' })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: true,
+      result: 'verified',
+    });
     expect(stub.launches).toEqual([]);
   });
 
@@ -279,7 +323,10 @@ describe('TurnRecovery: dispatch through the admission seam (DESIGN §6.2–6.7)
       read: () => Promise.reject(new Error('down')),
       admitDispatch: () => Promise.resolve({ admitted: false, code: 'effect-settled' }),
     });
-    expect(await blind.dispatchEffect({ caller: 'owner', claim, execute: () => 'x' })).toMatchObject({ ok: false, code: 'store-unavailable' });
+    expect(await blind.dispatchEffect({ caller: 'owner', claim, execute: () => 'x' })).toMatchObject({
+      ok: false,
+      code: 'store-unavailable',
+    });
   });
 
   it('an uncertain admission acknowledgement without a launch is needs-reconciliation (admission-unacknowledged)', async () => {
@@ -309,7 +356,12 @@ describe('TurnRecovery: dispatch through the admission seam (DESIGN §6.2–6.7)
         throw new Error('acknowledgement lost after launch');
       },
     });
-    expect(await lossy.dispatchEffect({ caller: 'owner', claim, execute: () => 'paid' })).toEqual({ ok: true, outcome: 'completed', reused: false, result: 'paid' });
+    expect(await lossy.dispatchEffect({ caller: 'owner', claim, execute: () => 'paid' })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: false,
+      result: 'paid',
+    });
     expect(stub.turns.get('turn_1')?.record.effects[0]).toMatchObject({ status: 'completed', result: 'paid' });
   });
 
@@ -364,7 +416,12 @@ describe('TurnRecovery: dispatch through the admission seam (DESIGN §6.2–6.7)
       },
     });
     stub.log.length = 0;
-    expect(await lossy.dispatchEffect({ caller: 'owner', claim, execute: () => 'paid' })).toEqual({ ok: true, outcome: 'completed', reused: false, result: 'paid' });
+    expect(await lossy.dispatchEffect({ caller: 'owner', claim, execute: () => 'paid' })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: false,
+      result: 'paid',
+    });
     expect(stub.log).toEqual(['admit', 'read', 'cas:running', 'read']);
   });
 
@@ -401,7 +458,9 @@ describe('TurnRecovery: dispatch through the admission seam (DESIGN §6.2–6.7)
 
   it('refuses a malformed claim with invalid-request', async () => {
     const { recovery } = await startedTurn();
-    expect(await recovery.dispatchEffect({ caller: 'owner', claim: { ...TURN, effectId: 'pay', claim: 0 }, execute: () => 'x' })).toMatchObject({
+    expect(
+      await recovery.dispatchEffect({ caller: 'owner', claim: { ...TURN, effectId: 'pay', claim: 0 }, execute: () => 'x' }),
+    ).toMatchObject({
       code: 'invalid-request',
     });
   });
@@ -414,15 +473,24 @@ describe('TurnRecovery: writes of one worker to one turn go out together (group 
     const claims = await Promise.all(['a', 'b', 'c', 'd'].map((effectId) => recovery.claimEffect({ caller: 'owner', ...TURN, effectId })));
     expect(claims.map((claimed) => claimed.ok && claimed.outcome === 'claimed' && claimed.claim.claim)).toEqual([1, 1, 1, 1]);
     expect(stub.log).toEqual(['cas:running', 'cas:running']);
-    expect(stub.turns.get('turn_1')?.record).toMatchObject({ revision: 3, effects: [{ claim: 1 }, { claim: 1 }, { claim: 1 }, { claim: 1 }] });
+    expect(stub.turns.get('turn_1')?.record).toMatchObject({
+      revision: 3,
+      effects: [{ claim: 1 }, { claim: 1 }, { claim: 1 }, { claim: 1 }],
+    });
   });
 
   it('two concurrent claims of one effect get successive numbers: only the newer can be admitted', async () => {
     const { stub, recovery } = await startedTurn();
     const [older, newer] = await Promise.all([claimOf(recovery), claimOf(recovery)]);
     expect([older.claim, newer.claim]).toEqual([1, 2]);
-    expect(await recovery.dispatchEffect({ caller: 'owner', claim: older, execute: () => 'x' })).toMatchObject({ ok: false, code: 'stale-claim' });
-    expect(await recovery.dispatchEffect({ caller: 'owner', claim: newer, execute: () => 'paid' })).toMatchObject({ ok: true, outcome: 'completed' });
+    expect(await recovery.dispatchEffect({ caller: 'owner', claim: older, execute: () => 'x' })).toMatchObject({
+      ok: false,
+      code: 'stale-claim',
+    });
+    expect(await recovery.dispatchEffect({ caller: 'owner', claim: newer, execute: () => 'paid' })).toMatchObject({
+      ok: true,
+      outcome: 'completed',
+    });
     expect(stub.launches).toEqual(['pay']);
   });
 
@@ -438,7 +506,9 @@ describe('TurnRecovery: writes of one worker to one turn go out together (group 
         return answer;
       },
     });
-    const claims = await Promise.all(['pay', 'mail', 'pay'].map((effectId) => recovery.claimEffect({ caller: 'owner', ...TURN, effectId })));
+    const claims = await Promise.all(
+      ['pay', 'mail', 'pay'].map((effectId) => recovery.claimEffect({ caller: 'owner', ...TURN, effectId })),
+    );
     expect(claims.map((claimed) => claimed.ok && claimed.outcome)).toEqual(['claimed', 'needs-reconciliation', 'needs-reconciliation']);
   });
 });
@@ -451,7 +521,11 @@ describe('TurnRecovery: a store answering outside its contract', () => {
       ...stub.store,
       compareAndSwap: (request) => (++calls === 1 ? Promise.resolve(undefined as never) : stub.store.compareAndSwap(request)),
     });
-    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'claim-unacknowledged' });
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({
+      ok: true,
+      outcome: 'needs-reconciliation',
+      reason: 'claim-unacknowledged',
+    });
     expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toMatchObject({ ok: true, outcome: 'claimed' });
   });
 });
@@ -477,7 +551,12 @@ describe('TurnRecovery: a claim from an old snapshot', () => {
     await recoveryOver(stub.store).reconcileEffect({ caller: 'owner', ...TURN, effectId: 'pay', result: 'verified' });
     await recoveryOver(stub.store).cancelTurn({ caller: 'owner', ...TURN });
     // `recovery`'s snapshot says running and open; the store says completed.
-    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'completed', reused: true, result: 'verified' });
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: true,
+      result: 'verified',
+    });
   });
 });
 
@@ -506,11 +585,20 @@ describe('TurnRecovery: cancellation (DESIGN §6.5, §6.8)', () => {
       claim: await claimOf(recovery),
       execute: () => new Promise<string>((resolve) => (release = resolve)),
     });
-    expect(await recovery.cancelTurn({ caller: 'owner', ...TURN })).toEqual({ ok: true, outcome: 'cancelled', committed: true, inFlight: ['pay'], abort: 'requested' });
+    expect(await recovery.cancelTurn({ caller: 'owner', ...TURN })).toEqual({
+      ok: true,
+      outcome: 'cancelled',
+      committed: true,
+      inFlight: ['pay'],
+      abort: 'requested',
+    });
     expect(order).toEqual(['cancel committed', 'abort pay']);
     release('paid anyway');
     expect(await pending).toEqual({ ok: true, outcome: 'completed', reused: false, result: 'paid anyway' });
-    expect(stub.turns.get('turn_1')?.record).toMatchObject({ status: 'cancelled', effects: [{ status: 'completed', result: 'paid anyway' }, { status: 'open' }] });
+    expect(stub.turns.get('turn_1')?.record).toMatchObject({
+      status: 'cancelled',
+      effects: [{ status: 'completed', result: 'paid anyway' }, { status: 'open' }],
+    });
   });
 
   it('reports a throwing abort hook and keeps the cancellation', async () => {
@@ -527,10 +615,20 @@ describe('TurnRecovery: cancellation (DESIGN §6.5, §6.8)', () => {
 
   it('says when no abort was needed, when there is no hook, and when the turn was already cancelled', async () => {
     const { stub, recovery } = await startedTurn();
-    expect(await recovery.cancelTurn({ caller: 'owner', ...TURN })).toEqual({ ok: true, outcome: 'cancelled', committed: true, inFlight: [], abort: 'not-needed' });
+    expect(await recovery.cancelTurn({ caller: 'owner', ...TURN })).toEqual({
+      ok: true,
+      outcome: 'cancelled',
+      committed: true,
+      inFlight: [],
+      abort: 'not-needed',
+    });
     expect(await recovery.cancelTurn({ caller: 'owner', ...TURN })).toMatchObject({ committed: false });
     const second = await startedTurn();
-    void second.recovery.dispatchEffect({ caller: 'owner', claim: await claimOf(second.recovery), execute: () => new Promise<string>(() => undefined) });
+    void second.recovery.dispatchEffect({
+      caller: 'owner',
+      claim: await claimOf(second.recovery),
+      execute: () => new Promise<string>(() => undefined),
+    });
     expect(await second.recovery.cancelTurn({ caller: 'owner', ...TURN })).toMatchObject({ inFlight: ['pay'], abort: 'no-hook' });
     expect(stub.launches).toEqual([]);
   });
@@ -565,7 +663,9 @@ describe('TurnRecovery: cancellation (DESIGN §6.5, §6.8)', () => {
     const recovery: TurnRecovery<string, string> = recoveryOver(stub.store, {
       abort: async () => {
         const claimed = await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'mail' });
-        fromHook = claimed.ok ? claimed : await recovery.dispatchEffect({ caller: 'owner', claim: { ...TURN, effectId: 'mail', claim: 1 }, execute: () => 'x' });
+        fromHook = claimed.ok
+          ? claimed
+          : await recovery.dispatchEffect({ caller: 'owner', claim: { ...TURN, effectId: 'mail', claim: 1 }, execute: () => 'x' });
       },
     });
     await recovery.startTurn({ caller: 'owner', ...TURN, effectIds: ['pay', 'mail'] });
@@ -644,7 +744,9 @@ describe('TurnRecovery: replay (DESIGN §6.9)', () => {
     expect(await recovery.replayTurn({ caller: 'stranger', ...TURN, after: 'turn_1:1' })).toMatchObject({ code: 'forbidden' });
     expect(await recovery.replayTurn({ caller: 'owner', ...TURN, after: 'nonsense' })).toMatchObject({ code: 'invalid-cursor' });
     expect(await recovery.replayTurn({ caller: 'owner', ...TURN, after: 'turn_2:1' })).toMatchObject({ code: 'foreign-turn' });
-    expect(await recovery.replayTurn({ caller: 'owner', ...TURN, conversationId: ' ', after: 'turn_1:1' })).toMatchObject({ code: 'invalid-request' });
+    expect(await recovery.replayTurn({ caller: 'owner', ...TURN, conversationId: ' ', after: 'turn_1:1' })).toMatchObject({
+      code: 'invalid-request',
+    });
     const failing = recoveryOver(undefined, { replayWindow: () => Promise.reject(new Error('log down')) });
     expect(await failing.replayTurn({ caller: 'owner', ...TURN, after: 'turn_1:1' })).toMatchObject({ code: 'replay-unavailable' });
   });

@@ -8,7 +8,15 @@
  * (`write-queue.ts`). Time comes from its injected clock, only to date
  * admissions and judge their lease.
  */
-import { hasBrand, isChatId, isZonedTimestamp, readFields, refuse, requireChatCapabilities, type ChatCapabilityName } from '@papercusp/chat-protocol-core';
+import {
+  hasBrand,
+  isChatId,
+  isZonedTimestamp,
+  readFields,
+  refuse,
+  requireChatCapabilities,
+  type ChatCapabilityName,
+} from '@papercusp/chat-protocol-core';
 import { inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import { completed, needsReconciliation, settledOutcome } from './effect-verdicts.js';
@@ -39,22 +47,17 @@ import {
   type StartTurnRequest,
   type TurnRequest,
 } from './turn-requests.js';
-import {
-  findAdmission,
-  findEffect,
-  isAdmitted,
-  withEffect,
-  type EffectRecord,
-  type StoredTurn,
-  type TurnRecord,
-} from './turn-record.js';
+import { findAdmission, findEffect, isAdmitted, withEffect, type EffectRecord, type StoredTurn, type TurnRecord } from './turn-record.js';
 import { createWriteQueue, type Step, type Written, type WriteQueue } from './write-queue.js';
 
 // How the host's execution ended: its result, or a throw or rejection.
 type Settled<Result> = { readonly ok: true; readonly result: Result } | { readonly ok: false };
 
 // Runs the host's execution: a synchronous throw becomes a failed settlement, never an exception here.
-function startExecution<Result>(execute: (execution: EffectExecution) => Result | Promise<Result>, execution: EffectExecution): Promise<Settled<Result>> {
+function startExecution<Result>(
+  execute: (execution: EffectExecution) => Result | Promise<Result>,
+  execution: EffectExecution,
+): Promise<Settled<Result>> {
   try {
     return Promise.resolve(execute(execution)).then(
       (result): Settled<Result> => ({ ok: true, result }),
@@ -192,9 +195,11 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
     const fields = readTurnRequest(request, ['caller', 'effectId']);
-    if (fields === null || !isChatId(fields.effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
+    if (fields === null || !isChatId(fields.effectId))
+      return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
     const { caller, conversationId, turnId, effectId } = fields;
-    if (!(await this.authorized(caller, 'claim', conversationId, turnId))) return refuse('forbidden', 'the caller may not claim effects of this turn');
+    if (!(await this.authorized(caller, 'claim', conversationId, turnId)))
+      return refuse('forbidden', 'the caller may not claim effects of this turn');
     type Verdict = ClaimEffectResult<Result>;
     // The claim number this call writes, and whether the write is the expiry
     // mark instead: set by the last decision, which is the one written.
@@ -211,15 +216,19 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       const admission = findAdmission(turn, effectId);
       if (admission !== undefined) {
         now ??= this.now();
-        if (now === null) return { stop: refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged') };
+        if (now === null)
+          return { stop: refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged') };
         if (isAdmissionExpired(admission, now, this.admissionLeaseMs)) {
           marking = true;
-          return { write: withEffect(turn.record, { effectId, claim: effect.claim, status: 'needs-reconciliation', reason: 'admission-expired' }) };
+          return {
+            write: withEffect(turn.record, { effectId, claim: effect.claim, status: 'needs-reconciliation', reason: 'admission-expired' }),
+          };
         }
       }
       marking = false;
       if (turn.record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled') };
-      if (admission !== undefined) return { stop: refuse('already-admitted', 'the effect was admitted and is in flight within the admission lease') };
+      if (admission !== undefined)
+        return { stop: refuse('already-admitted', 'the effect was admitted and is in flight within the admission lease') };
       claimNumber = effect.claim + 1;
       return { write: withEffect(turn.record, { effectId, claim: claimNumber, status: 'open' }) };
     };
@@ -235,20 +244,23 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     if (written === undefined) {
       const start = await this.snapshots.read(gate, turnId);
       if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-      if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+      if (start === null || start.record.conversationId !== conversationId)
+        return refuse('unknown-turn', 'no such turn in this conversation');
       written = await this.queue.write(gate, turnId, start, decide);
     }
     // Admissions do not move the revision, so a claim written from an older
     // snapshot can land after one; the store's answer shows it, and the claim
     // it wrote can never be admitted. The admission is judged once more on
     // that answer: in flight, or past its lease and marked now.
-    if (written.type === 'written' && !marking && isAdmitted(written.turn, effectId)) written = await this.queue.write(gate, turnId, written.turn, decide);
+    if (written.type === 'written' && !marking && isAdmitted(written.turn, effectId))
+      written = await this.queue.write(gate, turnId, written.turn, decide);
     switch (written.type) {
       case 'stopped':
         return written.value;
       case 'written': {
         if (marking) return needsReconciliation('admission-expired');
-        if (isAdmitted(written.turn, effectId)) return refuse('already-admitted', 'the effect was admitted and is in flight within the admission lease');
+        if (isAdmitted(written.turn, effectId))
+          return refuse('already-admitted', 'the effect was admitted and is in flight within the admission lease');
         return { ok: true, outcome: 'claimed', claim: { conversationId, turnId, effectId, claim: claimNumber } };
       }
       case 'unacknowledged':
@@ -277,16 +289,29 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
     const admitDispatch = gate.admitDispatch;
-    if (typeof admitDispatch !== 'function') return refuse('no-admission-seam', 'the store has no admitDispatch: dispatch cannot be fenced against cancellation');
+    if (typeof admitDispatch !== 'function')
+      return refuse('no-admission-seam', 'the store has no admitDispatch: dispatch cannot be fenced against cancellation');
     const fields = readFields(request, ['caller', 'claim', 'execute']);
     const claim = fields === undefined ? null : readTurnRequest(fields.claim, ['effectId', 'claim']);
-    if (fields === undefined || claim === null || !isChatId(claim.effectId) || !(Number.isSafeInteger(claim.claim) && claim.claim > 0) || typeof fields.execute !== 'function') {
+    if (
+      fields === undefined ||
+      claim === null ||
+      !isChatId(claim.effectId) ||
+      !(Number.isSafeInteger(claim.claim) && claim.claim > 0) ||
+      typeof fields.execute !== 'function'
+    ) {
       return refuse('invalid-request', 'expected a claim from claimEffect and an execute function');
     }
     const { caller, execute } = fields;
-    const execution: EffectExecution = { conversationId: claim.conversationId, turnId: claim.turnId, effectId: claim.effectId, claim: claim.claim };
+    const execution: EffectExecution = {
+      conversationId: claim.conversationId,
+      turnId: claim.turnId,
+      effectId: claim.effectId,
+      claim: claim.claim,
+    };
     const admittedAt = this.now();
-    if (admittedAt === null) return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp to date the admission: nothing was launched');
+    if (admittedAt === null)
+      return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp to date the admission: nothing was launched');
     let settled: Promise<Settled<Result>> | undefined;
     const launch = (): void => {
       if (settled === undefined) settled = startExecution(execute, execution);
@@ -339,11 +364,13 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const fields = readTurnRequest(request, ['caller']);
     if (fields === null) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
     const { caller, conversationId, turnId } = fields;
-    if (!(await this.authorized(caller, 'cancel', conversationId, turnId))) return refuse('forbidden', 'the caller may not cancel this turn');
+    if (!(await this.authorized(caller, 'cancel', conversationId, turnId)))
+      return refuse('forbidden', 'the caller may not cancel this turn');
     // A fresh read: the in-flight list must come from what is stored, not from a snapshot.
     const start = await this.snapshots.read(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-    if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+    if (start === null || start.record.conversationId !== conversationId)
+      return refuse('unknown-turn', 'no such turn in this conversation');
     const written = await this.queue.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
       if (turn.record.conversationId !== conversationId) return { stop: null };
       if (turn.record.status !== 'running') return { stop: turn };
@@ -402,12 +429,15 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const gate = this.requireStore();
     if ('ok' in gate) return gate;
     const fields = readTurnRequest(request, ['caller', 'effectId', 'result']);
-    if (fields === null || !isChatId(fields.effectId)) return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
+    if (fields === null || !isChatId(fields.effectId))
+      return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
     const { caller, conversationId, turnId, effectId, result } = fields;
-    if (!(await this.authorized(caller, 'reconcile', conversationId, turnId))) return refuse('forbidden', 'the caller may not reconcile effects of this turn');
+    if (!(await this.authorized(caller, 'reconcile', conversationId, turnId)))
+      return refuse('forbidden', 'the caller may not reconcile effects of this turn');
     const start = await this.snapshots.snapshot(gate, turnId);
     if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-    if (start === null || start.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+    if (start === null || start.record.conversationId !== conversationId)
+      return refuse('unknown-turn', 'no such turn in this conversation');
     const outcome = await this.storeResult(gate, turnId, start, effectId, result, 'reconcile');
     if (outcome === 'unknown-effect') return refuse('unknown-effect', 'the turn did not authorize this effect');
     return outcome;
@@ -430,16 +460,21 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const fields = readTurnRequest(request, ['caller']);
     if (fields === null) return refuse('invalid-request', 'expected a request with v1 ids for the conversation and turn');
     const { caller, conversationId, turnId } = fields;
-    if (!(await this.authorized(caller, 'inspect', conversationId, turnId))) return refuse('forbidden', 'the caller may not inspect this turn');
+    if (!(await this.authorized(caller, 'inspect', conversationId, turnId)))
+      return refuse('forbidden', 'the caller may not inspect this turn');
     const turn = await this.snapshots.read(gate, turnId);
     if (turn === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
     if (turn === null || turn.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
     const inspectedAt = this.now();
-    if (inspectedAt === null) return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged');
+    if (inspectedAt === null)
+      return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged');
     try {
       const effects = turn.record.effects.map((effect) => inspectEffect(turn, effect, inspectedAt, this.admissionLeaseMs));
       const { status, revision } = turn.record;
-      return { ok: true, value: { conversationId, turnId, status, revision, inspectedAt, admissionLeaseMs: this.admissionLeaseMs, effects } };
+      return {
+        ok: true,
+        value: { conversationId, turnId, status, revision, inspectedAt, admissionLeaseMs: this.admissionLeaseMs, effects },
+      };
     } catch {
       // A stored turn outside the record's shape: nothing can be said about its effects.
       return refuse('store-unavailable', 'the store answered with a turn outside the record shape');
@@ -463,7 +498,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     const { caller, conversationId, turnId, after } = fields;
     const cursor = readReplayCursor(after, turnId);
     if ('ok' in cursor) return cursor;
-    if (!(await this.authorized(caller, 'replay', conversationId, turnId))) return refuse('forbidden', 'the caller may not replay this turn');
+    if (!(await this.authorized(caller, 'replay', conversationId, turnId)))
+      return refuse('forbidden', 'the caller may not replay this turn');
     let window: Awaited<ReturnType<typeof replayWindow>>;
     try {
       window = await replayWindow.call(this.adapter, { conversationId, turnId, after: cursor.seq });
@@ -520,7 +556,12 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
     result: Result,
     source: 'dispatch' | 'reconcile',
   ): Promise<CompletedOutcome<Result> | CheckpointFailedRefusal<Result> | 'unknown-effect'> {
-    const checkpointFailed = (message: string): CheckpointFailedRefusal<Result> => ({ ok: false, code: 'checkpoint-failed', message, result });
+    const checkpointFailed = (message: string): CheckpointFailedRefusal<Result> => ({
+      ok: false,
+      code: 'checkpoint-failed',
+      message,
+      result,
+    });
     const written = await this.queue.write<CompletedOutcome<Result> | 'unknown-effect'>(store, turnId, start, (turn) => {
       const effect = findEffect(turn.record, effectId);
       if (effect === undefined) return { stop: 'unknown-effect' };
@@ -546,15 +587,29 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
   }
 
   // After the execution settled: store its result, or mark the effect for reconciliation.
-  private async finish(store: TurnStore<Result, Caller>, execution: EffectExecution, settled: Settled<Result>): Promise<DispatchEffectResult<Result>> {
+  private async finish(
+    store: TurnStore<Result, Caller>,
+    execution: EffectExecution,
+    settled: Settled<Result>,
+  ): Promise<DispatchEffectResult<Result>> {
     if (settled.ok) {
       const start = await this.snapshots.snapshot(store, execution.turnId);
       if (start === 'unavailable' || start === null) {
-        return { ok: false, code: 'checkpoint-failed', message: 'the turn could not be read to store the result; it is returned here', result: settled.result };
+        return {
+          ok: false,
+          code: 'checkpoint-failed',
+          message: 'the turn could not be read to store the result; it is returned here',
+          result: settled.result,
+        };
       }
       const outcome = await this.storeResult(store, execution.turnId, start, execution.effectId, settled.result, 'dispatch');
       return outcome === 'unknown-effect'
-        ? { ok: false, code: 'checkpoint-failed', message: 'the effect vanished from its turn; the result is returned here', result: settled.result }
+        ? {
+            ok: false,
+            code: 'checkpoint-failed',
+            message: 'the effect vanished from its turn; the result is returned here',
+            result: settled.result,
+          }
         : outcome;
     }
     // A fresh read, not a snapshot: a snapshot may still show a mark that a
@@ -568,7 +623,14 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
       const effect = findEffect(turn.record, execution.effectId);
       if (effect === undefined || effect.status === 'needs-reconciliation') return { stop: null };
       if (effect.status === 'completed') return { stop: completed(effect.result, true) };
-      return { write: withEffect(turn.record, { effectId: effect.effectId, claim: effect.claim, status: 'needs-reconciliation', reason: 'dispatch-failed' }) };
+      return {
+        write: withEffect(turn.record, {
+          effectId: effect.effectId,
+          claim: effect.claim,
+          status: 'needs-reconciliation',
+          reason: 'dispatch-failed',
+        }),
+      };
     });
     return marked.type === 'stopped' && marked.value !== null ? marked.value : needsReconciliation('dispatch-failed');
   }

@@ -20,7 +20,12 @@ export const TurnStatusResponseSchema = /* @__PURE__ */ (() =>
     turnId: z.string().check(z.refine(isChatId, 'not a v1 id')),
     status: z.enum(TURN_STATUS_VALUES),
     // `-0` is not a seq: JSON writes it as `0` (issue 12).
-    lastSeq: z.optional((z.int() as IntegerSchema).check(z.nonnegative(), z.refine((seq) => !Object.is(seq, -0), 'expected a non-negative integer, not -0'))),
+    lastSeq: z.optional(
+      (z.int() as IntegerSchema).check(
+        z.nonnegative(),
+        z.refine((seq) => !Object.is(seq, -0), 'expected a non-negative integer, not -0'),
+      ),
+    ),
   }))();
 
 /** A turn-status response. */

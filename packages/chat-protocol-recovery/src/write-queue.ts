@@ -56,7 +56,10 @@ export function createWriteQueue<Result, Caller>(cache: SnapshotCache<Result>, m
   // One batch: decide every write on the newest record, send them as one
   // compare-and-swap, and decide again on a conflict.
   const flushBatch = async (store: TurnStore<Result, Caller>, turnId: string, batch: readonly QueuedWrite<Result>[]): Promise<void> => {
-    let current = batch.reduce((newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest), cache.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start);
+    let current = batch.reduce(
+      (newest, entry) => (entry.start.record.revision > newest.record.revision ? entry.start : newest),
+      cache.get(turnId) ?? (batch[0] as QueuedWrite<Result>).start,
+    );
     let pending = batch;
     for (let attempt = 0; pending.length > 0; attempt += 1) {
       if (attempt >= maxWriteAttempts) {

@@ -53,7 +53,10 @@ export function stubStore(): Stub {
       if (effect.status !== 'open') return refuse('effect-settled');
       if (turn.admissions.some((admission) => admission.effectId === request.effectId)) return refuse('already-admitted');
       if (effect.claim !== request.claim) return refuse('stale-claim');
-      turns.set(request.turnId, { record: turn.record, admissions: [...turn.admissions, { effectId: request.effectId, claim: request.claim, admittedAt: request.admittedAt }] });
+      turns.set(request.turnId, {
+        record: turn.record,
+        admissions: [...turn.admissions, { effectId: request.effectId, claim: request.claim, admittedAt: request.admittedAt }],
+      });
       launches.push(request.effectId);
       launch();
       return Promise.resolve({ admitted: true as const });
@@ -61,4 +64,3 @@ export function stubStore(): Stub {
   };
   return { store, turns, launches, log };
 }
-

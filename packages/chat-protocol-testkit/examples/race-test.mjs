@@ -24,7 +24,8 @@ function hostStore({ fenced }) {
       await roundTrip();
       const effect = rows.get(turnId)?.record.effects.find((candidate) => candidate.effectId === effectId);
       if (effect?.status !== 'open') return { admitted: false, code: 'effect-settled' };
-      if (rows.get(turnId).admissions.some((admission) => admission.effectId === effectId)) return { admitted: false, code: 'already-admitted' };
+      if (rows.get(turnId).admissions.some((admission) => admission.effectId === effectId))
+        return { admitted: false, code: 'already-admitted' };
       if (effect.claim !== claim) return { admitted: false, code: 'stale-claim' };
       await between();
       const turn = rows.get(turnId);
@@ -35,24 +36,35 @@ function hostStore({ fenced }) {
   };
 }
 
-const capabilities = { connectionReplay: true, persistedHistory: true, persistedDecisions: true, completedToolCheckpoints: true, interruptedTurnRecovery: true };
+const capabilities = {
+  connectionReplay: true,
+  persistedHistory: true,
+  persistedDecisions: true,
+  completedToolCheckpoints: true,
+  interruptedTurnRecovery: true,
+};
 const turn = { caller: 'user_7', conversationId: 'conv_1', turnId: 'turn_1' };
 
 // 100 interleavings of two workers claiming and dispatching one effect; each run returns what broke.
 // The seed makes this example print the same every time; leave it out in CI to explore new interleavings each run.
 const twoWorkersOneEffect = (fenced) =>
-  checkRaces(100, async (pacing) => {
-    const adapter = { capabilities, authorize: () => true, store: hostStore({ fenced }) };
-    await new TurnRecovery(adapter).startTurn({ ...turn, effectIds: ['call_pay'] }); // setup, not scheduled
-    let launches = 0;
-    const claimAndDispatch = async () => {
-      const worker = new TurnRecovery(scheduleTurnRecoveryAdapter(adapter, pacing.scheduler));
-      const claimed = await worker.claimEffect({ ...turn, effectId: 'call_pay' });
-      if (claimed.outcome === 'claimed') await worker.dispatchEffect({ caller: turn.caller, claim: claimed.claim, execute: async () => `paid ${++launches}` });
-    };
-    await settleRace(pacing, Promise.all([claimAndDispatch(), claimAndDispatch()]));
-    return launches > 1 ? [`call_pay launched ${launches} times`] : [];
-  }, { seed: 1 });
+  checkRaces(
+    100,
+    async (pacing) => {
+      const adapter = { capabilities, authorize: () => true, store: hostStore({ fenced }) };
+      await new TurnRecovery(adapter).startTurn({ ...turn, effectIds: ['call_pay'] }); // setup, not scheduled
+      let launches = 0;
+      const claimAndDispatch = async () => {
+        const worker = new TurnRecovery(scheduleTurnRecoveryAdapter(adapter, pacing.scheduler));
+        const claimed = await worker.claimEffect({ ...turn, effectId: 'call_pay' });
+        if (claimed.outcome === 'claimed')
+          await worker.dispatchEffect({ caller: turn.caller, claim: claimed.claim, execute: async () => `paid ${++launches}` });
+      };
+      await settleRace(pacing, Promise.all([claimAndDispatch(), claimAndDispatch()]));
+      return launches > 1 ? [`call_pay launched ${launches} times`] : [];
+    },
+    { seed: 1 },
+  );
 
 console.log(`fenced store: ${JSON.stringify(await twoWorkersOneEffect(true))}`);
 console.log(`unfenced store: ${JSON.stringify(await twoWorkersOneEffect(false))}`);

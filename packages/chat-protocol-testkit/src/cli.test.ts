@@ -77,14 +77,24 @@ describe('chat-protocol verify <capture> (issue 7)', () => {
 
   it('--legacy papercup checks the captured legacy session through the adapter', async () => {
     const path = fileURLToPath(new URL('legacy/papercup/refund-lookup.sse', FIXTURES));
-    expect(await run(['verify', path, '--legacy', 'papercup'])).toEqual({ code: 0, stdout: `${path}: ok, 12 frames, 1 turn, no violations\n`, stderr: '' });
+    expect(await run(['verify', path, '--legacy', 'papercup'])).toEqual({
+      code: 0,
+      stdout: `${path}: ok, 12 frames, 1 turn, no violations\n`,
+      stderr: '',
+    });
   });
 
   it('--legacy scout reports the refused product events; --conversation and --turn name the ids', async () => {
     const path = fileURLToPath(new URL('legacy/scout/product-search.sse', FIXTURES));
     const result = await run(['verify', '--legacy', 'scout', '--conversation', 'conv_9', '--turn', 'turn_9', '--json', path]);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toEqual(verifyChatCapture(readCapture('../../../fixtures/legacy/scout/product-search.sse'), { legacy: 'scout', conversationId: 'conv_9', turnId: 'turn_9' }));
+    expect(JSON.parse(result.stdout)).toEqual(
+      verifyChatCapture(readCapture('../../../fixtures/legacy/scout/product-search.sse'), {
+        legacy: 'scout',
+        conversationId: 'conv_9',
+        turnId: 'turn_9',
+      }),
+    );
   });
 
   it('--help prints the usage and exits 0', async () => {
@@ -105,9 +115,18 @@ describe('chat-protocol verify <capture> (issue 7)', () => {
     { argv: ['verify', 'a.sse', '--timeout', '10s'], error: '--timeout: expected milliseconds (1 to 999999999), got "10s"' },
     { argv: ['verify', '--url', 'not a url'], error: '--url: "not a url" is not a URL' },
     { argv: ['verify', '--url', 'file:///etc/passwd'], error: '--url: expected http: or https:, got file:' },
-    { argv: ['verify', '--url', 'http://example.com/events'], error: '--url: example.com is not this machine; only loopback hosts are read (127.0.0.0/8, [::1], localhost)' },
-    { argv: ['verify', '--url', 'http://10.0.0.1/events'], error: '--url: 10.0.0.1 is not this machine; only loopback hosts are read (127.0.0.0/8, [::1], localhost)' },
-    { argv: ['verify', '--url', 'http://127.0.0.1.nip.io/events'], error: '--url: 127.0.0.1.nip.io is not this machine; only loopback hosts are read (127.0.0.0/8, [::1], localhost)' },
+    {
+      argv: ['verify', '--url', 'http://example.com/events'],
+      error: '--url: example.com is not this machine; only loopback hosts are read (127.0.0.0/8, [::1], localhost)',
+    },
+    {
+      argv: ['verify', '--url', 'http://10.0.0.1/events'],
+      error: '--url: 10.0.0.1 is not this machine; only loopback hosts are read (127.0.0.0/8, [::1], localhost)',
+    },
+    {
+      argv: ['verify', '--url', 'http://127.0.0.1.nip.io/events'],
+      error: '--url: 127.0.0.1.nip.io is not this machine; only loopback hosts are read (127.0.0.0/8, [::1], localhost)',
+    },
   ])('a usage error exits 2 and says why: $error', async ({ argv, error }) => {
     expect(await run(argv)).toEqual({ code: 2, stdout: '', stderr: `chat-protocol: ${error}\nrun "chat-protocol --help" for usage\n` });
   });
@@ -190,7 +209,9 @@ describe('chat-protocol verify --url (a live endpoint on this machine)', () => {
     });
     const result = await run(['verify', '--url', url]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^chat-protocol: cannot read http:\/\/127\.0\.0\.1:\d+\/conversations\/conv_demo\/events: fetch failed: .*redirect/);
+    expect(result.stderr).toMatch(
+      /^chat-protocol: cannot read http:\/\/127\.0\.0\.1:\d+\/conversations\/conv_demo\/events: fetch failed: .*redirect/,
+    );
   });
 
   it('a stream that never ends times out and exits 2', async () => {
@@ -212,6 +233,8 @@ describe('chat-protocol verify --url (a live endpoint on this machine)', () => {
     server = undefined;
     const result = await run(['verify', '--url', url]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^chat-protocol: cannot read http:\/\/127\.0\.0\.1:\d+\/conversations\/conv_demo\/events: fetch failed: .*ECONNREFUSED/);
+    expect(result.stderr).toMatch(
+      /^chat-protocol: cannot read http:\/\/127\.0\.0\.1:\d+\/conversations\/conv_demo\/events: fetch failed: .*ECONNREFUSED/,
+    );
   });
 });

@@ -42,7 +42,8 @@ exit code: 0 clean, 1 violations, 2 usage error or unreadable input
 `;
 
 interface VerifyCommand {
-  readonly source: { readonly kind: 'file'; readonly path: string } | { readonly kind: 'stdin' } | { readonly kind: 'url'; readonly url: URL };
+  readonly source:
+    { readonly kind: 'file'; readonly path: string } | { readonly kind: 'stdin' } | { readonly kind: 'url'; readonly url: URL };
   readonly json: boolean;
   readonly timeoutMs: number;
   readonly options: VerifyChatCaptureOptions;
@@ -107,10 +108,12 @@ function parseArguments(argv: readonly string[]): VerifyCommand | 'help' {
     else if (argument === '--timeout') {
       const text = value();
       timeoutMs = Number(text);
-      if (!/^[1-9]\d{0,8}$/.test(text)) throw new UsageError(`--timeout: expected milliseconds (1 to 999999999), got ${JSON.stringify(text)}`);
+      if (!/^[1-9]\d{0,8}$/.test(text))
+        throw new UsageError(`--timeout: expected milliseconds (1 to 999999999), got ${JSON.stringify(text)}`);
     } else if (argument === '--legacy') {
       const dialect = value();
-      if (!isDialect(dialect)) throw new UsageError(`--legacy: expected ${CHAT_CAPTURE_DIALECTS.join(' or ')}, got ${JSON.stringify(dialect)}`);
+      if (!isDialect(dialect))
+        throw new UsageError(`--legacy: expected ${CHAT_CAPTURE_DIALECTS.join(' or ')}, got ${JSON.stringify(dialect)}`);
       legacy = dialect;
     } else if (argument.startsWith('-') && argument !== '-') throw new UsageError(`unknown option ${argument}`);
     else if (path === undefined) path = argument;
@@ -173,7 +176,8 @@ async function readUrl(verifier: ChatCaptureVerifier, url: URL, timeoutMs: numbe
     const response = await fetch(url, { headers: { accept: 'text/event-stream' }, redirect: 'error', signal });
     if (!response.ok) throw new InputError(`${url.href} answered ${response.status} ${response.statusText}`);
     const type = response.headers.get('content-type') ?? '';
-    if (!/^text\/event-stream\b/i.test(type)) throw new InputError(`${url.href} is not an SSE stream (content-type ${JSON.stringify(type)})`);
+    if (!/^text\/event-stream\b/i.test(type))
+      throw new InputError(`${url.href} is not an SSE stream (content-type ${JSON.stringify(type)})`);
     if (response.body === null) return;
     const reader = response.body.getReader();
     await pushChunks(verifier, {

@@ -72,7 +72,11 @@ describe('createFakeDatabase', () => {
     const write = (value: string) =>
       database.transact({ operation: 'write', key: 'k', body: () => table.set('k', value), beforeRelease: () => released.push(value) });
     database.inject({ operation: 'write', kind: 'lose-acknowledgement-after-launch' });
-    await expect(write('a')).rejects.toMatchObject({ name: 'FakeDatabaseError', fault: 'lose-acknowledgement-after-launch', message: 'write: lose-acknowledgement-after-launch' });
+    await expect(write('a')).rejects.toMatchObject({
+      name: 'FakeDatabaseError',
+      fault: 'lose-acknowledgement-after-launch',
+      message: 'write: lose-acknowledgement-after-launch',
+    });
     expect(table.get('k')).toBe('a');
     expect(released).toEqual(['a']);
     // An unfenced call's body is its side effect: it runs under both acknowledgement faults.
@@ -86,7 +90,8 @@ describe('createFakeDatabase', () => {
 
   it('a fault aimed at a target and its n-th occurrence counts only matching calls from its injection on (issue 12)', async () => {
     const database = createFakeDatabase();
-    const read = (turnId: string) => database.call('read', turnId, () => turnId, { turnId }).then(String, (error: FakeDatabaseError) => `${turnId}:${error.fault}`);
+    const read = (turnId: string) =>
+      database.call('read', turnId, () => turnId, { turnId }).then(String, (error: FakeDatabaseError) => `${turnId}:${error.fault}`);
     await read('turn_1');
     database.inject({ operation: 'read', kind: 'fail-before-commit', target: { turnId: 'turn_1' }, occurrence: 2, times: 2 });
     const answers = [];
@@ -101,7 +106,12 @@ describe('createFakeDatabase', () => {
       database
         .call('admitDispatch', 'turn_1', () => effectId, { turnId: 'turn_1', effectId, conversationId })
         .then(String, (error: FakeDatabaseError) => `${effectId}:${error.fault}`);
-    database.inject({ operation: 'admitDispatch', kind: 'lose-acknowledgement', target: { turnId: 'turn_1', effectId: 'pay', conversationId: 'conv_1' }, when: (call) => call.index > 2 });
+    database.inject({
+      operation: 'admitDispatch',
+      kind: 'lose-acknowledgement',
+      target: { turnId: 'turn_1', effectId: 'pay', conversationId: 'conv_1' },
+      when: (call) => call.index > 2,
+    });
     const answers = [await admit('pay'), await admit('mail'), await admit('pay', 'conv_2'), await admit('pay'), await admit('pay')];
     expect(answers).toEqual(['pay', 'mail', 'pay', 'pay:lose-acknowledgement', 'pay']);
     // A call that names nothing never matches a target.
@@ -126,7 +136,9 @@ describe('createFakeDatabase', () => {
 
   it('restart drops every fence: a paused transaction throws restarted and commits nothing; committed rows stay', async () => {
     const gate: { release: () => void } = { release: () => undefined };
-    const database = createFakeDatabase({ pause: ({ phase }) => (phase === 'checked' ? new Promise<void>((resolve) => (gate.release = resolve)) : undefined) });
+    const database = createFakeDatabase({
+      pause: ({ phase }) => (phase === 'checked' ? new Promise<void>((resolve) => (gate.release = resolve)) : undefined),
+    });
     database.table<number>('counters').set('turn_1', 5);
     const paused = counter(database)();
     const waiting = counter(database)();
@@ -172,7 +184,13 @@ describe('createFakeDatabase', () => {
     const pinned = createFakeDatabase({ seed: 7 });
     pinned.injectRandomFaults({ rate: 1, operations: ['increment'] });
     const faults: string[] = [];
-    for (let index = 0; index < 12; index += 1) faults.push(await counter(pinned)().then(() => 'delay', (error: FakeDatabaseError) => error.fault));
+    for (let index = 0; index < 12; index += 1)
+      faults.push(
+        await counter(pinned)().then(
+          () => 'delay',
+          (error: FakeDatabaseError) => error.fault,
+        ),
+      );
     expect(faults).toEqual(PINNED_SEED_7_FAULTS);
   });
 

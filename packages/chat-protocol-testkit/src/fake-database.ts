@@ -42,7 +42,11 @@ export const FAKE_FAULT_KINDS: readonly FakeFaultKind[] = /* @__PURE__ */ Object
  * kinds, as before `lose-acknowledgement-after-launch` existed, so a seed
  * replays the plan it always did. Name `kinds` (`FAKE_FAULT_KINDS`) to draw from all.
  */
-export const FAKE_RANDOM_FAULT_KINDS: readonly FakeFaultKind[] = /* @__PURE__ */ Object.freeze(['fail-before-commit', 'lose-acknowledgement', 'delay']);
+export const FAKE_RANDOM_FAULT_KINDS: readonly FakeFaultKind[] = /* @__PURE__ */ Object.freeze([
+  'fail-before-commit',
+  'lose-acknowledgement',
+  'delay',
+]);
 
 /**
  * What a call's request names, for aiming a fault: the turn store's
@@ -229,7 +233,8 @@ function readFaultRule(given: FakeFaultRule): FakeFaultRule {
   const unusable = new TypeError('FakeDatabase.inject: expected { operation, kind, times?, turns?, target?, occurrence?, when? }');
   const rule = readFields(given, ['operation', 'kind', 'times', 'turns', 'target', 'occurrence', 'when']);
   if (rule === undefined || typeof rule.operation !== 'string' || !isFaultKind(rule.kind)) throw unusable;
-  if (![rule.times, rule.turns, rule.occurrence].every(isOptionalNumber) || (rule.when !== undefined && typeof rule.when !== 'function')) throw unusable;
+  if (![rule.times, rule.turns, rule.occurrence].every(isOptionalNumber) || (rule.when !== undefined && typeof rule.when !== 'function'))
+    throw unusable;
   if (rule.target === undefined) return rule;
   const target = readFields(rule.target, ['conversationId', 'turnId', 'effectId', 'correlationId']);
   if (target === undefined) throw unusable;
@@ -294,7 +299,12 @@ export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatab
   // Which fault, if any, this call gets: queued rules first, then the random plan.
   const takeFault = (call: FakeCall): { kind: FakeFaultKind; turns: number } | null => {
     for (const entry of queued) {
-      if (entry.remaining > 0 && entry.rule.operation === call.operation && isTargeted(call, entry.rule.target) && (entry.rule.when?.(call) ?? true)) {
+      if (
+        entry.remaining > 0 &&
+        entry.rule.operation === call.operation &&
+        isTargeted(call, entry.rule.target) &&
+        (entry.rule.when?.(call) ?? true)
+      ) {
         if (entry.skip > 0) {
           entry.skip -= 1;
           continue;
@@ -322,7 +332,8 @@ export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatab
   // The acknowledgement faults, thrown after the commit: before or after the side effect it releases.
   const loseAcknowledgement = (fault: FakeFaultKind | undefined, operation: string, after: 'commit' | 'side-effect'): void => {
     if (fault === 'lose-acknowledgement' && after === 'commit') throw new FakeDatabaseError('lose-acknowledgement', operation);
-    if (fault === 'lose-acknowledgement-after-launch' && after === 'side-effect') throw new FakeDatabaseError('lose-acknowledgement-after-launch', operation);
+    if (fault === 'lose-acknowledgement-after-launch' && after === 'side-effect')
+      throw new FakeDatabaseError('lose-acknowledgement-after-launch', operation);
   };
 
   const acquire = async (key: string, operation: string, startedIn: number): Promise<() => void> => {
@@ -457,7 +468,8 @@ export function connectFakeDatabase(database: FakeDatabase, factory: string, tab
   const read = readFields(database, DATABASE_MEMBERS);
   if (read === undefined) throw unusable();
   const { epoch, table, transact, call, record, assertEpoch } = read;
-  if (typeof epoch !== 'number' || [table, transact, call, record, assertEpoch].some((member) => typeof member !== 'function')) throw unusable();
+  if (typeof epoch !== 'number' || [table, transact, call, record, assertEpoch].some((member) => typeof member !== 'function'))
+    throw unusable();
   const tables = new Map<string, Map<string, unknown>>();
   try {
     for (const name of tableNames) {

@@ -128,7 +128,8 @@ export function createFakeInteractionStore<Card = OpenCardSnapshotV1>(database: 
       const request = readStoreRequest(given);
       if (request === undefined) {
         const decision = decide(nothing());
-        if ('next' in decision) refuseWrite('a write for a request that names no card', (type, detail) => connection.record(type, '', detail));
+        if ('next' in decision)
+          refuseWrite('a write for a request that names no card', (type, detail) => connection.record(type, '', detail));
         return decision.result;
       }
       const { key } = request;
@@ -174,7 +175,8 @@ export function createFakeInteractionStore<Card = OpenCardSnapshotV1>(database: 
     },
     setAuthority(conversationId, caller, authority) {
       const key = keyOf(conversationId, caller);
-      if (typeof conversationId !== 'string' || key === undefined) throw new TypeError('FakeInteractionStore.setAuthority: expected a conversation id and a caller JSON can write');
+      if (typeof conversationId !== 'string' || key === undefined)
+        throw new TypeError('FakeInteractionStore.setAuthority: expected a conversation id and a caller JSON can write');
       if (authority === null) {
         authorities.delete(key);
         return;
@@ -190,16 +192,26 @@ export function createFakeInteractionStore<Card = OpenCardSnapshotV1>(database: 
     async changeMetadata(given) {
       alive('interaction.metadata');
       const change = readFields(given, ['conversationId', 'correlationId', 'schema', 'expiresAt']);
-      const key = change === undefined || typeof change.conversationId !== 'string' || typeof change.correlationId !== 'string' ? undefined : keyOf(change.conversationId, change.correlationId);
-      if (change === undefined || key === undefined) throw new TypeError('FakeInteractionStore.changeMetadata: expected { conversationId, correlationId, schema?, expiresAt? }');
+      const key =
+        change === undefined || typeof change.conversationId !== 'string' || typeof change.correlationId !== 'string'
+          ? undefined
+          : keyOf(change.conversationId, change.correlationId);
+      if (change === undefined || key === undefined)
+        throw new TypeError('FakeInteractionStore.changeMetadata: expected { conversationId, correlationId, schema?, expiresAt? }');
       await connection.transact({
         operation: 'interaction.metadata',
         key,
         target: { conversationId: change.conversationId, correlationId: change.correlationId },
         body: (transaction) => {
           const current = records.get(key);
-          if (current === undefined || current.status !== 'pending') throw new TypeError('fake interaction store: no pending card to change');
-          const next = { ...current, ...(change.schema === undefined ? {} : { schema: change.schema }), ...(change.expiresAt === undefined ? {} : { expiresAt: change.expiresAt }), revision: current.revision + 1 };
+          if (current === undefined || current.status !== 'pending')
+            throw new TypeError('fake interaction store: no pending card to change');
+          const next = {
+            ...current,
+            ...(change.schema === undefined ? {} : { schema: change.schema }),
+            ...(change.expiresAt === undefined ? {} : { expiresAt: change.expiresAt }),
+            revision: current.revision + 1,
+          };
           records.set(key, next);
           transaction.record('interaction-written', { status: 'pending', revision: next.revision, closedBy: null });
         },

@@ -26,15 +26,28 @@ const frame = (seq: number): ChatEventEnvelope => ({
 describe('createFakeTurnStore (DESIGN §8)', () => {
   it('compare-and-swap creates at revision 0, then swaps only on the stored revision', async () => {
     const store = createFakeTurnStore<string>(createFakeDatabase());
-    expect(await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1) })).toMatchObject({ swapped: true, turn: { record: record(1), admissions: [] } });
-    expect(await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1) })).toMatchObject({ swapped: false, current: { record: { revision: 1 } } });
-    expect(await store.compareAndSwap({ turnId: 'turn_2', expectedRevision: 3, next: record(4, { turnId: 'turn_2' }) })).toEqual({ swapped: false, current: null });
+    expect(await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1) })).toMatchObject({
+      swapped: true,
+      turn: { record: record(1), admissions: [] },
+    });
+    expect(await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1) })).toMatchObject({
+      swapped: false,
+      current: { record: { revision: 1 } },
+    });
+    expect(await store.compareAndSwap({ turnId: 'turn_2', expectedRevision: 3, next: record(4, { turnId: 'turn_2' }) })).toEqual({
+      swapped: false,
+      current: null,
+    });
   });
 
   it('refuses writes that break the protocol and records each as a violation', async () => {
     const database = createFakeDatabase();
     const store = createFakeTurnStore<string>(database);
-    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }] }) });
+    await store.compareAndSwap({
+      turnId: 'turn_1',
+      expectedRevision: 0,
+      next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }] }),
+    });
     const attempts: TurnRecord<string>[] = [
       record(3),
       record(2, { conversationId: 'conv_2' }),
@@ -42,10 +55,22 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
       record(2, { effects: [{ effectId: 'pay', claim: 0, status: 'completed', result: 'a', source: 'dispatch' }] }),
       record(2, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'b', source: 'dispatch' }] }),
     ];
-    for (const next of attempts) await expect(store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 1, next })).rejects.toBeInstanceOf(TypeError);
-    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 1, next: record(2, { status: 'cancelled', effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }] }) });
+    for (const next of attempts)
+      await expect(store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 1, next })).rejects.toBeInstanceOf(TypeError);
+    await store.compareAndSwap({
+      turnId: 'turn_1',
+      expectedRevision: 1,
+      next: record(2, {
+        status: 'cancelled',
+        effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }],
+      }),
+    });
     await expect(
-      store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 2, next: record(3, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }] }) }),
+      store.compareAndSwap({
+        turnId: 'turn_1',
+        expectedRevision: 2,
+        next: record(3, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }] }),
+      }),
     ).rejects.toBeInstanceOf(TypeError);
     expect(database.history.filter((entry) => entry.type === 'violation').map((entry) => entry.detail['violation'])).toEqual([
       'the revision must go up by one',
@@ -60,8 +85,19 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
   it('admits once per effect under the current grant and claim, launching after the commit', async () => {
     const database = createFakeDatabase();
     const store = createFakeTurnStore<string>(database);
-    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'open' }] }) });
-    const request = { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2030-01-01T00:00:00.123+02:00' };
+    await store.compareAndSwap({
+      turnId: 'turn_1',
+      expectedRevision: 0,
+      next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'open' }] }),
+    });
+    const request = {
+      caller: 'owner',
+      conversationId: 'conv_1',
+      turnId: 'turn_1',
+      effectId: 'pay',
+      claim: 1,
+      admittedAt: '2030-01-01T00:00:00.123+02:00',
+    };
     const launches: string[] = [];
     const launch = () => launches.push(database.history[database.history.length - 1]?.type ?? '');
     expect(await store.admitDispatch(request, launch)).toEqual({ admitted: false, code: 'forbidden' });
@@ -74,20 +110,35 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
     expect(launches).toEqual(['launched']);
     expect(await store.admitDispatch(request, launch)).toEqual({ admitted: false, code: 'already-admitted' });
     // The admission keeps the request's admittedAt exactly as given (§6.11).
-    expect(store.peek('turn_1')).toEqual({ record: expect.objectContaining({ revision: 1 }), admissions: [{ effectId: 'pay', claim: 1, admittedAt: '2030-01-01T00:00:00.123+02:00' }] });
+    expect(store.peek('turn_1')).toEqual({
+      record: expect.objectContaining({ revision: 1 }),
+      admissions: [{ effectId: 'pay', claim: 1, admittedAt: '2030-01-01T00:00:00.123+02:00' }],
+    });
     store.revoke('conv_1', 'owner');
     expect(await store.authorize({ caller: 'owner', action: 'claim', conversationId: 'conv_1', turnId: 'turn_1' })).toBe(false);
   });
 
   it('keeps an append-only log per turn with a retention lower bound that never passes the latest seq', async () => {
     const store = createFakeTurnStore<string>(createFakeDatabase());
-    expect(await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 0 })).toEqual({ lowerBound: 0, latestSeq: 0, frames: [] });
+    expect(await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 0 })).toEqual({
+      lowerBound: 0,
+      latestSeq: 0,
+      frames: [],
+    });
     store.appendFrames([frame(1), frame(2), frame(3)]);
     store.retainAfter('turn_1', 1);
-    expect(await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 1 })).toEqual({ lowerBound: 1, latestSeq: 3, frames: [frame(2), frame(3)] });
+    expect(await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 1 })).toEqual({
+      lowerBound: 1,
+      latestSeq: 3,
+      frames: [frame(2), frame(3)],
+    });
     store.retainAfter('turn_1', 0);
     store.retainAfter('turn_1', 10);
-    expect(await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 3 })).toEqual({ lowerBound: 3, latestSeq: 3, frames: [] });
+    expect(await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 3 })).toEqual({
+      lowerBound: 3,
+      latestSeq: 3,
+      frames: [],
+    });
     expect(createFakeDatabase().table(FAKE_TURN_TABLES.logs).size).toBe(0);
   });
 
@@ -110,11 +161,13 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
     expect(store.adapter({ withoutAdmissionSeam: true }).store?.admitDispatch).toBeUndefined();
     expect(store.adapter().abort).toBeUndefined();
     database.inject({ operation: 'abort', kind: 'lose-acknowledgement' });
-    await expect(adapter.abort?.({ conversationId: 'conv_1', turnId: 'turn_1', effectIds: ['pay'] })).rejects.toMatchObject({ fault: 'lose-acknowledgement' });
+    await expect(adapter.abort?.({ conversationId: 'conv_1', turnId: 'turn_1', effectIds: ['pay'] })).rejects.toMatchObject({
+      fault: 'lose-acknowledgement',
+    });
     expect(aborted).toEqual([['pay']]);
   });
 
-  it('names each call\'s target for faults aimed at a request (issue 12)', async () => {
+  it("names each call's target for faults aimed at a request (issue 12)", async () => {
     const database = createFakeDatabase();
     const store = createFakeTurnStore<string>(database);
     const seen: unknown[] = [];
@@ -123,8 +176,15 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
     }
     const adapter = store.adapter({ onAbort: () => undefined });
     await store.read('turn_1');
-    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'open' }] }) });
-    await store.admitDispatch({ caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2030-01-01T00:00:00Z' }, () => undefined);
+    await store.compareAndSwap({
+      turnId: 'turn_1',
+      expectedRevision: 0,
+      next: record(1, { effects: [{ effectId: 'pay', claim: 1, status: 'open' }] }),
+    });
+    await store.admitDispatch(
+      { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2030-01-01T00:00:00Z' },
+      () => undefined,
+    );
     await store.replayWindow({ conversationId: 'conv_1', turnId: 'turn_1', after: 0 });
     await store.authorize({ caller: 'owner', action: 'inspect', conversationId: 'conv_1', turnId: 'turn_1' });
     await adapter.abort?.({ conversationId: 'conv_1', turnId: 'turn_1', effectIds: ['pay'] });

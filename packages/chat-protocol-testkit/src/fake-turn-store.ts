@@ -114,7 +114,13 @@ function isTurnRecordShape(value: unknown): value is TurnRecord<unknown> {
     typeof revision === 'number' &&
     typeof status === 'string' &&
     Array.isArray(effects) &&
-    effects.every((effect) => isRecord(effect) && typeof effect['effectId'] === 'string' && typeof effect['claim'] === 'number' && typeof effect['status'] === 'string')
+    effects.every(
+      (effect) =>
+        isRecord(effect) &&
+        typeof effect['effectId'] === 'string' &&
+        typeof effect['claim'] === 'number' &&
+        typeof effect['status'] === 'string',
+    )
   );
 }
 
@@ -202,12 +208,15 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
     const row: TurnRow = { record: clone(next), admissions: current?.admissions ?? [] };
     turns.set(next.turnId, row);
     transaction.record('turn-written', { revision: next.revision, status: next.status });
-    if (next.status === 'cancelled' && current?.record.status !== 'cancelled') transaction.record('cancel-committed', { revision: next.revision });
+    if (next.status === 'cancelled' && current?.record.status !== 'cancelled')
+      transaction.record('cancel-committed', { revision: next.revision });
     next.effects.forEach((effect, index) => {
       const before = current?.record.effects[index];
       if (effect.status === before?.status) return;
-      if (effect.status === 'completed') transaction.record('result-stored', { effectId: effect.effectId, result: clone(effect.result), source: effect.source });
-      if (effect.status === 'needs-reconciliation') transaction.record('marked-needs-reconciliation', { effectId: effect.effectId, reason: effect.reason });
+      if (effect.status === 'completed')
+        transaction.record('result-stored', { effectId: effect.effectId, result: clone(effect.result), source: effect.source });
+      if (effect.status === 'needs-reconciliation')
+        transaction.record('marked-needs-reconciliation', { effectId: effect.effectId, reason: effect.reason });
     });
     return row;
   };
@@ -291,17 +300,27 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
       alive('replayWindow');
       const request = readFields(given, ['conversationId', 'turnId', 'after']);
       // A request that cannot be read names no log.
-      if (request === undefined || typeof request.turnId !== 'string' || typeof request.conversationId !== 'string' || typeof request.after !== 'number') {
+      if (
+        request === undefined ||
+        typeof request.turnId !== 'string' ||
+        typeof request.conversationId !== 'string' ||
+        typeof request.after !== 'number'
+      ) {
         return EMPTY_WINDOW;
       }
       const { turnId, after } = request;
       const target = { turnId, conversationId: request.conversationId };
-      return connection.call('replayWindow', turnId, () => {
-        const log = logs.get(turnId);
-        if (log === undefined) return { lowerBound: 0, latestSeq: 0, frames: [] };
-        const latestSeq = log.frames[log.frames.length - 1]?.seq ?? log.lowerBound;
-        return { lowerBound: log.lowerBound, latestSeq, frames: clone(log.frames.filter((frame) => frame.seq > after)) };
-      }, target);
+      return connection.call(
+        'replayWindow',
+        turnId,
+        () => {
+          const log = logs.get(turnId);
+          if (log === undefined) return { lowerBound: 0, latestSeq: 0, frames: [] };
+          const latestSeq = log.frames[log.frames.length - 1]?.seq ?? log.lowerBound;
+          return { lowerBound: log.lowerBound, latestSeq, frames: clone(log.frames.filter((frame) => frame.seq > after)) };
+        },
+        target,
+      );
     },
 
     async authorize(given: AuthorizationRequest<string>): Promise<boolean> {
@@ -315,7 +334,8 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
 
     grant(conversationId: string, caller: string): void {
       const key = grantKey(conversationId, caller);
-      if (typeof conversationId !== 'string' || key === undefined) throw new TypeError('FakeTurnStore.grant: expected a conversation id and a caller JSON can write');
+      if (typeof conversationId !== 'string' || key === undefined)
+        throw new TypeError('FakeTurnStore.grant: expected a conversation id and a caller JSON can write');
       grants.set(key, true);
     },
 
@@ -327,7 +347,10 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
     appendFrames(frames: readonly ChatEventEnvelope[]): void {
       // Cloned first, and checked before any is appended: the frames are read once, and all or none land.
       const copies = cloneOrUndefined(frames);
-      if (!Array.isArray(copies) || !copies.every((frame) => isRecord(frame) && typeof frame['turnId'] === 'string' && typeof frame['seq'] === 'number')) {
+      if (
+        !Array.isArray(copies) ||
+        !copies.every((frame) => isRecord(frame) && typeof frame['turnId'] === 'string' && typeof frame['seq'] === 'number')
+      ) {
         throw new TypeError('FakeTurnStore.appendFrames: expected a list of envelopes, each with a turnId and a seq');
       }
       for (const frame of copies as ChatEventEnvelope[]) {
@@ -349,7 +372,10 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
 
     adapter(options: FakeTurnAdapterOptions = {}): TurnRecoveryAdapter<Result, string> {
       const read = readFields(options, ['capabilities', 'onAbort', 'withoutAdmissionSeam']);
-      if (read === undefined) throw new TypeError('FakeTurnStore.adapter: the options cannot be read; expected { capabilities?, onAbort?, withoutAdmissionSeam? }');
+      if (read === undefined)
+        throw new TypeError(
+          'FakeTurnStore.adapter: the options cannot be read; expected { capabilities?, onAbort?, withoutAdmissionSeam? }',
+        );
       const { onAbort } = read;
       if (onAbort !== undefined && typeof onAbort !== 'function') throw new TypeError('FakeTurnStore.adapter: onAbort must be a function');
       const { admitDispatch: _seam, ...withoutSeam } = store;
@@ -362,7 +388,10 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
           ? {}
           : {
               abort: (request: AbortRequest) =>
-                connection.call('abort', request.turnId, () => onAbort(request), { turnId: request.turnId, conversationId: request.conversationId }),
+                connection.call('abort', request.turnId, () => onAbort(request), {
+                  turnId: request.turnId,
+                  conversationId: request.conversationId,
+                }),
             }),
       };
     },

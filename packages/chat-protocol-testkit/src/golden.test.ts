@@ -161,19 +161,26 @@ describe('the golden sessions as shipped', () => {
     const session = golden('product-events');
     const codec = createChatCodec({
       events: Object.fromEntries(
-        Object.entries(session.productEvents).map(([name, channel]) => [name, { schema: { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value }) } }, channel }]),
+        Object.entries(session.productEvents).map(([name, channel]) => [
+          name,
+          { schema: { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value }) } }, channel },
+        ]),
       ),
     });
     const sse = session.envelopes.map((envelope) => codec.encodeChatSseFrame(envelope as never)).join('');
     for (const message of sseMessages(sse)) expect(codec.parseChatSseMessage(message)).toMatchObject({ ok: true });
     const report = verifyChatCapture(sse);
-    const productFrames = session.envelopes.flatMap(({ event }, index) => (Object.prototype.hasOwnProperty.call(session.productEvents, event.type) ? [index + 1] : []));
+    const productFrames = session.envelopes.flatMap(({ event }, index) =>
+      Object.prototype.hasOwnProperty.call(session.productEvents, event.type) ? [index + 1] : [],
+    );
     const unparseable = report.violations.filter((violation) => violation.rule === 'unparseable-frame');
     expect(unparseable.map((violation) => [violation.frame, violation.message])).toStrictEqual(
       productFrames.map((frame) => [frame, 'unknown-event: event.type: unknown event type']),
     );
     // The next base frame after each run of them then shows the seqs they held as missing.
-    expect(new Set(report.violations.filter((violation) => violation.rule !== 'unparseable-frame').map((violation) => violation.rule))).toStrictEqual(new Set(['seq-gap']));
+    expect(
+      new Set(report.violations.filter((violation) => violation.rule !== 'unparseable-frame').map((violation) => violation.rule)),
+    ).toStrictEqual(new Set(['seq-gap']));
   });
 
   it('hands out fresh objects: changing one replay does not change the next', () => {
@@ -193,7 +200,9 @@ describe('the golden sessions as shipped', () => {
     expect(replayGoldenSession('tools-and-source' as GoldenSessionName)).toStrictEqual({
       ok: false,
       code: 'unknown-session',
-      message: expect.stringContaining('no golden session is named "tools-and-source"; the sessions are asked-and-answered, blocks-streamed,') as string,
+      message: expect.stringContaining(
+        'no golden session is named "tools-and-source"; the sessions are asked-and-answered, blocks-streamed,',
+      ) as string,
     });
     fc.assert(
       fc.property(fc.anything(), (value) => {
@@ -202,7 +211,10 @@ describe('the golden sessions as shipped', () => {
       }),
       { numRuns: runs(500) },
     );
-    expect(replayGoldenSession(Object.create(null) as GoldenSessionName)).toMatchObject({ code: 'unknown-session', message: expect.stringContaining('named by a value of type object') as string });
+    expect(replayGoldenSession(Object.create(null) as GoldenSessionName)).toMatchObject({
+      code: 'unknown-session',
+      message: expect.stringContaining('named by a value of type object') as string,
+    });
   });
 });
 
@@ -262,7 +274,9 @@ describe('legacy projections', () => {
           const frame = frames[index];
           return frame === undefined || frame.ok ? [] : [[isProduct(envelope), frame.code]];
         });
-        expect(new Set(refusals.filter(([product]) => product).map(([, code]) => code))).toStrictEqual(new Set(isProductSession(session) ? ['unknown-event'] : []));
+        expect(new Set(refusals.filter(([product]) => product).map(([, code]) => code))).toStrictEqual(
+          new Set(isProductSession(session) ? ['unknown-event'] : []),
+        );
         expect(new Set(refusals.filter(([product]) => !product).map(([, code]) => code))).toStrictEqual(
           new Set(refusals.some(([product]) => !product) ? ['unsupported-event'] : []),
         );
@@ -278,7 +292,12 @@ describe('legacy projections', () => {
       // A card's allowDecline is written down explicitly (issue 13: Papercusp reads an absent flag as allowed),
       // so it reads back explicit: absent in v1 is false.
       const explicit = applied(session).map((envelope) =>
-        envelope.event.type === 'card' ? { ...envelope, event: { ...envelope.event, card: { ...envelope.event.card, allowDecline: envelope.event.card.allowDecline === true } } } : envelope,
+        envelope.event.type === 'card'
+          ? {
+              ...envelope,
+              event: { ...envelope.event, card: { ...envelope.event.card, allowDecline: envelope.event.card.allowDecline === true } },
+            }
+          : envelope,
       );
       expect(results.map((result) => (result.ok && result.kind === 'envelope' ? result.envelope : result))).toStrictEqual(explicit);
     },
@@ -301,7 +320,10 @@ describe('legacy projections', () => {
   });
 
   it('names each session whose projection is pinned, per dialect', () => {
-    const pinned = (dialect: string) => listGoldenSessions().filter((session) => (session.legacyDialects as string[]).includes(dialect)).map((session) => session.name);
+    const pinned = (dialect: string) =>
+      listGoldenSessions()
+        .filter((session) => (session.legacyDialects as string[]).includes(dialect))
+        .map((session) => session.name);
     expect(pinned('papercup')).toStrictEqual([
       'blocks-streamed',
       'card-answered',
@@ -329,7 +351,9 @@ describe('sessions upgraded from legacy captures', () => {
     expect(session.upgradedFrom).toBe(dialect.name);
     const decoder = createChatFrameDecoder({ dialect, context: contextFrom(session.envelopes) });
     const results = sseMessages(session.capture ?? '').map((message) => decoder.decode(message));
-    expect(results.flatMap((result) => (result.ok && result.kind === 'envelope' ? [result.envelope] : []))).toStrictEqual(session.envelopes);
+    expect(results.flatMap((result) => (result.ok && result.kind === 'envelope' ? [result.envelope] : []))).toStrictEqual(
+      session.envelopes,
+    );
     expect(decoder.counts()).toStrictEqual(counts);
 
     // The projection is the capture without its transport frames and product
@@ -379,7 +403,11 @@ describe('what each session shows', () => {
       'kb:article/refunds-damaged-items',
       'kb:article/refund-timelines',
     ]);
-    expect(turn?.toolCalls[1]?.result).toStrictEqual({ status: 'failed', summary: 'Order lookup timed out', error: 'orders-api did not answer within 10 s' });
+    expect(turn?.toolCalls[1]?.result).toStrictEqual({
+      status: 'failed',
+      summary: 'Order lookup timed out',
+      error: 'orders-api did not answer within 10 s',
+    });
     expect(turn?.usage).toStrictEqual({ inputTokens: 2381, outputTokens: 164, totalTokens: 2545 });
   });
 
@@ -414,7 +442,9 @@ describe('what each session shows', () => {
 
   it('card-answered: a radio card submitted and the host state it led to', () => {
     const [turn] = turnsOf(golden('card-answered').state);
-    expect(turn?.cards.map((entry) => [entry.card.presentation?.kind, entry.closed, entry.resolution])).toStrictEqual([['radio', true, 'submitted']]);
+    expect(turn?.cards.map((entry) => [entry.card.presentation?.kind, entry.closed, entry.resolution])).toStrictEqual([
+      ['radio', true, 'submitted'],
+    ]);
     expect(turn?.hostState).toStrictEqual({ version: 1, snapshot: { workspace: { name: 'Acme Research', plan: 'plan_team', seats: 12 } } });
   });
 
@@ -422,53 +452,71 @@ describe('what each session shows', () => {
     ['cards-answered', 'submitted', 'submit'],
     ['cards-declined', 'declined', 'decline'],
     ['cards-expired', 'expired', null],
-  ] as const)('%s: every base kind, one turn each, closed %s; the answers validate and InteractionResolver stores the same outcome', async (name, resolution, action) => {
-    const session = golden(name);
-    const turns = turnsOf(session.state);
-    expect(turns.map((turn) => [turn.status, turn.cards.map((entry) => [entry.card.presentation?.kind, entry.resolution])])).toStrictEqual(
-      CARD_KINDS.map((kind) => ['completed', [[kind, resolution]]]),
-    );
-    const cards = turns.flatMap((turn) => turn.cards.map((entry) => entry.card));
-    expect(session.responses.map((response) => response.action)).toStrictEqual(action === null ? [] : CARD_KINDS.map(() => action));
-    session.responses.forEach((response, index) => {
-      const card = cards[index];
-      if (card === undefined) throw new Error(`no card for response ${index}`);
-      expect(validateCardResponse(card, response)).toStrictEqual({ ok: true, value: response });
-    });
-    // The same answers through InteractionResolver over the fake store, each at
-    // the instant its card closed: the stored outcome is the golden resolution.
-    const database = createFakeDatabase();
-    const store = createFakeInteractionStore(database);
-    const conversationId = session.state.conversationId;
-    const scope = { conversationId, principalId: 'user_1', tenantId: 'tenant_1', customerId: null, publicOwnerId: null };
-    store.setAuthority(conversationId, 'user_1', { principalId: 'user_1', tenantId: 'tenant_1', customerId: null, publicOwnerId: null });
-    const resolver = new InteractionResolver<string>({ store, validate: ({ value }) => ({ value }) });
-    const closedAt = session.envelopes.filter((envelope) => envelope.event.type === 'card_closed').map((envelope) => envelope.occurredAt);
-    for (const [index, card] of cards.entries()) {
-      const expiresAt = card.expiresAt ?? new Date(Date.parse(card.createdAt) + 3_600_000).toISOString();
-      const opened = await resolver.open({ caller: 'user_1', card, schema: { id: `golden-${card.presentation?.kind ?? 'prompt-only'}`, revision: 1 }, expiresAt, scope, at: card.createdAt });
-      expect(opened).toMatchObject({ ok: true, outcome: 'opened' });
-      const key = { caller: 'user_1', conversationId, correlationId: card.correlationId, at: closedAt[index] ?? '' };
-      const response = session.responses[index];
-      const closed = response === undefined ? await resolver.expire(key) : await resolver.respond({ ...key, response });
-      expect(closed).toMatchObject({ ok: true, outcome: resolution, record: { status: resolution } });
-      // A later cancellation changes nothing: past its expiry a card is expired first of all.
-      expect(await resolver.cancel(key)).toMatchObject({ ok: false, code: resolution === 'expired' ? 'expired' : 'already-closed' });
-    }
-    expect(store.transitions().map((transition) => transition.type)).toStrictEqual(cards.flatMap(() => ['interaction-opened', 'interaction-closed']));
+  ] as const)(
+    '%s: every base kind, one turn each, closed %s; the answers validate and InteractionResolver stores the same outcome',
+    async (name, resolution, action) => {
+      const session = golden(name);
+      const turns = turnsOf(session.state);
+      expect(
+        turns.map((turn) => [turn.status, turn.cards.map((entry) => [entry.card.presentation?.kind, entry.resolution])]),
+      ).toStrictEqual(CARD_KINDS.map((kind) => ['completed', [[kind, resolution]]]));
+      const cards = turns.flatMap((turn) => turn.cards.map((entry) => entry.card));
+      expect(session.responses.map((response) => response.action)).toStrictEqual(action === null ? [] : CARD_KINDS.map(() => action));
+      session.responses.forEach((response, index) => {
+        const card = cards[index];
+        if (card === undefined) throw new Error(`no card for response ${index}`);
+        expect(validateCardResponse(card, response)).toStrictEqual({ ok: true, value: response });
+      });
+      // The same answers through InteractionResolver over the fake store, each at
+      // the instant its card closed: the stored outcome is the golden resolution.
+      const database = createFakeDatabase();
+      const store = createFakeInteractionStore(database);
+      const conversationId = session.state.conversationId;
+      const scope = { conversationId, principalId: 'user_1', tenantId: 'tenant_1', customerId: null, publicOwnerId: null };
+      store.setAuthority(conversationId, 'user_1', { principalId: 'user_1', tenantId: 'tenant_1', customerId: null, publicOwnerId: null });
+      const resolver = new InteractionResolver<string>({ store, validate: ({ value }) => ({ value }) });
+      const closedAt = session.envelopes.filter((envelope) => envelope.event.type === 'card_closed').map((envelope) => envelope.occurredAt);
+      for (const [index, card] of cards.entries()) {
+        const expiresAt = card.expiresAt ?? new Date(Date.parse(card.createdAt) + 3_600_000).toISOString();
+        const opened = await resolver.open({
+          caller: 'user_1',
+          card,
+          schema: { id: `golden-${card.presentation?.kind ?? 'prompt-only'}`, revision: 1 },
+          expiresAt,
+          scope,
+          at: card.createdAt,
+        });
+        expect(opened).toMatchObject({ ok: true, outcome: 'opened' });
+        const key = { caller: 'user_1', conversationId, correlationId: card.correlationId, at: closedAt[index] ?? '' };
+        const response = session.responses[index];
+        const closed = response === undefined ? await resolver.expire(key) : await resolver.respond({ ...key, response });
+        expect(closed).toMatchObject({ ok: true, outcome: resolution, record: { status: resolution } });
+        // A later cancellation changes nothing: past its expiry a card is expired first of all.
+        expect(await resolver.cancel(key)).toMatchObject({ ok: false, code: resolution === 'expired' ? 'expired' : 'already-closed' });
+      }
+      expect(store.transitions().map((transition) => transition.type)).toStrictEqual(
+        cards.flatMap(() => ['interaction-opened', 'interaction-closed']),
+      );
 
-    if (name === 'cards-expired') {
-      // Each card closed after the instant it expired.
-      const closedAt = session.envelopes.filter((envelope) => envelope.event.type === 'card_closed').map((envelope) => Date.parse(envelope.occurredAt));
-      expect(cards.map((card, index) => Date.parse(card?.expiresAt ?? '') < (closedAt[index] ?? 0))).toStrictEqual(CARD_KINDS.map(() => true));
-    }
-  });
+      if (name === 'cards-expired') {
+        // Each card closed after the instant it expired.
+        const closedAt = session.envelopes
+          .filter((envelope) => envelope.event.type === 'card_closed')
+          .map((envelope) => Date.parse(envelope.occurredAt));
+        expect(cards.map((card, index) => Date.parse(card?.expiresAt ?? '') < (closedAt[index] ?? 0))).toStrictEqual(
+          CARD_KINDS.map(() => true),
+        );
+      }
+    },
+  );
 
   it('cards-approval-report-prompt (issue 13): an approval, a report-only and a plain prompt-only card, answered as core says; the resolver stores them', async () => {
     const session = golden('cards-approval-report-prompt');
     const turns = turnsOf(session.state);
     const cards = turns.flatMap((turn) => turn.cards.map((entry) => entry.card));
-    expect(cards.map((card) => [card.presentation, promptOnlyCardKind(card), card.approval?.title, card.report?.plans[0]?.slug])).toStrictEqual([
+    expect(
+      cards.map((card) => [card.presentation, promptOnlyCardKind(card), card.approval?.title, card.report?.plans[0]?.slug]),
+    ).toStrictEqual([
       [undefined, 'approval', 'write_file config/retries.yaml', undefined],
       [undefined, 'report', undefined, 'retry-rollout'],
       [undefined, 'plain', undefined, undefined],
@@ -580,8 +628,17 @@ describe('what each session shows', () => {
     expect(await canceller.cancelTurn(turn)).toMatchObject({ ok: true, committed: true, inFlight: [effectId], abort: 'requested' });
     expect(await dispatched).toStrictEqual({ ok: true, outcome: 'completed', reused: false, result: storedResult });
     const fresh = new TurnRecovery<unknown, string>(createFakeTurnStore(database).adapter());
-    expect(await fresh.claimEffect({ ...turn, effectId })).toStrictEqual({ ok: true, outcome: 'completed', reused: true, result: storedResult });
-    expect(await fresh.startTurn({ ...turn, effectIds: [effectId] })).toMatchObject({ ok: true, outcome: 'existing', turn: { status: 'cancelled' } });
+    expect(await fresh.claimEffect({ ...turn, effectId })).toStrictEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: true,
+      result: storedResult,
+    });
+    expect(await fresh.startTurn({ ...turn, effectIds: [effectId] })).toMatchObject({
+      ok: true,
+      outcome: 'existing',
+      turn: { status: 'cancelled' },
+    });
     expect(launches).toBe(1);
   });
 
@@ -589,12 +646,19 @@ describe('what each session shows', () => {
     const session = golden('card-answered-later');
     const [asked, answered] = turnsOf(session.state);
     const done = session.envelopes.find((envelope) => envelope.turnId === asked?.turnId && envelope.event.type === 'done');
-    expect(done?.event).toStrictEqual({ type: 'done', status: 'completed', stopReason: 'awaiting_input', awaiting: [asked?.cards[0]?.card.correlationId] });
+    expect(done?.event).toStrictEqual({
+      type: 'done',
+      status: 'completed',
+      stopReason: 'awaiting_input',
+      awaiting: [asked?.cards[0]?.card.correlationId],
+    });
     expect(asked?.cards.map(({ closed, resolution, closedInTurn }) => ({ closed, resolution, closedInTurn }))).toStrictEqual([
       { closed: true, resolution: 'submitted', closedInTurn: answered?.turnId },
     ]);
     expect(answered).toMatchObject({ status: 'completed', cards: [] });
-    expect(session.responses).toStrictEqual([{ action: 'submit', correlationId: asked?.cards[0]?.card.correlationId, value: { optionId: 'hold' } }]);
+    expect(session.responses).toStrictEqual([
+      { action: 'submit', correlationId: asked?.cards[0]?.card.correlationId, value: { optionId: 'hold' } },
+    ]);
     expect(session.legacyDialects).toStrictEqual([]);
   });
 
@@ -621,7 +685,9 @@ describe('what each session shows', () => {
     const x = golden('same-session-provider-x');
     const y = golden('same-session-provider-y');
     const withoutProvenance = (session: GoldenReplay) => ({
-      envelopes: session.envelopes.map((envelope) => (envelope.event.type === 'provenance' ? { ...envelope, event: 'provenance' } : envelope)),
+      envelopes: session.envelopes.map((envelope) =>
+        envelope.event.type === 'provenance' ? { ...envelope, event: 'provenance' } : envelope,
+      ),
       turns: session.state.turns.map((turn) => ({
         ...turn,
         provenance: 'provenance',
@@ -630,8 +696,16 @@ describe('what each session shows', () => {
       })),
     });
     expect(withoutProvenance(x)).toStrictEqual(withoutProvenance(y));
-    expect(x.state.turns[0]?.provenance).toStrictEqual({ engine: 'papercup-agent', model: 'provider_x/large', accountRoute: 'pool-provider_x' });
-    expect(y.state.turns[0]?.provenance).toStrictEqual({ engine: 'papercup-agent', model: 'provider_y/large', accountRoute: 'pool-provider_y' });
+    expect(x.state.turns[0]?.provenance).toStrictEqual({
+      engine: 'papercup-agent',
+      model: 'provider_x/large',
+      accountRoute: 'pool-provider_x',
+    });
+    expect(y.state.turns[0]?.provenance).toStrictEqual({
+      engine: 'papercup-agent',
+      model: 'provider_y/large',
+      accountRoute: 'pool-provider_y',
+    });
     expect(x.state).not.toStrictEqual(y.state);
   });
 
@@ -646,15 +720,22 @@ describe('what each session shows', () => {
     const streamed: TurnTextSegment[] = [];
     for (const segment of [...deltas.flatMap((delta) => splitter.push(delta)), ...splitter.end()]) {
       const last = streamed.at(-1);
-      if (segment.kind === 'text' && last?.kind === 'text') streamed[streamed.length - 1] = { kind: 'text', text: last.text + segment.text };
+      if (segment.kind === 'text' && last?.kind === 'text')
+        streamed[streamed.length - 1] = { kind: 'text', text: last.text + segment.text };
       else streamed.push(segment);
     }
     const whole = splitTurnText(text);
     expect(streamed).toStrictEqual(whole);
     expect(whole.map((segment) => segment.kind)).toStrictEqual(['text', 'report', 'text', 'ask']);
     expect(whole[0]).toMatchObject({ kind: 'text', text: expect.stringContaining('`<report>` block') as string });
-    expect(whole[1]).toMatchObject({ kind: 'report', block: { title: 'Orders migration', plans: [{ title: 'Backfill' }, { title: 'Cut-over', status: 'blocked' }] } });
-    expect(whole[3]).toMatchObject({ kind: 'ask', block: { question: 'Cut over tonight at 22:00 UTC, or wait for Monday?', refs: ['runbook:orders-cutover'] } });
+    expect(whole[1]).toMatchObject({
+      kind: 'report',
+      block: { title: 'Orders migration', plans: [{ title: 'Backfill' }, { title: 'Cut-over', status: 'blocked' }] },
+    });
+    expect(whole[3]).toMatchObject({
+      kind: 'ask',
+      block: { question: 'Cut over tonight at 22:00 UTC, or wait for Monday?', refs: ['runbook:orders-cutover'] },
+    });
 
     // While streaming, after each delta: a partial opener at the end is held
     // back (not shown), an opened tag is pending until its closer is whole.

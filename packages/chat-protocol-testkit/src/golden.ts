@@ -147,7 +147,8 @@ interface SessionReaders {
 }
 
 function readersOf(entry: ManifestEntry): SessionReaders {
-  if (entry.productEvents === undefined) return { parseChatEnvelope, parseChatState, applyChatEvent: (state, envelope) => applyChatEvent(state, envelope) };
+  if (entry.productEvents === undefined)
+    return { parseChatEnvelope, parseChatState, applyChatEvent: (state, envelope) => applyChatEvent(state, envelope) };
   const events = Object.fromEntries(Object.entries(entry.productEvents).map(([name, channel]) => [name, { schema: ANY_DATA, channel }]));
   const codec = createChatCodec({ events });
   return {
@@ -219,7 +220,9 @@ function replayEntry(entry: ManifestEntry): GoldenReplay {
     covers.add(`turn:${turn.status}`);
     for (const { card, closed, resolution } of turn.cards) {
       // A prompt-only card (issue 13) is named by how it is answered: prompt-only-plain, -approval, -report.
-      covers.add(`card:${card.presentation?.kind ?? `prompt-only-${promptOnlyCardKind(card) ?? 'plain'}`}:${closed ? (resolution ?? 'unreported') : 'open'}`);
+      covers.add(
+        `card:${card.presentation?.kind ?? `prompt-only-${promptOnlyCardKind(card) ?? 'plain'}`}:${closed ? (resolution ?? 'unreported') : 'open'}`,
+      );
     }
   }
   if (state.turns.length > 1) covers.add('multi-turn');
@@ -271,7 +274,8 @@ export function listGoldenSessions(): GoldenSessionInfo[] {
  * refused with `unknown-session`. Fresh objects on every call.
  */
 export function replayGoldenSession(name: GoldenSessionName): ReplayGoldenSessionResult {
-  const entry = typeof name === 'string' && (GOLDEN_SESSION_NAMES as readonly string[]).includes(name) ? readManifest().get(name) : undefined;
+  const entry =
+    typeof name === 'string' && (GOLDEN_SESSION_NAMES as readonly string[]).includes(name) ? readManifest().get(name) : undefined;
   if (entry === undefined) {
     const named = typeof name === 'string' ? `named ${JSON.stringify(name)}` : `named by a value of type ${typeof name}`;
     return refuse('unknown-session', `no golden session is ${named}; the sessions are ${GOLDEN_SESSION_NAMES.join(', ')}`);

@@ -29,9 +29,16 @@ describe('public types', () => {
   });
 
   it('faults are a closed vocabulary; tables are typed by their rows', () => {
-    expectTypeOf<FakeFaultKind>().toEqualTypeOf<'fail-before-commit' | 'lose-acknowledgement' | 'lose-acknowledgement-after-launch' | 'delay'>();
+    expectTypeOf<FakeFaultKind>().toEqualTypeOf<
+      'fail-before-commit' | 'lose-acknowledgement' | 'lose-acknowledgement-after-launch' | 'delay'
+    >();
     expectTypeOf<FakeFaultRule['target']>().toEqualTypeOf<FakeCallTarget | undefined>();
-    expectTypeOf<FakeCallTarget>().toEqualTypeOf<{ readonly conversationId?: string; readonly turnId?: string; readonly effectId?: string; readonly correlationId?: string }>();
+    expectTypeOf<FakeCallTarget>().toEqualTypeOf<{
+      readonly conversationId?: string;
+      readonly turnId?: string;
+      readonly effectId?: string;
+      readonly correlationId?: string;
+    }>();
     expectTypeOf<FakeDatabase['table']>().returns.toEqualTypeOf<Map<string, unknown>>();
     expectTypeOf(createFakeDatabase().table<number>('counters')).toEqualTypeOf<Map<string, number>>();
   });
@@ -87,7 +94,9 @@ describe('public types', () => {
 
   it('the race helpers keep the adapter and store types they wrap', () => {
     const adapter = createFakeTurnStore<{ receiptId: string }>(createFakeDatabase()).adapter();
-    expectTypeOf(scheduleTurnRecoveryAdapter<{ receiptId: string }, string>).returns.toEqualTypeOf<TurnRecoveryAdapter<{ receiptId: string }, string>>();
+    expectTypeOf(scheduleTurnRecoveryAdapter<{ receiptId: string }, string>).returns.toEqualTypeOf<
+      TurnRecoveryAdapter<{ receiptId: string }, string>
+    >();
     expectTypeOf(adapter).toEqualTypeOf<TurnRecoveryAdapter<{ receiptId: string }, string>>();
     expectTypeOf(checkRaces).returns.resolves.toEqualTypeOf<readonly string[]>();
   });

@@ -37,7 +37,13 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
   });
 
   it('exports exactly these runtime names at /races', () => {
-    expectRuntimeExports(Object.keys(races), ['checkRaces', 'scheduleInteractionStore', 'scheduleTransit', 'scheduleTurnRecoveryAdapter', 'settleRace']);
+    expectRuntimeExports(Object.keys(races), [
+      'checkRaces',
+      'scheduleInteractionStore',
+      'scheduleTransit',
+      'scheduleTurnRecoveryAdapter',
+      'settleRace',
+    ]);
   });
 
   it('keeps fast-check out of the package root: no module the root imports imports it (DESIGN §2.8)', () => {

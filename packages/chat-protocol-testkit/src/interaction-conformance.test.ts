@@ -24,10 +24,17 @@ const roundTrip = () => new Promise<void>((resolve) => setImmediate(resolve));
 function brokenHarness(
   transact: (
     rows: Map<string, unknown>,
-    read: (request: { conversationId: string; correlationId: string; caller: string }) => Promise<{ record: unknown; authority: InteractionAuthority | null }>,
+    read: (request: {
+      conversationId: string;
+      correlationId: string;
+      caller: string;
+    }) => Promise<{ record: unknown; authority: InteractionAuthority | null }>,
   ) => InteractionStore<OpenCardSnapshotV1, string>['transact'],
   perConnection = false,
-  connectionRead?: (rows: Map<string, unknown>, read: InteractionStore<OpenCardSnapshotV1, string>['read']) => InteractionStore<OpenCardSnapshotV1, string>['read'],
+  connectionRead?: (
+    rows: Map<string, unknown>,
+    read: InteractionStore<OpenCardSnapshotV1, string>['read'],
+  ) => InteractionStore<OpenCardSnapshotV1, string>['read'],
 ): InteractionStoreHarness {
   const rows = new Map<string, unknown>();
   const authorities = new Map<string, InteractionAuthority>();
@@ -79,7 +86,10 @@ const inProcessLock = () =>
 
 // A correct transact: the snapshot, the decision and the write run with no await between them.
 const atomicTransact =
-  (rows: Map<string, unknown>, read: Parameters<Parameters<typeof brokenHarness>[0]>[1]): InteractionStore<OpenCardSnapshotV1, string>['transact'] =>
+  (
+    rows: Map<string, unknown>,
+    read: Parameters<Parameters<typeof brokenHarness>[0]>[1],
+  ): InteractionStore<OpenCardSnapshotV1, string>['transact'] =>
   async (request, decide) => {
     const decision = decide(await read(request));
     if ('next' in decision) rows.set(`${request.conversationId}/${request.correlationId}`, structuredClone(decision.next));
@@ -104,7 +114,8 @@ const RACES = [
 describe('the interaction conformance suite catches broken stores (issues 7 and 12)', () => {
   it('passes a correct store over plain maps, the base of the broken variants', async () => {
     const verdicts: Record<string, readonly string[]> = {};
-    for (const check of interactionStoreChecks({ numRuns: runs(200) })) verdicts[check.name] = await check.run(brokenHarness(atomicTransact));
+    for (const check of interactionStoreChecks({ numRuns: runs(200) }))
+      verdicts[check.name] = await check.run(brokenHarness(atomicTransact));
     expect(Object.values(verdicts)).toEqual(interactionStoreChecks().map(() => []));
   });
 
@@ -114,7 +125,9 @@ describe('the interaction conformance suite catches broken stores (issues 7 and 
     expect(verdicts[MISSING_CARD]).toEqual([
       expect.stringMatching(/^read of a missing card threw \(TypeError: .*\); it must answer a snapshot with record null$/),
       // The resolver reads before it writes: each operation answers store-unavailable instead of not-found.
-      ...['submit to', 'cancel of', 'read through the resolver of'].map((what) => expect.stringMatching(new RegExp(`^${what} a missing card answered .*"code":"store-unavailable".*, not not-found$`))),
+      ...['submit to', 'cancel of', 'read through the resolver of'].map((what) =>
+        expect.stringMatching(new RegExp(`^${what} a missing card answered .*"code":"store-unavailable".*, not not-found$`)),
+      ),
     ]);
     const others = Object.entries(verdicts).filter(([name]) => name !== MISSING_CARD);
     expect(others).toEqual(others.map(([name]) => [name, []]));

@@ -40,12 +40,19 @@ const OPENED_AT = '2026-11-30T09:00:00Z';
 const ANSWERED_AT = '2026-11-30T09:10:00Z';
 const EXPIRES_AT = '2026-11-30T09:30:00Z';
 const OWNER = 'conformance-owner';
-const AUTHORITY: InteractionAuthority = { principalId: 'user_conformance', tenantId: 'tenant_conformance', customerId: null, publicOwnerId: null };
+const AUTHORITY: InteractionAuthority = {
+  principalId: 'user_conformance',
+  tenantId: 'tenant_conformance',
+  customerId: null,
+  publicOwnerId: null,
+};
 
 // Refund or replace, as a hand-written Standard Schema: the checks bring no validator library.
 const validate: InteractionValidator<OpenCardSnapshotV1> = ({ value }) => {
   const optionId = typeof value === 'object' && value !== null ? (value as { readonly optionId?: unknown }).optionId : undefined;
-  return optionId === 'refund' || optionId === 'replace' ? { value: { optionId } } : { issues: [{ message: 'not offered', path: ['optionId'] }] };
+  return optionId === 'refund' || optionId === 'replace'
+    ? { value: { optionId } }
+    : { issues: [{ message: 'not offered', path: ['optionId'] }] };
 };
 
 // Ids unique to this process, so a host database kept between CI runs never holds them already.
@@ -53,7 +60,9 @@ const RUN_ID = Math.random().toString(36).slice(2, 10);
 let cards = 0;
 
 /** A card of its own per run, so checks never meet each other's records in a shared database. */
-async function openCard(harness: InteractionStoreHarness): Promise<{ readonly conversationId: string; readonly correlationId: string; readonly failure?: string }> {
+async function openCard(
+  harness: InteractionStoreHarness,
+): Promise<{ readonly conversationId: string; readonly correlationId: string; readonly failure?: string }> {
   cards += 1;
   const conversationId = `conv_conformance_${RUN_ID}_${cards}`;
   const correlationId = `card_conformance_${RUN_ID}_${cards}`;
@@ -64,7 +73,13 @@ async function openCard(harness: InteractionStoreHarness): Promise<{ readonly co
       correlationId,
       createdAt: OPENED_AT,
       prompt: 'Refund or replacement?',
-      presentation: { kind: 'radio', options: [{ id: 'refund', label: 'Refund' }, { id: 'replace', label: 'Replacement' }] },
+      presentation: {
+        kind: 'radio',
+        options: [
+          { id: 'refund', label: 'Refund' },
+          { id: 'replace', label: 'Replacement' },
+        ],
+      },
     },
     schema: { id: 'refund-choice', revision: 1 },
     expiresAt: EXPIRES_AT,
@@ -93,14 +108,19 @@ interface Answer {
 }
 
 /** The invariants over one race: one terminal record, every success saw it, every loser got a typed refusal. */
-async function raceFailures(harness: InteractionStoreHarness, key: { conversationId: string; correlationId: string }, answers: readonly Answer[]): Promise<string[]> {
+async function raceFailures(
+  harness: InteractionStoreHarness,
+  key: { conversationId: string; correlationId: string },
+  answers: readonly Answer[],
+): Promise<string[]> {
   const failures: string[] = [];
   const stored = await resolverOn(harness.connect()).read({ caller: OWNER, ...key, at: ANSWERED_AT });
   if (!stored.ok) return [`the card cannot be read after the race: ${stored.code}`];
   const winners = answers.filter((answer) => answer.ok && answer.outcome !== 'needs-reconciliation');
   if (winners.length !== 1) failures.push(`${winners.length} callers closed the card; exactly one may`);
   for (const winner of winners) {
-    if (JSON.stringify(winner.record) !== JSON.stringify(stored.record)) failures.push('a caller was told an outcome the store does not hold');
+    if (JSON.stringify(winner.record) !== JSON.stringify(stored.record))
+      failures.push('a caller was told an outcome the store does not hold');
   }
   for (const answer of answers) {
     if (!answer.ok && answer.code !== 'already-closed') failures.push(`a loser got ${String(answer.code)}, not already-closed`);
@@ -132,7 +152,9 @@ function raceCheck(
  * them all; run them with `describeInteractionStoreConformance` from
  * `@papercusp/chat-protocol-testkit/vitest`.
  */
-export function interactionStoreChecks(options: InteractionStoreConformanceOptions = {}): readonly ConformanceCheck<InteractionStoreHarness>[] {
+export function interactionStoreChecks(
+  options: InteractionStoreConformanceOptions = {},
+): readonly ConformanceCheck<InteractionStoreHarness>[] {
   const numRuns = options.numRuns ?? 200;
   const answer = (optionId: string) => ({ caller: OWNER, value: { optionId }, at: ANSWERED_AT });
   return [
@@ -145,8 +167,15 @@ export function interactionStoreChecks(options: InteractionStoreConformanceOptio
         const again = await resolverOn(harness.connect()).submit({ ...key, ...answer('refund') });
         const failures: string[] = [];
         if (!first.ok || first.outcome !== 'submitted' || first.replayed) failures.push(`the answer gave ${JSON.stringify(first)}`);
-        if (!again.ok || again.outcome !== 'submitted' || !again.replayed) failures.push(`the same answer retried gave ${JSON.stringify(again)}`);
-        if (first.ok && again.ok && 'record' in first && 'record' in again && JSON.stringify(first.record) !== JSON.stringify(again.record)) {
+        if (!again.ok || again.outcome !== 'submitted' || !again.replayed)
+          failures.push(`the same answer retried gave ${JSON.stringify(again)}`);
+        if (
+          first.ok &&
+          again.ok &&
+          'record' in first &&
+          'record' in again &&
+          JSON.stringify(first.record) !== JSON.stringify(again.record)
+        ) {
           failures.push('the retry saw another record');
         }
         return failures;
@@ -181,7 +210,8 @@ export function interactionStoreChecks(options: InteractionStoreConformanceOptio
         if (result !== 'read-only') failures.push(`transact resolved with ${JSON.stringify(result)}, not the decision's result`);
         if (revision !== 1) failures.push(`decide saw revision ${JSON.stringify(revision)}, not 1`);
         const after = await store.read({ ...key, caller: OWNER });
-        if ((after.record as { readonly revision?: unknown } | null)?.revision !== 1) failures.push('a read-only decision changed the record');
+        if ((after.record as { readonly revision?: unknown } | null)?.revision !== 1)
+          failures.push('a read-only decision changed the record');
         return failures;
       },
     },
@@ -199,23 +229,36 @@ export function interactionStoreChecks(options: InteractionStoreConformanceOptio
       },
     },
     {
-      name: 'a missing card gets a typed answer, never a throw: the store\'s read and transact (decide once, with no record), and every resolver operation over it (not-found)',
+      name: "a missing card gets a typed answer, never a throw: the store's read and transact (decide once, with no record), and every resolver operation over it (not-found)",
       async run(harness) {
         const key = await openCard(harness);
         if (key.failure !== undefined) return [key.failure];
         const missing = { ...key, caller: OWNER, correlationId: `${key.correlationId}_missing` };
         const store = harness.connect();
         const failures: string[] = [];
-        const attempt = async (what: string, call: () => Promise<unknown>, holds: (answer: unknown) => boolean, expected: string): Promise<void> => {
+        const attempt = async (
+          what: string,
+          call: () => Promise<unknown>,
+          holds: (answer: unknown) => boolean,
+          expected: string,
+        ): Promise<void> => {
           try {
             const answer = await call();
             if (!holds(answer)) failures.push(`${what} answered ${JSON.stringify(answer)}, not ${expected}`);
           } catch (error) {
-            failures.push(`${what} threw (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); it must answer ${expected}`);
+            failures.push(
+              `${what} threw (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}); it must answer ${expected}`,
+            );
           }
         };
-        const recordOf = (answer: unknown): unknown => (typeof answer === 'object' && answer !== null ? (answer as { readonly record?: unknown }).record : undefined);
-        await attempt('read of a missing card', () => store.read(missing), (answer) => recordOf(answer) === null, 'a snapshot with record null');
+        const recordOf = (answer: unknown): unknown =>
+          typeof answer === 'object' && answer !== null ? (answer as { readonly record?: unknown }).record : undefined;
+        await attempt(
+          'read of a missing card',
+          () => store.read(missing),
+          (answer) => recordOf(answer) === null,
+          'a snapshot with record null',
+        );
         const seen: unknown[] = [];
         await attempt(
           'transact of a missing card with a read-only decision',
@@ -225,14 +268,21 @@ export function interactionStoreChecks(options: InteractionStoreConformanceOptio
               return { result: 'nothing-to-do' };
             }),
           (answer) => answer === 'nothing-to-do',
-          'the decision\'s result',
+          "the decision's result",
         );
-        if (JSON.stringify(seen) !== '[null]') failures.push(`decide saw ${JSON.stringify(seen)} for a missing card, not one call with record null`);
+        if (JSON.stringify(seen) !== '[null]')
+          failures.push(`decide saw ${JSON.stringify(seen)} for a missing card, not one call with record null`);
         const resolver = resolverOn(harness.connect());
-        const refused = (answer: unknown): boolean => typeof answer === 'object' && answer !== null && (answer as { readonly code?: unknown }).code === 'not-found';
+        const refused = (answer: unknown): boolean =>
+          typeof answer === 'object' && answer !== null && (answer as { readonly code?: unknown }).code === 'not-found';
         await attempt('submit to a missing card', () => resolver.submit({ ...missing, ...answer('refund') }), refused, 'not-found');
         await attempt('cancel of a missing card', () => resolver.cancel({ ...missing, at: ANSWERED_AT }), refused, 'not-found');
-        await attempt('read through the resolver of a missing card', () => resolver.read({ ...missing, at: ANSWERED_AT }), refused, 'not-found');
+        await attempt(
+          'read through the resolver of a missing card',
+          () => resolver.read({ ...missing, at: ANSWERED_AT }),
+          refused,
+          'not-found',
+        );
         return failures;
       },
     },

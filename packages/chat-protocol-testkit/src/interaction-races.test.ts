@@ -14,13 +14,16 @@ const TERMINAL = ['submitted', 'declined', 'cancelled', 'expired'];
 /** The invariants of DESIGN §7 over one run: one terminal record at most, every success saw it, losers were refused with a typed code. */
 function brokenInvariants(database: FakeDatabase, results: readonly unknown[], allowedCodes: readonly string[]): string[] {
   const broken: string[] = [];
-  const writes = database.history.filter((entry) => entry.type === 'interaction-written' && TERMINAL.includes(String(entry.detail['status'])));
+  const writes = database.history.filter(
+    (entry) => entry.type === 'interaction-written' && TERMINAL.includes(String(entry.detail['status'])),
+  );
   if (writes.length > 1) broken.push(`${writes.length} terminal writes`);
   if (database.history.some((entry) => entry.type === 'violation')) broken.push('a store violation');
   const stored = createFakeInteractionStore(database).peek(CONVERSATION_ID, CORRELATION_ID);
   for (const result of results as readonly { ok: boolean; outcome?: string; code?: string; record?: unknown }[]) {
     if (result.ok && result.outcome !== 'needs-reconciliation') {
-      if (JSON.stringify(result.record) !== JSON.stringify(stored)) broken.push(`a success saw ${JSON.stringify(result.record)}, not what is stored`);
+      if (JSON.stringify(result.record) !== JSON.stringify(stored))
+        broken.push(`a success saw ${JSON.stringify(result.record)}, not what is stored`);
     } else if (!result.ok && !allowedCodes.includes(String(result.code))) {
       broken.push(`an unexpected refusal ${String(result.code)}`);
     }
@@ -84,7 +87,13 @@ describe('races between workers answering one card (issue 6)', () => {
             worker(database, scheduler).submit({ ...key, value: { optionId }, at: BEFORE_EXPIRY }),
             // The host moves the card to schema revision 4 (refund only); refused if the card closed first.
             scheduler.schedule(Promise.resolve(), 'host changes the schema').then(() =>
-              host.changeMetadata({ conversationId: CONVERSATION_ID, correlationId: CORRELATION_ID, schema: { id: 'refund-choice', revision: 4 } }).catch(() => undefined),
+              host
+                .changeMetadata({
+                  conversationId: CONVERSATION_ID,
+                  correlationId: CORRELATION_ID,
+                  schema: { id: 'refund-choice', revision: 4 },
+                })
+                .catch(() => undefined),
             ),
           ]),
         );

@@ -32,7 +32,12 @@ const CASES: readonly Case[] = [
   {
     name: 'not-found: another principal',
     run: async (database) => {
-      createFakeInteractionStore(database).setAuthority(CONVERSATION_ID, BO, { principalId: 'user_bo', tenantId: 'tenant_1', customerId: null, publicOwnerId: null });
+      createFakeInteractionStore(database).setAuthority(CONVERSATION_ID, BO, {
+        principalId: 'user_bo',
+        tenantId: 'tenant_1',
+        customerId: null,
+        publicOwnerId: null,
+      });
       return worker(database).submit(answer('refund', BO));
     },
     expected: { ok: false, code: 'not-found', message: 'no such interaction for this caller' },
@@ -40,7 +45,12 @@ const CASES: readonly Case[] = [
   {
     name: 'not-found: the same principal in another tenant',
     run: async (database) => {
-      createFakeInteractionStore(database).setAuthority(CONVERSATION_ID, BO, { principalId: 'user_ana', tenantId: 'tenant_2', customerId: null, publicOwnerId: null });
+      createFakeInteractionStore(database).setAuthority(CONVERSATION_ID, BO, {
+        principalId: 'user_ana',
+        tenantId: 'tenant_2',
+        customerId: null,
+        publicOwnerId: null,
+      });
       return worker(database).submit(answer('refund', BO));
     },
     expected: { ok: false, code: 'not-found', message: 'no such interaction for this caller' },
@@ -89,7 +99,11 @@ const CASES: readonly Case[] = [
   {
     name: 'invalid-value: a value the schema refuses, with its issues',
     run: async (database) => {
-      await createFakeInteractionStore(database).changeMetadata({ conversationId: CONVERSATION_ID, correlationId: CORRELATION_ID, schema: { id: 'refund-choice', revision: 4 } });
+      await createFakeInteractionStore(database).changeMetadata({
+        conversationId: CONVERSATION_ID,
+        correlationId: CORRELATION_ID,
+        schema: { id: 'refund-choice', revision: 4 },
+      });
       return worker(database).submit(answer('replace'));
     },
     expected: { ok: false, code: 'invalid-value', issues: [{ path: ['value', 'optionId'], message: expect.any(String) }] },
@@ -97,7 +111,11 @@ const CASES: readonly Case[] = [
   {
     name: 'unknown-schema: the host knows no such schema',
     run: async (database) => {
-      await createFakeInteractionStore(database).changeMetadata({ conversationId: CONVERSATION_ID, correlationId: CORRELATION_ID, schema: { id: 'refund-choice', revision: 9 } });
+      await createFakeInteractionStore(database).changeMetadata({
+        conversationId: CONVERSATION_ID,
+        correlationId: CORRELATION_ID,
+        schema: { id: 'refund-choice', revision: 9 },
+      });
       return worker(database).submit(answer('refund'));
     },
     expected: { ok: false, code: 'unknown-schema', message: 'no schema refund-choice revision 9' },
@@ -119,7 +137,11 @@ const CASES: readonly Case[] = [
       new InteractionResolver<string>({
         store: createFakeInteractionStore(database),
         validate: async (request) => {
-          await createFakeInteractionStore(database).changeMetadata({ conversationId: CONVERSATION_ID, correlationId: CORRELATION_ID, expiresAt: '2026-11-30T10:00:00Z' });
+          await createFakeInteractionStore(database).changeMetadata({
+            conversationId: CONVERSATION_ID,
+            correlationId: CORRELATION_ID,
+            expiresAt: '2026-11-30T10:00:00Z',
+          });
           return validate(request);
         },
       }).submit(answer('refund')),
@@ -167,19 +189,40 @@ const CASES: readonly Case[] = [
   {
     name: 'already-exists: another card under the same correlation id',
     run: (database) =>
-      worker(database).open({ caller: ANA, card: { ...CARD, prompt: 'Another question?' }, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT }),
+      worker(database).open({
+        caller: ANA,
+        card: { ...CARD, prompt: 'Another question?' },
+        schema: SCHEMA,
+        expiresAt: AT_EXPIRY,
+        scope: SCOPE,
+        at: OPENED_AT,
+      }),
     expected: { ok: false, code: 'already-exists', message: 'another card is open under this correlation id' },
   },
   {
     name: 'forbidden: opening a card for a scope the caller does not hold',
     run: (database) =>
-      worker(database).open({ caller: ANA, card: { ...CARD, correlationId: 'card_2' }, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: { ...SCOPE, principalId: 'user_bo' }, at: OPENED_AT }),
+      worker(database).open({
+        caller: ANA,
+        card: { ...CARD, correlationId: 'card_2' },
+        schema: SCHEMA,
+        expiresAt: AT_EXPIRY,
+        scope: { ...SCOPE, principalId: 'user_bo' },
+        at: OPENED_AT,
+      }),
     expected: { ok: false, code: 'forbidden', message: 'the caller may not open a card for this scope' },
   },
   {
     name: 'invalid-card: not a v1 card',
     run: (database) =>
-      worker(database).open({ caller: ANA, card: { ...CARD, correlationId: 'card_2', presentation: { kind: 'map' } }, schema: SCHEMA, expiresAt: AT_EXPIRY, scope: SCOPE, at: OPENED_AT }),
+      worker(database).open({
+        caller: ANA,
+        card: { ...CARD, correlationId: 'card_2', presentation: { kind: 'map' } },
+        schema: SCHEMA,
+        expiresAt: AT_EXPIRY,
+        scope: SCOPE,
+        at: OPENED_AT,
+      }),
     expected: { ok: false, code: 'invalid-card' },
   },
 ];

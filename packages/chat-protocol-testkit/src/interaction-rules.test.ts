@@ -1,24 +1,48 @@
 import { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import { describe, expect, it } from 'vitest';
 import { createFakeInteractionStore } from './index.js';
-import { ANA, AT_EXPIRY, BEFORE_EXPIRY, CONVERSATION_ID, CORRELATION_ID, key, openedDatabase, validate, worker } from '../test/interactions.js';
+import {
+  ANA,
+  AT_EXPIRY,
+  BEFORE_EXPIRY,
+  CONVERSATION_ID,
+  CORRELATION_ID,
+  key,
+  openedDatabase,
+  validate,
+  worker,
+} from '../test/interactions.js';
 
-const submit = (resolver: InteractionResolver<string>, optionId: string) => resolver.submit({ ...key, value: { optionId }, at: BEFORE_EXPIRY });
+const submit = (resolver: InteractionResolver<string>, optionId: string) =>
+  resolver.submit({ ...key, value: { optionId }, at: BEFORE_EXPIRY });
 
 describe('InteractionResolver over the fake store, fresh workers (issue 6)', () => {
   it('a card opened by one worker is answered by another and replayed to a third', async () => {
     const { database } = await openedDatabase();
     const answered = await submit(worker(database), 'refund');
-    expect(answered).toMatchObject({ ok: true, outcome: 'submitted', replayed: false, record: { value: { optionId: 'refund' }, revision: 2 } });
+    expect(answered).toMatchObject({
+      ok: true,
+      outcome: 'submitted',
+      replayed: false,
+      record: { value: { optionId: 'refund' }, revision: 2 },
+    });
     expect(await submit(worker(database), 'refund')).toEqual({ ...answered, replayed: true });
     expect(await submit(worker(database), 'replace')).toMatchObject({ ok: false, code: 'already-closed', status: 'submitted' });
-    expect(createFakeInteractionStore(database).transitions().map((transition) => transition.type)).toEqual(['interaction-opened', 'interaction-closed']);
+    expect(
+      createFakeInteractionStore(database)
+        .transitions()
+        .map((transition) => transition.type),
+    ).toEqual(['interaction-opened', 'interaction-closed']);
   });
 
   it('a revoked authority is not-found on the next call, even mid-conversation', async () => {
     const { database } = await openedDatabase();
     createFakeInteractionStore(database).setAuthority(CONVERSATION_ID, ANA, null);
-    expect(await submit(worker(database), 'refund')).toEqual({ ok: false, code: 'not-found', message: 'no such interaction for this caller' });
+    expect(await submit(worker(database), 'refund')).toEqual({
+      ok: false,
+      code: 'not-found',
+      message: 'no such interaction for this caller',
+    });
   });
 
   it('a schema revision the host commits between validation and commit is schema-changed', async () => {
@@ -27,7 +51,11 @@ describe('InteractionResolver over the fake store, fresh workers (issue 6)', () 
     const resolver = new InteractionResolver<string>({
       store: createFakeInteractionStore(database),
       validate: async (request) => {
-        await host.changeMetadata({ conversationId: CONVERSATION_ID, correlationId: CORRELATION_ID, schema: { id: 'refund-choice', revision: 4 } });
+        await host.changeMetadata({
+          conversationId: CONVERSATION_ID,
+          correlationId: CORRELATION_ID,
+          schema: { id: 'refund-choice', revision: 4 },
+        });
         return validate(request);
       },
     });
@@ -81,7 +109,12 @@ describe('a lost acknowledgement at transact: exactly one read, and each of its 
     });
     database.inject({ operation: 'interaction.transact', kind: 'fail-before-commit' });
     database.resetCounts();
-    expect(await submit(resolver, 'refund')).toEqual({ ok: false, code: 'already-closed', message: 'the card was already submitted', status: 'submitted' });
+    expect(await submit(resolver, 'refund')).toEqual({
+      ok: false,
+      code: 'already-closed',
+      message: 'the card was already submitted',
+      status: 'submitted',
+    });
     expect(store.peek(CONVERSATION_ID, CORRELATION_ID)).toMatchObject({ value: { optionId: 'replace' }, closedBy: 'user_ana' });
   });
 
@@ -89,7 +122,11 @@ describe('a lost acknowledgement at transact: exactly one read, and each of its 
     const { database } = await openedDatabase();
     database.inject({ operation: 'interaction.transact', kind: 'fail-before-commit' });
     database.resetCounts();
-    expect(await submit(worker(database), 'refund')).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'write-not-visible' });
+    expect(await submit(worker(database), 'refund')).toMatchObject({
+      ok: true,
+      outcome: 'needs-reconciliation',
+      reason: 'write-not-visible',
+    });
     expect(database.counts()).toEqual({ 'interaction.read': 2, 'interaction.transact': 1 });
   });
 
@@ -115,6 +152,9 @@ describe('a lost acknowledgement at transact: exactly one read, and each of its 
 
   it('expiry judged by the request’s time: an answer at the expiry is late', async () => {
     const { database } = await openedDatabase();
-    expect(await worker(database).submit({ ...key, value: { optionId: 'refund' }, at: AT_EXPIRY })).toMatchObject({ ok: false, code: 'expired' });
+    expect(await worker(database).submit({ ...key, value: { optionId: 'refund' }, at: AT_EXPIRY })).toMatchObject({
+      ok: false,
+      code: 'expired',
+    });
   });
 });

@@ -8,7 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-values.js';
-import { anyArguments, describeHostileContract, type FunctionClassification, type HostileTarget } from '../../../test-support/never-throws.js';
+import {
+  anyArguments,
+  describeHostileContract,
+  type FunctionClassification,
+  type HostileTarget,
+} from '../../../test-support/never-throws.js';
 import * as testkit from './index.js';
 
 const capture = readFileSync(new URL('../captures/violations.sse', import.meta.url), 'utf8');
@@ -48,13 +53,25 @@ function onStores(use: (fixture: Stores, ...args: unknown[]) => unknown): (...ar
   return async (...args) => use(await stores(), ...args);
 }
 
-const admitRequest = { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2026-11-30T09:00:00Z' };
+const admitRequest = {
+  caller: 'owner',
+  conversationId: 'conv_1',
+  turnId: 'turn_1',
+  effectId: 'pay',
+  claim: 1,
+  admittedAt: '2026-11-30T09:00:00Z',
+};
 const cardRequest = { caller: 'owner', conversationId: 'conv_1', correlationId: 'card_1' };
 const launchNothing = () => undefined;
 const decideNothing = () => ({ result: 'decided' });
 
 const storeOperations: Readonly<Record<string, HostileTarget>> = {
-  'FakeTurnStore.read': { call: onStores(({ turns }, turnId) => turns.read(turnId as string)), valid: ['turn_1'], returns: 'value', async: true },
+  'FakeTurnStore.read': {
+    call: onStores(({ turns }, turnId) => turns.read(turnId as string)),
+    valid: ['turn_1'],
+    returns: 'value',
+    async: true,
+  },
   'FakeTurnStore.admitDispatch': {
     call: onStores(({ turns }, request) => turns.admitDispatch(request as never, launchNothing)),
     valid: [admitRequest],
@@ -73,7 +90,12 @@ const storeOperations: Readonly<Record<string, HostileTarget>> = {
     returns: 'value',
     async: true,
   },
-  'FakeInteractionStore.read': { call: onStores(({ interactions }, request) => interactions.read(request as never)), valid: [cardRequest], returns: 'value', async: true },
+  'FakeInteractionStore.read': {
+    call: onStores(({ interactions }, request) => interactions.read(request as never)),
+    valid: [cardRequest],
+    returns: 'value',
+    async: true,
+  },
   'FakeInteractionStore.transact': {
     call: onStores(({ interactions }, request) => interactions.transact(request as never, decideNothing)),
     valid: [cardRequest],
@@ -85,9 +107,17 @@ const storeOperations: Readonly<Record<string, HostileTarget>> = {
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   ...storeOperations,
   verifyChatCapture: { call: anyArguments(testkit.verifyChatCapture), valid: [capture, { conversationId: 'conv_1' }], returns: 'value' },
-  'verifyChatCapture (legacy)': { call: anyArguments(testkit.verifyChatCapture), valid: ['event: delta\ndata: {"text":"Hi"}\n\n', { legacy: 'papercup', turnId: 'turn_1' }], returns: 'value' },
+  'verifyChatCapture (legacy)': {
+    call: anyArguments(testkit.verifyChatCapture),
+    valid: ['event: delta\ndata: {"text":"Hi"}\n\n', { legacy: 'papercup', turnId: 'turn_1' }],
+    returns: 'value',
+  },
   createChatCaptureVerifier: { call: chunked, valid: [{ legacy: 'scout' }, capture.slice(0, 200)], returns: 'value' },
-  replayGoldenSession: { call: anyArguments(testkit.replayGoldenSession), valid: [testkit.listGoldenSessions()[0]?.name], returns: 'result' },
+  replayGoldenSession: {
+    call: anyArguments(testkit.replayGoldenSession),
+    valid: [testkit.listGoldenSessions()[0]?.name],
+    returns: 'result',
+  },
   listGoldenSessions: { call: anyArguments(testkit.listGoldenSessions), valid: [undefined], returns: 'value' },
 };
 
@@ -111,18 +141,48 @@ const throwing: FunctionClassification['throwing'] = {
     valid: [{ turnId: 'turn_1', expectedRevision: 1, next: { ...TURN_RECORD, revision: 2, status: 'cancelled' } }],
     async: true,
   },
-  'FakeTurnStore.grant': { call: onStores(({ turns }, conversationId, caller) => turns.grant(conversationId as string, caller as string)), valid: ['conv_1', 'owner'], async: true },
-  'FakeTurnStore.revoke': { call: onStores(({ turns }, conversationId, caller) => turns.revoke(conversationId as string, caller as string)), valid: ['conv_1', 'owner'], async: true },
-  'FakeTurnStore.appendFrames': {
-    call: onStores(({ turns }, frames) => turns.appendFrames(frames as never)),
-    valid: [[{ schemaVersion: 1, conversationId: 'conv_1', turnId: 'turn_1', eventId: 'evt_1', seq: 1, occurredAt: '2026-11-30T09:00:00Z', event: { type: 'delta', text: 'Hi' } }]],
+  'FakeTurnStore.grant': {
+    call: onStores(({ turns }, conversationId, caller) => turns.grant(conversationId as string, caller as string)),
+    valid: ['conv_1', 'owner'],
     async: true,
   },
-  'FakeTurnStore.retainAfter': { call: onStores(({ turns }, turnId, bound) => turns.retainAfter(turnId as string, bound as number)), valid: ['turn_1', 1], async: true },
+  'FakeTurnStore.revoke': {
+    call: onStores(({ turns }, conversationId, caller) => turns.revoke(conversationId as string, caller as string)),
+    valid: ['conv_1', 'owner'],
+    async: true,
+  },
+  'FakeTurnStore.appendFrames': {
+    call: onStores(({ turns }, frames) => turns.appendFrames(frames as never)),
+    valid: [
+      [
+        {
+          schemaVersion: 1,
+          conversationId: 'conv_1',
+          turnId: 'turn_1',
+          eventId: 'evt_1',
+          seq: 1,
+          occurredAt: '2026-11-30T09:00:00Z',
+          event: { type: 'delta', text: 'Hi' },
+        },
+      ],
+    ],
+    async: true,
+  },
+  'FakeTurnStore.retainAfter': {
+    call: onStores(({ turns }, turnId, bound) => turns.retainAfter(turnId as string, bound as number)),
+    valid: ['turn_1', 1],
+    async: true,
+  },
   'FakeTurnStore.peek': { call: onStores(({ turns }, turnId) => turns.peek(turnId as string)), valid: ['turn_1'], async: true },
-  'FakeTurnStore.adapter': { call: onStores(({ turns }, options) => turns.adapter(options as never)), valid: [{ onAbort: () => undefined, withoutAdmissionSeam: false }], async: true },
+  'FakeTurnStore.adapter': {
+    call: onStores(({ turns }, options) => turns.adapter(options as never)),
+    valid: [{ onAbort: () => undefined, withoutAdmissionSeam: false }],
+    async: true,
+  },
   'FakeInteractionStore.setAuthority': {
-    call: onStores(({ interactions }, conversationId, caller, authority) => interactions.setAuthority(conversationId as string, caller as string, authority as never)),
+    call: onStores(({ interactions }, conversationId, caller, authority) =>
+      interactions.setAuthority(conversationId as string, caller as string, authority as never),
+    ),
     valid: ['conv_1', 'owner', { principalId: 'p_1', tenantId: 't_1', customerId: null, publicOwnerId: null }],
     async: true,
   },
@@ -131,7 +191,13 @@ const throwing: FunctionClassification['throwing'] = {
     valid: [{ conversationId: 'conv_1', correlationId: 'card_1', expiresAt: '2026-12-01T00:00:00Z' }],
     async: true,
   },
-  'FakeInteractionStore.peek': { call: onStores(({ interactions }, conversationId, correlationId) => interactions.peek(conversationId as string, correlationId as string)), valid: ['conv_1', 'card_1'], async: true },
+  'FakeInteractionStore.peek': {
+    call: onStores(({ interactions }, conversationId, correlationId) =>
+      interactions.peek(conversationId as string, correlationId as string),
+    ),
+    valid: ['conv_1', 'card_1'],
+    async: true,
+  },
 };
 
 describeHostileContract('testkit', testkit, {
@@ -152,7 +218,9 @@ const refused = (message: string) => ({ ok: false, frames: 0, turns: 0, violatio
 
 describe('testkit: exact outcomes of the hostile inputs issue 12 found', () => {
   it('verifyChatCapture reports options it cannot read or use as one invalid-options violation (DESIGN §8)', () => {
-    expect(testkit.verifyChatCapture(capture, null as never)).toEqual(refused('the options cannot be read; expected { conversationId?, legacy?, turnId? }'));
+    expect(testkit.verifyChatCapture(capture, null as never)).toEqual(
+      refused('the options cannot be read; expected { conversationId?, legacy?, turnId? }'),
+    );
     expect(testkit.verifyChatCapture(capture, everyTrapThrows as never)).toEqual(
       refused('the options cannot be read; expected { conversationId?, legacy?, turnId? }'),
     );
@@ -163,7 +231,9 @@ describe('testkit: exact outcomes of the hostile inputs issue 12 found', () => {
   it('a chunk that is not text is an invalid-capture violation at the frame it would have started (DESIGN §8)', () => {
     const verifier = testkit.createChatCaptureVerifier();
     verifier.push(Symbol('chunk') as never);
-    expect(verifier.end().violations).toEqual([{ rule: 'invalid-capture', message: 'a chunk of the capture is a symbol, not text; it was not read', frame: 1 }]);
+    expect(verifier.end().violations).toEqual([
+      { rule: 'invalid-capture', message: 'a chunk of the capture is a symbol, not text; it was not read', frame: 1 },
+    ]);
   });
 
   it('formatChatCaptureReport throws TypeError for a report it cannot read (§2.1)', () => {
@@ -184,29 +254,41 @@ describe('testkit: the fakes refuse unusable options with TypeError only (issue 
     const unreadable = new TypeError('createFakeDatabase: the options cannot be read; expected { seed?, pause? }');
     expect(() => testkit.createFakeDatabase(everyTrapThrows as never)).toThrow(unreadable);
     expect(() => testkit.createFakeDatabase(null as never)).toThrow(unreadable);
-    expect(() => testkit.createFakeDatabase(Object.defineProperty({}, 'seed', { enumerable: true, get: throwHostile }))).toThrow(unreadable);
-    expect(() => testkit.createFakeDatabase({ seed: { [Symbol.toPrimitive]: throwHostile } as never })).toThrow(new TypeError('createFakeDatabase: seed must be a number'));
-    expect(() => testkit.createFakeDatabase({ pause: 'later' as never })).toThrow(new TypeError('createFakeDatabase: pause must be a function'));
+    expect(() => testkit.createFakeDatabase(Object.defineProperty({}, 'seed', { enumerable: true, get: throwHostile }))).toThrow(
+      unreadable,
+    );
+    expect(() => testkit.createFakeDatabase({ seed: { [Symbol.toPrimitive]: throwHostile } as never })).toThrow(
+      new TypeError('createFakeDatabase: seed must be a number'),
+    );
+    expect(() => testkit.createFakeDatabase({ pause: 'later' as never })).toThrow(
+      new TypeError('createFakeDatabase: pause must be a function'),
+    );
     let reads = 0;
-    const seeded = testkit.createFakeDatabase(Object.defineProperty({}, 'seed', { enumerable: true, get: () => (++reads === 1 ? 7 : Symbol('seed')) }));
+    const seeded = testkit.createFakeDatabase(
+      Object.defineProperty({}, 'seed', { enumerable: true, get: () => (++reads === 1 ? 7 : Symbol('seed')) }),
+    );
     expect(seeded.seed).toBe(7);
     expect(reads).toBe(1);
   });
 
   it('createFakeTurnStore and createFakeInteractionStore throw TypeError for a database they cannot use', () => {
     for (const database of [null, everyTrapThrows, {}, { ...validDatabase, table: throwHostile }]) {
-      expect(() => testkit.createFakeTurnStore(database as never)).toThrow(new TypeError('createFakeTurnStore: expected a FakeDatabase from createFakeDatabase'));
+      expect(() => testkit.createFakeTurnStore(database as never)).toThrow(
+        new TypeError('createFakeTurnStore: expected a FakeDatabase from createFakeDatabase'),
+      );
       expect(() => testkit.createFakeInteractionStore(database as never)).toThrow(
         new TypeError('createFakeInteractionStore: expected a FakeDatabase from createFakeDatabase'),
       );
     }
   });
 
-  it('inject throws TypeError for a rule it cannot read, so a later call cannot throw the rule\'s error', async () => {
+  it("inject throws TypeError for a rule it cannot read, so a later call cannot throw the rule's error", async () => {
     const { database, turns } = await stores();
     expect(() => database.inject(everyTrapThrows as never)).toThrow(TypeError);
     expect(() => database.inject({ operation: 'read', kind: 'delay', target: everyTrapThrows } as never)).toThrow(TypeError);
-    expect(() => database.injectRandomFaults({ rate: 1, operations: new Proxy(['read'], { get: throwHostile }) } as never)).toThrow(TypeError);
+    expect(() => database.injectRandomFaults({ rate: 1, operations: new Proxy(['read'], { get: throwHostile }) } as never)).toThrow(
+      TypeError,
+    );
     expect(await turns.read('turn_1')).toMatchObject({ record: { turnId: 'turn_1', revision: 1 } });
   });
 });
@@ -230,7 +312,10 @@ describe('testkit: the fake stores answer a request they cannot read as naming n
   it('the turn store reads a request once: an admission whose turn id answers turn_1 first and another later admits turn_1', async () => {
     const { turns } = await stores();
     let reads = 0;
-    const request = Object.defineProperty({ ...admitRequest }, 'turnId', { enumerable: true, get: () => (++reads === 1 ? 'turn_1' : 'turn_2') });
+    const request = Object.defineProperty({ ...admitRequest }, 'turnId', {
+      enumerable: true,
+      get: () => (++reads === 1 ? 'turn_1' : 'turn_2'),
+    });
     expect(await turns.admitDispatch(request as never, () => undefined)).toEqual({ admitted: true });
     expect(reads).toBe(1);
     expect(turns.peek('turn_1')?.admissions).toEqual([{ effectId: 'pay', claim: 1, admittedAt: '2026-11-30T09:00:00Z' }]);

@@ -30,7 +30,11 @@ describe('scheduleTurnRecoveryAdapter', () => {
         expect(database.counts()).toEqual({});
         expect(scheduler.count()).toBe(1);
         await scheduler.waitFor(claimed);
-        expect(await claimed).toEqual({ ok: true, outcome: 'claimed', claim: { conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1 } });
+        expect(await claimed).toEqual({
+          ok: true,
+          outcome: 'claimed',
+          claim: { conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1 },
+        });
         expect(database.counts()).toEqual({ authorize: 1, read: 1, compareAndSwap: 1 });
       }),
       { numRuns: runs(20) },
@@ -56,17 +60,27 @@ describe('scheduleTurnRecoveryAdapter', () => {
 describe('checkRaces with scheduled workers: real interleavings (issue 12)', () => {
   it('either of two workers claiming one effect at once can win: the first started does not always get the newer claim', async () => {
     const winners = new Set<string>();
-    const failures = await checkRaces(200, async (pacing) => {
-      let racing = false;
-      const database = await startedDatabase({ pause: () => (racing ? pacing.scheduler.schedule(Promise.resolve(), 'fence pause') : undefined) });
-      racing = true;
-      const worker = () => new TurnRecovery<string, string>(scheduleTurnRecoveryAdapter(createFakeTurnStore<string>(database).adapter(), pacing.scheduler));
-      const [first, second] = await settleRace(pacing, Promise.all([worker().claimEffect({ ...TURN, effectId: 'pay' }), worker().claimEffect({ ...TURN, effectId: 'pay' })]));
-      const claimOf = (answer: typeof first) => (answer.ok && answer.outcome === 'claimed' ? answer.claim.claim : 0);
-      winners.add(claimOf(first) > claimOf(second) ? 'first' : 'second');
-      // Whatever the order, the two claims got the two numbers.
-      return [claimOf(first), claimOf(second)].sort().join() === '1,2' ? [] : [`claims ${claimOf(first)} and ${claimOf(second)}`];
-    }, { seed: 1 });
+    const failures = await checkRaces(
+      200,
+      async (pacing) => {
+        let racing = false;
+        const database = await startedDatabase({
+          pause: () => (racing ? pacing.scheduler.schedule(Promise.resolve(), 'fence pause') : undefined),
+        });
+        racing = true;
+        const worker = () =>
+          new TurnRecovery<string, string>(scheduleTurnRecoveryAdapter(createFakeTurnStore<string>(database).adapter(), pacing.scheduler));
+        const [first, second] = await settleRace(
+          pacing,
+          Promise.all([worker().claimEffect({ ...TURN, effectId: 'pay' }), worker().claimEffect({ ...TURN, effectId: 'pay' })]),
+        );
+        const claimOf = (answer: typeof first) => (answer.ok && answer.outcome === 'claimed' ? answer.claim.claim : 0);
+        winners.add(claimOf(first) > claimOf(second) ? 'first' : 'second');
+        // Whatever the order, the two claims got the two numbers.
+        return [claimOf(first), claimOf(second)].sort().join() === '1,2' ? [] : [`claims ${claimOf(first)} and ${claimOf(second)}`];
+      },
+      { seed: 1 },
+    );
     expect(failures).toEqual([]);
     expect([...winners].sort()).toEqual(['first', 'second']);
   });
@@ -78,10 +92,18 @@ describe('checkRaces with scheduled workers: real interleavings (issue 12)', () 
         30,
         async (pacing) => {
           let racing = false;
-          const database = await startedDatabase({ pause: () => (racing ? pacing.scheduler.schedule(Promise.resolve(), 'fence pause') : undefined) });
+          const database = await startedDatabase({
+            pause: () => (racing ? pacing.scheduler.schedule(Promise.resolve(), 'fence pause') : undefined),
+          });
           racing = true;
-          const worker = () => new TurnRecovery<string, string>(scheduleTurnRecoveryAdapter(createFakeTurnStore<string>(database).adapter(), pacing.scheduler));
-          const [first] = await settleRace(pacing, Promise.all([worker().claimEffect({ ...TURN, effectId: 'pay' }), worker().claimEffect({ ...TURN, effectId: 'pay' })]));
+          const worker = () =>
+            new TurnRecovery<string, string>(
+              scheduleTurnRecoveryAdapter(createFakeTurnStore<string>(database).adapter(), pacing.scheduler),
+            );
+          const [first] = await settleRace(
+            pacing,
+            Promise.all([worker().claimEffect({ ...TURN, effectId: 'pay' }), worker().claimEffect({ ...TURN, effectId: 'pay' })]),
+          );
           winners.push(first.ok && first.outcome === 'claimed' ? String(first.claim.claim) : '?');
           return [];
         },
@@ -93,7 +115,7 @@ describe('checkRaces with scheduled workers: real interleavings (issue 12)', () 
     expect(await winnersOf(3)).not.toBe(await winnersOf(4));
   });
 
-  it('resolves with the failing run\'s failures, [] when every run holds, and counts a throwing run as failing', async () => {
+  it("resolves with the failing run's failures, [] when every run holds, and counts a throwing run as failing", async () => {
     expect(await checkRaces(10, async () => [])).toEqual([]);
     expect(await checkRaces(10, async () => ['pay launched twice'])).toEqual(['pay launched twice']);
     expect(await checkRaces(10, async () => Promise.reject(new Error('boom')))).toEqual([expect.stringContaining('boom')]);

@@ -2,7 +2,17 @@ import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import type { DispatchEffectResult, EffectClaim, NeedsReconciliationReason } from '@papercusp/chat-protocol-recovery';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ADMISSION_LEASE_MS, CONVERSATION_ID, OWNER, TURN, TURN_ID, createCluster, resultOf, type Cluster, type Worker } from '../test/host.js';
+import {
+  ADMISSION_LEASE_MS,
+  CONVERSATION_ID,
+  OWNER,
+  TURN,
+  TURN_ID,
+  createCluster,
+  resultOf,
+  type Cluster,
+  type Worker,
+} from '../test/host.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 // A model-based test (issue 5): random sequences of start / claim / dispatch /
@@ -19,7 +29,10 @@ type EffectState = 'open' | 'admitted' | 'completed' | 'needs-reconciliation';
 interface Model {
   started: boolean;
   status: 'running' | 'cancelled';
-  effects: Record<EffectId, { state: EffectState; claim: number; result?: string; reason?: NeedsReconciliationReason; admittedAt?: number }>;
+  effects: Record<
+    EffectId,
+    { state: EffectState; claim: number; result?: string; reason?: NeedsReconciliationReason; admittedAt?: number }
+  >;
   /** The workers' clock, in milliseconds after the cluster's start. */
   now: number;
   /** Claims each worker holds and has not dispatched yet. */
@@ -44,7 +57,15 @@ function inFlightOrder(model: Model): EffectId[] {
 }
 
 function frame(seq: number): ChatEventEnvelope {
-  return { schemaVersion: 1, conversationId: CONVERSATION_ID, turnId: TURN_ID, eventId: `evt_${seq}`, seq, occurredAt: '2026-11-30T10:00:00Z', event: { type: 'delta', text: `part ${seq}` } };
+  return {
+    schemaVersion: 1,
+    conversationId: CONVERSATION_ID,
+    turnId: TURN_ID,
+    eventId: `evt_${seq}`,
+    seq,
+    occurredAt: '2026-11-30T10:00:00Z',
+    event: { type: 'delta', text: `part ${seq}` },
+  };
 }
 
 // After every command: the store holds exactly what the model says, and the history shows no double launch.
@@ -65,7 +86,8 @@ function agree(model: Model, real: Real): void {
     else expect(effect?.claim).toBeGreaterThanOrEqual(expected.claim);
     const admitted = stored?.admissions.some((admission) => admission.effectId === effectId) ?? false;
     if (expected.state === 'completed') expect(effect).toMatchObject({ status: 'completed', result: expected.result });
-    else if (expected.state === 'needs-reconciliation') expect(effect).toMatchObject({ status: 'needs-reconciliation', reason: expected.reason });
+    else if (expected.state === 'needs-reconciliation')
+      expect(effect).toMatchObject({ status: 'needs-reconciliation', reason: expected.reason });
     else expect({ status: effect?.status, admitted }).toEqual({ status: 'open', admitted: expected.state === 'admitted' });
   }
   const launched = real.cluster.database.history.filter((entry) => entry.type === 'launched').map((entry) => entry.detail['effectId']);
@@ -84,13 +106,17 @@ class Start implements Command {
 }
 
 class Claim implements Command {
-  constructor(readonly worker: 0 | 1, readonly effectId: EffectId) {}
+  constructor(
+    readonly worker: 0 | 1,
+    readonly effectId: EffectId,
+  ) {}
   check = (model: Readonly<Model>) => model.started;
   async run(model: Model, real: Real) {
     const answer = await real.workers[this.worker].recovery.claimEffect({ ...TURN, effectId: this.effectId });
     const effect = model.effects[this.effectId];
     if (effect.state === 'completed') expect(answer).toEqual({ ok: true, outcome: 'completed', reused: true, result: effect.result });
-    else if (effect.state === 'needs-reconciliation') expect(answer).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: effect.reason });
+    else if (effect.state === 'needs-reconciliation')
+      expect(answer).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: effect.reason });
     else if (effect.state === 'admitted' && model.now - (effect.admittedAt ?? 0) >= ADMISSION_LEASE_MS) {
       // Past the lease: the claim durably marks the orphan, in a cancelled turn too; nothing relaunches it.
       expect(answer).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'admission-expired' });
@@ -100,7 +126,11 @@ class Claim implements Command {
     else if (effect.state === 'admitted') expect(answer).toMatchObject({ ok: false, code: 'already-admitted' });
     else {
       effect.claim += 1;
-      expect(answer).toEqual({ ok: true, outcome: 'claimed', claim: { conversationId: CONVERSATION_ID, turnId: TURN_ID, effectId: this.effectId, claim: effect.claim } });
+      expect(answer).toEqual({
+        ok: true,
+        outcome: 'claimed',
+        claim: { conversationId: CONVERSATION_ID, turnId: TURN_ID, effectId: this.effectId, claim: effect.claim },
+      });
       if (answer.ok && answer.outcome === 'claimed') real.held[this.worker].set(this.effectId, answer.claim);
       model.held[this.worker].set(this.effectId, effect.claim);
     }
@@ -110,7 +140,10 @@ class Claim implements Command {
 }
 
 class Dispatch implements Command {
-  constructor(readonly worker: 0 | 1, readonly effectId: EffectId) {}
+  constructor(
+    readonly worker: 0 | 1,
+    readonly effectId: EffectId,
+  ) {}
   check = (model: Readonly<Model>) => model.held[this.worker].has(this.effectId);
   async run(model: Model, real: Real) {
     const claim = real.held[this.worker].get(this.effectId);
@@ -124,7 +157,8 @@ class Dispatch implements Command {
     // Where the model expects no launch, a launch is the answer that fails the run (its dispatch would wait forever).
     const answer = () => Promise.race([pending, launch]);
     if (model.status === 'cancelled') expect(await answer()).toMatchObject({ ok: false, code: 'turn-not-running' });
-    else if (effect.state === 'completed') expect(await answer()).toEqual({ ok: true, outcome: 'completed', reused: true, result: effect.result });
+    else if (effect.state === 'completed')
+      expect(await answer()).toEqual({ ok: true, outcome: 'completed', reused: true, result: effect.result });
     else if (effect.state === 'needs-reconciliation') expect(await answer()).toMatchObject({ ok: true, outcome: 'needs-reconciliation' });
     else if (effect.state === 'admitted') expect(await answer()).toMatchObject({ ok: false, code: 'already-admitted' });
     else if (heldClaim !== effect.claim) expect(await answer()).toMatchObject({ ok: false, code: 'stale-claim' });
@@ -141,7 +175,10 @@ class Dispatch implements Command {
 }
 
 class ClaimThenDispatch implements Command {
-  constructor(readonly worker: 0 | 1, readonly effectId: EffectId) {}
+  constructor(
+    readonly worker: 0 | 1,
+    readonly effectId: EffectId,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real) {
     await new Claim(this.worker, this.effectId).run(model, real);
@@ -151,7 +188,10 @@ class ClaimThenDispatch implements Command {
 }
 
 class Complete implements Command {
-  constructor(readonly effectId: EffectId, readonly fails: boolean) {}
+  constructor(
+    readonly effectId: EffectId,
+    readonly fails: boolean,
+  ) {}
   check = (model: Readonly<Model>) => model.inFlight.has(this.effectId);
   async run(model: Model, real: Real) {
     const pending = real.pending.get(this.effectId);
@@ -208,7 +248,10 @@ class Cancel implements Command {
 }
 
 class Reconcile implements Command {
-  constructor(readonly worker: 0 | 1, readonly effectId: EffectId) {}
+  constructor(
+    readonly worker: 0 | 1,
+    readonly effectId: EffectId,
+  ) {}
   check = (model: Readonly<Model>) => model.started;
   async run(model: Model, real: Real) {
     const verified = `verified:${this.effectId}`;
@@ -248,7 +291,10 @@ class Retain implements Command {
 }
 
 class Replay implements Command {
-  constructor(readonly worker: 0 | 1, readonly after: number) {}
+  constructor(
+    readonly worker: 0 | 1,
+    readonly after: number,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real) {
     const answer = await real.workers[this.worker].recovery.replayTurn({ ...TURN, after: `${TURN_ID}:${this.after}` });
@@ -256,7 +302,15 @@ class Replay implements Command {
     else if (this.after > model.latestSeq) expect(answer).toMatchObject({ ok: false, code: 'cursor-beyond-latest' });
     else {
       const seqs = Array.from({ length: model.latestSeq - this.after }, (_, index) => this.after + index + 1);
-      expect(answer).toEqual({ ok: true, value: { after: { turnId: TURN_ID, seq: this.after }, lowerBound: model.lowerBound, latestSeq: model.latestSeq, frames: seqs.map(frame) } });
+      expect(answer).toEqual({
+        ok: true,
+        value: {
+          after: { turnId: TURN_ID, seq: this.after },
+          lowerBound: model.lowerBound,
+          latestSeq: model.latestSeq,
+          frames: seqs.map(frame),
+        },
+      });
     }
   }
   toString = () => `replay(worker ${this.worker}, after ${this.after})`;
@@ -284,7 +338,8 @@ class Restart implements Command {
       // unless its own snapshot already held the stored result (a result never reverts).
       const answer = await real.pending.get(effectId);
       const effect = model.effects[effectId];
-      if (effect.state === 'completed' && answer?.ok === true && answer.outcome === 'completed') expect(answer).toEqual({ ok: true, outcome: 'completed', reused: true, result: effect.result });
+      if (effect.state === 'completed' && answer?.ok === true && answer.outcome === 'completed')
+        expect(answer).toEqual({ ok: true, outcome: 'completed', reused: true, result: effect.result });
       else expect(answer).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'dispatch-failed' });
     }
     real.pending.clear();
@@ -335,7 +390,10 @@ describe('TurnRecovery against a reference model (issues 5 and 12)', () => {
           latestSeq: 0,
         };
         const real: Real = { cluster, workers: [cluster.worker(), cluster.worker()], held: [new Map(), new Map()], pending: new Map() };
-        expect(await real.workers[0].recovery.startTurn({ ...TURN, effectIds: [...EFFECTS] })).toMatchObject({ ok: true, outcome: 'started' });
+        expect(await real.workers[0].recovery.startTurn({ ...TURN, effectIds: [...EFFECTS] })).toMatchObject({
+          ok: true,
+          outcome: 'started',
+        });
         await fc.asyncModelRun(() => ({ model, real }), sequence);
         // Settle what is still running so no promise outlives the run.
         for (const effectId of model.inFlight) cluster.settle(effectId);

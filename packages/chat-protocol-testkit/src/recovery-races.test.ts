@@ -98,7 +98,12 @@ describe('races between workers sharing one store (issue 5)', () => {
           const cluster = await createRaceCluster(scheduler, ['pay', 'mail']);
           cluster.database.inject({ operation, kind, when: (call) => call.index === index });
           const workers = [cluster.worker(), cluster.worker(), cluster.worker()] as const;
-          const race = [cluster.claimAndDispatch(workers[0], 'pay'), cluster.claimAndDispatch(workers[1], 'pay'), cluster.claimAndDispatch(workers[1], 'mail'), cluster.cancel(workers[2])];
+          const race = [
+            cluster.claimAndDispatch(workers[0], 'pay'),
+            cluster.claimAndDispatch(workers[1], 'pay'),
+            cluster.claimAndDispatch(workers[1], 'mail'),
+            cluster.cancel(workers[2]),
+          ];
           if (restartAfter !== undefined) {
             // A restart lands after some number of scheduled steps.
             race.push(

@@ -1,7 +1,17 @@
 import { LIGHTWEIGHT_CHAT_CAPABILITIES, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { TurnRecovery, type EffectClaim } from '@papercusp/chat-protocol-recovery';
 import { describe, expect, it } from 'vitest';
-import { ADMISSION_LEASE_MS, CONVERSATION_ID, OWNER, TURN, TURN_ID, createCluster, resultOf, type Cluster, type Worker } from '../test/host.js';
+import {
+  ADMISSION_LEASE_MS,
+  CONVERSATION_ID,
+  OWNER,
+  TURN,
+  TURN_ID,
+  createCluster,
+  resultOf,
+  type Cluster,
+  type Worker,
+} from '../test/host.js';
 
 // Each rule of DESIGN §6 and issue 5, as an example over fresh workers sharing
 // one fake database, with the exact outcome.
@@ -30,7 +40,12 @@ describe('rule: a completed effect returns its stored result and is never re-run
       reused: false,
       result: resultOf('pay'),
     });
-    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'completed', reused: true, result: resultOf('pay') });
+    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: true,
+      result: resultOf('pay'),
+    });
     expect(cluster.launches).toEqual(['pay']);
   });
 });
@@ -44,7 +59,12 @@ describe('rule: a model retry of the same call never authorizes a redispatch (§
     expect(await retry.recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ ok: false, code: 'already-admitted' });
     cluster.settle('pay');
     expect(await pending).toEqual({ ok: true, outcome: 'completed', reused: false, result: resultOf('pay') });
-    expect(await retry.recovery.claimEffect({ ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'completed', reused: true, result: resultOf('pay') });
+    expect(await retry.recovery.claimEffect({ ...TURN, effectId: 'pay' })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: true,
+      result: resultOf('pay'),
+    });
     expect(cluster.launches).toEqual(['pay']);
   });
 
@@ -53,9 +73,18 @@ describe('rule: a model retry of the same call never authorizes a redispatch (§
     const stale = await claim(first);
     const retry = cluster.worker();
     const fresh = await claim(retry);
-    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: stale, execute: cluster.execute() })).toMatchObject({ ok: false, code: 'stale-claim' });
-    expect(await retry.recovery.dispatchEffect({ caller: OWNER, claim: fresh, execute: cluster.execute() })).toMatchObject({ outcome: 'completed', reused: false });
-    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: fresh, execute: cluster.execute() })).toMatchObject({ outcome: 'completed', reused: true });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: stale, execute: cluster.execute() })).toMatchObject({
+      ok: false,
+      code: 'stale-claim',
+    });
+    expect(await retry.recovery.dispatchEffect({ caller: OWNER, claim: fresh, execute: cluster.execute() })).toMatchObject({
+      outcome: 'completed',
+      reused: false,
+    });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: fresh, execute: cluster.execute() })).toMatchObject({
+      outcome: 'completed',
+      reused: true,
+    });
     expect(cluster.launches).toEqual(['pay']);
   });
 });
@@ -63,12 +92,17 @@ describe('rule: a model retry of the same call never authorizes a redispatch (§
 describe('rule: dispatch errors and uncertain acknowledgements return needs-reconciliation (§6.6)', () => {
   it('a dispatch error is needs-reconciliation (dispatch-failed); a fresh worker claiming it hears the same', async () => {
     const { cluster, first } = await started();
-    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: await claim(first), execute: cluster.execute('fails') })).toMatchObject({
+    expect(
+      await first.recovery.dispatchEffect({ caller: OWNER, claim: await claim(first), execute: cluster.execute('fails') }),
+    ).toMatchObject({
       ok: true,
       outcome: 'needs-reconciliation',
       reason: 'dispatch-failed',
     });
-    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ outcome: 'needs-reconciliation', reason: 'dispatch-failed' });
+    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({
+      outcome: 'needs-reconciliation',
+      reason: 'dispatch-failed',
+    });
   });
 
   it('a claim whose acknowledgement was lost is needs-reconciliation (claim-unacknowledged); the claim did commit', async () => {
@@ -100,7 +134,11 @@ describe('rule: dispatch errors and uncertain acknowledgements return needs-reco
       reused: false,
       result: 'verified: not charged',
     });
-    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ outcome: 'completed', reused: true, result: 'verified: not charged' });
+    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({
+      outcome: 'completed',
+      reused: true,
+      result: 'verified: not charged',
+    });
   });
 
   it('admitted, launched, then the acknowledgement lost (lose-acknowledgement-after-launch): one launch, the result stored (issue 12)', async () => {
@@ -114,17 +152,36 @@ describe('rule: dispatch errors and uncertain acknowledgements return needs-reco
       result: resultOf('pay'),
     });
     expect(cluster.launches).toEqual(['pay']);
-    expect(types(cluster).filter((type) => type === 'admitted' || type === 'launched' || type === 'result-stored')).toEqual(['admitted', 'launched', 'result-stored']);
-    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'completed', reused: true, result: resultOf('pay') });
+    expect(types(cluster).filter((type) => type === 'admitted' || type === 'launched' || type === 'result-stored')).toEqual([
+      'admitted',
+      'launched',
+      'result-stored',
+    ]);
+    expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: 'pay' })).toEqual({
+      ok: true,
+      outcome: 'completed',
+      reused: true,
+      result: resultOf('pay'),
+    });
   });
 
   it('a fault aimed at one effect and the second read of its turn hits exactly those calls, whatever else runs (issue 12)', async () => {
     const { cluster, first } = await started();
     const [pay, mail] = [await claim(first, 'pay'), await claim(first, 'mail')];
     // The admission of mail only: pay's admission runs untouched, before and after in call order.
-    cluster.database.inject({ operation: 'admitDispatch', kind: 'lose-acknowledgement-after-launch', target: { turnId: TURN_ID, effectId: 'mail' } });
-    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: pay, execute: cluster.execute() })).toMatchObject({ outcome: 'completed', reused: false });
-    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: mail, execute: cluster.execute() })).toMatchObject({ outcome: 'completed', reused: false });
+    cluster.database.inject({
+      operation: 'admitDispatch',
+      kind: 'lose-acknowledgement-after-launch',
+      target: { turnId: TURN_ID, effectId: 'mail' },
+    });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: pay, execute: cluster.execute() })).toMatchObject({
+      outcome: 'completed',
+      reused: false,
+    });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: mail, execute: cluster.execute() })).toMatchObject({
+      outcome: 'completed',
+      reused: false,
+    });
     expect(cluster.launches).toEqual(['pay', 'mail']);
     // The second read of this turn from now on fails; fresh workers each read once.
     cluster.database.inject({ operation: 'read', kind: 'fail-before-commit', target: { turnId: TURN_ID }, occurrence: 2 });
@@ -137,7 +194,9 @@ describe('rule: dispatch errors and uncertain acknowledgements return needs-reco
     const { cluster, first } = await started();
     const held = await claim(first);
     cluster.database.inject({ operation: 'admitDispatch', kind: 'fail-before-commit' });
-    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toMatchObject({ reason: 'admission-unacknowledged' });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toMatchObject({
+      reason: 'admission-unacknowledged',
+    });
     expect(cluster.launches).toEqual([]);
     expect(cluster.peek()?.admissions).toEqual([]);
   });
@@ -168,7 +227,10 @@ describe('rule: a completion whose acknowledgement was lost is read back; a chec
     });
     const second = cluster.worker();
     expect(await second.recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ code: 'already-admitted' });
-    expect(await second.recovery.reconcileEffect({ ...TURN, effectId: 'pay', result: resultOf('pay') })).toMatchObject({ outcome: 'completed', reused: false });
+    expect(await second.recovery.reconcileEffect({ ...TURN, effectId: 'pay', result: resultOf('pay') })).toMatchObject({
+      outcome: 'completed',
+      reused: false,
+    });
     expect(cluster.launches).toEqual(['pay']);
   });
 });
@@ -178,7 +240,10 @@ describe('rule: an adapter without an admission seam refuses dispatch (§6.4)', 
     const { cluster } = await started();
     const seamless = cluster.worker({ withoutAdmissionSeam: true });
     const held = await claim(seamless);
-    expect(await seamless.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toMatchObject({ ok: false, code: 'no-admission-seam' });
+    expect(await seamless.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toMatchObject({
+      ok: false,
+      code: 'no-admission-seam',
+    });
     expect(cluster.launches).toEqual([]);
   });
 });
@@ -192,8 +257,14 @@ describe('rule: a stale snapshot or the abort hook can never authorize a launch 
     const pending = first.recovery.dispatchEffect({ caller: OWNER, claim: await claim(first), execute: cluster.execute('deferred') });
     await cluster.launched('pay');
     cluster.clock.elapsedMs = ADMISSION_LEASE_MS;
-    expect(await first.recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ outcome: 'needs-reconciliation', reason: 'admission-expired' });
-    expect(await cluster.worker().recovery.reconcileEffect({ ...TURN, effectId: 'pay', result: 'verified:pay' })).toMatchObject({ outcome: 'completed', reused: false });
+    expect(await first.recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({
+      outcome: 'needs-reconciliation',
+      reason: 'admission-expired',
+    });
+    expect(await cluster.worker().recovery.reconcileEffect({ ...TURN, effectId: 'pay', result: 'verified:pay' })).toMatchObject({
+      outcome: 'completed',
+      reused: false,
+    });
     cluster.fail('pay');
     expect(await pending).toEqual({ ok: true, outcome: 'completed', reused: true, result: 'verified:pay' });
     expect(cluster.launches).toEqual(['pay']);
@@ -203,7 +274,10 @@ describe('rule: a stale snapshot or the abort hook can never authorize a launch 
     const { cluster, first } = await started();
     const held = await claim(first);
     expect(await cluster.worker().recovery.cancelTurn(TURN)).toMatchObject({ ok: true, committed: true });
-    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toMatchObject({ ok: false, code: 'turn-not-running' });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toMatchObject({
+      ok: false,
+      code: 'turn-not-running',
+    });
     expect(cluster.launches).toEqual([]);
   });
 
@@ -211,7 +285,10 @@ describe('rule: a stale snapshot or the abort hook can never authorize a launch 
     const { cluster, first } = await started();
     const held = await claim(first);
     first.store.revoke(CONVERSATION_ID, OWNER);
-    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: held, execute: cluster.execute() })).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
     expect(cluster.launches).toEqual([]);
   });
 
@@ -239,7 +316,13 @@ describe('rule: cancellation commits first, then aborts in-flight effects; a lat
     const { cluster, first } = await started();
     const pending = first.recovery.dispatchEffect({ caller: OWNER, claim: await claim(first), execute: cluster.execute('deferred') });
     await cluster.launched('pay');
-    expect(await cluster.worker().recovery.cancelTurn(TURN)).toEqual({ ok: true, outcome: 'cancelled', committed: true, inFlight: ['pay'], abort: 'requested' });
+    expect(await cluster.worker().recovery.cancelTurn(TURN)).toEqual({
+      ok: true,
+      outcome: 'cancelled',
+      committed: true,
+      inFlight: ['pay'],
+      abort: 'requested',
+    });
     expect(await pending).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'dispatch-failed' });
     expect(types(cluster)).toEqual(expect.arrayContaining(['cancel-committed', 'marked-needs-reconciliation']));
     expect(cluster.peek()?.record.status).toBe('cancelled');
@@ -270,7 +353,12 @@ describe('rule: cancellation commits first, then aborts in-flight effects; a lat
     expect(cluster.peek()?.record.status).toBe('cancelled');
     expect(cluster.running()).toEqual(['pay']);
     // Cancelling again retries the abort.
-    expect(await cluster.worker().recovery.cancelTurn(TURN)).toMatchObject({ ok: true, committed: false, inFlight: ['pay'], abort: 'requested' });
+    expect(await cluster.worker().recovery.cancelTurn(TURN)).toMatchObject({
+      ok: true,
+      committed: false,
+      inFlight: ['pay'],
+      abort: 'requested',
+    });
     expect(cluster.running()).toEqual([]);
   });
 });
@@ -285,7 +373,10 @@ describe('rule: restart drops every lock and cache and keeps what committed (§8
     expect(await pending).toMatchObject({ ok: false, code: 'checkpoint-failed', result: resultOf('pay') });
     const fresh = cluster.worker();
     expect(await fresh.recovery.claimEffect({ ...TURN, effectId: 'pay' })).toMatchObject({ ok: false, code: 'already-admitted' });
-    expect(await fresh.recovery.reconcileEffect({ ...TURN, effectId: 'pay', result: resultOf('pay') })).toMatchObject({ outcome: 'completed', reused: false });
+    expect(await fresh.recovery.reconcileEffect({ ...TURN, effectId: 'pay', result: resultOf('pay') })).toMatchObject({
+      outcome: 'completed',
+      reused: false,
+    });
     expect(await fresh.recovery.claimEffect({ ...TURN, effectId: 'mail' })).toMatchObject({ ok: true, outcome: 'claimed' });
     expect(cluster.launches).toEqual(['pay']);
   });
@@ -294,7 +385,10 @@ describe('rule: restart drops every lock and cache and keeps what committed (§8
     const { cluster, first } = await started();
     cluster.database.inject({ operation: 'admitDispatch', kind: 'delay', turns: 5 });
     cluster.database.inject({ operation: 'compareAndSwap', kind: 'delay', turns: 3, times: 2 });
-    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: await claim(first), execute: cluster.execute() })).toMatchObject({ outcome: 'completed', reused: false });
+    expect(await first.recovery.dispatchEffect({ caller: OWNER, claim: await claim(first), execute: cluster.execute() })).toMatchObject({
+      outcome: 'completed',
+      reused: false,
+    });
   });
 });
 
@@ -335,7 +429,10 @@ describe('rule: replay windows (§6.9) and the lightweight profile (§6.10)', ()
   it('a window the log could not read is replay-unavailable', async () => {
     const cluster = createCluster();
     cluster.database.inject({ operation: 'replayWindow', kind: 'fail-before-commit' });
-    expect(await cluster.worker().recovery.replayTurn({ ...TURN, after: `${TURN_ID}:0` })).toMatchObject({ ok: false, code: 'replay-unavailable' });
+    expect(await cluster.worker().recovery.replayTurn({ ...TURN, after: `${TURN_ID}:0` })).toMatchObject({
+      ok: false,
+      code: 'replay-unavailable',
+    });
   });
 });
 
@@ -357,7 +454,8 @@ describe('rule: orphaned admissions become uncertain, never relaunched, across r
     ok: true,
     outcome: 'needs-reconciliation',
     reason: 'admission-expired',
-    message: 'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
+    message:
+      'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
   };
   const inFlight = { ok: false, code: 'already-admitted', message: 'the effect was admitted and is in flight within the admission lease' };
 
@@ -367,7 +465,11 @@ describe('rule: orphaned admissions become uncertain, never relaunched, across r
     for (const [index, effectId] of effects.entries()) {
       // A worker admits and launches the effect, then dies with the database restart (caches and locks dropped, rows kept).
       const doomed = cluster.worker();
-      const pending = doomed.recovery.dispatchEffect({ caller: OWNER, claim: await claim(doomed, effectId), execute: cluster.execute('deferred') });
+      const pending = doomed.recovery.dispatchEffect({
+        caller: OWNER,
+        claim: await claim(doomed, effectId),
+        execute: cluster.execute('deferred'),
+      });
       await cluster.launched(effectId);
       const admittedAtMs = cluster.clock.elapsedMs;
       cluster.database.restart();
@@ -381,7 +483,12 @@ describe('rule: orphaned admissions become uncertain, never relaunched, across r
       for (const earlier of effects.slice(0, index + 1)) {
         expect(await cluster.worker().recovery.claimEffect({ ...TURN, effectId: earlier })).toEqual(expired);
       }
-      expect(cluster.peek()?.record.effects[index]).toEqual({ effectId, claim: 1, status: 'needs-reconciliation', reason: 'admission-expired' });
+      expect(cluster.peek()?.record.effects[index]).toEqual({
+        effectId,
+        claim: 1,
+        status: 'needs-reconciliation',
+        reason: 'admission-expired',
+      });
     }
     const launched = cluster.database.history.filter((entry) => entry.type === 'launched').map((entry) => entry.detail['effectId']);
     expect(launched).toEqual(effects);

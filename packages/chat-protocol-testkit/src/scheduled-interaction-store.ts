@@ -14,7 +14,10 @@ import { scheduleTransit } from './scheduled-transit.js';
  * (`new InteractionResolver`) its own wrapped connection; the input is not
  * modified.
  */
-export function scheduleInteractionStore<Card, Caller>(store: InteractionStore<Card, Caller>, scheduler: Scheduler): InteractionStore<Card, Caller> {
+export function scheduleInteractionStore<Card, Caller>(
+  store: InteractionStore<Card, Caller>,
+  scheduler: Scheduler,
+): InteractionStore<Card, Caller> {
   return {
     // One generic method: the wrapper keeps its signature, whatever result type each call decides.
     transact: scheduleTransit(scheduler, 'transact', store.transact.bind(store)) as InteractionStore<Card, Caller>['transact'],

@@ -16,7 +16,11 @@ import fc, { type Scheduler } from 'fast-check';
  * scheduler awaits a task that waits on its fence pauses. `name` labels the
  * tasks in a failing run's report.
  */
-export function scheduleTransit<Args extends unknown[], Value>(scheduler: Scheduler, name: string, method: (...args: Args) => Promise<Value>): (...args: Args) => Promise<Value> {
+export function scheduleTransit<Args extends unknown[], Value>(
+  scheduler: Scheduler,
+  name: string,
+  method: (...args: Args) => Promise<Value>,
+): (...args: Args) => Promise<Value> {
   const request = scheduler.scheduleFunction(Object.defineProperty((...args: Args) => Promise.resolve(args), 'name', { value: name }));
   return async (...args: Args): Promise<Value> => {
     const delivered = await request(...args);
@@ -44,7 +48,8 @@ export function scheduleTransit<Args extends unknown[], Value>(scheduler: Schedu
 function pacedAct(pauses: Iterator<number>): (release: () => Promise<void>) => Promise<void> {
   return async (release) => {
     const next = pauses.next();
-    for (let pause = next.done === true ? 0 : next.value; pause > 0; pause -= 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let pause = next.done === true ? 0 : next.value; pause > 0; pause -= 1)
+      await new Promise<void>((resolve) => setImmediate(resolve));
     return release();
   };
 }

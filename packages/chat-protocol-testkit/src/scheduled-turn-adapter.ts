@@ -15,7 +15,10 @@ import { scheduleTransit } from './scheduled-transit.js';
  * its own wrapped adapter over the same store. The declaration is passed on
  * unchanged, and a missing seam stays missing; the input is not modified.
  */
-export function scheduleTurnRecoveryAdapter<Result, Caller>(adapter: TurnRecoveryAdapter<Result, Caller>, scheduler: Scheduler): TurnRecoveryAdapter<Result, Caller> {
+export function scheduleTurnRecoveryAdapter<Result, Caller>(
+  adapter: TurnRecoveryAdapter<Result, Caller>,
+  scheduler: Scheduler,
+): TurnRecoveryAdapter<Result, Caller> {
   const { store, abort, replayWindow } = adapter;
   let scheduledStore: TurnStore<Result, Caller> | undefined;
   if (store !== undefined) {
@@ -31,6 +34,8 @@ export function scheduleTurnRecoveryAdapter<Result, Caller>(adapter: TurnRecover
     authorize: scheduleTransit(scheduler, 'authorize', async (request: AuthorizationRequest<Caller>) => adapter.authorize(request)),
     ...(scheduledStore === undefined ? {} : { store: scheduledStore }),
     ...(replayWindow === undefined ? {} : { replayWindow: scheduleTransit(scheduler, 'replayWindow', replayWindow.bind(adapter)) }),
-    ...(abort === undefined ? {} : { abort: scheduleTransit(scheduler, 'abort', async (request: AbortRequest) => abort.call(adapter, request)) }),
+    ...(abort === undefined
+      ? {}
+      : { abort: scheduleTransit(scheduler, 'abort', async (request: AbortRequest) => abort.call(adapter, request)) }),
   };
 }

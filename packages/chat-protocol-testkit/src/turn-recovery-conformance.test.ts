@@ -1,4 +1,12 @@
-import type { AbortRequest, AdmitDispatchRequest, AdmitDispatchResult, EffectAdmission, StoredTurn, TurnRecord, TurnStore } from '@papercusp/chat-protocol-recovery';
+import type {
+  AbortRequest,
+  AdmitDispatchRequest,
+  AdmitDispatchResult,
+  EffectAdmission,
+  StoredTurn,
+  TurnRecord,
+  TurnStore,
+} from '@papercusp/chat-protocol-recovery';
 import { LIGHTWEIGHT_CHAT_CAPABILITIES } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
 import { admissionRefusal } from './admission-refusal.js';
@@ -22,7 +30,13 @@ describeTurnRecoveryConformance('the testkit fake store', fakeHarness, { numRuns
 /** One I/O round trip of a host store: other work runs meanwhile. */
 const roundTrip = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const CAPABILITIES = { ...LIGHTWEIGHT_CHAT_CAPABILITIES, persistedHistory: true, persistedDecisions: true, completedToolCheckpoints: true, interruptedTurnRecovery: true };
+const CAPABILITIES = {
+  ...LIGHTWEIGHT_CHAT_CAPABILITIES,
+  persistedHistory: true,
+  persistedDecisions: true,
+  completedToolCheckpoints: true,
+  interruptedTurnRecovery: true,
+};
 
 /** A host's tables: turn records and per-effect admissions, kept apart as a real schema would. */
 interface Tables {
@@ -35,7 +49,10 @@ type OnAbort = (request: AbortRequest) => void | Promise<void>;
 
 /** What each broken variant gets wrong: one worker's store writes (made once per adapter) and its abort hook. */
 interface Variant {
-  writes?: (tables: Tables, onAbort: OnAbort) => Pick<TurnStore<string, string>, 'compareAndSwap'> & Required<Pick<TurnStore<string, string>, 'admitDispatch'>>;
+  writes?: (
+    tables: Tables,
+    onAbort: OnAbort,
+  ) => Pick<TurnStore<string, string>, 'compareAndSwap'> & Required<Pick<TurnStore<string, string>, 'admitDispatch'>>;
   read?: (tables: Tables) => TurnStore<string, string>['read'];
   abort?: (onAbort: OnAbort) => OnAbort;
 }
@@ -46,13 +63,14 @@ const snapshot = (tables: Tables, turnId: string): StoredTurn<string> | null => 
 };
 
 // Each check below runs with nothing between its read and its write: JavaScript's run-to-completion is the fence.
-const atomicCompareAndSwap = (tables: Tables) => async (request: { turnId: string; expectedRevision: number; next: TurnRecord<string> }) => {
-  await roundTrip();
-  const current = snapshot(tables, request.turnId);
-  if ((current?.record.revision ?? 0) !== request.expectedRevision) return { swapped: false as const, current };
-  tables.records.set(request.turnId, structuredClone(request.next));
-  return { swapped: true as const, turn: snapshot(tables, request.turnId) ?? { record: request.next, admissions: [] } };
-};
+const atomicCompareAndSwap =
+  (tables: Tables) => async (request: { turnId: string; expectedRevision: number; next: TurnRecord<string> }) => {
+    await roundTrip();
+    const current = snapshot(tables, request.turnId);
+    if ((current?.record.revision ?? 0) !== request.expectedRevision) return { swapped: false as const, current };
+    tables.records.set(request.turnId, structuredClone(request.next));
+    return { swapped: true as const, turn: snapshot(tables, request.turnId) ?? { record: request.next, admissions: [] } };
+  };
 
 /** The contract's admission checks on a snapshot, as the refusal a store answers; `null` when admission may go ahead. */
 const refusalOf = (tables: Tables, turn: StoredTurn<string> | null, request: AdmitDispatchRequest<string>): AdmitDispatchResult | null => {
@@ -68,14 +86,16 @@ const recordAdmission = (tables: Tables, request: AdmitDispatchRequest<string>, 
   tables.admissions.set(request.turnId, [...(tables.admissions.get(request.turnId) ?? []), row(request)]);
 };
 
-const atomicAdmitDispatch = (tables: Tables, row: AdmissionRow = keptAdmission) => async (request: AdmitDispatchRequest<string>, launch: () => void) => {
-  await roundTrip();
-  const refusal = refusalOf(tables, snapshot(tables, request.turnId), request);
-  if (refusal !== null) return refusal;
-  recordAdmission(tables, request, row);
-  launch();
-  return { admitted: true as const };
-};
+const atomicAdmitDispatch =
+  (tables: Tables, row: AdmissionRow = keptAdmission) =>
+  async (request: AdmitDispatchRequest<string>, launch: () => void) => {
+    await roundTrip();
+    const refusal = refusalOf(tables, snapshot(tables, request.turnId), request);
+    if (refusal !== null) return refusal;
+    recordAdmission(tables, request, row);
+    launch();
+    return { admitted: true as const };
+  };
 
 /** A host store over plain maps, every call one I/O round trip; `variant` replaces what a broken host gets wrong. */
 function mapHarness(variant: Variant = {}): () => TurnRecoveryHarness {
@@ -83,23 +103,26 @@ function mapHarness(variant: Variant = {}): () => TurnRecoveryHarness {
     const tables: Tables = { records: new Map(), admissions: new Map(), grants: new Set() };
     return {
       adapter: ({ onAbort }) => {
-        const writes = variant.writes?.(tables, onAbort) ?? { compareAndSwap: atomicCompareAndSwap(tables), admitDispatch: atomicAdmitDispatch(tables) };
+        const writes = variant.writes?.(tables, onAbort) ?? {
+          compareAndSwap: atomicCompareAndSwap(tables),
+          admitDispatch: atomicAdmitDispatch(tables),
+        };
         return {
-        capabilities: CAPABILITIES,
-        authorize: async ({ conversationId, caller }) => {
-          await roundTrip();
-          return tables.grants.has(`${conversationId}/${caller}`);
-        },
-        store: {
-          read:
-            variant.read?.(tables) ??
-            (async (turnId) => {
-              await roundTrip();
-              return snapshot(tables, turnId);
-            }),
-          ...writes,
-        },
-        abort: (variant.abort ?? ((hook) => hook))(onAbort),
+          capabilities: CAPABILITIES,
+          authorize: async ({ conversationId, caller }) => {
+            await roundTrip();
+            return tables.grants.has(`${conversationId}/${caller}`);
+          },
+          store: {
+            read:
+              variant.read?.(tables) ??
+              (async (turnId) => {
+                await roundTrip();
+                return snapshot(tables, turnId);
+              }),
+            ...writes,
+          },
+          abort: (variant.abort ?? ((hook) => hook))(onAbort),
         };
       },
       grant: (conversationId, caller) => {
@@ -171,18 +194,23 @@ const inProcessLock = mapHarness({
   writes: (tables) => {
     const unfenced = readThenWrite(tables);
     let tail: Promise<unknown> = Promise.resolve();
-    const locked = <Args extends unknown[], Value>(method: (...args: Args) => Promise<Value>) => (...args: Args): Promise<Value> => {
-      const run = tail.then(() => method(...args));
-      tail = run.catch(() => undefined);
-      return run;
-    };
+    const locked =
+      <Args extends unknown[], Value>(method: (...args: Args) => Promise<Value>) =>
+      (...args: Args): Promise<Value> => {
+        const run = tail.then(() => method(...args));
+        tail = run.catch(() => undefined);
+        return run;
+      };
     return { compareAndSwap: locked(unfenced.compareAndSwap), admitDispatch: locked(unfenced.admitDispatch) };
   },
 });
 
 // (5) An admission table without an admittedAt column: the lease cannot be judged, so every admission reads as expired.
 const admittedAtLost = mapHarness({
-  writes: (tables) => ({ compareAndSwap: atomicCompareAndSwap(tables), admitDispatch: atomicAdmitDispatch(tables, ({ effectId, claim }) => ({ effectId, claim }) as EffectAdmission) }),
+  writes: (tables) => ({
+    compareAndSwap: atomicCompareAndSwap(tables),
+    admitDispatch: atomicAdmitDispatch(tables, ({ effectId, claim }) => ({ effectId, claim }) as EffectAdmission),
+  }),
 });
 
 // (6) An admission dated by the store's own clock (a column defaulting to now()) instead of the request's admittedAt.
@@ -247,7 +275,11 @@ describe('the turn recovery conformance suite catches broken adapters (issues 7 
   it.each([
     // Its launch comes before any check: a second dispatch, a dispatch after the cancellation, a racing one all launch.
     // It even launches for a missing turn or effect.
-    ['admission recorded after launching', launchBeforeAdmission, [HAPPY_PATH, REFUSED_AFTER_CANCEL, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL]],
+    [
+      'admission recorded after launching',
+      launchBeforeAdmission,
+      [HAPPY_PATH, REFUSED_AFTER_CANCEL, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL],
+    ],
     // Only an admission landing between the early abort and the commit shows it: a race.
     ['cancellation that calls the abort hook before committing', abortBeforeCommit, [DISPATCH_VS_CANCEL]],
     // Unfenced writes: two claims both get claim 1 and both launch; a completion and a cancellation overwrite each other.

@@ -124,7 +124,11 @@ function verdictOf(answer: unknown): unknown {
 /** Starts a turn of its own with `effectIds`; the answer is a failure when the start did not succeed. */
 async function createRun(harness: TurnRecoveryHarness, effectIds: readonly string[], scheduler?: Scheduler): Promise<Run | string> {
   turns += 1;
-  const key: TurnKey = { caller: OWNER, conversationId: `conv_conformance_${RUN_ID}_${turns}`, turnId: `turn_conformance_${RUN_ID}_${turns}` };
+  const key: TurnKey = {
+    caller: OWNER,
+    conversationId: `conv_conformance_${RUN_ID}_${turns}`,
+    turnId: `turn_conformance_${RUN_ID}_${turns}`,
+  };
   await harness.grant(key.conversationId, OWNER);
   const launches: Execution[] = [];
   const running = new Map<string, Execution>();
@@ -154,13 +158,21 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
     clock,
     plainWorker,
     worker: () =>
-      scheduler === undefined ? plainWorker() : new TurnRecovery<string, string>(scheduleTurnRecoveryAdapter(harness.adapter({ onAbort }), scheduler), options),
+      scheduler === undefined
+        ? plainWorker()
+        : new TurnRecovery<string, string>(scheduleTurnRecoveryAdapter(harness.adapter({ onAbort }), scheduler), options),
     execute(completion) {
       return (execution) => {
         if (cancelCommitted) observed.push(`${execution.effectId} launched after cancelTurn answered that the cancellation committed`);
         // Registered before the first await, as the host contract asks: the abort hook can reach it at once.
         let complete: () => void = () => undefined;
-        const registered: Execution = { effectId: execution.effectId, controller: new AbortController(), completion, settled: false, complete: () => complete() };
+        const registered: Execution = {
+          effectId: execution.effectId,
+          controller: new AbortController(),
+          completion,
+          settled: false,
+          complete: () => complete(),
+        };
         launches.push(registered);
         running.set(execution.effectId, registered);
         launchSeen();
@@ -191,7 +203,10 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
     async claimAndDispatch(worker, effectId, completion) {
       const claimed = await worker.claimEffect({ ...key, effectId });
       if (!claimed.ok || claimed.outcome !== 'claimed') return;
-      dispatches.push({ effectId, answer: await worker.dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute(completion) }) });
+      dispatches.push({
+        effectId,
+        answer: await worker.dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute(completion) }),
+      });
     },
     async cancel(worker) {
       const answer = await worker.cancelTurn(key);
@@ -202,7 +217,9 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
         // cancelTurn awaited the abort hook: whatever launched before is finished or was aborted.
         for (const execution of launches) {
           if (!execution.settled && !execution.controller.signal.aborted) {
-            observed.push(`${execution.effectId} launched before the cancellation committed, was still running when cancelTurn answered, and the abort hook never reached it`);
+            observed.push(
+              `${execution.effectId} launched before the cancellation committed, was still running when cancelTurn answered, and the abort hook never reached it`,
+            );
           }
         }
       }
@@ -222,7 +239,10 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
  * waits for its launch: the dispatch still in flight, or the failure when the
  * claim was refused or the dispatch ended without a running execution.
  */
-async function launchUntilAborted(run: Run, effectId: string): Promise<{ readonly dispatching: Promise<DispatchEffectResult<string>> } | string> {
+async function launchUntilAborted(
+  run: Run,
+  effectId: string,
+): Promise<{ readonly dispatching: Promise<DispatchEffectResult<string>> } | string> {
   const claimed = await run.worker().claimEffect({ ...run.key, effectId });
   if (!claimed.ok || claimed.outcome !== 'claimed') return `the claim answered ${JSON.stringify(claimed)}`;
   const dispatching = run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('until-cancelled') });
@@ -237,7 +257,11 @@ async function launchUntilAborted(run: Run, effectId: string): Promise<{ readonl
  * `completed` that the store does not hold; and, after a cancellation, the
  * turn still cancelled (an untouched effect cannot be claimed).
  */
-async function runFailures(run: Run, effectIds: readonly string[], cancelled: { readonly spareEffectId: string } | null): Promise<string[]> {
+async function runFailures(
+  run: Run,
+  effectIds: readonly string[],
+  cancelled: { readonly spareEffectId: string } | null,
+): Promise<string[]> {
   const failures = [...run.observed];
   const fresh = run.plainWorker();
   for (const effectId of effectIds) {
@@ -245,25 +269,31 @@ async function runFailures(run: Run, effectIds: readonly string[], cancelled: { 
     if (launched > 1) failures.push(`${effectId} launched ${launched} times; at most once`);
     const claimed = await fresh.claimEffect({ ...run.key, effectId });
     const stored = claimed.ok && claimed.outcome === 'completed' ? claimed.result : undefined;
-    if (claimed.ok && claimed.outcome === 'completed' && !claimed.reused) failures.push(`a fresh worker's claim of ${effectId} answered completed without reused`);
+    if (claimed.ok && claimed.outcome === 'completed' && !claimed.reused)
+      failures.push(`a fresh worker's claim of ${effectId} answered completed without reused`);
     const result = run.produced.get(effectId);
     if (result !== undefined && stored !== result) {
       const reported = run.dispatches.some(
         ({ effectId: dispatched, answer }) =>
           dispatched === effectId &&
-          ((answer.ok && answer.outcome === 'needs-reconciliation') || (!answer.ok && answer.code === 'checkpoint-failed' && answer.result === result)),
+          ((answer.ok && answer.outcome === 'needs-reconciliation') ||
+            (!answer.ok && answer.code === 'checkpoint-failed' && answer.result === result)),
       );
-      if (!reported) failures.push(`the result of ${effectId} was neither stored nor reported: a fresh claim answers ${JSON.stringify(claimed)}`);
+      if (!reported)
+        failures.push(`the result of ${effectId} was neither stored nor reported: a fresh claim answers ${JSON.stringify(claimed)}`);
     }
     for (const { effectId: dispatched, answer } of run.dispatches) {
       if (dispatched === effectId && answer.ok && answer.outcome === 'completed' && answer.result !== stored) {
-        failures.push(`a dispatch of ${effectId} answered completed with ${JSON.stringify(answer.result)}, but a fresh claim answers ${JSON.stringify(claimed)}`);
+        failures.push(
+          `a dispatch of ${effectId} answered completed with ${JSON.stringify(answer.result)}, but a fresh claim answers ${JSON.stringify(claimed)}`,
+        );
       }
     }
   }
   if (cancelled !== null) {
     const spare = await fresh.claimEffect({ ...run.key, effectId: cancelled.spareEffectId });
-    if (spare.ok || spare.code !== 'turn-not-running') failures.push(`after the cancellation, claiming an untouched effect answered ${JSON.stringify(spare)}, not turn-not-running`);
+    if (spare.ok || spare.code !== 'turn-not-running')
+      failures.push(`after the cancellation, claiming an untouched effect answered ${JSON.stringify(spare)}, not turn-not-running`);
   }
   return failures;
 }
@@ -283,7 +313,11 @@ function raceCheck(
         const run = await createRun(harness, effectIds, pacing.scheduler);
         if (typeof run === 'string') return [run];
         await race(run, pacing);
-        return runFailures(run, effectIds.filter((effectId) => effectId !== cancelled?.spareEffectId), cancelled);
+        return runFailures(
+          run,
+          effectIds.filter((effectId) => effectId !== cancelled?.spareEffectId),
+          cancelled,
+        );
       }),
   };
 }
@@ -335,7 +369,8 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
           failures.push(`the cancellation answered ${JSON.stringify(cancelled)}, not committed with nothing in flight`);
         }
         const dispatched = await run.worker().dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('immediate') });
-        if (dispatched.ok || dispatched.code !== 'turn-not-running') failures.push(`the dispatch answered ${JSON.stringify(dispatched)}, not turn-not-running`);
+        if (dispatched.ok || dispatched.code !== 'turn-not-running')
+          failures.push(`the dispatch answered ${JSON.stringify(dispatched)}, not turn-not-running`);
         if (run.launches.length !== 0) failures.push(`${run.launches.length} launches after the cancellation committed; none`);
         return [...failures, ...run.observed];
       },
@@ -352,14 +387,17 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         const { dispatching } = running;
         const cancelled = await run.cancel(run.worker());
         if (!cancelled.ok || JSON.stringify(cancelled.inFlight) !== '["call_pay"]' || cancelled.abort !== 'requested') {
-          failures.push(`the cancellation answered ${JSON.stringify(cancelled)}, not committed with call_pay in flight and the abort requested`);
+          failures.push(
+            `the cancellation answered ${JSON.stringify(cancelled)}, not committed with call_pay in flight and the abort requested`,
+          );
         }
         const dispatched = await dispatching;
         if (!dispatched.ok || dispatched.outcome !== 'needs-reconciliation' || dispatched.reason !== 'dispatch-failed') {
           failures.push(`the aborted dispatch answered ${JSON.stringify(dispatched)}, not needs-reconciliation (dispatch-failed)`);
         }
         const fresh = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
-        if (!fresh.ok || fresh.outcome !== 'needs-reconciliation') failures.push(`a fresh claim answered ${JSON.stringify(fresh)}, not needs-reconciliation`);
+        if (!fresh.ok || fresh.outcome !== 'needs-reconciliation')
+          failures.push(`a fresh claim answered ${JSON.stringify(fresh)}, not needs-reconciliation`);
         return [...failures, ...run.observed];
       },
     },
@@ -379,15 +417,20 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
           const effect = answer.ok ? answer.value.effects.find((candidate) => candidate.effectId === 'call_pay') : undefined;
           const mail = answer.ok ? answer.value.effects.find((candidate) => candidate.effectId === 'call_mail') : undefined;
           const keptAt = effect !== undefined && 'admittedAt' in effect ? effect.admittedAt : undefined;
-          const dated = expected === 'needs-reconciliation' || (typeof keptAt === 'string' && compareChatTimestamps(keptAt, admittedAt) === 0);
-          const reasoned = expected !== 'needs-reconciliation' || (effect?.state === 'needs-reconciliation' && effect.reason === 'admission-expired');
+          const dated =
+            expected === 'needs-reconciliation' || (typeof keptAt === 'string' && compareChatTimestamps(keptAt, admittedAt) === 0);
+          const reasoned =
+            expected !== 'needs-reconciliation' || (effect?.state === 'needs-reconciliation' && effect.reason === 'admission-expired');
           if (effect?.state !== expected || !dated || !reasoned || mail?.state !== 'open') {
-            failures.push(`at ${run.clock.elapsedMs} ms inspectTurn answered ${JSON.stringify(answer)}, not call_pay ${expected}${expected === 'needs-reconciliation' ? ' (admission-expired)' : ` admitted at ${admittedAt}`} and call_mail open`);
+            failures.push(
+              `at ${run.clock.elapsedMs} ms inspectTurn answered ${JSON.stringify(answer)}, not call_pay ${expected}${expected === 'needs-reconciliation' ? ' (admission-expired)' : ` admitted at ${admittedAt}`} and call_mail open`,
+            );
           }
         };
         run.clock.elapsedMs = ADMISSION_LEASE_MS - 1;
         const young = await run.worker().claimEffect({ ...run.key, effectId: 'call_pay' });
-        if (young.ok || young.code !== 'already-admitted') failures.push(`1 ms before the lease ends a fresh claim answered ${JSON.stringify(young)}, not already-admitted`);
+        if (young.ok || young.code !== 'already-admitted')
+          failures.push(`1 ms before the lease ends a fresh claim answered ${JSON.stringify(young)}, not already-admitted`);
         await inspected('in-flight');
         await harness.restart?.();
         run.clock.elapsedMs = ADMISSION_LEASE_MS;
@@ -406,17 +449,23 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       },
     },
     {
-      name: 'a missing turn or effect gets a typed answer, never a throw: the store\'s read, compareAndSwap and admitDispatch, and every TurnRecovery operation over it',
+      name: "a missing turn or effect gets a typed answer, never a throw: the store's read, compareAndSwap and admitDispatch, and every TurnRecovery operation over it",
       async run(harness) {
         const run = await createRun(harness, ['call_pay']);
         if (typeof run === 'string') return [run];
         const store = harness.adapter({ onAbort: () => undefined }).store;
         if (store === undefined) return ['the adapter has no store'];
         const failures: string[] = [];
-        const answers = async (what: string, call: () => Promise<unknown>, expected: unknown, view: (answer: unknown) => unknown = (answer) => answer): Promise<void> => {
+        const answers = async (
+          what: string,
+          call: () => Promise<unknown>,
+          expected: unknown,
+          view: (answer: unknown) => unknown = (answer) => answer,
+        ): Promise<void> => {
           const outcome = await outcomeOf(call);
           if ('threw' in outcome) failures.push(`${what} threw (${outcome.threw}); it must answer ${JSON.stringify(expected)}`);
-          else if (JSON.stringify(view(outcome.value)) !== JSON.stringify(expected)) failures.push(`${what} answered ${JSON.stringify(outcome.value)}, not ${JSON.stringify(expected)}`);
+          else if (JSON.stringify(view(outcome.value)) !== JSON.stringify(expected))
+            failures.push(`${what} answered ${JSON.stringify(outcome.value)}, not ${JSON.stringify(expected)}`);
         };
         const missing = { ...run.key, turnId: `${run.key.turnId}_missing` };
         const admittedAt = new Date(CLOCK_START_MS).toISOString();
@@ -425,13 +474,31 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
           launched += 1;
         };
         await answers('read of a missing turn', () => store.read(missing.turnId), null);
-        const next = { conversationId: missing.conversationId, turnId: missing.turnId, status: 'running' as const, revision: 2, effects: [{ effectId: 'call_pay', claim: 1, status: 'open' as const }] };
-        await answers('compareAndSwap of a missing turn at revision 1', () => store.compareAndSwap({ turnId: missing.turnId, expectedRevision: 1, next }), { swapped: false, current: null });
+        const next = {
+          conversationId: missing.conversationId,
+          turnId: missing.turnId,
+          status: 'running' as const,
+          revision: 2,
+          effects: [{ effectId: 'call_pay', claim: 1, status: 'open' as const }],
+        };
+        await answers(
+          'compareAndSwap of a missing turn at revision 1',
+          () => store.compareAndSwap({ turnId: missing.turnId, expectedRevision: 1, next }),
+          { swapped: false, current: null },
+        );
         if (store.admitDispatch !== undefined) {
           const admitDispatch = store.admitDispatch.bind(store);
           const request = { caller: OWNER, conversationId: run.key.conversationId, claim: 1, admittedAt };
-          await answers('admitDispatch of a missing turn', () => admitDispatch({ ...request, turnId: missing.turnId, effectId: 'call_pay' }, launch), { admitted: false, code: 'unknown-turn' });
-          await answers('admitDispatch of an effect the turn did not authorize', () => admitDispatch({ ...request, turnId: run.key.turnId, effectId: 'call_unknown' }, launch), { admitted: false, code: 'unknown-effect' });
+          await answers(
+            'admitDispatch of a missing turn',
+            () => admitDispatch({ ...request, turnId: missing.turnId, effectId: 'call_pay' }, launch),
+            { admitted: false, code: 'unknown-turn' },
+          );
+          await answers(
+            'admitDispatch of an effect the turn did not authorize',
+            () => admitDispatch({ ...request, turnId: run.key.turnId, effectId: 'call_unknown' }, launch),
+            { admitted: false, code: 'unknown-effect' },
+          );
         }
         const worker = run.plainWorker();
         const execute = run.execute('immediate');
@@ -441,12 +508,28 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         ] as const) {
           const which = expected === 'unknown-turn' ? 'a missing turn' : 'an unknown effect';
           await answers(`claimEffect of ${which}`, () => worker.claimEffect({ ...turn, effectId }), expected, verdictOf);
-          await answers(`dispatchEffect of ${which}`, () => worker.dispatchEffect({ caller: OWNER, claim: { conversationId: turn.conversationId, turnId: turn.turnId, effectId, claim: 1 }, execute }), expected, verdictOf);
-          await answers(`reconcileEffect of ${which}`, () => worker.reconcileEffect({ ...turn, effectId, result: 'verified' }), expected, verdictOf);
+          await answers(
+            `dispatchEffect of ${which}`,
+            () =>
+              worker.dispatchEffect({
+                caller: OWNER,
+                claim: { conversationId: turn.conversationId, turnId: turn.turnId, effectId, claim: 1 },
+                execute,
+              }),
+            expected,
+            verdictOf,
+          );
+          await answers(
+            `reconcileEffect of ${which}`,
+            () => worker.reconcileEffect({ ...turn, effectId, result: 'verified' }),
+            expected,
+            verdictOf,
+          );
         }
         await answers('cancelTurn of a missing turn', () => worker.cancelTurn(missing), 'unknown-turn', verdictOf);
         await answers('inspectTurn of a missing turn', () => worker.inspectTurn(missing), 'unknown-turn', verdictOf);
-        if (launched > 0 || run.launches.length > 0) failures.push(`${launched + run.launches.length} launches for a missing turn or effect; none`);
+        if (launched > 0 || run.launches.length > 0)
+          failures.push(`${launched + run.launches.length} launches for a missing turn or effect; none`);
         return [...failures, ...run.observed];
       },
     },
@@ -455,8 +538,12 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       numRuns,
       ['call_pay'],
       async (run, pacing) => {
-        await settleRace(pacing, 
-          Promise.all([run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled'), run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled')]),
+        await settleRace(
+          pacing,
+          Promise.all([
+            run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled'),
+            run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled'),
+          ]),
         );
         if (run.launches.length === 0) run.observed.push('neither worker launched the effect');
       },
@@ -467,7 +554,8 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       numRuns,
       ['call_pay', 'call_mail', 'call_spare'],
       async (run, pacing) => {
-        await settleRace(pacing, 
+        await settleRace(
+          pacing,
           Promise.all([
             // Executions run until the cancellation answers: each one launched before it must have been aborted by then.
             run.claimAndDispatch(run.worker(), 'call_pay', 'until-cancelled'),

@@ -83,11 +83,19 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
     {
       name: 'a capture that is not text is an invalid-capture violation, never a throw (issue 12)',
       capture: null as unknown as string,
-      report: { frames: 0, turns: 0, violations: [{ rule: 'invalid-capture', message: 'a chunk of the capture is a null, not text; it was not read', frame: 1 }] },
+      report: {
+        frames: 0,
+        turns: 0,
+        violations: [{ rule: 'invalid-capture', message: 'a chunk of the capture is a null, not text; it was not read', frame: 1 }],
+      },
     },
     {
       name: 'an identical redelivery, even in another key order, is replay overlap, not a violation',
-      capture: delta('turn_a', 1) + delta('turn_a', 1) + delta('turn_a', 2).replace('"type":"delta","text":"text 2"', '"text":"text 2","type":"delta"') + delta('turn_a', 2),
+      capture:
+        delta('turn_a', 1) +
+        delta('turn_a', 1) +
+        delta('turn_a', 2).replace('"type":"delta","text":"text 2"', '"text":"text 2","type":"delta"') +
+        delta('turn_a', 2),
       report: { frames: 4, turns: 1, violations: [] },
     },
     {
@@ -96,7 +104,16 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
       report: {
         frames: 2,
         turns: 1,
-        violations: [{ rule: 'conflicting-duplicate', message: 'event id turn_a.1 was delivered before as seq 1 of turn turn_a', frame: 2, turnId: 'turn_a', seq: 2, eventId: 'turn_a.1' }],
+        violations: [
+          {
+            rule: 'conflicting-duplicate',
+            message: 'event id turn_a.1 was delivered before as seq 1 of turn turn_a',
+            frame: 2,
+            turnId: 'turn_a',
+            seq: 2,
+            eventId: 'turn_a.1',
+          },
+        ],
       },
     },
     {
@@ -205,8 +222,7 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
     {
       name: 'a card of another turn closes only when its ended turn left it waiting (issue 13)',
       capture:
-        frame('turn_a', 1, { type: 'card', card: card('card_1') }) +
-        frame('turn_b', 1, { type: 'card_closed', correlationId: 'card_1' }),
+        frame('turn_a', 1, { type: 'card', card: card('card_1') }) + frame('turn_b', 1, { type: 'card_closed', correlationId: 'card_1' }),
       report: {
         frames: 2,
         turns: 2,
@@ -257,7 +273,13 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
       report: {
         frames: 1,
         turns: 1,
-        violations: [{ rule: 'unterminated-frame', message: 'the capture ends inside this message (no blank line after it), so a client drops it', frame: 2 }],
+        violations: [
+          {
+            rule: 'unterminated-frame',
+            message: 'the capture ends inside this message (no blank line after it), so a client drops it',
+            frame: 2,
+          },
+        ],
       },
     },
   ];
@@ -267,7 +289,12 @@ describe('verify: one rule at a time (DESIGN §3.2–3.5)', () => {
   });
 
   it('every rule of the closed list is shown by a case here or by the bad capture', () => {
-    const shown = new Set([...cases.flatMap(({ capture, options }) => verifyChatCapture(capture, options as never).violations), ...verifyChatCapture(readCapture('violations.sse')).violations].map((violation) => violation.rule));
+    const shown = new Set(
+      [
+        ...cases.flatMap(({ capture, options }) => verifyChatCapture(capture, options as never).violations),
+        ...verifyChatCapture(readCapture('violations.sse')).violations,
+      ].map((violation) => violation.rule),
+    );
     expect([...shown].sort()).toEqual([...CHAT_CAPTURE_RULES].sort());
   });
 
@@ -331,14 +358,28 @@ describe('verify --legacy: legacy captures through the adapter (DESIGN §5)', ()
       frames: 7,
       turns: 1,
       violations: [
-        { rule: 'unparseable-frame', message: 'missing-call-identity: callId: the frame has no call id and the host mapped none', frame: 5 },
-        { rule: 'turn-terminal', message: 'delta after the turn ended with done at seq 5', frame: 7, turnId: 'turn_9', seq: 6, eventId: 'turn_9.evt_6' },
+        {
+          rule: 'unparseable-frame',
+          message: 'missing-call-identity: callId: the frame has no call id and the host mapped none',
+          frame: 5,
+        },
+        {
+          rule: 'turn-terminal',
+          message: 'delta after the turn ended with done at seq 5',
+          frame: 7,
+          turnId: 'turn_9',
+          seq: 6,
+          eventId: 'turn_9.evt_6',
+        },
       ],
     });
   });
 
   it('v1 envelopes on a legacy connection are checked too, against its conversation', () => {
-    const capture = 'event: delta\ndata: {"text":"hi"}\n\n' + delta('turn_legacy', 2) + delta('turn_legacy', 3).replace('id: turn_legacy:3', 'id: turn_legacy:4');
+    const capture =
+      'event: delta\ndata: {"text":"hi"}\n\n' +
+      delta('turn_legacy', 2) +
+      delta('turn_legacy', 3).replace('id: turn_legacy:3', 'id: turn_legacy:4');
     expect(verifyChatCapture(capture, { legacy: 'papercup', conversationId: 'conv_t' })).toEqual({
       ok: false,
       frames: 3,
@@ -366,9 +407,13 @@ describe('verify never throws (DESIGN §2.7)', () => {
 
   it('returns a report for arbitrary text', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.constantFrom<undefined | 'papercup' | 'scout'>(undefined, 'papercup', 'scout'), (text, legacy) => {
-        reportShape(verifyChatCapture(text, { legacy }));
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 400 }),
+        fc.constantFrom<undefined | 'papercup' | 'scout'>(undefined, 'papercup', 'scout'),
+        (text, legacy) => {
+          reportShape(verifyChatCapture(text, { legacy }));
+        },
+      ),
       { numRuns: runs(500) },
     );
   });

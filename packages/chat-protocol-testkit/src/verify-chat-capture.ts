@@ -153,7 +153,11 @@ export function createChatCaptureVerifier(given: VerifyChatCaptureOptions = {}):
     const at = { frame, turnId, seq, eventId };
     if (conversationId === undefined) conversationId = envelope.conversationId;
     if (envelope.conversationId !== conversationId) {
-      violate({ rule: 'foreign-conversation', message: `conversation ${envelope.conversationId}, not the capture's ${conversationId}`, ...at });
+      violate({
+        rule: 'foreign-conversation',
+        message: `conversation ${envelope.conversationId}, not the capture's ${conversationId}`,
+        ...at,
+      });
       return;
     }
     let turn = turns.get(turnId);
@@ -190,7 +194,8 @@ export function createChatCaptureVerifier(given: VerifyChatCaptureOptions = {}):
       return;
     }
     if (seq > turn.highestSeq + 1) {
-      const missing = seq === turn.highestSeq + 2 ? `seq ${turn.highestSeq + 1} is missing` : `seqs ${turn.highestSeq + 1}–${seq - 1} are missing`;
+      const missing =
+        seq === turn.highestSeq + 2 ? `seq ${turn.highestSeq + 1} is missing` : `seqs ${turn.highestSeq + 1}–${seq - 1} are missing`;
       violate({ rule: 'seq-gap', message: `expected seq ${turn.highestSeq + 1} of turn ${turnId}, got ${seq}: ${missing}`, ...at });
     } else if (seq <= turn.highestSeq) {
       violate({ rule: 'seq-out-of-order', message: `seq ${seq} of turn ${turnId} arrived after seq ${turn.highestSeq}`, ...at });
@@ -239,8 +244,14 @@ export function createChatCaptureVerifier(given: VerifyChatCaptureOptions = {}):
       const result = legacyDecoder.decode(message);
       if (!result.ok) {
         const rule: ChatCaptureRule =
-          result.code === 'event-mismatch' || result.code === 'id-mismatch' || result.code === 'foreign-conversation' ? result.code : 'unparseable-frame';
-        violate({ rule, message: rule === 'unparseable-frame' ? `${result.code}: ${result.message}` : result.message, ...positionOf(frame, message.data) });
+          result.code === 'event-mismatch' || result.code === 'id-mismatch' || result.code === 'foreign-conversation'
+            ? result.code
+            : 'unparseable-frame';
+        violate({
+          rule,
+          message: rule === 'unparseable-frame' ? `${result.code}: ${result.message}` : result.message,
+          ...positionOf(frame, message.data),
+        });
       } else if (result.kind === 'envelope') {
         checkEnvelope(frame, result.envelope);
       }
@@ -264,7 +275,12 @@ export function createChatCaptureVerifier(given: VerifyChatCaptureOptions = {}):
     push(chunk) {
       if (report !== undefined) return;
       if (typeof chunk === 'string') parser.feed(chunk);
-      else violate({ rule: 'invalid-capture', message: `a chunk of the capture is a ${describeType(chunk)}, not text; it was not read`, frame: frames + 1 });
+      else
+        violate({
+          rule: 'invalid-capture',
+          message: `a chunk of the capture is a ${describeType(chunk)}, not text; it was not read`,
+          frame: frames + 1,
+        });
     },
     end() {
       if (report !== undefined) return report;

@@ -21,9 +21,13 @@ function describeChecks<Harness>(
 ): void {
   describe(title, () => {
     for (const check of checks()) {
-      it(check.name, async () => {
-        expect(await check.run(await createHarness())).toEqual([]);
-      }, timeout() ?? 300_000);
+      it(
+        check.name,
+        async () => {
+          expect(await check.run(await createHarness())).toEqual([]);
+        },
+        timeout() ?? 300_000,
+      );
     }
   });
 }
@@ -51,7 +55,12 @@ export function describeInteractionStoreConformance(
   createHarness: () => InteractionStoreHarness | Promise<InteractionStoreHarness>,
   options: DescribeInteractionStoreConformanceOptions = {},
 ): void {
-  describeChecks(`interaction store conformance: ${name}`, () => interactionStoreChecks(options), createHarness, () => options.timeout);
+  describeChecks(
+    `interaction store conformance: ${name}`,
+    () => interactionStoreChecks(options),
+    createHarness,
+    () => options.timeout,
+  );
 }
 
 /** Options of {@link describeTurnRecoveryConformance}. */
@@ -78,10 +87,19 @@ export function describeTurnRecoveryConformance(
   createHarness: () => TurnRecoveryHarness | Promise<TurnRecoveryHarness>,
   options: DescribeTurnRecoveryConformanceOptions = {},
 ): void {
-  describeChecks(`turn recovery conformance: ${name}`, () => turnRecoveryChecks(options), createHarness, () => options.timeout);
+  describeChecks(
+    `turn recovery conformance: ${name}`,
+    () => turnRecoveryChecks(options),
+    createHarness,
+    () => options.timeout,
+  );
 }
 
 export { interactionStoreChecks } from './interaction-conformance.js';
 export { turnRecoveryChecks } from './turn-recovery-conformance.js';
-export type { TurnRecoveryConformanceOptions, TurnRecoveryHarness, TurnRecoveryHarnessAdapterOptions } from './turn-recovery-conformance.js';
+export type {
+  TurnRecoveryConformanceOptions,
+  TurnRecoveryHarness,
+  TurnRecoveryHarnessAdapterOptions,
+} from './turn-recovery-conformance.js';
 export type { ConformanceCheck, InteractionStoreConformanceOptions, InteractionStoreHarness } from './interaction-conformance.js';

@@ -16,7 +16,9 @@ for (const { capture, status, firstLine } of expectations) {
   const run = spawnSync(process.execPath, ['bin/chat-protocol.js', 'verify', capture], { cwd: root, encoding: 'utf8' });
   const shown = run.stdout.split('\n')[0];
   if (run.status !== status || shown !== firstLine || run.stderr !== '') {
-    console.error(`bin smoke: ${capture}: expected exit ${status} and "${firstLine}", got exit ${run.status} and "${shown}"\n${run.stderr}`);
+    console.error(
+      `bin smoke: ${capture}: expected exit ${status} and "${firstLine}", got exit ${run.status} and "${shown}"\n${run.stderr}`,
+    );
     process.exit(1);
   }
   console.log(`bin smoke: chat-protocol verify ${capture} exits ${status}`);

@@ -16,13 +16,25 @@ export const CONVERSATION_ID = 'conv_1';
 export const CORRELATION_ID = 'card_refund_1';
 export const ANA = 'session-ana';
 
-export const SCOPE: InteractionScope = { conversationId: CONVERSATION_ID, principalId: 'user_ana', tenantId: 'tenant_1', customerId: null, publicOwnerId: null };
+export const SCOPE: InteractionScope = {
+  conversationId: CONVERSATION_ID,
+  principalId: 'user_ana',
+  tenantId: 'tenant_1',
+  customerId: null,
+  publicOwnerId: null,
+};
 
 export const CARD = {
   correlationId: CORRELATION_ID,
   createdAt: OPENED_AT,
   prompt: 'Refund or replacement?',
-  presentation: { kind: 'radio', options: [{ id: 'refund', label: 'Refund' }, { id: 'replace', label: 'Replacement' }] },
+  presentation: {
+    kind: 'radio',
+    options: [
+      { id: 'refund', label: 'Refund' },
+      { id: 'replace', label: 'Replacement' },
+    ],
+  },
   allowDecline: true,
 } as const;
 
@@ -35,10 +47,14 @@ export const validate = standardSchemaValidator(({ id, revision }) => SCHEMAS.ge
 export const key = { caller: ANA, conversationId: CONVERSATION_ID, correlationId: CORRELATION_ID } as const;
 
 /** A database with the card opened by an unscheduled worker, and Ana's authority granted. */
-export async function openedDatabase(options: { readonly scheduler?: Scheduler } = {}): Promise<{ database: FakeDatabase; racing: () => void }> {
+export async function openedDatabase(
+  options: { readonly scheduler?: Scheduler } = {},
+): Promise<{ database: FakeDatabase; racing: () => void }> {
   let racing = false;
   const { scheduler } = options;
-  const database = createFakeDatabase(scheduler === undefined ? {} : { pause: () => (racing ? scheduler.schedule(Promise.resolve(), 'fence pause') : undefined) });
+  const database = createFakeDatabase(
+    scheduler === undefined ? {} : { pause: () => (racing ? scheduler.schedule(Promise.resolve(), 'fence pause') : undefined) },
+  );
   const setup = createFakeInteractionStore(database);
   setup.setAuthority(CONVERSATION_ID, ANA, { principalId: 'user_ana', tenantId: 'tenant_1', customerId: null, publicOwnerId: null });
   const opened = await new InteractionResolver<string>({ store: setup, validate }).open({

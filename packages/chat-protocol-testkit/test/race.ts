@@ -110,7 +110,8 @@ export function brokenInvariants(cluster: RaceCluster): string[] {
   const cancelledAt = history.find((entry) => entry.type === 'cancel-committed')?.at;
   if (cancelledAt !== undefined) {
     const late = history.filter((entry) => entry.type === 'launched' && entry.at > cancelledAt);
-    if (late.length > 0) broken.push(`launched after the cancellation committed: ${late.map((entry) => String(entry.detail['effectId'])).join(', ')}`);
+    if (late.length > 0)
+      broken.push(`launched after the cancellation committed: ${late.map((entry) => String(entry.detail['effectId'])).join(', ')}`);
   }
   const final = createFakeTurnStore<string>(cluster.database).peek(TURN_ID);
   const storedResult = (effectId: string): string | undefined => {
@@ -126,7 +127,10 @@ export function brokenInvariants(cluster: RaceCluster): string[] {
         typeof outcome.answer === 'object' &&
         outcome.answer !== null &&
         (('outcome' in outcome.answer && outcome.answer.outcome === 'needs-reconciliation') ||
-          ('code' in outcome.answer && outcome.answer.code === 'checkpoint-failed' && 'result' in outcome.answer && outcome.answer.result === result)),
+          ('code' in outcome.answer &&
+            outcome.answer.code === 'checkpoint-failed' &&
+            'result' in outcome.answer &&
+            outcome.answer.result === result)),
     );
     if (!reported) broken.push(`the result of ${effectId} was neither stored nor reported`);
   }

@@ -21,7 +21,9 @@ console.log(`root: turn ${turn.status}, ${turn.text.length} characters of text`)
 
 // Each subpath is one split package: blocks reads the turn's text ...
 const segments = splitTurnText(turn.text);
-console.log(`/blocks: ${segments.map((segment) => (segment.kind === 'ask' ? `ask "${segment.block.question}"` : segment.kind)).join(', ')}`);
+console.log(
+  `/blocks: ${segments.map((segment) => (segment.kind === 'ask' ? `ask "${segment.block.question}"` : segment.kind)).join(', ')}`,
+);
 
 // ... the legacy adapter reads an unversioned frame ...
 const legacy = decodeLegacyChatFrame({ data: '{"type":"token","content":"Hi"}' }, { dialect: scout });

@@ -49,12 +49,16 @@ describe('facade types are the mirrored packages’ types', () => {
 
   it('/interactions: the resolver and the store contract a host implements', () => {
     expectTypeOf<facadeInteractions.InteractionResolver<string>>().toEqualTypeOf<interactions.InteractionResolver<string>>();
-    expectTypeOf<facadeInteractions.InteractionStore<core.OpenCardSnapshotV1, string>>().toEqualTypeOf<interactions.InteractionStore<core.OpenCardSnapshotV1, string>>();
+    expectTypeOf<facadeInteractions.InteractionStore<core.OpenCardSnapshotV1, string>>().toEqualTypeOf<
+      interactions.InteractionStore<core.OpenCardSnapshotV1, string>
+    >();
   });
 
   it('/legacy: dialects and decode results', () => {
     expectTypeOf<facadeLegacy.LegacyDialect>().toEqualTypeOf<legacyAdapter.LegacyDialect>();
-    expectTypeOf<ReturnType<typeof facadeLegacy.decodeLegacyChatFrame>>().toEqualTypeOf<ReturnType<typeof legacyAdapter.decodeLegacyChatFrame>>();
+    expectTypeOf<ReturnType<typeof facadeLegacy.decodeLegacyChatFrame>>().toEqualTypeOf<
+      ReturnType<typeof legacyAdapter.decodeLegacyChatFrame>
+    >();
   });
 
   it('/testkit: the fake database and stores', () => {

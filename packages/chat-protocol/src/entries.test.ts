@@ -20,9 +20,27 @@ import * as facadeTestkit from './testkit.js';
 const mirrors = [
   { entry: 'index', subpath: '.', packageName: '@papercusp/chat-protocol-core', facade: facadeRoot, mirrored: core },
   { entry: 'blocks', subpath: './blocks', packageName: '@papercusp/chat-protocol-blocks', facade: facadeBlocks, mirrored: blocks },
-  { entry: 'recovery', subpath: './recovery', packageName: '@papercusp/chat-protocol-recovery', facade: facadeRecovery, mirrored: recovery },
-  { entry: 'interactions', subpath: './interactions', packageName: '@papercusp/chat-protocol-interactions', facade: facadeInteractions, mirrored: interactions },
-  { entry: 'legacy', subpath: './legacy', packageName: '@papercusp/chat-protocol-legacy-adapter', facade: facadeLegacy, mirrored: legacyAdapter },
+  {
+    entry: 'recovery',
+    subpath: './recovery',
+    packageName: '@papercusp/chat-protocol-recovery',
+    facade: facadeRecovery,
+    mirrored: recovery,
+  },
+  {
+    entry: 'interactions',
+    subpath: './interactions',
+    packageName: '@papercusp/chat-protocol-interactions',
+    facade: facadeInteractions,
+    mirrored: interactions,
+  },
+  {
+    entry: 'legacy',
+    subpath: './legacy',
+    packageName: '@papercusp/chat-protocol-legacy-adapter',
+    facade: facadeLegacy,
+    mirrored: legacyAdapter,
+  },
   { entry: 'testkit', subpath: './testkit', packageName: '@papercusp/chat-protocol-testkit', facade: facadeTestkit, mirrored: testkit },
 ] as const;
 
@@ -78,10 +96,10 @@ describe('the published shape of @papercusp/chat-protocol', () => {
   });
 
   it('DESIGN §2.8: the testkit is an optional peer of any version and a dev dependency, so an app installs no test tooling', () => {
-    expect([manifest.peerDependencies?.[testkitName], manifest.peerDependenciesMeta?.[testkitName], manifest.devDependencies?.[testkitName]]).toEqual([
-      '*',
-      { optional: true },
-      'workspace:^',
-    ]);
+    expect([
+      manifest.peerDependencies?.[testkitName],
+      manifest.peerDependenciesMeta?.[testkitName],
+      manifest.devDependencies?.[testkitName],
+    ]).toEqual(['*', { optional: true }, 'workspace:^']);
   });
 });

@@ -19,7 +19,9 @@ const mirrored: Record<keyof typeof facadeEntries, string> = {
   testkit: '@papercusp/chat-protocol-testkit',
 };
 
-const files = Object.fromEntries(Object.entries(facadeEntries).map(([entry, source]) => [entry, fileURLToPath(new URL(source, packageRoot))]));
+const files = Object.fromEntries(
+  Object.entries(facadeEntries).map(([entry, source]) => [entry, fileURLToPath(new URL(source, packageRoot))]),
+);
 const program = ts.createProgram(Object.values(files), {
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -30,7 +32,8 @@ const program = ts.createProgram(Object.values(files), {
 });
 const checker = program.getTypeChecker();
 
-const resolved = (symbol: ts.Symbol): ts.Symbol => ((symbol.flags & ts.SymbolFlags.Alias) !== 0 ? checker.getAliasedSymbol(symbol) : symbol);
+const resolved = (symbol: ts.Symbol): ts.Symbol =>
+  (symbol.flags & ts.SymbolFlags.Alias) !== 0 ? checker.getAliasedSymbol(symbol) : symbol;
 
 /** Every export of the module `file`, by name, with the declaration it resolves to. */
 function exportsOfFile(file: string): Map<string, ts.Symbol> {
@@ -54,7 +57,9 @@ function exportsOfPackage(file: string, packageName: string): Map<string, ts.Sym
 
 describe('every export of each facade entry, types included, is its package’s', () => {
   it('compiles the entries without errors', () => {
-    expect(ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual([]);
+    expect(ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual(
+      [],
+    );
   });
 
   it.each(Object.entries(mirrored))('entry %s has exactly the exports of %s, each the same declaration', (entry, packageName) => {

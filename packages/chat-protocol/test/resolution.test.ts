@@ -120,7 +120,13 @@ describe('the built facade under Node resolution (issue 7: exports for every sub
       report.others = [null, undefined, {}, 'TurnRecovery', throwing].flatMap((value) => [esm.recovery.TurnRecovery.is(value), cjs.interactions.InteractionResolver.is(value)]);
       console.log(JSON.stringify(report));
     `;
-    const each = { sameClass: false, instanceofOther: false, turnRecoveryIs: [true, true], interactionResolverIs: [true, true], crossed: [false, false] };
+    const each = {
+      sameClass: false,
+      instanceofOther: false,
+      turnRecoveryIs: [true, true],
+      interactionResolverIs: [true, true],
+      crossed: [false, false],
+    };
     expect(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }))).toEqual({
       esm: each,
       cjs: each,
@@ -141,6 +147,8 @@ describe('the built facade under Node resolution (issue 7: exports for every sub
       '',
     ].join('\n');
     expect(execFileSync(process.execPath, ['-e', unlisted('require')], { cwd: project, encoding: 'utf8' })).toBe(refusals);
-    expect(execFileSync(process.execPath, ['--input-type=module', '-e', unlisted('await import')], { cwd: project, encoding: 'utf8' })).toBe(refusals);
+    expect(
+      execFileSync(process.execPath, ['--input-type=module', '-e', unlisted('await import')], { cwd: project, encoding: 'utf8' }),
+    ).toBe(refusals);
   });
 });
