@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
-import { applyChatEvent, createChatState, encodeChatSseFrame, formatChatCursor } from '../packages/chat-protocol-core/dist/index.js';
-import { createChatFrameDecoder, papercup, scout } from '../packages/chat-protocol-legacy-adapter/dist/index.js';
-import { listGoldenSessions, replayGoldenSession } from '../packages/chat-protocol-testkit/dist/index.js';
+import { applyChatEvent, createChatState, encodeChatSseFrame, formatChatCursor } from '@papercusp/chat-protocol-core';
+import { createChatFrameDecoder, papercup, scout } from '@papercusp/chat-protocol-legacy-adapter';
+import { listGoldenSessions, replayGoldenSession } from '@papercusp/chat-protocol-testkit';
 
 function heading(text, underline = '=') {
   console.log(`\n${text}\n${underline.repeat(text.length)}`);
