@@ -1,5 +1,5 @@
 import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
-import type { ReplayWindowRequest } from '@papercusp/chat-protocol-recovery';
+import { TurnRecovery, type ReplayWindowRequest } from '@papercusp/chat-protocol-recovery';
 import { describe, expect, it } from 'vitest';
 import { FAKE_EVENT_LOG_TABLES, FakeDatabaseError, createFakeChatEventLog, createFakeDatabase } from './index.js';
 
@@ -89,6 +89,33 @@ describe('the fake event log on the fake database (DESIGN §8, §9.3)', () => {
     const unsubscribe = await log.subscribe(hostile as ReplayWindowRequest, () => undefined);
     expect(unsubscribe()).toBeUndefined();
     expect(await log.pruneTurns(hostile as { before: string })).toMatchObject({ ok: false, code: 'invalid-request' });
+  });
+
+  it("its replayWindow is TurnRecovery's replay seam as it is: replayTurn validates the window (§6.9, §9.3)", async () => {
+    const database = createFakeDatabase();
+    const log = createFakeChatEventLog(database);
+    await log.append(envelope(1));
+    await log.append(envelope(2, 'done'));
+    const recovery = new TurnRecovery({
+      capabilities: {
+        connectionReplay: true,
+        persistedHistory: false,
+        persistedDecisions: false,
+        completedToolCheckpoints: false,
+        interruptedTurnRecovery: false,
+      },
+      authorize: () => true,
+      replayWindow: (request) => log.replayWindow(request),
+    });
+    const replayed = await recovery.replayTurn({ caller: 'user_1', ...key, after: 'turn_1:1' });
+    expect(replayed.ok && replayed.value.frames.map((frame) => frame.seq)).toEqual([2]);
+    await log.pruneTurns({ before: '2026-12-02T00:00:00Z' });
+    expect(await recovery.replayTurn({ caller: 'user_1', ...key, after: 'turn_1:0' })).toMatchObject({ ok: false, code: 'stale-cursor' });
+    database.inject({ operation: 'replayWindow', kind: 'fail-before-commit' });
+    expect(await recovery.replayTurn({ caller: 'user_1', ...key, after: 'turn_1:2' })).toMatchObject({
+      ok: false,
+      code: 'replay-unavailable',
+    });
   });
 
   it('throws TypeError only for a database it cannot use', () => {
