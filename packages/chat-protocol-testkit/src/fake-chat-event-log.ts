@@ -27,6 +27,7 @@ import type {
   SubscribeChatEventsRequest,
 } from '@papercusp/chat-protocol-recovery';
 import { connectFakeDatabase, type FakeDatabase } from './fake-database.js';
+import { EMPTY_REPLAY_WINDOW, readReplayWindowRequest } from './replay-window-request.js';
 
 /** Table names the event log owns in the database. */
 export const FAKE_EVENT_LOG_TABLES = /* @__PURE__ */ Object.freeze({
@@ -79,7 +80,6 @@ export type FakeChatEventLogFlaw =
 
 // The single fence of the whole log: event ids are unique per conversation and a turn id binds its conversation, so one key is the simple correct choice for a fake.
 const LOG_FENCE = 'chat-event-log';
-const EMPTY_WINDOW: ReplayWindow = Object.freeze({ lowerBound: 0, latestSeq: 0, frames: Object.freeze([]) });
 const NO_SUBSCRIPTION: ChatEventLogUnsubscribe = () => undefined;
 
 const isTerminal = (envelope: ChatEventEnvelope): boolean => envelope.event.type === 'done' || envelope.event.type === 'error';
@@ -157,7 +157,7 @@ export function createFlawedFakeChatEventLog(database: FakeDatabase, flaw: FakeC
 
   const window = (turnId: string, conversationId: string, after: number): ReplayWindow => {
     const row = turns.get(turnId);
-    if (row === undefined || row.conversationId !== conversationId) return EMPTY_WINDOW;
+    if (row === undefined || row.conversationId !== conversationId) return EMPTY_REPLAY_WINDOW;
     return {
       lowerBound: row.lowerBound,
       latestSeq: row.latestSeq,
@@ -233,15 +233,8 @@ export function createFlawedFakeChatEventLog(database: FakeDatabase, flaw: FakeC
 
     async replayWindow(given: ReplayWindowRequest): Promise<ReplayWindow> {
       connection.alive('replayWindow');
-      const request = readFields(given, ['conversationId', 'turnId', 'after']);
-      if (
-        request === undefined ||
-        typeof request.conversationId !== 'string' ||
-        typeof request.turnId !== 'string' ||
-        typeof request.after !== 'number'
-      ) {
-        return EMPTY_WINDOW;
-      }
+      const request = readReplayWindowRequest(given);
+      if (request === undefined) return EMPTY_REPLAY_WINDOW;
       const { conversationId, turnId, after } = request;
       return connection.call(
         'replayWindow',
@@ -262,14 +255,8 @@ export function createFlawedFakeChatEventLog(database: FakeDatabase, flaw: FakeC
       onEnvelope: (envelope: ChatEventEnvelope) => void,
     ): Promise<ChatEventLogUnsubscribe> {
       connection.alive('subscribe');
-      const request = readFields(given, ['conversationId', 'turnId', 'after']);
-      if (
-        request === undefined ||
-        typeof request.conversationId !== 'string' ||
-        typeof request.turnId !== 'string' ||
-        typeof request.after !== 'number' ||
-        typeof onEnvelope !== 'function'
-      ) {
+      const request = readReplayWindowRequest(given);
+      if (request === undefined || typeof onEnvelope !== 'function') {
         return NO_SUBSCRIPTION;
       }
       const { conversationId, turnId, after } = request;
