@@ -2,7 +2,12 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   TurnRecovery,
   validateReplayWindow,
+  type AppendChatEventResult,
   type CancelTurnResult,
+  type ChatEventLog,
+  type PruneTurnsResult,
+  type ReplayWindow,
+  type TurnRecoveryAdapter,
   type ClaimEffectResult,
   type DeliveryState,
   type DispatchEffectResult,
@@ -111,5 +116,29 @@ describe('public types', () => {
       'running' | 'completed' | 'cancelled' | 'interrupted' | 'needs-reconciliation' | 'failed' | 'not-found'
     >();
     expectTypeOf<TurnStatusResponse['lastSeq']>().toEqualTypeOf<number | undefined>();
+  });
+
+  it('the event log: append narrows to appended/duplicate or its refusal codes; seq-gap names the expected seq (DESIGN §9.3)', () => {
+    const result = {} as AppendChatEventResult;
+    if (result.ok) {
+      expectTypeOf(result.outcome).toEqualTypeOf<'appended' | 'duplicate'>();
+      expectTypeOf(result.latestSeq).toEqualTypeOf<number>();
+    } else {
+      expectTypeOf(result.code).toEqualTypeOf<
+        'invalid-envelope' | 'foreign-conversation' | 'conflicting-duplicate' | 'turn-terminal' | 'seq-gap' | 'store-unavailable'
+      >();
+      if (result.code === 'seq-gap') expectTypeOf(result.expectedSeq).toEqualTypeOf<number>();
+    }
+    const pruned = {} as PruneTurnsResult;
+    if (pruned.ok) expectTypeOf(pruned.pruned).toEqualTypeOf<number>();
+    else expectTypeOf(pruned.code).toEqualTypeOf<'invalid-request' | 'store-unavailable'>();
+  });
+
+  it("the event log's replayWindow is the adapter's replay seam as it is, and subscribe resolves with an unsubscribe", () => {
+    const log = {} as ChatEventLog;
+    expectTypeOf(log.replayWindow).returns.resolves.toEqualTypeOf<ReplayWindow>();
+    expectTypeOf(log.replayWindow).toExtend<NonNullable<TurnRecoveryAdapter<Receipt, string>['replayWindow']>>();
+    expectTypeOf(log.subscribe).returns.resolves.toEqualTypeOf<() => void>();
+    expectTypeOf(log.append).returns.resolves.toEqualTypeOf<AppendChatEventResult>();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * @papercusp/chat-protocol-recovery: `TurnRecovery` and its host adapter,
- * replay-window validation, and client turn delivery. Every export is listed
+ * replay-window validation, the event log contract (`ChatEventLog`), and client turn delivery. Every export is listed
  * by name; `index.test.ts` pins the list.
  */
 export { TurnRecovery } from './turn-recovery.js';
@@ -62,6 +62,17 @@ export type {
   StoredTurn,
   TurnRecord,
 } from './turn-record.js';
+export type {
+  AppendChatEventRefusalCode,
+  AppendChatEventResult,
+  ChatEventLog,
+  ChatEventLogUnsubscribe,
+  PruneTurnsRefusalCode,
+  PruneTurnsRequest,
+  PruneTurnsResult,
+  SeqGapRefusal,
+  SubscribeChatEventsRequest,
+} from './chat-event-log.js';
 export { validateReplayWindow } from './replay-window.js';
 export type {
   ReplayWindowExpectation,

@@ -27,6 +27,7 @@ import type {
 } from '@papercusp/chat-protocol-recovery';
 import { admissionRefusal } from './admission-refusal.js';
 import { connectFakeDatabase, type FakeDatabase, type FakeTransaction } from './fake-database.js';
+import { EMPTY_REPLAY_WINDOW, readReplayWindowRequest } from './replay-window-request.js';
 
 /** Every capability: what the fake store supports. */
 const FULL_CAPABILITIES: ChatCapabilities = /* @__PURE__ */ Object.freeze({
@@ -163,8 +164,6 @@ function cloneOrUndefined(value: unknown): unknown {
   }
 }
 
-const EMPTY_WINDOW: ReplayWindow = Object.freeze({ lowerBound: 0, latestSeq: 0, frames: Object.freeze([]) });
-
 /**
  * Opens one worker's connection to the turn store in `database`.
  *
@@ -298,16 +297,9 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
 
     async replayWindow(given: ReplayWindowRequest): Promise<ReplayWindow> {
       alive('replayWindow');
-      const request = readFields(given, ['conversationId', 'turnId', 'after']);
+      const request = readReplayWindowRequest(given);
       // A request that cannot be read names no log.
-      if (
-        request === undefined ||
-        typeof request.turnId !== 'string' ||
-        typeof request.conversationId !== 'string' ||
-        typeof request.after !== 'number'
-      ) {
-        return EMPTY_WINDOW;
-      }
+      if (request === undefined) return EMPTY_REPLAY_WINDOW;
       const { turnId, after } = request;
       const target = { turnId, conversationId: request.conversationId };
       return connection.call(

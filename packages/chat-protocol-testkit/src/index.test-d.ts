@@ -1,7 +1,8 @@
-import type { TurnRecoveryAdapter, TurnStore } from '@papercusp/chat-protocol-recovery';
+import type { ChatEventLog, TurnRecoveryAdapter, TurnStore } from '@papercusp/chat-protocol-recovery';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   createChatCaptureVerifier,
+  createFakeChatEventLog,
   createFakeDatabase,
   createFakeTurnStore,
   listGoldenSessions,
@@ -18,9 +19,20 @@ import {
   type GoldenReplay,
   type GoldenSessionName,
 } from './index.js';
-import { checkRaces, scheduleTurnRecoveryAdapter } from './races.js';
+import { checkRaces, scheduleChatEventLog, scheduleTurnRecoveryAdapter } from './races.js';
+import { chatEventLogChecks, describeChatEventLogConformance, type ChatEventLogHarness, type ConformanceCheck } from './vitest.js';
 
 describe('public types', () => {
+  it("the fake event log is recovery's ChatEventLog, and its suite takes connections to any ChatEventLog (DESIGN §9.3)", () => {
+    expectTypeOf(createFakeChatEventLog(createFakeDatabase())).toEqualTypeOf<ChatEventLog>();
+    expectTypeOf<ChatEventLogHarness['connect']>().returns.toEqualTypeOf<ChatEventLog>();
+    expectTypeOf(chatEventLogChecks()).toEqualTypeOf<readonly ConformanceCheck<ChatEventLogHarness>[]>();
+    expectTypeOf(describeChatEventLogConformance)
+      .parameter(2)
+      .toEqualTypeOf<{ readonly numRuns?: number; readonly deliveryTimeoutMs?: number; readonly timeout?: number } | undefined>();
+    expectTypeOf(scheduleChatEventLog).returns.toEqualTypeOf<ChatEventLog>();
+  });
+
   it('the fake turn store is a recovery store with the admission seam, typed by its result', () => {
     const store = createFakeTurnStore<{ receiptId: string }>(createFakeDatabase());
     expectTypeOf(store).toEqualTypeOf<FakeTurnStore<{ receiptId: string }>>();

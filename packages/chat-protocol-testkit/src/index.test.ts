@@ -11,12 +11,14 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
     expectRuntimeExports(Object.keys(testkit), [
       'CHAT_CAPTURE_DIALECTS',
       'CHAT_CAPTURE_RULES',
+      'FAKE_EVENT_LOG_TABLES',
       'FAKE_FAULT_KINDS',
       'FAKE_INTERACTION_TABLES',
       'FAKE_RANDOM_FAULT_KINDS',
       'FAKE_TURN_TABLES',
       'FakeDatabaseError',
       'createChatCaptureVerifier',
+      'createFakeChatEventLog',
       'createFakeDatabase',
       'createFakeInteractionStore',
       'createFakeTurnStore',
@@ -29,6 +31,8 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
 
   it('exports exactly these runtime names at /vitest', () => {
     expectRuntimeExports(Object.keys(conformance), [
+      'chatEventLogChecks',
+      'describeChatEventLogConformance',
       'describeInteractionStoreConformance',
       'describeTurnRecoveryConformance',
       'interactionStoreChecks',
@@ -39,6 +43,7 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
   it('exports exactly these runtime names at /races', () => {
     expectRuntimeExports(Object.keys(races), [
       'checkRaces',
+      'scheduleChatEventLog',
       'scheduleInteractionStore',
       'scheduleTransit',
       'scheduleTurnRecoveryAdapter',

@@ -1,7 +1,7 @@
 /**
  * @papercusp/chat-protocol-testkit: test tools for hosts and packages of the
  * chat protocol: the fake transactional database and the fake stores
- * recovery's and interactions' scenario and race tests run on, the golden
+ * recovery's and interactions' scenario and race tests run on, the fake event log, the golden
  * session replays, and `verifyChatCapture`, the library behind the
  * `chat-protocol verify` command (its CLI module is `cli.ts`, not exported
  * here). The conformance suites are at `/vitest`. Every export is listed by
@@ -22,6 +22,7 @@ export type {
 } from './fake-database.js';
 export { FAKE_TURN_TABLES, createFakeTurnStore } from './fake-turn-store.js';
 export type { FakeTurnAdapterOptions, FakeTurnStore } from './fake-turn-store.js';
+export { FAKE_EVENT_LOG_TABLES, createFakeChatEventLog } from './fake-chat-event-log.js';
 export { FAKE_INTERACTION_TABLES, createFakeInteractionStore } from './fake-interaction-store.js';
 export type { FakeInteractionMetadataChange, FakeInteractionStore } from './fake-interaction-store.js';
 export { CHAT_CAPTURE_DIALECTS, CHAT_CAPTURE_RULES, createChatCaptureVerifier, verifyChatCapture } from './verify-chat-capture.js';

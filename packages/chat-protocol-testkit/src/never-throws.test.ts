@@ -40,10 +40,11 @@ async function stores() {
   const database = testkit.createFakeDatabase();
   const turns = testkit.createFakeTurnStore<string>(database);
   const interactions = testkit.createFakeInteractionStore(database);
+  const log = testkit.createFakeChatEventLog(database);
   turns.grant('conv_1', 'owner');
   await turns.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: TURN_RECORD });
   interactions.setAuthority('conv_1', 'owner', { principalId: 'p_1', tenantId: 't_1', customerId: null, publicOwnerId: null });
-  return { database, turns, interactions };
+  return { database, turns, interactions, log };
 }
 
 type Stores = Awaited<ReturnType<typeof stores>>;
@@ -90,6 +91,40 @@ const storeOperations: Readonly<Record<string, HostileTarget>> = {
     returns: 'value',
     async: true,
   },
+  'ChatEventLog.append (fake)': {
+    call: onStores(({ log }, envelope) => log.append(envelope as never)),
+    valid: [
+      {
+        schemaVersion: 1,
+        conversationId: 'conv_1',
+        turnId: 'turn_1',
+        eventId: 'event_1',
+        seq: 1,
+        occurredAt: '2026-11-30T09:00:00Z',
+        event: { type: 'delta', text: 'Hi' },
+      },
+    ],
+    returns: 'value',
+    async: true,
+  },
+  'ChatEventLog.replayWindow (fake)': {
+    call: onStores(({ log }, request) => log.replayWindow(request as never)),
+    valid: [{ conversationId: 'conv_1', turnId: 'turn_1', after: 0 }],
+    returns: 'value',
+    async: true,
+  },
+  'ChatEventLog.subscribe (fake)': {
+    call: onStores(({ log }, request) => log.subscribe(request as never, () => undefined)),
+    valid: [{ conversationId: 'conv_1', turnId: 'turn_1', after: 0 }],
+    returns: 'value',
+    async: true,
+  },
+  'ChatEventLog.pruneTurns (fake)': {
+    call: onStores(({ log }, request) => log.pruneTurns(request as never)),
+    valid: [{ before: '2026-11-30T09:00:00Z' }],
+    returns: 'value',
+    async: true,
+  },
   'FakeInteractionStore.read': {
     call: onStores(({ interactions }, request) => interactions.read(request as never)),
     valid: [cardRequest],
@@ -128,6 +163,7 @@ const throwing: FunctionClassification['throwing'] = {
   createFakeDatabase: { call: anyArguments(testkit.createFakeDatabase), valid: [{ seed: 3, pause: () => undefined }] },
   createFakeTurnStore: { call: anyArguments(testkit.createFakeTurnStore), valid: [validDatabase] },
   createFakeInteractionStore: { call: anyArguments(testkit.createFakeInteractionStore), valid: [validDatabase] },
+  createFakeChatEventLog: { call: anyArguments(testkit.createFakeChatEventLog), valid: [validDatabase] },
   'FakeDatabase.inject': {
     call: (rule) => testkit.createFakeDatabase().inject(rule as never),
     valid: [{ operation: 'read', kind: 'delay', times: 2, turns: 1, occurrence: 1, target: { turnId: 'turn_1' }, when: () => true }],

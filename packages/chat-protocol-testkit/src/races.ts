@@ -10,4 +10,5 @@
 export { checkRaces, scheduleTransit, settleRace } from './scheduled-transit.js';
 export type { CheckRacesOptions, RacePacing } from './scheduled-transit.js';
 export { scheduleTurnRecoveryAdapter } from './scheduled-turn-adapter.js';
+export { scheduleChatEventLog } from './scheduled-chat-event-log.js';
 export { scheduleInteractionStore } from './scheduled-interaction-store.js';

@@ -7,6 +7,7 @@ import { main } from './cli.js';
 describeReadmeExample(new URL('..', import.meta.url));
 describeReadmeExample(new URL('..', import.meta.url), 'golden-replay');
 describeReadmeExample(new URL('..', import.meta.url), 'race-test');
+describeReadmeExample(new URL('..', import.meta.url), 'event-log');
 
 describe('the README on chat-protocol verify', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');

@@ -1,9 +1,10 @@
 /**
- * `@papercusp/chat-protocol-testkit/vitest`: the conformance suites (interaction store, turn recovery) a host runs
+ * `@papercusp/chat-protocol-testkit/vitest`: the conformance suites (interaction store, turn recovery, event log) a host runs
  * in its own CI against its own store. Each check of the suite becomes one
  * vitest test; a failure lists what the store did wrong.
  */
 import { describe, expect, it } from 'vitest';
+import { chatEventLogChecks, type ChatEventLogConformanceOptions, type ChatEventLogHarness } from './chat-event-log-conformance.js';
 import {
   interactionStoreChecks,
   type ConformanceCheck,
@@ -95,6 +96,39 @@ export function describeTurnRecoveryConformance(
   );
 }
 
+/** Options of {@link describeChatEventLogConformance}. */
+export interface DescribeChatEventLogConformanceOptions extends ChatEventLogConformanceOptions {
+  /** Per-test timeout in milliseconds (default 300,000: race checks on a real database take a while). */
+  readonly timeout?: number;
+}
+
+/**
+ * Declares the event log conformance suite (DESIGN §9.3): every check of
+ * `chatEventLogChecks` as a test, each on a harness from `createHarness`
+ * (called once per test; connections of one harness share one log). Each
+ * check runs on turns of its own, so one database serves them all.
+ *
+ * ```ts
+ * describeChatEventLogConformance('postgres event log', () => ({
+ *   connect: () => createPostgresChatStore(database, options).eventLog,
+ * }));
+ * ```
+ */
+export function describeChatEventLogConformance(
+  name: string,
+  createHarness: () => ChatEventLogHarness | Promise<ChatEventLogHarness>,
+  options: DescribeChatEventLogConformanceOptions = {},
+): void {
+  describeChecks(
+    `event log conformance: ${name}`,
+    () => chatEventLogChecks(options),
+    createHarness,
+    () => options.timeout,
+  );
+}
+
+export { chatEventLogChecks } from './chat-event-log-conformance.js';
+export type { ChatEventLogConformanceOptions, ChatEventLogHarness } from './chat-event-log-conformance.js';
 export { interactionStoreChecks } from './interaction-conformance.js';
 export { turnRecoveryChecks } from './turn-recovery-conformance.js';
 export type {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { runs } from '../../../test-support/property-runs.js';
+import { createFakeDatabase } from './index.js';
+import { createFlawedFakeChatEventLog, type FakeChatEventLogFlaw } from './fake-chat-event-log.js';
+import { chatEventLogChecks, describeChatEventLogConformance, type ChatEventLogHarness } from './vitest.js';
+
+function harness(flaw: FakeChatEventLogFlaw | null = null): ChatEventLogHarness {
+  const database = createFakeDatabase();
+  return { connect: () => createFlawedFakeChatEventLog(database, flaw) };
+}
+
+// The fake keeps the contract: every check passes (DESIGN §9.3).
+describeChatEventLogConformance('the testkit fake event log', () => harness(), { numRuns: runs(100) });
+
+// Each flaw breaks one rule of §9.3; the check named for that rule must catch it.
+const CAUGHT_BY: readonly (readonly [FakeChatEventLogFlaw, string])[] = [
+  ['no-contiguity', 'append keeps a turn contiguous'],
+  ['redelivery-conflicts', 'an identical redelivery is duplicate'],
+  ['conflict-is-duplicate', 'conflicts are refused conflicting-duplicate'],
+  ['seq-overwritten', 'conflicts are refused conflicting-duplicate'],
+  ['ignores-conversation', 'a turn belongs to one conversation'],
+  ['appends-after-terminal', 'nothing is appended after done or error'],
+  ['torn-window', 'replay windows never tear under concurrent appends'],
+  ['subscribes-late', 'subscribe, then replay'],
+  ['delivers-twice', 'subscribe delivers every frame after the cursor'],
+  ['unsubscribes-late', 'unsubscribe stops delivery at once'],
+  ['prunes-running-turns', 'pruneTurns drops whole finished turns'],
+  ['prune-forgets-turn', 'pruneTurns drops whole finished turns'],
+];
+
+describe('the event log conformance checks catch a broken log (each flaw once)', () => {
+  for (const [flaw, checkName] of CAUGHT_BY) {
+    it(`a log that ${flaw} fails "${checkName}…"`, async () => {
+      const check = chatEventLogChecks({ numRuns: runs(50), deliveryTimeoutMs: 200 }).find((candidate) =>
+        candidate.name.startsWith(checkName),
+      );
+      expect(check).toBeDefined();
+      const failures = await check?.run(harness(flaw));
+      expect(failures?.length).toBeGreaterThan(0);
+    }, 60_000);
+  }
+});
