@@ -7,7 +7,12 @@ import { applyChatEvent } from './apply-chat-event.js';
 import type { OpenCardSnapshotV1 } from './card-schemas.js';
 import type { ChatEventEnvelope } from './envelope.js';
 import { historyFromChatState } from './history-from-state.js';
-import { parseChatHistoryPage, type ChatHistoryTurnV1, type ParseChatHistoryPageRefusalCode } from './history.js';
+import {
+  parseChatHistoryPage,
+  type ChatHistoryProductSchema,
+  type ChatHistoryTurnV1,
+  type ParseChatHistoryPageRefusalCode,
+} from './history.js';
 import { createChatCodec } from './chat-codec.js';
 import { createChatState, type ChatStateV1 } from './state.js';
 import { runs } from '../../../test-support/property-runs.js';
@@ -221,6 +226,51 @@ describe('parseChatHistoryPage (DESIGN §3.9: strict, never throws, typed refusa
         code: 'invalid-product',
         message: "turn 1: product content refused by the product's schema",
         issues: [{ path: ['turns', 1, 'product'], message: "turn 1: product content refused by the product's schema" }],
+      });
+    });
+
+    it('any Standard Schema judges it, not only zod: a hand-written one, and one that throws or answers later refuses', () => {
+      const planSlugIsText = {
+        '~standard': {
+          version: 1 as const,
+          vendor: 'hand-written',
+          validate: (value: unknown) =>
+            typeof (value as { planSlug?: unknown }).planSlug === 'string'
+              ? { value: value as { planSlug: string } }
+              : { issues: [{ message: 'planSlug must be text', path: ['planSlug'] }] },
+        },
+      };
+      expect(parseChatHistoryPage(withProduct({ planSlug: 'history-v1' }), { product: planSlugIsText })).toMatchObject({ ok: true });
+      expect(parseChatHistoryPage(withProduct({ planSlug: 7 }), { product: planSlugIsText })).toMatchObject({
+        ok: false,
+        code: 'invalid-product',
+      });
+      const throwing = {
+        '~standard': {
+          version: 1 as const,
+          vendor: 't',
+          validate: (): never => {
+            throw new Error('boom');
+          },
+        },
+      };
+      expect(parseChatHistoryPage(withProduct({ planSlug: 'x' }), { product: throwing })).toMatchObject({
+        ok: false,
+        code: 'invalid-product',
+      });
+      const later = { '~standard': { version: 1 as const, vendor: 't', validate: async (value: unknown) => ({ value }) } };
+      expect(parseChatHistoryPage(withProduct({ planSlug: 'x' }), { product: later })).toMatchObject({
+        ok: false,
+        code: 'invalid-product',
+      });
+    });
+
+    it('an options.product that is not a Standard Schema is invalid-product, never a throw', () => {
+      const notASchema = { safeParse: () => ({ success: true }) } as unknown as ChatHistoryProductSchema<unknown>;
+      expect(parseChatHistoryPage(withProduct({ planSlug: 'x' }), { product: notASchema })).toStrictEqual({
+        ok: false,
+        code: 'invalid-product',
+        message: 'options.product is not a Standard Schema',
       });
     });
 

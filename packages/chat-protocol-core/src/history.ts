@@ -9,6 +9,7 @@ import * as z from 'zod/v4/mini';
 import { CardValueSchema } from './card-responses.js';
 import { USER_INPUT_SOURCES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from './limits.js';
+import { productSchemaCheck, standardValidateOf, type ProductEventDataSchema } from './product-events.js';
 import { ChatIdSchema, CountSchema, SafeJsonObjectSchema, textSchema, ZonedTimestampSchema } from './primitives.js';
 import { ReportBlockSchema } from './report-block.js';
 import { refuse, type ChatIssue, type ParseResult } from './result.js';
@@ -93,10 +94,13 @@ export type ChatHistoryPageOf<Product> = Omit<ChatHistoryPageV1, 'turns'> & { tu
 /** Refusal codes of {@link parseChatHistoryPage}. */
 export type ParseChatHistoryPageRefusalCode = 'invalid-json' | 'invalid-page' | 'invalid-product';
 
-/** What `parseChatHistoryPage` checks a turn's `product` with: any zod schema (zod/mini or classic). */
-export interface ChatHistoryProductSchema<Product> {
-  readonly safeParse: (value: unknown) => { success: true; data: Product } | { success: false; error: unknown };
-}
+/**
+ * What `parseChatHistoryPage` checks a turn's `product` with: a Standard
+ * Schema (zod 3.25+ and 4, classic or mini, valibot, arktype, or a hand-written
+ * `{ '~standard': { version: 1, vendor, validate } }`), judged synchronously,
+ * the same kind of schema a product registers its events with.
+ */
+export type ChatHistoryProductSchema<Product> = ProductEventDataSchema<Product>;
 
 /** Options of {@link parseChatHistoryPage}. */
 export interface ParseChatHistoryPageOptions<Product> {
@@ -140,10 +144,12 @@ export function parseChatHistoryPage(
     if (problem !== null) return refuse('invalid-page', problem.message, [problem]);
     const product = options.product;
     if (product !== undefined) {
+      const validate = standardValidateOf(product);
+      if (validate === undefined) return refuse('invalid-product', 'options.product is not a Standard Schema');
+      const check = productSchemaCheck(validate);
       for (const [index, turn] of page.turns.entries()) {
         if (turn.product === undefined) continue;
-        const checked = product.safeParse(turn.product);
-        if (!checked.success) {
+        if (check(turn.product) !== null) {
           const message = `turn ${index}: product content refused by the product's schema`;
           return refuse('invalid-product', message, [{ path: ['turns', index, 'product'], message }]);
         }

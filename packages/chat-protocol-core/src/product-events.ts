@@ -109,19 +109,33 @@ export function compileProductEvents(events: unknown): ReadonlyMap<string, Compi
     if (!isPlainObject(definition)) fail('expected { schema, channel }');
     const { schema, channel } = definition as { readonly schema?: unknown; readonly channel?: unknown };
     if (typeof channel !== 'string' || !CHANNELS.includes(channel as ChatChannel)) fail('channel must be event, state or transient');
-    const standard =
-      typeof schema === 'object' && schema !== null ? (schema as { readonly '~standard'?: unknown })['~standard'] : undefined;
-    const validate = typeof standard === 'object' && standard !== null ? (standard as { readonly validate?: unknown }).validate : undefined;
-    if (typeof validate !== 'function')
+    const validate = standardValidateOf(schema);
+    if (validate === undefined)
       fail('schema must be a Standard Schema (zod, valibot, arktype, or { "~standard": { version: 1, vendor, validate } })');
-    compiled.set(name, { channel: channel as ChatChannel, check: dataCheck(validate as (value: unknown) => unknown) });
+    compiled.set(name, { channel: channel as ChatChannel, check: productSchemaCheck(validate as (value: unknown) => unknown) });
   }
   return compiled;
 }
 
-// The product's schema is the product's code: whatever it throws or returns
-// that is not a verdict refuses the event, and the parsers still never throw.
-function dataCheck(validate: (value: unknown) => unknown): (data: unknown) => ChatIssue | null {
+/**
+ * The `validate` of a Standard Schema (`schema['~standard'].validate`), bound
+ * to its `~standard` object, or `undefined` when `schema` is not one. Reads
+ * plain properties only; a getter that throws is the caller's to catch.
+ */
+export function standardValidateOf(schema: unknown): ((value: unknown) => unknown) | undefined {
+  const standard = typeof schema === 'object' && schema !== null ? (schema as { readonly '~standard'?: unknown })['~standard'] : undefined;
+  const validate = typeof standard === 'object' && standard !== null ? (standard as { readonly validate?: unknown }).validate : undefined;
+  return typeof validate === 'function' ? (validate as (value: unknown) => unknown).bind(standard) : undefined;
+}
+
+/**
+ * A check of JSON data by a product's Standard Schema `validate`: `null` when
+ * it accepts, else the first issue. The product's schema is the product's
+ * code: whatever it throws or returns that is not a synchronous verdict
+ * refuses the data, and the parsers built on this still never throw. Internal:
+ * product events and history `product` content are judged through it.
+ */
+export function productSchemaCheck(validate: (value: unknown) => unknown): (data: unknown) => ChatIssue | null {
   return (data) => {
     let verdict: unknown;
     try {
