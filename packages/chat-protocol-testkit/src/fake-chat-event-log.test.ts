@@ -128,6 +128,32 @@ describe('the fake event log on the fake database (DESIGN §8, §9.3)', () => {
     expect(ends).toEqual(['finished terminal', 'pruned terminal']);
   });
 
+  it('a subscription stops listening for restarts once it is unsubscribed or ended, so none is kept alive by the database', async () => {
+    const database = createFakeDatabase();
+    let listening = 0;
+    const counted = Object.assign(Object.create(database) as typeof database, {
+      onRestart: (listener: () => void) => {
+        listening += 1;
+        const stop = database.onRestart(listener);
+        let stopped = false;
+        return () => {
+          if (!stopped) listening -= 1;
+          stopped = true;
+          stop();
+        };
+      },
+    });
+    const log = createFakeChatEventLog(counted);
+    const unsubscribe = await log.subscribe({ ...key, after: 0 }, () => undefined);
+    await log.subscribe({ ...key, after: 0 }, () => undefined);
+    expect(listening).toBe(2);
+    unsubscribe();
+    expect(listening).toBe(1);
+    await log.append(envelope(1, 'done'));
+    await settle();
+    expect(listening).toBe(0);
+  });
+
   it('counts its round trips and records pruning in the history', async () => {
     const database = createFakeDatabase();
     const log = createFakeChatEventLog(database);
