@@ -41,8 +41,19 @@ export type AppendChatEventResult =
 /** Which turn's tail to follow, and the seq it follows from (`0`: from the start). */
 export type SubscribeChatEventsRequest = ReplayWindowRequest;
 
-/** Stops a subscription: once it returns, `onEnvelope` is never called again. Calling it twice is harmless. */
+/** Stops a subscription: once it returns, neither `onEnvelope` nor `onEnd` is called again. Calling it twice is harmless. */
 export type ChatEventLogUnsubscribe = () => void;
+
+/**
+ * Why a live subscription ended without `unsubscribe()`, so a subscriber never
+ * waits on a dead tail. `terminal`: the turn's terminal frame (`done`,
+ * `error`) was delivered, or the subscription started at or past it (or after
+ * the finished turn was pruned), and nothing more will ever come. `lost`: the backend can no longer deliver (its
+ * `LISTEN` connection dropped, the process restarted); `afterSeq` is the last
+ * seq delivered to this subscription (the request's `after` if none was), so a
+ * subscriber that subscribes again from `afterSeq` loses and doubles nothing.
+ */
+export type ChatEventLogSubscriptionEnd = { readonly reason: 'terminal' } | { readonly reason: 'lost'; readonly afterSeq: number };
 
 /** One retention request: drop every finished turn whose terminal event occurred before `before`. */
 export interface PruneTurnsRequest {
@@ -79,6 +90,12 @@ export type PruneTurnsResult = { readonly ok: true; readonly pruned: number } | 
  *   subscription will not deliver. After the terminal frame nothing more comes.
  *   A throw from `onEnvelope` is swallowed and does not stop delivery. Rejects
  *   only when the backend cannot subscribe.
+ * - A subscription that ends without `unsubscribe()` says so through `onEnd`
+ *   (a {@link ChatEventLogSubscriptionEnd}): `terminal` right after the terminal
+ *   frame was delivered, `lost` with the last delivered seq when the backend
+ *   can no longer deliver, so a subscriber never waits on a dead tail. `onEnd`
+ *   is called at most once, never before the last frame it follows and never
+ *   after `unsubscribe()` returned; a throw from it is swallowed.
  * - `pruneTurns` drops whole finished turns, never a running turn or part of one.
  */
 export interface ChatEventLog {
@@ -86,8 +103,12 @@ export interface ChatEventLog {
   append(envelope: ChatEventEnvelope): Promise<AppendChatEventResult>;
   /** The retained frames after `after`, with the lower bound and latest seq, read in one snapshot. */
   replayWindow(request: ReplayWindowRequest): Promise<ReplayWindow>;
-  /** Follows a turn's tail after `after`; resolves with the unsubscribe function once live. */
-  subscribe(request: SubscribeChatEventsRequest, onEnvelope: (envelope: ChatEventEnvelope) => void): Promise<ChatEventLogUnsubscribe>;
+  /** Follows a turn's tail after `after`; resolves with the unsubscribe function once live; `onEnd` hears why it ended, if not by unsubscribe. */
+  subscribe(
+    request: SubscribeChatEventsRequest,
+    onEnvelope: (envelope: ChatEventEnvelope) => void,
+    onEnd?: (end: ChatEventLogSubscriptionEnd) => void,
+  ): Promise<ChatEventLogUnsubscribe>;
   /** Retention: drops every finished turn whose terminal event occurred before `before`. */
   pruneTurns(request: PruneTurnsRequest): Promise<PruneTurnsResult>;
 }

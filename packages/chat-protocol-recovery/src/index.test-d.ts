@@ -5,6 +5,7 @@ import {
   type AppendChatEventResult,
   type CancelTurnResult,
   type ChatEventLog,
+  type ChatEventLogSubscriptionEnd,
   type PruneTurnsResult,
   type ReplayWindow,
   type TurnRecoveryAdapter,
@@ -140,5 +141,16 @@ describe('public types', () => {
     expectTypeOf(log.replayWindow).toExtend<NonNullable<TurnRecoveryAdapter<Receipt, string>['replayWindow']>>();
     expectTypeOf(log.subscribe).returns.resolves.toEqualTypeOf<() => void>();
     expectTypeOf(log.append).returns.resolves.toEqualTypeOf<AppendChatEventResult>();
+  });
+
+  it('a subscription ends as typed data: terminal, or lost with the seq to resubscribe from; onEnd is optional (DESIGN §9.3)', () => {
+    const log = {} as ChatEventLog;
+    expectTypeOf(log.subscribe).parameter(2).toEqualTypeOf<((end: ChatEventLogSubscriptionEnd) => void) | undefined>();
+    const end = {} as ChatEventLogSubscriptionEnd;
+    expectTypeOf(end.reason).toEqualTypeOf<'terminal' | 'lost'>();
+    if (end.reason === 'lost') expectTypeOf(end.afterSeq).toEqualTypeOf<number>();
+    // @ts-expect-error a terminal end carries no seq
+    if (end.reason === 'terminal') void end.afterSeq;
+    void log.subscribe({ conversationId: 'conv_1', turnId: 'turn_1', after: 0 }, () => undefined);
   });
 });

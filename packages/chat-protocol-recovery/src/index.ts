@@ -66,6 +66,7 @@ export type {
   AppendChatEventRefusalCode,
   AppendChatEventResult,
   ChatEventLog,
+  ChatEventLogSubscriptionEnd,
   ChatEventLogUnsubscribe,
   PruneTurnsRefusalCode,
   PruneTurnsRequest,

@@ -15,8 +15,13 @@ const gap = await writer.append(frame(3, { type: 'delta', text: 'skipped' }));
 console.log(`seq 3: ${gap.code}, expected ${gap.expectedSeq}`);
 
 // The reader subscribes first, then reads the window: together they miss nothing and double nothing.
+// onEnd says why the tail ended: `terminal` after done, or `lost` with the seq to resubscribe from.
 const live = [];
-const unsubscribe = await reader.subscribe({ ...turn, after: 0 }, (envelope) => live.push(envelope.seq));
+const unsubscribe = await reader.subscribe(
+  { ...turn, after: 0 },
+  (envelope) => live.push(envelope.seq),
+  (end) => live.push(end.reason),
+);
 const window = await reader.replayWindow({ ...turn, after: 0 });
 await writer.append(frame(2, { type: 'delta', text: 'is on its way.' }));
 await writer.append(frame(3, { type: 'done', status: 'completed' }));

@@ -24,6 +24,10 @@ const CAUGHT_BY: readonly (readonly [FakeChatEventLogFlaw, string])[] = [
   ['subscribes-late', 'subscribe, then replay'],
   ['delivers-twice', 'subscribe delivers every frame after the cursor'],
   ['unsubscribes-late', 'unsubscribe stops delivery at once'],
+  ['ends-silently', 'a subscription ends terminal right after the terminal frame'],
+  ['ends-early', 'a subscription ends terminal right after the terminal frame'],
+  ['ends-twice', 'a subscription ends terminal right after the terminal frame'],
+  ['ends-after-unsubscribe', 'no end after unsubscribe'],
   ['prunes-running-turns', 'pruneTurns drops whole finished turns'],
   ['prune-forgets-turn', 'pruneTurns drops whole finished turns'],
 ];

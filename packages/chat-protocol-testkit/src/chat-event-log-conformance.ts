@@ -7,7 +7,13 @@
  * invariant is observed from outside: answers, windows and deliveries.
  */
 import { canonicalJson, type ChatEventEnvelope, type ChatEventV1 } from '@papercusp/chat-protocol-core';
-import { validateReplayWindow, type AppendChatEventResult, type ChatEventLog, type ReplayWindow } from '@papercusp/chat-protocol-recovery';
+import {
+  validateReplayWindow,
+  type AppendChatEventResult,
+  type ChatEventLog,
+  type ChatEventLogSubscriptionEnd,
+  type ReplayWindow,
+} from '@papercusp/chat-protocol-recovery';
 import type { ConformanceCheck } from './interaction-conformance.js';
 import { scheduleChatEventLog } from './scheduled-chat-event-log.js';
 import { checkRaces, settleRace } from './scheduled-transit.js';
@@ -79,21 +85,36 @@ function expectAnswer(what: string, answer: AppendChatEventResult, expected: str
 const seqsOf = (frames: readonly ChatEventEnvelope[]): string => frames.map((frame) => frame.seq).join(',');
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, index) => from + index);
 
-/** A subscription's deliveries, and a wait until they satisfy a condition (or the timeout passes). */
+/** A subscription's deliveries, what it heard as its end, in order with the frames, and a wait until they satisfy a condition (or the timeout passes). */
 interface Tail {
   readonly frames: ChatEventEnvelope[];
+  readonly ends: ChatEventLogSubscriptionEnd[];
+  /** Frames (by seq) and ends (by reason) as they arrived: `1,2,end:terminal`. */
+  readonly timeline: string[];
   readonly unsubscribe: () => void;
   until(condition: (frames: readonly ChatEventEnvelope[]) => boolean): Promise<boolean>;
 }
 
 async function follow(log: ChatEventLog, key: TurnKey, after: number, timeoutMs: number, onFrame?: () => void): Promise<Tail> {
   const frames: ChatEventEnvelope[] = [];
-  const unsubscribe = await log.subscribe({ ...key, after }, (envelope) => {
-    frames.push(envelope);
-    onFrame?.();
-  });
+  const ends: ChatEventLogSubscriptionEnd[] = [];
+  const timeline: string[] = [];
+  const unsubscribe = await log.subscribe(
+    { ...key, after },
+    (envelope) => {
+      frames.push(envelope);
+      timeline.push(String(envelope.seq));
+      onFrame?.();
+    },
+    (end) => {
+      ends.push(end);
+      timeline.push(`end:${end.reason}`);
+    },
+  );
   return {
     frames,
+    ends,
+    timeline,
     unsubscribe,
     async until(condition) {
       const deadline = Date.now() + timeoutMs;
@@ -338,6 +359,63 @@ export function chatEventLogChecks(options: ChatEventLogConformanceOptions = {})
           failures.push(`the control subscription got [${seqsOf(control.frames)}], not 1–4`);
         await settle();
         if (afterUnsubscribe > 0) failures.push(`${afterUnsubscribe} frames arrived after unsubscribe returned`);
+        control.unsubscribe();
+        return failures;
+      },
+    },
+    {
+      name: 'a subscription ends terminal right after the terminal frame, at most once, also one that starts at it; a throwing onEnd is swallowed',
+      async run(harness) {
+        const failures: string[] = [];
+        for (const terminal of [DONE, FAILED]) {
+          const writer = harness.connect();
+          const key = freshTurn();
+          const tail = await follow(harness.connect(), key, 0, timeoutMs);
+          let thrown = 0;
+          const throwing = await harness.connect().subscribe(
+            { ...key, after: 0 },
+            () => undefined,
+            () => {
+              thrown += 1;
+              throw new Error('an onEnd that throws');
+            },
+          );
+          failures.push(...(await appendAll(writer, [envelopeOf(key, 1), envelopeOf(key, 2, terminal)])));
+          if (!(await tail.until(() => tail.ends.length >= 1)))
+            failures.push(`no end arrived after ${terminal.type}: [${tail.timeline.join(',')}]`);
+          const late = await follow(harness.connect(), key, 2, timeoutMs);
+          await late.until(() => late.ends.length >= 1);
+          // Time for a second end, if the log sends one.
+          for (let turn = 0; turn < 5; turn += 1) await settle();
+          if (tail.timeline.join(',') !== '1,2,end:terminal')
+            failures.push(`a subscription to a turn ending in ${terminal.type} heard [${tail.timeline.join(',')}], not [1,2,end:terminal]`);
+          if (late.timeline.join(',') !== 'end:terminal')
+            failures.push(`a subscription from the ${terminal.type} seq heard [${late.timeline.join(',')}], not [end:terminal]`);
+          if (thrown !== 1) failures.push(`an onEnd that throws was called ${thrown} times, not once`);
+          tail.unsubscribe();
+          late.unsubscribe();
+          throwing();
+        }
+        return failures;
+      },
+    },
+    {
+      name: 'no end after unsubscribe: a subscription stopped before its terminal frame hears neither the frame nor an end',
+      async run(harness) {
+        const writer = harness.connect();
+        const key = freshTurn();
+        const stopping = await follow(harness.connect(), key, 0, timeoutMs);
+        const control = await follow(harness.connect(), key, 0, timeoutMs);
+        const failures = await appendAll(writer, [envelopeOf(key, 1)]);
+        if (!(await stopping.until((frames) => frames.length >= 1))) failures.push('seq 1 was never delivered');
+        stopping.unsubscribe();
+        const heard = stopping.timeline.length;
+        failures.push(...(await appendAll(writer, [envelopeOf(key, 2, DONE)])));
+        if (!(await control.until(() => control.ends.length >= 1)))
+          failures.push(`the control subscription heard [${control.timeline.join(',')}], not its end`);
+        for (let turn = 0; turn < 5; turn += 1) await settle();
+        if (stopping.timeline.length !== heard)
+          failures.push(`after unsubscribe returned the subscription heard [${stopping.timeline.slice(heard).join(',')}]`);
         control.unsubscribe();
         return failures;
       },

@@ -61,6 +61,99 @@ describe('the fake event log on the fake database (DESIGN §8, §9.3)', () => {
     expect((await fresh.replayWindow({ ...key, after: 0 })).frames.map((frame) => frame.seq)).toEqual([1, 2]);
   });
 
+  it('a restart ends each live subscription lost with its last delivered seq, at once and once; resubscribing from it loses nothing (§9.3)', async () => {
+    const database = createFakeDatabase();
+    const old = createFakeChatEventLog(database);
+    const writer = createFakeChatEventLog(database);
+    const heard: string[] = [];
+    const idle: string[] = [];
+    await old.subscribe(
+      { ...key, after: 0 },
+      (frame) => heard.push(String(frame.seq)),
+      (end) => heard.push(JSON.stringify(end)),
+    );
+    // A subscription that got nothing yet resumes from its own cursor.
+    await old.subscribe(
+      { ...key, after: 0, turnId: 'turn_2' },
+      () => idle.push('frame'),
+      (end) => idle.push(JSON.stringify(end)),
+    );
+    await writer.append(envelope(1));
+    await writer.append(envelope(2));
+    await settle();
+    database.restart();
+    expect(heard).toEqual(['1', '2', '{"reason":"lost","afterSeq":2}']);
+    expect(idle).toEqual(['{"reason":"lost","afterSeq":0}']);
+    database.restart();
+    const fresh = createFakeChatEventLog(database);
+    await fresh.append(envelope(3));
+    await fresh.append(envelope(4, 'done'));
+    await settle();
+    expect(heard).toEqual(['1', '2', '{"reason":"lost","afterSeq":2}']);
+    const resumed: string[] = [];
+    await fresh.subscribe(
+      { ...key, after: 2 },
+      (frame) => resumed.push(String(frame.seq)),
+      (end) => resumed.push(end.reason),
+    );
+    await settle();
+    expect(resumed).toEqual(['3', '4', 'terminal']);
+  });
+
+  it('an unsubscribed or finished subscription hears no restart; a pruned finished turn ends terminal at once', async () => {
+    const database = createFakeDatabase();
+    const log = createFakeChatEventLog(database);
+    const ends: string[] = [];
+    const unsubscribe = await log.subscribe(
+      { ...key, after: 0 },
+      () => undefined,
+      (end) => ends.push(`stopped ${end.reason}`),
+    );
+    unsubscribe();
+    await log.subscribe(
+      { ...key, after: 0 },
+      () => undefined,
+      (end) => ends.push(`finished ${end.reason}`),
+    );
+    await log.append(envelope(1, 'done'));
+    await settle();
+    await log.pruneTurns({ before: '2026-12-02T00:00:00Z' });
+    await log.subscribe(
+      { ...key, after: 0 },
+      () => undefined,
+      (end) => ends.push(`pruned ${end.reason}`),
+    );
+    await settle();
+    database.restart();
+    expect(ends).toEqual(['finished terminal', 'pruned terminal']);
+  });
+
+  it('a subscription stops listening for restarts once it is unsubscribed or ended, so none is kept alive by the database', async () => {
+    const database = createFakeDatabase();
+    let listening = 0;
+    const counted = Object.assign(Object.create(database) as typeof database, {
+      onRestart: (listener: () => void) => {
+        listening += 1;
+        const stop = database.onRestart(listener);
+        let stopped = false;
+        return () => {
+          if (!stopped) listening -= 1;
+          stopped = true;
+          stop();
+        };
+      },
+    });
+    const log = createFakeChatEventLog(counted);
+    const unsubscribe = await log.subscribe({ ...key, after: 0 }, () => undefined);
+    await log.subscribe({ ...key, after: 0 }, () => undefined);
+    expect(listening).toBe(2);
+    unsubscribe();
+    expect(listening).toBe(1);
+    await log.append(envelope(1, 'done'));
+    await settle();
+    expect(listening).toBe(0);
+  });
+
   it('counts its round trips and records pruning in the history', async () => {
     const database = createFakeDatabase();
     const log = createFakeChatEventLog(database);

@@ -19,6 +19,7 @@ import {
 import type {
   AppendChatEventResult,
   ChatEventLog,
+  ChatEventLogSubscriptionEnd,
   ChatEventLogUnsubscribe,
   PruneTurnsRequest,
   PruneTurnsResult,
@@ -58,6 +59,9 @@ interface Subscription {
   delivered: number;
   active: boolean;
   readonly onEnvelope: (envelope: ChatEventEnvelope) => void;
+  readonly onEnd: ((end: ChatEventLogSubscriptionEnd) => void) | undefined;
+  /** Stops listening for the database's restart. */
+  stopListening: () => void;
 }
 
 /**
@@ -75,6 +79,10 @@ export type FakeChatEventLogFlaw =
   | 'subscribes-late'
   | 'delivers-twice'
   | 'unsubscribes-late'
+  | 'ends-silently'
+  | 'ends-early'
+  | 'ends-twice'
+  | 'ends-after-unsubscribe'
   | 'prunes-running-turns'
   | 'prune-forgets-turn';
 
@@ -99,7 +107,10 @@ const unavailable = (operation: string, error: unknown) =>
  * restart makes `append` and `pruneTurns` answer `store-unavailable` (after a
  * lost acknowledgement the write did land: a redelivery is `duplicate`) and
  * `replayWindow` and `subscribe` reject; a restart also ends this connection's
- * subscriptions. History entries: `event-appended`, `turns-pruned`. Retention
+ * subscriptions, each `lost` with its last delivered seq (at once, through the
+ * database's `onRestart`). A subscription ends `terminal` right after the
+ * terminal frame, or at once when it starts at or past it or the finished turn
+ * was pruned. History entries: `event-appended`, `turns-pruned`. Retention
  * forgets a pruned turn's event ids, so only `turn-terminal` answers appends to
  * it. Requests it cannot read name no turn: an empty window, a subscription
  * that delivers nothing. Throws `TypeError` only when `database` is not a
@@ -116,13 +127,39 @@ export function createFlawedFakeChatEventLog(database: FakeDatabase, flaw: FakeC
   const eventIds = connection.tables.get(FAKE_EVENT_LOG_TABLES.eventIds) as Map<string, EventIdRow>;
   const subscriptions = connection.tables.get(FAKE_EVENT_LOG_TABLES.subscriptions) as Map<string, Set<Subscription>>;
 
+  // Removes the subscription from its turn and stops it; nothing reaches its subscriber after this.
+  const stop = (subscription: Subscription): void => {
+    subscription.active = false;
+    subscription.stopListening();
+    const remaining = [...(subscriptions.get(subscription.turnId) ?? [])].filter((candidate) => candidate !== subscription);
+    if (remaining.length === 0) subscriptions.delete(subscription.turnId);
+    else subscriptions.set(subscription.turnId, new Set(remaining));
+  };
+  // Ends a live subscription once, telling its subscriber why.
+  const end = (subscription: Subscription, reason: ChatEventLogSubscriptionEnd): void => {
+    if (!subscription.active) return;
+    stop(subscription);
+    callEnd(subscription, reason);
+    // The flaw: the listening connection, closed after the terminal end, reports itself lost as well.
+    if (flaw === 'ends-twice') void nextTurn().then(() => callEnd(subscription, { reason: 'lost', afterSeq: subscription.delivered }));
+  };
+  const callEnd = (subscription: Subscription, reason: ChatEventLogSubscriptionEnd): void => {
+    try {
+      subscription.onEnd?.(reason);
+    } catch {
+      // A subscriber's throw is its own; the subscription has ended either way.
+    }
+  };
+  // The connection a subscription listens on died with a restart: it ends lost, resumable after the last delivered seq.
+  const lose = (subscription: Subscription): void => end(subscription, { reason: 'lost', afterSeq: subscription.delivered });
+
   const isLive = (subscription: Subscription): boolean => {
     if (!subscription.active) return false;
     try {
       database.assertEpoch(subscription.epoch, 'subscribe');
       return true;
     } catch {
-      subscription.active = false;
+      lose(subscription);
       return false;
     }
   };
@@ -134,9 +171,13 @@ export function createFlawedFakeChatEventLog(database: FakeDatabase, flaw: FakeC
     for (const frame of row.frames) {
       if (!isLive(subscription)) return;
       if (frame.seq <= subscription.delivered) continue;
+      if (flaw === 'ends-early' && isTerminal(frame)) end(subscription, { reason: 'terminal' });
       subscription.delivered = frame.seq;
       deliver(subscription, frame);
     }
+    // Nothing more will ever come once the terminal frame is behind the cursor, or the finished turn was pruned.
+    const finished = row.finishedAt !== null && (subscription.delivered >= row.latestSeq || row.pruned);
+    if (finished && flaw !== 'ends-silently' && isLive(subscription)) end(subscription, { reason: 'terminal' });
   };
   const deliver = (subscription: Subscription, frame: ChatEventEnvelope): void => {
     try {
@@ -253,10 +294,11 @@ export function createFlawedFakeChatEventLog(database: FakeDatabase, flaw: FakeC
     async subscribe(
       given: SubscribeChatEventsRequest,
       onEnvelope: (envelope: ChatEventEnvelope) => void,
+      onEnd?: (end: ChatEventLogSubscriptionEnd) => void,
     ): Promise<ChatEventLogUnsubscribe> {
       connection.alive('subscribe');
       const request = readReplayWindowRequest(given);
-      if (request === undefined || typeof onEnvelope !== 'function') {
+      if (request === undefined || typeof onEnvelope !== 'function' || (onEnd !== undefined && typeof onEnd !== 'function')) {
         return NO_SUBSCRIPTION;
       }
       const { conversationId, turnId, after } = request;
@@ -271,8 +313,11 @@ export function createFlawedFakeChatEventLog(database: FakeDatabase, flaw: FakeC
             delivered: after,
             active: true,
             onEnvelope,
+            onEnd,
+            stopListening: () => undefined,
           };
           const register = (): void => {
+            subscription.stopListening = connection.onRestart(() => lose(subscription));
             if (flaw === 'subscribes-late') subscription.delivered = Math.max(after, turns.get(turnId)?.latestSeq ?? 0);
             subscriptions.set(turnId, new Set([...(subscriptions.get(turnId) ?? []), subscription]));
             void Promise.resolve().then(() => pump(subscription));
@@ -280,14 +325,11 @@ export function createFlawedFakeChatEventLog(database: FakeDatabase, flaw: FakeC
           if (flaw === 'subscribes-late') void nextTurn().then(register);
           else register();
           return () => {
-            const stop = (): void => {
-              subscription.active = false;
-              const remaining = [...(subscriptions.get(turnId) ?? [])].filter((candidate) => candidate !== subscription);
-              if (remaining.length === 0) subscriptions.delete(turnId);
-              else subscriptions.set(turnId, new Set(remaining));
-            };
-            if (flaw === 'unsubscribes-late') void nextTurn().then(stop);
-            else stop();
+            if (flaw === 'unsubscribes-late') void nextTurn().then(() => stop(subscription));
+            else stop(subscription);
+            // The flaw: closing the listening connection reports the subscription lost, after it was unsubscribed.
+            if (flaw === 'ends-after-unsubscribe')
+              void nextTurn().then(() => callEnd(subscription, { reason: 'lost', afterSeq: subscription.delivered }));
           };
         },
         { conversationId, turnId },

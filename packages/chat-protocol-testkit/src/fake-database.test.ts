@@ -152,6 +152,22 @@ describe('createFakeDatabase', () => {
     expect(() => database.assertEpoch(0, 'read')).toThrow(FakeDatabaseError);
   });
 
+  it('onRestart calls its listener right after each restart until it is stopped; a throwing listener does not stop the others', () => {
+    const database = createFakeDatabase();
+    const heard: number[] = [];
+    database.onRestart(() => {
+      throw new Error('a listener that throws');
+    });
+    const stop = database.onRestart(() => heard.push(database.epoch));
+    database.restart();
+    database.restart();
+    stop();
+    stop();
+    database.restart();
+    expect(heard).toEqual([1, 2]);
+    expect(database.epoch).toBe(3);
+  });
+
   it('counts round trips per operation and keeps an ordered history', async () => {
     const database = createFakeDatabase();
     const increment = counter(database);

@@ -170,6 +170,8 @@ export interface FakeDatabase {
   clearFaults(): void;
   /** Restart: every fence and every connection made before is dropped; committed rows stay. */
   restart(): void;
+  /** Calls `listener` right after each restart, until the returned function is called (a live connection's way to notice it died); a throw from it is swallowed. */
+  onRestart(listener: () => void): () => void;
   /** Increases with every restart; connections remember the epoch they were made in. */
   readonly epoch: number;
   /** Throws `FakeDatabaseError('restarted')` when `epoch` is not the current one. */
@@ -286,6 +288,7 @@ export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatab
   let fences = new Map<string, Promise<void>>();
   let epoch = 0;
   let clock = 0;
+  let restartListeners: ReadonlySet<() => void> = new Set();
 
   const append = (type: string, key: string, detail: Readonly<Record<string, unknown>>): void => {
     clock += 1;
@@ -423,6 +426,19 @@ export function createFakeDatabase(options: FakeDatabaseOptions = {}): FakeDatab
       epoch += 1;
       fences = new Map();
       append('restart', '', { epoch });
+      for (const listener of restartListeners) {
+        try {
+          listener();
+        } catch {
+          // A listener's throw is its own; the restart has happened.
+        }
+      }
+    },
+    onRestart(listener: () => void): () => void {
+      restartListeners = new Set([...restartListeners, listener]);
+      return () => {
+        restartListeners = new Set([...restartListeners].filter((candidate) => candidate !== listener));
+      };
     },
     get epoch() {
       return epoch;
@@ -453,9 +469,11 @@ export interface FakeDatabaseConnection {
   record(type: string, key: string, detail?: Readonly<Record<string, unknown>>): void;
   /** Throws `restarted` once the database restarted after this connection was made. */
   alive(operation: string): void;
+  /** The database's {@link FakeDatabase.onRestart}. */
+  onRestart(listener: () => void): () => void;
 }
 
-const DATABASE_MEMBERS = ['epoch', 'table', 'transact', 'call', 'record', 'assertEpoch'] as const;
+const DATABASE_MEMBERS = ['epoch', 'table', 'transact', 'call', 'record', 'assertEpoch', 'onRestart'] as const;
 
 /**
  * Connects a store module to `database`: reads what the store uses once and
@@ -467,8 +485,8 @@ export function connectFakeDatabase(database: FakeDatabase, factory: string, tab
   const unusable = (): TypeError => new TypeError(`${factory}: expected a FakeDatabase from createFakeDatabase`);
   const read = readFields(database, DATABASE_MEMBERS);
   if (read === undefined) throw unusable();
-  const { epoch, table, transact, call, record, assertEpoch } = read;
-  if (typeof epoch !== 'number' || [table, transact, call, record, assertEpoch].some((member) => typeof member !== 'function'))
+  const { epoch, table, transact, call, record, assertEpoch, onRestart } = read;
+  if (typeof epoch !== 'number' || [table, transact, call, record, assertEpoch, onRestart].some((member) => typeof member !== 'function'))
     throw unusable();
   const tables = new Map<string, Map<string, unknown>>();
   try {
@@ -486,6 +504,7 @@ export function connectFakeDatabase(database: FakeDatabase, factory: string, tab
       call: call.bind(database),
       record: record.bind(database),
       alive: (operation) => checkEpoch(epoch, operation),
+      onRestart: onRestart.bind(database),
     };
   } catch {
     throw unusable();
