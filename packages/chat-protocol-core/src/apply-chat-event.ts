@@ -13,13 +13,13 @@ import { refuse, type ChatRefusal } from './result.js';
 import type { ChatCursor } from './sse.js';
 import type { ChatCardState, ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
 import {
+  newTurnFields,
   ownMemory,
   recordOf,
   turnRecord,
   viewOf,
   type ProductEventEntry,
   type StateRecord,
-  type TurnFields,
   type TurnRecord,
 } from './state-record.js';
 
@@ -137,7 +137,7 @@ export function applyChatEventWith(
   }
 
   // A fresh turn this call owns: reduceTurn writes the event's effect into it.
-  const nextTurn = turnRecord(turn ?? newTurn(turnId), seq, undefined);
+  const nextTurn = turnRecord(turn ?? newTurnFields(turnId), seq, undefined);
   const refusal = reduceTurn(nextTurn, envelope.event, products);
   const at = position ?? record.turns.size;
   // The card index is read only from a memory this state owns (a branch copies it first).
@@ -171,24 +171,6 @@ export function applyChatEventWith(
     view: undefined,
   };
   return { ok: true, state: viewOf(next), outcome: 'applied' };
-}
-
-function newTurn(turnId: string): TurnFields {
-  return {
-    turnId,
-    status: 'running',
-    lastSeq: 0,
-    userInput: undefined,
-    text: '',
-    reasoning: '',
-    toolCalls: [],
-    cards: [],
-    hostState: null,
-    provenance: null,
-    stopReason: null,
-    usage: null,
-    error: null,
-  };
 }
 
 /** reduceTurn's answer for a `card_closed` whose card is not the turn's own: the conversation decides. */

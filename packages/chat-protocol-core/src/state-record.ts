@@ -143,27 +143,7 @@ function exposeTurn(record: TurnRecord, position: number, memory: EventMemory): 
 let shapeKeepers: readonly unknown[] | undefined;
 function keepShapes(): void {
   const memory = createEventMemory();
-  const turn = turnRecord(
-    {
-      turnId: 'shape',
-      status: 'running',
-      lastSeq: 0,
-      userInput: undefined,
-      text: '',
-      reasoning: '',
-      toolCalls: [],
-      cards: [],
-      hostState: null,
-      provenance: null,
-      stopReason: null,
-      usage: null,
-      error: null,
-      productEvents: undefined,
-      productState: undefined,
-    },
-    0,
-    undefined,
-  );
+  const turn = turnRecord(newTurnFields('shape'), 0, undefined);
   const record: StateRecord = {
     conversationId: 'shape',
     turns: listOf([turn]),
@@ -174,6 +154,25 @@ function keepShapes(): void {
   };
   shapeKeepers = [];
   shapeKeepers = [viewOf(record), exposeTurn(turn, 0, memory)];
+}
+
+/** The fields of a turn that has just begun: running, nothing applied yet. */
+export function newTurnFields(turnId: string): TurnFields {
+  return {
+    turnId,
+    status: 'running',
+    lastSeq: 0,
+    userInput: undefined,
+    text: '',
+    reasoning: '',
+    toolCalls: [],
+    cards: [],
+    hostState: null,
+    provenance: null,
+    stopReason: null,
+    usage: null,
+    error: null,
+  };
 }
 
 /**
