@@ -21,7 +21,7 @@ import {
   type LegacyDialectDefinition,
   type LegacyEventOf,
 } from './define-legacy-dialect.js';
-import { INVALID, ownField, readField, replaceUncleanText } from './field-kind-conversions.js';
+import { INVALID, isObjectRecord, ownField, readField, replaceUncleanText } from './field-kind-conversions.js';
 
 /** Refusal codes of {@link decodeLegacyChatFrame}. */
 export type DecodeLegacyChatFrameRefusalCode =
@@ -192,7 +192,7 @@ function decodeValue(
   message: ChatSseMessage,
   value: unknown,
 ): ParseResult<DecodedFrame, 'unsupported-event' | 'invalid-event'> {
-  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const record = isObjectRecord(value) ? value : undefined;
   let typeName: string;
   if (dialect.typeField === undefined) {
     typeName = message.event ?? 'message';

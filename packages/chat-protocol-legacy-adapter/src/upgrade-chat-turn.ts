@@ -21,7 +21,7 @@ import {
   type ChatToolCallState,
   type OpenCardSnapshotV1,
 } from '@papercusp/chat-protocol-core';
-import { epochToTimestamp, upgradeField } from './field-kind-conversions.js';
+import { epochToTimestamp, isObjectRecord, upgradeField } from './field-kind-conversions.js';
 import { isLegacyCardRefusal, type LegacyCardRefusal } from './legacy-card.js';
 
 /** Refusal codes of {@link upgradeLegacyChatTurn}. */
@@ -77,8 +77,6 @@ const RECORD_FIELDS: ReadonlySet<string> = new Set([
 const TOOL_FIELDS: ReadonlySet<string> = new Set(['callId', 'name', 'input', 'ok', 'summary', 'error', 'card', 'picks', 'declined']);
 
 type Refusal = ChatRefusal<Exclude<UpgradeLegacyChatTurnRefusalCode, 'unsupported-card'>> | LegacyCardRefusal;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const at = (
   code: Exclude<UpgradeLegacyChatTurnRefusalCode, 'unsupported-card'>,
@@ -144,7 +142,7 @@ interface ReadOptions {
 // Options are read once, guarded: a getter that throws or a wrong type is invalid-options.
 function readOptions(options: unknown): ReadOptions | undefined {
   try {
-    if (!isRecord(options)) return undefined;
+    if (!isObjectRecord(options)) return undefined;
     const { productFields = PAPERCUSP_PRODUCT_FIELDS, callId } = options as LegacyChatTurnOptions;
     if (!Array.isArray(productFields) || !productFields.every((field) => typeof field === 'string')) return undefined;
     if (callId !== undefined && typeof callId !== 'function') return undefined;
@@ -155,7 +153,7 @@ function readOptions(options: unknown): ReadOptions | undefined {
 }
 
 function upgradeRecord(record: unknown, options: ReadOptions): UpgradeLegacyChatTurnResult {
-  if (!isRecord(record)) return refuse('invalid-record', 'a ChatTurn record is an object');
+  if (!isObjectRecord(record)) return refuse('invalid-record', 'a ChatTurn record is an object');
   const { productFields } = options;
   const product: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {
@@ -190,7 +188,7 @@ function upgradeRecord(record: unknown, options: ReadOptions): UpgradeLegacyChat
   if (report !== undefined) turn['report'] = report;
   if (provenance !== undefined) {
     turn['provenance'] =
-      isRecord(provenance) && provenance['accountRoute'] === undefined ? { ...provenance, accountRoute: null } : provenance;
+      isObjectRecord(provenance) && provenance['accountRoute'] === undefined ? { ...provenance, accountRoute: null } : provenance;
   }
   if (error !== undefined) {
     turn['status'] = 'failed';
@@ -213,7 +211,7 @@ interface UpgradedTool {
 
 function upgradeTool(tool: unknown, index: number, turnId: string, options: ReadOptions): UpgradedTool | Refusal {
   const path = ['tools', index];
-  if (!isRecord(tool)) return at('invalid-record', path, 'a tool record is an object');
+  if (!isObjectRecord(tool)) return at('invalid-record', path, 'a tool record is an object');
   const unknown = Object.keys(tool).find((key) => !TOOL_FIELDS.has(key));
   if (unknown !== undefined) return at('unknown-field', [...path, unknown], `${unknown} is not a field of a tool record`);
   const { name, input, ok, summary, error, card, picks, declined } = tool;
@@ -280,7 +278,7 @@ function answerOf(card: OpenCardSnapshotV1, picks: unknown): CardValue | undefin
   if (!Array.isArray(picks)) return undefined;
   const ids: string[] = [];
   for (const pick of picks) {
-    const optionId = typeof pick === 'string' ? pick : isRecord(pick) ? pick['option_id'] : undefined;
+    const optionId = typeof pick === 'string' ? pick : isObjectRecord(pick) ? pick['option_id'] : undefined;
     if (typeof optionId !== 'string') return undefined;
     ids.push(optionId);
   }
