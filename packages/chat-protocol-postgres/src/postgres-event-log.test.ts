@@ -191,6 +191,31 @@ describe('createPostgresEventLog across connections and processes on a real serv
     }
   });
 
+  it('subscribe resolves only once LISTEN is active: a frame appended right after it resolves is delivered, even when LISTEN is slow', async () => {
+    const database = pgDatabase(pools()[1] as pg.Pool);
+    // LISTEN that takes its time: a subscribe that read the table before LISTEN was active would miss the append below.
+    const slow: ChatDatabase = {
+      ...database,
+      listen: async (channel, onNotification, onLost) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return database.listen(channel, onNotification, onLost);
+      },
+    };
+    const [writer] = logs();
+    const key = freshTurn();
+    const seen: number[] = [];
+    const unsubscribe = await createPostgresEventLog(slow, { schema }).subscribe({ ...key, after: 0 }, (envelope) =>
+      seen.push(envelope.seq),
+    );
+    try {
+      await writer.append(envelopeOf(key, 1));
+      await waitFor(() => seen.length > 0, 3_000);
+      expect(seen).toEqual([1]);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it('a lost LISTEN connection ends the subscription lost with the last delivered seq; subscribing again from it misses nothing', async () => {
     // A channel of its own, so the LISTEN backend to kill is this log's alone; the writer notifies on it too.
     const writer = createPostgresEventLog(pgDatabase(pools()[0] as pg.Pool), { schema, channel: `${schema}_lost` });
