@@ -290,16 +290,20 @@ describe('createPostgresEventLog across connections and processes on a real serv
       await holder.query('BEGIN');
       await holder.query(`SELECT 1 FROM "${schema}".event_log_turns WHERE turn_id = $1 FOR UPDATE`, [key.turnId]);
       const pending = createPostgresEventLog(pgDatabase(victim), { schema }).append(envelopeOf(key, 2));
-      // The victim is waiting on the head's lock inside its transaction: kill its backend there.
-      expect(
-        await waitFor(() => false, 300).then(() =>
-          databases
-            .pool()
-            .query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [
-              `victim_${key.turnId}`.slice(0, 60),
-            ]),
-        ),
-      ).toMatchObject({ rowCount: 1 });
+      // Kill the victim's backend once it waits on the head's lock inside its transaction (after BEGIN, before COMMIT).
+      const name = `victim_${key.turnId}`.slice(0, 60);
+      let killed = 0;
+      for (let tries = 0; killed === 0 && tries < 200; tries += 1) {
+        const { rows } = await databases
+          .pool()
+          .query<{ terminated: boolean }>(
+            `SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+            [name],
+          );
+        killed = rows.length;
+        if (killed === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(killed).toBe(1);
       expect(await pending).toMatchObject({ ok: false, code: 'store-unavailable' });
       await holder.query('ROLLBACK');
       expect(await log.replayWindow({ ...key, after: 0 })).toMatchObject({ latestSeq: 1 });
