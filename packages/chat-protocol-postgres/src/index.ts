@@ -15,3 +15,4 @@ export {
 export { CHAT_STORE_SCHEMA_VERSION } from './migrations.js';
 export { pgDatabase, type PgClientLike, type PgPoolClientLike, type PgPoolLike } from './pg-database.js';
 export { pgliteDatabase, type PgliteLike, type PgliteTransactionLike } from './pglite-database.js';
+export { createPostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log.js';
