@@ -45,18 +45,23 @@ async function setUp(
   return { schema, key, store, record, admit };
 }
 
-/** `database` whose sessions run `before(text, connection)` ahead of each of their statements. */
-function intercepted(database: ChatDatabase, before: (text: string, connection: ChatQueryable) => Promise<void>): ChatDatabase {
+/** `database` whose sessions run `before(text, connection)` ahead of each of their statements, and `after(text)` once it answered. */
+function intercepted(
+  database: ChatDatabase,
+  before: (text: string, connection: ChatQueryable) => Promise<void>,
+  after: (text: string) => void = () => undefined,
+): ChatDatabase {
   return {
-    ...database,
     query: (text, values) => database.query(text, values),
     listen: (channel, onNotification, onLost) => database.listen(channel, onNotification, onLost),
     session: (work) =>
       database.session((connection) =>
         work({
-          query: async (text, values) => {
+          query: async <Row extends object>(text: string, values?: readonly unknown[]) => {
             await before(text, connection);
-            return connection.query(text, values);
+            const answer = await connection.query<Row>(text, values);
+            after(text);
+            return answer;
           },
         }),
       ),
@@ -92,6 +97,10 @@ describe.each([
       ['unknown-effect', { ...admit, effectId: 'call_unknown' }],
       ['effect-settled', { ...admit, effectId: 'call_done' }],
       ['already-admitted', { ...admit, effectId: 'call_twice' }],
+      // Where two checks fail, the earlier code answers.
+      ['unknown-effect', { ...admit, effectId: 'call_unknown', claim: 9 }],
+      ['effect-settled', { ...admit, effectId: 'call_done', claim: 9 }],
+      ['already-admitted', { ...admit, effectId: 'call_twice', claim: 9 }],
       ['stale-claim', { ...admit, claim: 1 }],
     ] as const;
     for (const [code, request] of cases) expect(await store.admitDispatch?.(request, launch)).toEqual({ admitted: false, code });
@@ -100,6 +109,14 @@ describe.each([
     const next = { ...cancelled.record, status: 'cancelled' as const, revision: 2 };
     expect(await store.compareAndSwap({ turnId: key.turnId, expectedRevision: 1, next })).toMatchObject({ swapped: true });
     expect(await store.admitDispatch?.({ ...admit, claim: 2 }, launch)).toEqual({ admitted: false, code: 'turn-not-running' });
+    expect(await store.admitDispatch?.({ ...admit, effectId: 'call_unknown' }, launch)).toEqual({
+      admitted: false,
+      code: 'turn-not-running',
+    });
+    expect(await store.admitDispatch?.({ ...admit, caller: 'user_stranger', turnId: `${key.turnId}_missing` }, launch)).toEqual({
+      admitted: false,
+      code: 'forbidden',
+    });
     expect(launches).toBe(1);
     expect(await admissionRows(database(), schema, key.turnId)).toEqual([{ effect_id: 'call_twice', claim: 1, admitted_at: ADMITTED_AT }]);
   });
@@ -204,13 +221,22 @@ describe.each([
 
 describe('createPostgresTurnStore on a real server: the fence and failures (DESIGN §9.2)', () => {
   it('the admission is committed before launch runs: launch sees it from another connection', async () => {
-    const { schema, key, store, admit } = await setUp(databases.postgres());
+    const { schema, key, admit } = await setUp(databases.postgres());
+    const order: string[] = [];
+    const watched = intercepted(
+      databases.postgres(),
+      async () => undefined,
+      (text) => order.push(/pg_advisory_\w+/.exec(text)?.[0] ?? text.split(' ')[0] ?? ''),
+    );
     let seen: Promise<unknown[]> | undefined;
-    const answer = await store.admitDispatch?.(admit, () => {
+    const answer = await grantedTurnStore(watched, schema).admitDispatch?.(admit, () => {
+      order.push('launched');
       seen = admissionRows(databases.postgres(), schema, key.turnId);
     });
     expect(answer).toEqual({ admitted: true });
     expect(await seen).toEqual([{ effect_id: 'call_pay', claim: 1, admitted_at: ADMITTED_AT }]);
+    // The statements of the session, each once it answered: the grant and the turn are read inside the transaction.
+    expect(order).toEqual(['pg_advisory_lock', 'BEGIN', 'SELECT', 'SELECT', 'INSERT', 'COMMIT', 'launched', 'pg_advisory_unlock']);
   });
 
   it('a cancellation issued while launch runs waits on the fence and commits only after it is released', async () => {
