@@ -68,6 +68,15 @@ function intercepted(
   };
 }
 
+/** The real server's database, whose sessions have their backend terminated from another connection just before `COMMIT`. */
+function killedBeforeCommit(): ChatDatabase {
+  return intercepted(databases.postgres(), async (text, connection) => {
+    if (text !== 'COMMIT') return;
+    const { rows } = await connection.query<{ readonly pid: number }>('SELECT pg_backend_pid() AS pid');
+    await databases.postgres().query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
+  });
+}
+
 async function admissionRows(database: ChatDatabase, schema: string, turnId: string): Promise<unknown[]> {
   const { rows } = await database.query(`SELECT effect_id, claim, admitted_at FROM "${schema}".admissions WHERE turn_id = $1`, [turnId]);
   return [...rows];
@@ -283,11 +292,7 @@ describe('createPostgresTurnStore on a real server: the fence and failures (DESI
 
   it('a connection terminated before COMMIT: admitDispatch rejects, never launches, stores nothing; TurnRecovery answers admission-unacknowledged', async () => {
     const { schema, key, admit } = await setUp(databases.postgres());
-    const killed = intercepted(databases.postgres(), async (text, connection) => {
-      if (text !== 'COMMIT') return;
-      const { rows } = await connection.query<{ readonly pid: number }>('SELECT pg_backend_pid() AS pid');
-      await databases.postgres().query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
-    });
+    const killed = killedBeforeCommit();
     let launches = 0;
     const store = grantedTurnStore(killed, schema);
     await expect(store.admitDispatch?.(admit, () => (launches += 1))).rejects.toThrow();
@@ -310,11 +315,7 @@ describe('createPostgresTurnStore on a real server: the fence and failures (DESI
 
   it('a connection terminated before a compareAndSwap COMMIT rejects and stores nothing', async () => {
     const { schema, key, record } = await setUp(databases.postgres());
-    const killed = intercepted(databases.postgres(), async (text, connection) => {
-      if (text !== 'COMMIT') return;
-      const { rows } = await connection.query<{ readonly pid: number }>('SELECT pg_backend_pid() AS pid');
-      await databases.postgres().query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
-    });
+    const killed = killedBeforeCommit();
     const next = { ...record, status: 'cancelled' as const, revision: 2 };
     await expect(grantedTurnStore(killed, schema).compareAndSwap({ turnId: key.turnId, expectedRevision: 1, next })).rejects.toThrow();
     expect(await grantedTurnStore(databases.postgres(), schema).read(key.turnId)).toEqual({ record, admissions: [] });
