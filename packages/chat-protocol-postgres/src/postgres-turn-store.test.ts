@@ -222,6 +222,19 @@ describe.each([
     expect(await store.read(key.turnId)).toEqual({ record, admissions: [] });
   });
 
+  it('DESIGN §9.2: a launch that throws is still admitted (the admission committed), and the fence is released', async () => {
+    const { key, store, record, admit } = await setUp(database());
+    const answer = await store.admitDispatch?.(admit, () => {
+      throw new Error('the host execution failed to start');
+    });
+    expect(answer).toEqual({ admitted: true });
+    const next = { ...record, status: 'cancelled' as const, revision: 2 };
+    expect(await store.compareAndSwap({ turnId: key.turnId, expectedRevision: 1, next })).toEqual({
+      swapped: true,
+      turn: { record: next, admissions: [{ effectId: 'call_pay', claim: 1, admittedAt: ADMITTED_AT }] },
+    });
+  });
+
   it('DESIGN §9.1: an invalid schema is a TypeError at creation', () => {
     for (const schema of ['Chat', 'chat-protocol', '', 'x"; DROP TABLE y; --'])
       expect(() => createPostgresTurnStore(database(), { schema })).toThrow(TypeError);
