@@ -77,6 +77,30 @@ function killedBeforeCommit(): ChatDatabase {
   });
 }
 
+/** Resolves once a compareAndSwap's backend on the real server waits on the turn fence (an advisory lock). */
+async function cancellationWaitingOnFence(): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const { rows } = await databases
+      .postgres()
+      .query(
+        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory' AND query LIKE '%pg_advisory_xact_lock%'",
+      );
+    if (rows.length === 1) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the cancellation never waited on the fence');
+}
+
+/** A database over `pool` whose admission unlock waits for `released`: the fence stays held past launch. */
+function fenceHeldUntil(database: ChatDatabase, released: Promise<void>, order: string[] = []): ChatDatabase {
+  return intercepted(database, async (text) => {
+    if (text.includes('pg_advisory_unlock')) {
+      await released;
+      order.push('fence released');
+    }
+  });
+}
+
 async function admissionRows(database: ChatDatabase, schema: string, turnId: string): Promise<unknown[]> {
   const { rows } = await database.query(`SELECT effect_id, claim, admitted_at FROM "${schema}".admissions WHERE turn_id = $1`, [turnId]);
   return [...rows];
@@ -269,12 +293,7 @@ describe('createPostgresTurnStore on a real server: the fence and failures (DESI
       release = resolve;
     });
     // The admitting session's unlock waits for the test, so the fence stays held past launch as long as the test needs.
-    const held = intercepted(databases.postgres(), async (text) => {
-      if (text.includes('pg_advisory_unlock')) {
-        await released;
-        order.push('fence released');
-      }
-    });
+    const held = fenceHeldUntil(databases.postgres(), released, order);
     let cancelling: Promise<unknown> | undefined;
     const admitting = grantedTurnStore(held, schema).admitDispatch?.(admit, () => {
       order.push('launched');
@@ -286,21 +305,51 @@ describe('createPostgresTurnStore on a real server: the fence and failures (DESI
         });
     });
     // The cancellation's backend waits on the advisory lock while the turn is still running.
-    for (let attempt = 0; ; attempt += 1) {
-      const { rows } = await databases
-        .postgres()
-        .query(
-          "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory' AND query LIKE '%pg_advisory_xact_lock%'",
-        );
-      if (rows.length === 1) break;
-      if (attempt > 200) throw new Error('the cancellation never waited on the fence');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await cancellationWaitingOnFence();
     expect((await store.read(key.turnId))?.record.status).toBe('running');
     release();
     expect(await admitting).toEqual({ admitted: true });
     expect(await cancelling).toMatchObject({ swapped: true, turn: { record: { status: 'cancelled', revision: 2 } } });
     expect(order).toEqual(['launched', 'fence released', 'cancellation committed']);
+  });
+
+  it('the store pins READ COMMITTED: on a server defaulting to serializable, a cancellation that waited on the fence through an admission sees it', async () => {
+    const { schema, key, record, admit } = await setUp(databases.postgres());
+    const pool = new pg.Pool({
+      connectionString: databases.cluster().url,
+      max: 3,
+      options: '-c default_transaction_isolation=serializable',
+    });
+    try {
+      let atCommit: () => void = () => undefined;
+      const reachedCommit = new Promise<void>((resolve) => {
+        atCommit = resolve;
+      });
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // The admission stops before its COMMIT, holding the fence, until the cancellation waits on it.
+      const paused = intercepted(pgDatabase(pool), async (text) => {
+        if (text !== 'COMMIT') return;
+        atCommit();
+        await released;
+      });
+      const admitting = grantedTurnStore(paused, schema).admitDispatch?.(admit, () => undefined);
+      await reachedCommit;
+      const next = { ...record, status: 'cancelled' as const, revision: 2 };
+      const cancelling = grantedTurnStore(pgDatabase(pool), schema).compareAndSwap({ turnId: key.turnId, expectedRevision: 1, next });
+      await cancellationWaitingOnFence();
+      release();
+      expect(await admitting).toEqual({ admitted: true });
+      // Its snapshot is taken after the fence is granted: the admission that committed meanwhile is in its answer.
+      expect(await cancelling).toEqual({
+        swapped: true,
+        turn: { record: next, admissions: [{ effectId: 'call_pay', claim: 1, admittedAt: ADMITTED_AT }] },
+      });
+    } finally {
+      await pool.end();
+    }
   });
 
   it('a connection terminated before COMMIT: admitDispatch rejects, never launches, stores nothing; TurnRecovery answers admission-unacknowledged', async () => {
