@@ -235,6 +235,7 @@ describe.each([
     const cases = [
       { ...record, revision: 3 },
       { ...record, turnId: `${key.turnId}_other`, revision: 2 },
+      { ...record, revision: 2, effects: [{ effectId: 'call_pay', status: 'open' }] },
       {
         ...record,
         revision: 2,

@@ -14,6 +14,7 @@ import type {
   CompareAndSwapRequest,
   CompareAndSwapResult,
   EffectAdmission,
+  EffectRecord,
   StoredTurn,
   TurnRecord,
   TurnStore,
@@ -58,7 +59,20 @@ const admissionsOf = (schema: string, turn: string): string =>
 /** Why a record may not be written for this swap, or `null`. */
 function unwritable(turnId: string, expectedRevision: number, next: unknown): string | null {
   const record = readFields(next as TurnRecord<unknown>, ['turnId', 'conversationId', 'revision', 'status', 'effects']);
-  if (record === undefined || typeof record.conversationId !== 'string' || !Array.isArray(record.effects))
+  if (
+    record === undefined ||
+    typeof record.conversationId !== 'string' ||
+    typeof record.status !== 'string' ||
+    !Array.isArray(record.effects) ||
+    !record.effects.every(
+      (effect: unknown) =>
+        typeof effect === 'object' &&
+        effect !== null &&
+        typeof (effect as EffectRecord<unknown>).effectId === 'string' &&
+        typeof (effect as EffectRecord<unknown>).claim === 'number' &&
+        typeof (effect as EffectRecord<unknown>).status === 'string',
+    )
+  )
     return 'the record is not a turn record';
   if (record.turnId !== turnId) return 'the record names another turn';
   if (record.revision !== expectedRevision + 1) return 'the revision must go up by one';
