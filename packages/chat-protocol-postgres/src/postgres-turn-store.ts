@@ -112,9 +112,12 @@ function admissionRefusal(
  * commits the admission with `admittedAt` kept as given, calls `launch`
  * exactly once, then releases the fence, so no cancellation commits between
  * the admission and the launch. A failure before the commit, or a commit
- * whose outcome is unknown, rejects and never launches. No lock is held in
- * the process: the fence holds across processes. Throws `TypeError` at
- * creation for a schema that is not a lower-case identifier.
+ * whose outcome is unknown, rejects and never launches; a `launch` that
+ * throws is still admitted (the admission committed). Both transactions run
+ * at READ COMMITTED whatever the server's default, so each reads after the
+ * fence is granted and sees every write committed under it before. No lock is
+ * held in the process: the fence holds across processes. Throws `TypeError`
+ * at creation for a schema that is not a lower-case identifier.
  */
 export function createPostgresTurnStore<Result, Caller>(
   database: ChatDatabase,
