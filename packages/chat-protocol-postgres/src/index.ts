@@ -14,5 +14,6 @@ export {
 } from './migrate-chat-store.js';
 export { CHAT_STORE_SCHEMA_VERSION } from './migrations.js';
 export { pgDatabase, type PgClientLike, type PgPoolClientLike, type PgPoolLike } from './pg-database.js';
+export { createPostgresTurnStore, type DispatchAuthorityRequest, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
 export { pgliteDatabase, type PgliteLike, type PgliteTransactionLike } from './pglite-database.js';
 export { createPostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log.js';
