@@ -13,5 +13,11 @@ export {
   type MigrateChatStoreResult,
 } from './migrate-chat-store.js';
 export { CHAT_STORE_SCHEMA_VERSION } from './migrations.js';
+export {
+  createPostgresInteractionStore,
+  type InteractionAuthorityLookup,
+  type InteractionAuthorityRequest,
+  type PostgresInteractionStoreOptions,
+} from './postgres-interaction-store.js';
 export { pgDatabase, type PgClientLike, type PgPoolClientLike, type PgPoolLike } from './pg-database.js';
 export { pgliteDatabase, type PgliteLike, type PgliteTransactionLike } from './pglite-database.js';
