@@ -6,7 +6,7 @@
  * outbox row commit together. It owns no retry: a failed or unacknowledged
  * transaction rejects, and the resolver reads once.
  */
-import { isCleanText, readFields, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { isChatId, readFields, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type {
   InteractionAuthority,
   InteractionDecision,
@@ -45,21 +45,22 @@ export interface PostgresInteractionStoreOptions<Caller> {
   readonly interactionAuthority?: InteractionAuthorityLookup<Caller>;
 }
 
-/** A request read once, naming a card Postgres can store the key of. */
+/**
+ * A request read once, naming a card: both ids are chat ids (`isChatId`), as
+ * every record the resolver writes has them, so no key can be one Postgres
+ * refuses (a NUL, a lone surrogate, a key beyond the index's size).
+ */
 interface CardKey<Caller> {
   readonly caller: Caller;
   readonly conversationId: string;
   readonly correlationId: string;
 }
 
-// Text Postgres stores unchanged: no NUL (refused by `text`), no lone surrogate (sent as U+FFFD, so two keys would meet).
-const isStorableText = (value: unknown): value is string => typeof value === 'string' && isCleanText(value);
-
 function readCardKey<Caller>(given: InteractionStoreRequest<Caller>): CardKey<Caller> | undefined {
   const request = readFields(given, ['caller', 'conversationId', 'correlationId']);
   if (request === undefined) return undefined;
   const { caller, conversationId, correlationId } = request;
-  if (!isStorableText(conversationId) || !isStorableText(correlationId)) return undefined;
+  if (!isChatId(conversationId) || !isChatId(correlationId)) return undefined;
   return { caller: caller as Caller, conversationId, correlationId };
 }
 
@@ -119,9 +120,8 @@ function writableNext(
  * snapshot, and writes nothing.
  *
  * Hostile requests: both read each request once and never throw
- * synchronously. A request that names no storable card (not an object, a
- * throwing getter, ids that are not clean text strings: a control character
- * such as NUL, a lone surrogate)
+ * synchronously. A request that names no card (not an object, a throwing
+ * getter, ids that are not chat ids)
  * sees no record and no authority without a round trip; `next` for it rejects
  * with `TypeError`. Without `interactionAuthority`, every authority is `null`.
  * Throws `TypeError` at creation when `options.schema` is not a lower-case
