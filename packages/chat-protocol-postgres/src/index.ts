@@ -19,5 +19,12 @@ export {
   type InteractionAuthorityRequest,
   type PostgresInteractionStoreOptions,
 } from './postgres-interaction-store.js';
+export {
+  readInteractionOutbox,
+  type InteractionOutboxEntry,
+  type ReadInteractionOutboxOptions,
+  type ReadInteractionOutboxRefusalCode,
+  type ReadInteractionOutboxResult,
+} from './read-interaction-outbox.js';
 export { pgDatabase, type PgClientLike, type PgPoolClientLike, type PgPoolLike } from './pg-database.js';
 export { pgliteDatabase, type PgliteLike, type PgliteTransactionLike } from './pglite-database.js';

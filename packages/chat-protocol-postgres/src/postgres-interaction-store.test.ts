@@ -1,83 +1,26 @@
 import type { OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
-import {
-  InteractionResolver,
-  type InteractionAuthority,
-  type InteractionStore,
-  type InteractionValidator,
-} from '@papercusp/chat-protocol-interactions';
+import type { InteractionStore } from '@papercusp/chat-protocol-interactions';
 import fc from 'fast-check';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { everyHostileArgument, hostileArgumentsArbitrary, syncOutcomeOf } from '../../../test-support/hostile-values.js';
 import { runs } from '../../../test-support/property-runs.js';
-import { freshSchema, useTestDatabases } from '../test/databases.js';
-import { grant, grantsLookup, prepareInteractionSchema } from '../test/interaction-grants.js';
-import { classifyDatabaseError, createPostgresInteractionStore, pgDatabase, type ChatDatabase, type ChatQueryable } from './index.js';
+import { useTestDatabases } from '../test/databases.js';
+import {
+  ANSWERED_AT,
+  AUTHORITY,
+  OWNER,
+  answer,
+  interceptCommit,
+  lockWaiters,
+  openCard,
+  resolverOn,
+  type Card,
+} from '../test/interaction-cards.js';
+import { grant, grantsLookup } from '../test/interaction-grants.js';
+import { classifyDatabaseError, createPostgresInteractionStore, pgDatabase } from './index.js';
 
 const databases = useTestDatabases();
-
-const OWNER = 'owner';
-const AUTHORITY: InteractionAuthority = { principalId: 'user_1', tenantId: 'tenant_1', customerId: null, publicOwnerId: null };
-const OPENED_AT = '2026-11-30T09:00:00Z';
-const ANSWERED_AT = '2026-11-30T09:10:00Z';
-
-const validate: InteractionValidator<OpenCardSnapshotV1> = ({ value }) => {
-  const optionId = typeof value === 'object' && value !== null ? (value as { readonly optionId?: unknown }).optionId : undefined;
-  return optionId === 'refund' || optionId === 'replace' ? { value: { optionId } } : { issues: [{ message: 'not offered' }] };
-};
-
-const resolverOn = (store: InteractionStore<OpenCardSnapshotV1, string>) => new InteractionResolver<string>({ store, validate });
-
-interface Card {
-  readonly schema: string;
-  readonly database: ChatDatabase;
-  readonly conversationId: string;
-  readonly correlationId: string;
-  readonly store: (database?: ChatDatabase) => InteractionStore<OpenCardSnapshotV1, string>;
-}
-
-let cards = 0;
-
-/** A fresh schema with `OWNER` granted and one card opened in it. */
-async function openCard(database: ChatDatabase): Promise<Card> {
-  cards += 1;
-  const schema = freshSchema('interaction_rules');
-  await prepareInteractionSchema(database, schema);
-  const conversationId = `conv_${cards}`;
-  const correlationId = `card_${cards}`;
-  await grant(database, schema, conversationId, OWNER, AUTHORITY);
-  const interactionAuthority = grantsLookup(schema);
-  const store = (on: ChatDatabase = database) => createPostgresInteractionStore<string>(on, { schema, interactionAuthority });
-  const opened = await resolverOn(store()).open({
-    caller: OWNER,
-    card: {
-      correlationId,
-      createdAt: OPENED_AT,
-      prompt: 'Refund or replacement?',
-      presentation: {
-        kind: 'radio',
-        options: [
-          { id: 'refund', label: 'Refund' },
-          { id: 'replace', label: 'Replacement' },
-        ],
-      },
-    },
-    schema: { id: 'refund-choice', revision: 1 },
-    expiresAt: '2026-11-30T09:30:00Z',
-    scope: { conversationId, ...AUTHORITY },
-    at: OPENED_AT,
-  });
-  expect(opened).toMatchObject({ ok: true, outcome: 'opened', replayed: false });
-  return { schema, database, conversationId, correlationId, store };
-}
-
-const answer = (card: Card, optionId: string) => ({
-  conversationId: card.conversationId,
-  correlationId: card.correlationId,
-  caller: OWNER,
-  value: { optionId },
-  at: ANSWERED_AT,
-});
 
 /** What is committed for the card: its row and its outbox rows, in id order. */
 async function committed(card: Card) {
@@ -109,47 +52,6 @@ async function holdCardLock(card: Card): Promise<{ release: () => Promise<void> 
   };
 }
 
-/** Resolves once `count` backends wait on a lock, or after 3 s (a store without the fence never waits: the assertions then say so). */
-async function lockWaiters(count: number): Promise<void> {
-  const deadline = Date.now() + 3_000;
-  while (Date.now() < deadline) {
-    const { rows } = await databases
-      .pool()
-      .query<{ waiting: number }>(
-        "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-      );
-    if ((rows[0]?.waiting ?? 0) >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** `database` whose sessions send a `COMMIT` that follows a write to the outbox through `around(pid, commit)`. */
-function interceptCommit(database: ChatDatabase, around: (pid: number, commit: () => Promise<unknown>) => Promise<void>): ChatDatabase {
-  return {
-    ...database,
-    query: (text, values) => database.query(text, values),
-    listen: (channel, onNotification, onLost) => database.listen(channel, onNotification, onLost),
-    session: (work) =>
-      database.session(async (connection) => {
-        const { rows } = await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-        const pid = rows[0]?.pid ?? 0;
-        let wrote = false;
-        return work({
-          query: async <Row extends object>(text: string, values?: readonly unknown[]) => {
-            if (text.includes('interaction_outbox')) wrote = true;
-            if (text !== 'COMMIT' || !wrote) return connection.query<Row>(text, values);
-            let result: Awaited<ReturnType<typeof connection.query<Row>>> | undefined;
-            await around(pid, async () => {
-              result = await connection.query<Row>(text, values);
-            });
-            if (result === undefined) throw new Error('the commit was not sent');
-            return result;
-          },
-        });
-      }),
-  };
-}
-
 describe('createPostgresInteractionStore on a real server (DESIGN §7.3, §9.2)', () => {
   it('two first answers on separate connections: exactly one closes the card, the other is already-closed, one outbox row per transition', async () => {
     const card = await openCard(databases.postgres());
@@ -158,7 +60,7 @@ describe('createPostgresInteractionStore on a real server (DESIGN §7.3, §9.2)'
       resolverOn(card.store()).submit(answer(card, 'refund')),
       resolverOn(card.store()).submit(answer(card, 'replace')),
     ]);
-    await lockWaiters(2);
+    await lockWaiters(databases.postgres(), 2);
     await lock.release();
     const [first, second] = await answers;
     const results = [first, second];
@@ -185,7 +87,7 @@ describe('createPostgresInteractionStore on a real server (DESIGN §7.3, §9.2)'
         calls += 1;
         return { result: [(snapshot.record as { readonly revision: number }).revision, snapshot.authority] };
       });
-    await lockWaiters(1);
+    await lockWaiters(databases.postgres(), 1);
     expect(calls).toBe(0);
     await lock.release();
     expect(await result).toEqual([1, AUTHORITY]);
@@ -248,7 +150,7 @@ describe('createPostgresInteractionStore on a real server (DESIGN §7.3, §9.2)'
     const card = await openCard(databases.postgres());
     const lock = await holdCardLock(card);
     const submitted = resolverOn(card.store()).submit(answer(card, 'refund'));
-    await lockWaiters(1);
+    await lockWaiters(databases.postgres(), 1);
     await grant(databases.postgres(), card.schema, card.conversationId, OWNER, null);
     await lock.release();
     expect(await submitted).toMatchObject({ ok: false, code: 'not-found' });

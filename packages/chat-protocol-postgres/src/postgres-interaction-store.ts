@@ -14,6 +14,7 @@ import type {
   InteractionStore,
   InteractionStoreRequest,
 } from '@papercusp/chat-protocol-interactions';
+import { INTERACTION_OUTBOX_NAMESPACE, advisoryLockSql } from './advisory-locks.js';
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { quoteIdentifier } from './identifiers.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
@@ -109,7 +110,8 @@ function writableNext(
  * resolves authority through `options.interactionAuthority` with the
  * transaction's handle, and calls `decide` exactly once, synchronously. A
  * decision with `next` is written, with its transition as one
- * `interaction_outbox` row, only when `next.revision` is the stored revision
+ * `interaction_outbox` row (its id taken under a per-schema lock held to
+ * the commit, so ids are in commit order), only when `next.revision` is the stored revision
  * plus one and the stored record is not closed (otherwise it rejects with
  * `TypeError` and writes nothing); both commit together. A decision without
  * `next` is rolled back: no visible change. It resolves once `COMMIT` is
@@ -135,6 +137,7 @@ export function createPostgresInteractionStore<Caller>(
   const lookup = options.interactionAuthority;
   const cards = `${schema}.interactions`;
   const outbox = `${schema}.interaction_outbox`;
+  const outboxLockName = `${schema}.interaction_outbox`;
   const authorityOf = async (query: ChatQueryable, key: CardKey<Caller>): Promise<InteractionAuthority | null> =>
     lookup === undefined
       ? null
@@ -174,6 +177,8 @@ export function createPostgresInteractionStore<Caller>(
           `UPDATE ${cards} SET revision = $3, record = $4::json, updated_at = now() WHERE conversation_id = $1 AND correlation_id = $2`,
           [...ids, write.revision, write.record],
         );
+        // Held to COMMIT: no other write takes an outbox id before this one is visible, so ids are in commit order.
+        await connection.query(advisoryLockSql(INTERACTION_OUTBOX_NAMESPACE, 1, 'transaction'), [outboxLockName]);
         await connection.query(
           `INSERT INTO ${outbox} (conversation_id, correlation_id, revision, transition) VALUES ($1, $2, $3, $4::jsonb)`,
           [...ids, write.revision, write.transition],
