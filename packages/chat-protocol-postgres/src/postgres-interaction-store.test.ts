@@ -77,6 +77,41 @@ describe('createPostgresInteractionStore on a real server (DESIGN §7.3, §9.2)'
     });
   });
 
+  it('a serialization failure rejects, and the loser’s one read answers already-closed with the stored resolution (DESIGN §7.6)', async () => {
+    const card = await openCard(databases.postgres());
+    // A host whose transactions default to SERIALIZABLE: the second first answer fails with 40001 once the lock is granted.
+    const serializable = new pg.Pool({
+      connectionString: databases.cluster().url,
+      max: 4,
+      options: '-c default_transaction_isolation=serializable',
+    });
+    try {
+      const lock = await holdCardLock(card);
+      let failure: unknown;
+      const loserStore = card.store(pgDatabase(serializable));
+      const failing: InteractionStore<OpenCardSnapshotV1, string> = {
+        transact: (request, decide) =>
+          loserStore.transact(request, decide).catch((error: unknown) => {
+            failure = error;
+            throw error;
+          }),
+        read: (request) => loserStore.read(request),
+      };
+      // Queued first, granted the lock first.
+      const winner = resolverOn(card.store()).submit(answer(card, 'refund'));
+      await lockWaiters(databases.postgres(), 1);
+      const loser = resolverOn(failing).submit(answer(card, 'replace'));
+      await lockWaiters(databases.postgres(), 2);
+      await lock.release();
+      expect(await winner).toMatchObject({ ok: true, outcome: 'submitted', replayed: false });
+      expect(await loser).toEqual({ ok: false, code: 'already-closed', message: 'the card was already submitted', status: 'submitted' });
+      expect(classifyDatabaseError(failure)).toBe('conflict');
+      expect((await committed(card)).outbox.map((row) => row.revision)).toEqual([1, 2]);
+    } finally {
+      await serializable.end();
+    }
+  });
+
   it('transact calls decide exactly once, only after the row lock is granted, and resolves with its result', async () => {
     const card = await openCard(databases.postgres());
     const lock = await holdCardLock(card);
