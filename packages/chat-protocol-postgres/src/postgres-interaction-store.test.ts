@@ -341,6 +341,8 @@ describe.each([
       expect(snapshot.record === null || (snapshot.record as { readonly revision?: unknown }).revision === 1).toBe(true);
     };
     for (const hostile of everyHostileArgument(valid)) await check(hostile.args);
+    // A caller Postgres cannot bind (a NUL): the host's lookup answers no grant, so the store answers, never rejects.
+    await check([{ ...valid[0], caller: 'a\u0000b' }]);
     await fc.assert(
       fc.asyncProperty(hostileArgumentsArbitrary(valid), (hostile) => check(hostile.args)),
       { numRuns: runs(50) },

@@ -31,7 +31,10 @@ export interface InteractionAuthorityRequest<Caller> {
  * conversation, or `null` when it has none. Called inside the store's
  * transaction with that transaction's own handle, so grants kept in the same
  * database are read under the card's lock (a revocation that committed first
- * is seen). Throwing (or rejecting) fails the transaction: nothing is written.
+ * is seen). Throwing (or rejecting) fails the transaction: nothing is written,
+ * and `transact` and `read` reject. The caller comes as the request gave it,
+ * so a lookup should answer `null` for a caller it cannot look up (one with a
+ * NUL, say, which Postgres refuses to bind) rather than throw.
  */
 export type InteractionAuthorityLookup<Caller> = (
   query: ChatQueryable,

@@ -3,6 +3,7 @@
  * own database, read through the transaction's handle as DESIGN §9.1 asks a
  * host to, and a harness for the testkit's conformance suite over it.
  */
+import { isChatId } from '@papercusp/chat-protocol-core';
 import type { InteractionAuthority } from '@papercusp/chat-protocol-interactions';
 import type { InteractionStoreHarness } from '@papercusp/chat-protocol-testkit/vitest';
 import { createPostgresInteractionStore, migrateChatStore, type ChatDatabase, type ChatQueryable } from '../src/index.js';
@@ -19,7 +20,8 @@ export async function prepareInteractionSchema(database: ChatDatabase, schema: s
 /** The host's lookup: the caller's row in `test_grants`, read through `query` (the store's transaction). */
 export function grantsLookup(schema: string) {
   return async (query: ChatQueryable, request: { readonly caller: unknown; readonly conversationId: string }) => {
-    if (typeof request.caller !== 'string') return null;
+    // A caller the table cannot hold (not a chat id: a NUL would fail the statement, and the transaction with it) has no grant.
+    if (!isChatId(request.caller)) return null;
     const { rows } = await query.query<{ authority: InteractionAuthority }>(
       `SELECT authority FROM "${schema}".test_grants WHERE conversation_id = $1 AND caller = $2`,
       [request.conversationId, request.caller],
