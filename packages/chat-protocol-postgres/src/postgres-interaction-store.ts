@@ -112,23 +112,23 @@ function writableNext(
  * never committed without a record), locks it with `SELECT … FOR UPDATE`,
  * resolves authority through `options.interactionAuthority` with the
  * transaction's handle, and calls `decide` exactly once, synchronously. A
- * decision with `next` is written, with its transition as one
- * `interaction_outbox` row (its id taken under a per-schema lock held to
- * the commit, so ids are in commit order), only when `next.revision` is the stored revision
- * plus one and the stored record is not closed (otherwise it rejects with
- * `TypeError` and writes nothing); both commit together. A decision without
- * `next` is rolled back: no visible change. It resolves once `COMMIT` is
- * acknowledged and rejects when any statement fails (a lost connection, a
- * serialization failure, a statement or lock timeout), the commit's outcome
- * then being for the resolver's single read to find. No in-process lock.
- * `read` returns the committed record and the current authority, read in one
- * snapshot, and writes nothing.
+ * decision with `next` is written only when `next.revision` is the stored
+ * revision plus one and the stored record is not closed (otherwise it
+ * rejects with `TypeError` and writes nothing), together with its transition
+ * as one `interaction_outbox` row whose id is taken under a per-schema lock
+ * held to the commit (so ids are in commit order); both commit together. A
+ * decision without `next` is rolled back: no visible change. It resolves once
+ * `COMMIT` is acknowledged and rejects when any statement fails (a lost
+ * connection, a serialization failure, a statement or lock timeout), the
+ * commit's outcome then being for the resolver's single read to find. No
+ * in-process lock. `read` returns the committed record and the current
+ * authority, read in one snapshot, and writes nothing.
  *
  * Hostile requests: both read each request once and never throw
  * synchronously. A request that names no card (not an object, a throwing
- * getter, ids that are not chat ids)
- * sees no record and no authority without a round trip; `next` for it rejects
- * with `TypeError`. Without `interactionAuthority`, every authority is `null`.
+ * getter, ids that are not chat ids) sees no record and no authority without
+ * a round trip; `next` for it rejects with `TypeError`. Without
+ * `interactionAuthority`, every authority is `null` (the store fails closed).
  * Throws `TypeError` at creation when `options.schema` is not a lower-case
  * identifier (`isChatIdentifier`).
  */
@@ -193,13 +193,15 @@ export function createPostgresInteractionStore<Caller>(
     async read(given) {
       const key = readCardKey(given);
       if (key === undefined) return nothing();
+      const select = `SELECT revision, record FROM ${cards} WHERE conversation_id = $1 AND correlation_id = $2`;
+      if (lookup === undefined) {
+        const { rows } = await database.query<CardRow>(select, [key.conversationId, key.correlationId]);
+        return { record: rows[0]?.record ?? null, authority: null };
+      }
       return database.session(async (connection) => {
         // One snapshot for the record and the host's grants.
         await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const { rows } = await connection.query<CardRow>(
-          `SELECT revision, record FROM ${cards} WHERE conversation_id = $1 AND correlation_id = $2`,
-          [key.conversationId, key.correlationId],
-        );
+        const { rows } = await connection.query<CardRow>(select, [key.conversationId, key.correlationId]);
         const authority = await authorityOf(connection, key);
         await connection.query('COMMIT');
         return { record: rows[0]?.record ?? null, authority };
