@@ -321,6 +321,33 @@ describe.each([
     expect(await resolverOn(store).submit(answer(card, 'refund'))).toMatchObject({ ok: false, code: 'not-found' });
   });
 
+  it('an authority lookup that throws fails the transaction: transact and read reject, nothing is written, the resolver answers store-unavailable', async () => {
+    const card = await openCard(database());
+    const failure = new Error('grants unavailable');
+    const store = createPostgresInteractionStore<string>(database(), {
+      schema: card.schema,
+      interactionAuthority: () => {
+        throw failure;
+      },
+    });
+    const request = { conversationId: card.conversationId, correlationId: card.correlationId, caller: OWNER };
+    let calls = 0;
+    await expect(
+      store.transact(request, () => {
+        calls += 1;
+        return { result: 'decided' };
+      }),
+    ).rejects.toBe(failure);
+    expect(calls).toBe(0);
+    await expect(store.read(request)).rejects.toBe(failure);
+    expect(await resolverOn(store).submit(answer(card, 'refund'))).toEqual({
+      ok: false,
+      code: 'store-unavailable',
+      message: 'the store could not be read; nothing was written',
+    });
+    expect(await committed(card)).toMatchObject({ row: { revision: 1, status: 'pending' } });
+  });
+
   it('hostile requests never throw synchronously; one that names no card sees nothing, and transact decides once (issue 12)', async () => {
     const card = await openCard(database());
     const store = card.store();
