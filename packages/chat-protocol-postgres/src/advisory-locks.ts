@@ -11,6 +11,9 @@ export const MIGRATION_LOCK_NAMESPACE = 1_667_785_076;
 /** Namespace of the per-turn fence `compareAndSwap`, `admitDispatch` and cancellation take. */
 export const TURN_FENCE_NAMESPACE = 1_667_785_077;
 
+/** Namespace of the per-schema lock an interaction write holds from its outbox row to its commit, so outbox ids are in commit order. */
+export const INTERACTION_OUTBOX_NAMESPACE = 1_667_785_080;
+
 /**
  * SQL that takes a lock in `namespace` on the object named by the bound text
  * parameter `$parameter` (already prefixed by the schema). `scope` says

@@ -9,12 +9,15 @@ describe('the public surface of @papercusp/chat-protocol-postgres', () => {
       'CHAT_STORE_SCHEMA_VERSION',
       'DEFAULT_CHAT_STORE_SCHEMA',
       'classifyDatabaseError',
+      'createPostgresChatStore',
       'createPostgresEventLog',
+      'createPostgresInteractionStore',
       'createPostgresTurnStore',
       'isChatIdentifier',
       'migrateChatStore',
       'pgDatabase',
       'pgliteDatabase',
+      'readInteractionOutbox',
     ]);
   });
 });

@@ -3,6 +3,7 @@
  * PGlite (DESIGN §9). Public exports, by name.
  */
 export type { ChatDatabase, ChatDatabaseUnlisten, ChatQueryable, ChatQueryResult } from './chat-database.js';
+export { createPostgresChatStore, type PostgresChatStore, type PostgresChatStoreOptions } from './create-postgres-chat-store.js';
 export { classifyDatabaseError, type DatabaseFailureKind } from './database-errors.js';
 export { isChatIdentifier } from './identifiers.js';
 export {
@@ -14,6 +15,19 @@ export {
 } from './migrate-chat-store.js';
 export { CHAT_STORE_SCHEMA_VERSION } from './migrations.js';
 export { pgDatabase, type PgClientLike, type PgPoolClientLike, type PgPoolLike } from './pg-database.js';
-export { createPostgresTurnStore, type DispatchAuthorityRequest, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
 export { pgliteDatabase, type PgliteLike, type PgliteTransactionLike } from './pglite-database.js';
 export { createPostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log.js';
+export {
+  createPostgresInteractionStore,
+  type InteractionAuthorityLookup,
+  type InteractionAuthorityRequest,
+  type PostgresInteractionStoreOptions,
+} from './postgres-interaction-store.js';
+export { createPostgresTurnStore, type DispatchAuthorityRequest, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
+export {
+  readInteractionOutbox,
+  type InteractionOutboxEntry,
+  type ReadInteractionOutboxOptions,
+  type ReadInteractionOutboxRefusalCode,
+  type ReadInteractionOutboxResult,
+} from './read-interaction-outbox.js';
