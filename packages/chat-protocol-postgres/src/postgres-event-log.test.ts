@@ -6,7 +6,6 @@ import { describeChatEventLogConformance } from '@papercusp/chat-protocol-testki
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshSchema, useTestDatabases } from '../test/databases.js';
-import { transpilePackage } from '../test/transpile-package.js';
 import { createPostgresEventLog, migrateChatStore, pgDatabase, type ChatDatabase } from './index.js';
 
 const databases = useTestDatabases();
@@ -328,7 +327,6 @@ describe('createPostgresEventLog across connections and processes on a real serv
   });
 
   it('a subscription receives what another process appends, in order, and ends terminal', async () => {
-    const entry = await transpilePackage();
     const [reader] = logs();
     const key = freshTurn();
     const seen: number[] = [];
@@ -341,13 +339,7 @@ describe('createPostgresEventLog across connections and processes on a real serv
     const sent = [envelopeOf(key, 1), envelopeOf(key, 2), envelopeOf(key, 3, DONE)];
     const child = spawn(
       process.execPath,
-      [
-        fileURLToPath(new URL('../test/append-from-child.mjs', import.meta.url)),
-        entry,
-        databases.cluster().url,
-        schema,
-        JSON.stringify(sent),
-      ],
+      [fileURLToPath(new URL('../test/append-from-child.mjs', import.meta.url)), databases.cluster().url, schema, JSON.stringify(sent)],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

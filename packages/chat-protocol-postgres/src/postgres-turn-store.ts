@@ -122,7 +122,7 @@ function admissionRefusal(
 export function createPostgresTurnStore<Result, Caller>(
   database: ChatDatabase,
   options: PostgresTurnStoreOptions<Caller> = {},
-): TurnStore<Result, Caller> {
+): Required<TurnStore<Result, Caller>> {
   const schemaName = options.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
   const schema = quoteIdentifier(schemaName);
   const authorizeDispatch = options.authorizeDispatch;

@@ -1,10 +1,10 @@
-// A separate process that appends to the event log: `node append-from-child.mjs <module> <url> <schema> <envelopes-json>`.
-// It prints each append's answer as one JSON line, then exits.
-import { pathToFileURL } from 'node:url';
+// @ts-check
+// A separate process that appends to the event log: `node append-from-child.mjs <url> <schema> <envelopes-json>`.
+// It imports the package's build by name, as a host's process would, prints each append's answer as one JSON line, then exits.
+import { createPostgresEventLog, pgDatabase } from '@papercusp/chat-protocol-postgres';
 import pg from 'pg';
 
-const [modulePath, url, schema, envelopesJson] = process.argv.slice(2);
-const { createPostgresEventLog, pgDatabase } = await import(pathToFileURL(modulePath).href);
+const [url, schema = '', envelopesJson = '[]'] = process.argv.slice(2);
 const pool = new pg.Pool({ connectionString: url, max: 1 });
 try {
   const log = createPostgresEventLog(pgDatabase(pool), { schema });
