@@ -9,7 +9,12 @@
  * launch is written inside `execute`, before its first `await`: while the
  * store still holds the turn's fence.
  *
- * Configuration is one JSON argument: { url, schema, seed, worker, ledger, turns, cards, leaseMs }.
+ * The workers race on a window of turns and cards that moves from the first
+ * to the last over the run (`startedAt`, `chaosMs`), so every turn is raced
+ * by all of them at some point, with kills and the server's restart landing
+ * on turns in every state.
+ *
+ * Configuration is one JSON argument: { url, schema, seed, worker, ledger, turns, cards, leaseMs, startedAt, chaosMs }.
  */
 import { appendFileSync } from 'node:fs';
 import { InteractionResolver } from '@papercusp/chat-protocol-interactions';
@@ -50,14 +55,34 @@ const resolver = new InteractionResolver({ store: store.interactionStore, valida
 /** @type {{ turn: { conversationId: string, turnId: string }, effectId: string, result: string }[]} results this process must still store */
 const unstored = [];
 
+/** How many turns (or cards) on each side of the window's centre are hot. */
+const WINDOW = 2;
+
+/**
+ * An item of the hot window: where the run is now, give or take `WINDOW`.
+ * @template Item
+ * @param {readonly Item[]} items
+ * @returns {Item}
+ */
+function hot(items) {
+  const progress = Math.min(Math.max((Date.now() - config.startedAt) / config.chaosMs, 0), 1);
+  const centre = Math.round(progress * (items.length - 1));
+  const index = Math.min(Math.max(centre + Math.floor(random() * (2 * WINDOW + 1)) - WINDOW, 0), items.length - 1);
+  return /** @type {Item} */ (items[index]);
+}
+
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** @param {{ conversationId: string, turnId: string, effectIds: string[] }} turn @param {string} effectId */
+/** @param {{ conversationId: string, turnId: string, effectIds: string[], cancellable: boolean }} turn @param {string} effectId */
 async function claimAndDispatch(turn, effectId) {
   const key = { caller: OWNER, conversationId: turn.conversationId, turnId: turn.turnId };
   const claimed = await recovery.claimEffect({ ...key, effectId });
+  // Settled without a result (marked by this claim or before it): the line follows the mark's commit.
+  if (claimed.ok && claimed.outcome === 'needs-reconciliation') ledger({ type: 'settled', turnId: turn.turnId, effectId });
   if (!claimed.ok || claimed.outcome !== 'claimed') return;
+  // Sometimes a cancellation races this very admission, on another connection of the pool.
+  const racingCancel = turn.cancellable && random() < 0.15 ? sleep(Math.floor(random() * 5)).then(() => cancel(turn)) : undefined;
   const dispatched = await recovery.dispatchEffect({
     caller: OWNER,
     claim: claimed.claim,
@@ -66,15 +91,22 @@ async function claimAndDispatch(turn, effectId) {
       const controller = new AbortController();
       running.set(id, controller);
       ledger({ type: 'launch', turnId: execution.turnId, effectId: execution.effectId, claim: execution.claim });
+      // Mostly short, so admissions are often in flight when a cancellation commits; some long, so kills orphan them.
+      const duration = random() < 0.8 ? Math.floor(random() * 10) : 100 + Math.floor(random() * 300);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => resolve(`result:${id}`), Math.floor(random() * 40));
+        const timer = setTimeout(() => resolve(`result:${id}`), duration);
         controller.signal.addEventListener('abort', () => {
           clearTimeout(timer);
           reject(new Error('aborted'));
         });
-      }).finally(() => running.delete(id));
+      }).finally(() => {
+        // Written before the result is stored: the execution ended here, whatever the store answers next.
+        ledger({ type: 'settled', turnId: execution.turnId, effectId: execution.effectId });
+        running.delete(id);
+      });
     },
   });
+  await racingCancel;
   if (dispatched.ok && dispatched.outcome === 'completed') {
     ledger({ type: 'stored', turnId: turn.turnId, effectId, result: dispatched.result });
   } else if (!dispatched.ok && dispatched.code === 'checkpoint-failed' && 'result' in dispatched) {
@@ -93,7 +125,9 @@ async function storeUnstored() {
 /** @param {{ conversationId: string, turnId: string }} turn */
 async function cancel(turn) {
   const cancelled = await recovery.cancelTurn({ caller: OWNER, conversationId: turn.conversationId, turnId: turn.turnId });
-  if (cancelled.ok) ledger({ type: 'cancelled', turnId: turn.turnId });
+  // Also when another worker committed it (`committed: false`): the line still follows the commit. The
+  // committing one says what was in flight when it committed: what it saw admitted and still open.
+  if (cancelled.ok) ledger({ type: 'cancelled', turnId: turn.turnId, committed: cancelled.committed, inFlight: cancelled.inFlight });
 }
 
 /** @param {{ conversationId: string, correlationId: string }} card */
@@ -117,11 +151,14 @@ async function answer(card) {
 for (;;) {
   try {
     const roll = random();
-    if (roll < 0.65) {
-      const turn = pick(config.turns);
+    if (roll < 0.7) {
+      const turn = hot(config.turns);
       await claimAndDispatch(turn, pick(turn.effectIds));
-    } else if (roll < 0.72) await cancel(pick(config.turns));
-    else if (roll < 0.92) await answer(pick(config.cards));
+    } else if (roll < 0.72) {
+      // Half the turns are cancelled at some point, racing their dispatches; the others run to the end.
+      const turn = hot(config.turns);
+      if (turn.cancellable) await cancel(turn);
+    } else if (roll < 0.9) await answer(hot(config.cards));
     else await storeUnstored();
   } catch (error) {
     // The components answer with results; a throw here is a bug the controller must see.

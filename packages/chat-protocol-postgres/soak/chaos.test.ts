@@ -37,13 +37,13 @@ const WORKERS = 4;
 const TURNS = 200;
 const CARDS = 100;
 const EFFECTS_PER_TURN = 3;
-/** Short, so the sweep after the run sees every orphan past it; far above an execution's 40 ms. */
+/** Short, so the sweep after the run sees every orphan past it; far above an execution's 400 ms. */
 const LEASE_MS = 3_000;
 const SCHEMA = 'chaos';
 const WORKER_SCRIPT = fileURLToPath(new URL('./chaos-worker.mjs', import.meta.url));
 
 interface LedgerLine {
-  readonly type: 'launch' | 'stored' | 'cancelled' | 'card-closed' | 'threw';
+  readonly type: 'launch' | 'settled' | 'stored' | 'cancelled' | 'card-closed' | 'threw';
   readonly worker: number;
   readonly turnId?: string;
   readonly effectId?: string;
@@ -53,12 +53,16 @@ interface LedgerLine {
   readonly status?: string;
   readonly value?: unknown;
   readonly message?: string;
+  readonly committed?: boolean;
+  readonly inFlight?: readonly string[];
 }
 
+const chooseCancellable = randomSource(SEED ^ 0x5bd1e995);
 const turns = Array.from({ length: TURNS }, (_, index) => ({
   conversationId: `conv_chaos_${index}`,
   turnId: `turn_chaos_${SEED}_${index}`,
   effectIds: Array.from({ length: EFFECTS_PER_TURN }, (__, effect) => `call_${effect}`),
+  cancellable: chooseCancellable() < 0.5,
 }));
 const cards = Array.from({ length: CARDS }, (_, index) => ({
   conversationId: `conv_chaos_${index}`,
@@ -105,7 +109,9 @@ async function setUp(database: ChatDatabase): Promise<void> {
     TURNS,
   ]);
   const { recovery, resolver } = controllerComponents(database);
-  for (const turn of turns) expect(await recovery.startTurn({ caller: OWNER, ...turn })).toMatchObject({ ok: true, outcome: 'started' });
+  for (const { conversationId, turnId, effectIds } of turns) {
+    expect(await recovery.startTurn({ caller: OWNER, conversationId, turnId, effectIds })).toMatchObject({ ok: true, outcome: 'started' });
+  }
   const openedAt = new Date().toISOString();
   const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
   for (const card of cards) {
@@ -115,6 +121,7 @@ async function setUp(database: ChatDatabase): Promise<void> {
         correlationId: card.correlationId,
         createdAt: openedAt,
         prompt: 'Refund or replacement?',
+        allowDecline: true,
         presentation: {
           kind: 'radio',
           options: [
@@ -142,9 +149,21 @@ interface Chaos {
 async function runChaos(url: string, ledger: string, random: () => number): Promise<Chaos> {
   const chaos: Chaos = { kills: 0, crashes: [], serverRestarts: 0 };
   let generation = 0;
+  const startedAt = Date.now();
   const start = (worker: number): void => {
     generation += 1;
-    const config = { url, schema: SCHEMA, seed: SEED + generation * 7_919, worker, ledger, turns, cards, leaseMs: LEASE_MS };
+    const config = {
+      url,
+      schema: SCHEMA,
+      seed: SEED + generation * 7_919,
+      worker,
+      ledger,
+      turns,
+      cards,
+      leaseMs: LEASE_MS,
+      startedAt,
+      chaosMs: CHAOS_MS,
+    };
     const child = spawn(process.execPath, [WORKER_SCRIPT, JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
@@ -154,7 +173,6 @@ async function runChaos(url: string, ledger: string, random: () => number): Prom
     workers.set(worker, child);
   };
   for (let worker = 0; worker < WORKERS; worker += 1) start(worker);
-  const startedAt = Date.now();
   const restartAt = startedAt + CHAOS_MS * (0.2 + random() * 0.4);
   let restarted = false;
   while (Date.now() - startedAt < CHAOS_MS) {
@@ -200,16 +218,29 @@ describe('multi-process chaos on a real server (issue 15, DESIGN §9.4)', () => 
     const violations: string[] = [...chaos.crashes];
     for (const line of ledger) if (line.type === 'threw') violations.push(`worker ${line.worker} threw: ${line.message}`);
 
-    // No effect launched twice, and none after its turn's cancellation committed (the ledger's order is real time).
+    // No effect launched twice, and none after its turn's cancellation committed (the ledger's order is real
+    // time). A launch before the committing cancellation's line either ended before it (a `settled` line) or was
+    // in flight when it committed, so that cancellation saw its admission: one it did not see was launched after.
     const launches = new Map<string, number>();
     const cancelledTurns = new Set<string>();
+    const launchedOpen = new Map<string, Set<string>>();
     for (const line of ledger) {
-      if (line.type === 'cancelled' && line.turnId !== undefined) cancelledTurns.add(line.turnId);
-      if (line.type !== 'launch') continue;
       const key = effectKey(line.turnId, line.effectId);
+      if (line.type === 'settled') launchedOpen.get(line.turnId ?? '')?.delete(key);
+      if (line.type === 'cancelled' && line.turnId !== undefined) {
+        cancelledTurns.add(line.turnId);
+        if (line.committed !== true) continue;
+        for (const open of launchedOpen.get(line.turnId) ?? []) {
+          if (!(line.inFlight ?? []).some((effectId) => effectKey(line.turnId, effectId) === open)) {
+            violations.push(`${open} was running when its cancellation committed, which did not see its admission: launched after it`);
+          }
+        }
+      }
+      if (line.type !== 'launch' || line.turnId === undefined) continue;
       launches.set(key, (launches.get(key) ?? 0) + 1);
       if (launches.get(key) === 2) violations.push(`${key} launched twice`);
-      if (line.turnId !== undefined && cancelledTurns.has(line.turnId)) violations.push(`${key} launched after its cancellation committed`);
+      if (cancelledTurns.has(line.turnId)) violations.push(`${key} launched after its cancellation committed`);
+      launchedOpen.set(line.turnId, (launchedOpen.get(line.turnId) ?? new Set<string>()).add(key));
     }
 
     let orphans = 0;
@@ -309,7 +340,7 @@ describe('multi-process chaos on a real server (issue 15, DESIGN §9.4)', () => 
         `chaos: seed ${SEED}, ${WORKERS} workers, ${TURNS} turns × ${EFFECTS_PER_TURN} effects, ${CARDS} cards, ${CHAOS_MS / 1_000} s`,
         `  ${chaos.kills} workers SIGKILLed and restarted, ${chaos.serverRestarts} server stop -m immediate and start`,
         `  ${count('launch')} launches, ${count('stored')} completions reported stored, ${completed} effects completed`,
-        `  ${count('cancelled')} cancellations, ${orphans} orphaned admissions, ${reconciliation} effects needs-reconciliation`,
+        `  ${cancelledTurns.size} turns cancelled, ${orphans} orphaned admissions, ${reconciliation} effects needs-reconciliation`,
         `  cards: ${[...statuses].map(([status, number]) => `${number} ${status}`).join(', ')}`,
         `  ${violations.length} violations`,
       ].join('\n'),
