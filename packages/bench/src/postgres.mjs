@@ -360,7 +360,7 @@ async function pgliteStartTimes(directories, median) {
 }
 
 /** What one backend measures besides cross-process figures. */
-async function measureBackend(label, database, log) {
+async function measureBackend(label, database) {
   await prepare(database);
   progress(`${label}: round trips`);
   const roundTrips = await countRoundTrips(database);
@@ -374,7 +374,7 @@ async function measureBackend(label, database, log) {
   const appends = await appendsPerSecond(eventLog, `${label}_append`);
   const parallelAppends = await parallelAppendsPerSecond(eventLog, `${label}_parallel`);
   progress(`${label}: ${Math.round(appends)} appends/s to one turn, ${Math.round(parallelAppends)} over ${SETTINGS.parallelTurns} turns`);
-  return { roundTrips, throughput, appends, parallelAppends, log: log ?? eventLog, recovery };
+  return { roundTrips, throughput, appends, parallelAppends, log: eventLog, recovery };
 }
 
 /**
@@ -558,7 +558,9 @@ ${logTable}
 - Processes: ${SETTINGS.processes} child processes, started and connected before the clock starts, each takes its own
   ${SETTINGS.processTurns / SETTINGS.processes} of the ${SETTINGS.processTurns} turns (no race between them; each turn's ${SETTINGS.processEffectsPerTurn} effects are
   dispatched at once, all its turns at once); the rate is all effects over the first start to the last finish
-  (\`performance.timeOrigin + performance.now()\` in each process). The one-process rows run the same turns.
+  (\`performance.timeOrigin + performance.now()\` in each process). The one-process rows run the same turns. The
+  processes and the server share the machine's ${results.cores} cores: on a small machine more processes add CPU
+  contention rather than capacity: the row says what several hosts on one small machine get, not how the store scales.
 - Appends: \`createPostgresEventLog().append\` of ${SETTINGS.appendMilliseconds / 1000} s of deltas, each awaited before the next; "in
   parallel" runs ${SETTINGS.parallelTurns} such loops at once on ${SETTINGS.parallelTurns} turns. Latency: from just before \`append\` in one
   process to the \`subscribe\` callback of a subscriber that listened first, ${SETTINGS.latencyFrames} frames appended one after

@@ -9,6 +9,7 @@ import { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/c
 import { blockContenders, blockRows, measureBlocksBundles, naiveContenders } from './blocks.mjs';
 import { measureClientBundle, measureTestkitBundles } from './bundle-size.mjs';
 import { legacyContenders, legacyRows } from './legacy.mjs';
+import { postgresSection, measurePostgresStores } from './postgres.mjs';
 import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
 import { reducerResults } from './reducer.mjs';
 import { deltaTurnTexts, POOL_SIZE } from './fixtures.mjs';
@@ -60,6 +61,8 @@ const testkitBundles = await measureTestkitBundles();
 const roundTrips = await countRoundTrips();
 const latencyRates = await measureRecoveryLatency(median);
 const reducerSection = reducerResults({ median });
+// Wall-clock and I/O-bound: after every CPU-timed contender, with its own load reading.
+const postgresResults = await measurePostgresStores({ median });
 const seconds = (performance.now() - startedAt) / 1000;
 
 const ns = (id) => median(samples.get(id));
@@ -206,6 +209,7 @@ ${recoveryTable}
   so the effects of one turn are admitted and run concurrently; what stays serial is one compare-and-swap at a time
   per turn record.
 
+${postgresSection(postgresResults)}
 ## Testkit: what a browser test bundle pays (issue #7)
 
 - The golden sessions travel inside the testkit's bundle, so a browser or React Native test runner replays them
