@@ -30,6 +30,7 @@ import { TurnRecovery } from '@papercusp/chat-protocol-recovery';
 import { createFakeDatabase, createFakeTurnStore } from '@papercusp/chat-protocol-testkit';
 import pg from 'pg';
 import { startPostgresCluster } from '../../../test-support/postgres-cluster.mjs';
+import { markdownTable } from './markdown-table.mjs';
 
 const WORKER_FLAG = '--postgres-worker';
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -99,12 +100,8 @@ function fakeRecovery() {
 
 const execute = (run) => `done ${run.effectId}`;
 
-/** One turn: started, then its `count` effects claimed, admitted and completed at once. Resolves to the effects completed. */
-async function runTurn(recovery, turnId, count) {
-  const turn = { caller: CALLER, conversationId: CONVERSATION, turnId };
-  const effectIds = Array.from({ length: count }, (_, index) => `call_${index}`);
-  const started = await recovery.startTurn({ ...turn, effectIds });
-  if (!started.ok) throw new Error(`postgres bench: startTurn ${turnId}: ${started.code} ${started.message}`);
+/** Claims, admits and completes every effect of a started turn at once. Resolves to the effects completed. */
+async function dispatchAll(recovery, turn, effectIds) {
   const outcomes = await Promise.all(
     effectIds.map(async (effectId) => {
       const claimed = await recovery.claimEffect({ ...turn, effectId });
@@ -113,6 +110,21 @@ async function runTurn(recovery, turnId, count) {
     }),
   );
   return outcomes.filter((outcome) => outcome.ok && outcome.outcome === 'completed' && !outcome.reused).length;
+}
+
+const turnOf = (turnId) => ({ caller: CALLER, conversationId: CONVERSATION, turnId });
+const effectIdsOf = (count) => Array.from({ length: count }, (_, index) => `call_${index}`);
+
+/** Starts a turn of `count` effects; throws if the start is refused (a broken benchmark). */
+async function startTurn(recovery, turnId, count) {
+  const started = await recovery.startTurn({ ...turnOf(turnId), effectIds: effectIdsOf(count) });
+  if (!started.ok) throw new Error(`postgres bench: startTurn ${turnId}: ${started.code} ${started.message}`);
+}
+
+/** One turn: started, then its `count` effects claimed, admitted and completed at once. Resolves to the effects completed. */
+async function runTurn(recovery, turnId, count) {
+  await startTurn(recovery, turnId, count);
+  return dispatchAll(recovery, turnOf(turnId), effectIdsOf(count));
 }
 
 let turnCounter = 0;
@@ -164,18 +176,9 @@ async function countRoundTrips(database) {
   const perEffect = {};
   for (const count of CONCURRENCY) {
     const turnId = nextTurnId('count');
-    const effectIds = Array.from({ length: count }, (_, index) => `call_${index}`);
-    const turn = { caller: CALLER, conversationId: CONVERSATION, turnId };
-    await recovery.startTurn({ ...turn, effectIds });
+    await startTurn(recovery, turnId, count);
     Object.assign(counts, { operations: 0, compareAndSwap: 0, statements: 0 });
-    const outcomes = await Promise.all(
-      effectIds.map(async (effectId) => {
-        const claimed = await recovery.claimEffect({ ...turn, effectId });
-        if (claimed.outcome !== 'claimed') return claimed;
-        return recovery.dispatchEffect({ caller: CALLER, claim: claimed.claim, execute });
-      }),
-    );
-    const completed = outcomes.filter((outcome) => outcome.ok && outcome.outcome === 'completed').length;
+    const completed = await dispatchAll(recovery, turnOf(turnId), effectIdsOf(count));
     if (completed !== count) throw new Error(`postgres bench: ${completed} of ${count} effects completed`);
     perEffect[count] = {
       operations: counts.operations / count,
@@ -453,14 +456,6 @@ export async function measurePostgresStores({ median }) {
 const rate = (value) => `${Math.round(value).toLocaleString('en')}/s`;
 const milliseconds = (value) => `${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en')} ms`;
 
-/** A markdown table: `columns` maps each row key to its heading; a missing cell is empty. */
-function table(columns, rows) {
-  const keys = Object.keys(columns);
-  return [keys.map((key) => columns[key]), keys.map(() => '---'), ...rows.map((row) => keys.map((key) => row[key] ?? ''))]
-    .map((cells) => `| ${cells.join(' | ')} |`)
-    .join('\n');
-}
-
 /** The RESULTS.md section of the store benchmark. */
 export function postgresSection(results) {
   const { backends, fake, starts } = results;
@@ -480,7 +475,7 @@ export function postgresSection(results) {
     operations: '3.00 (see the recovery table)',
     ...Object.fromEntries(CONCURRENCY.map((count) => [`c${count}`, rate(fake[count].rate)])),
   });
-  const recoveryTable = table(
+  const recoveryTable = markdownTable(
     {
       backend: 'store',
       operations: 'store operations per effect (1 effect)',
@@ -504,7 +499,7 @@ export function postgresSection(results) {
     )
     .map((text, index) => `${backends[index].name}: ${text}`)
     .join('; ');
-  const logTable = table(
+  const logTable = markdownTable(
     {
       backend: 'store',
       appends: 'appends/s, one turn, sequential',

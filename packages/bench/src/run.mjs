@@ -14,6 +14,7 @@ import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRo
 import { reducerResults } from './reducer.mjs';
 import { deltaTurnTexts, POOL_SIZE } from './fixtures.mjs';
 import { median, medianRatio, measure } from './harness.mjs';
+import { markdownTable } from './markdown-table.mjs';
 import { checkParsePools, parseContenders, parseRows } from './parse.mjs';
 
 const TURN_LENGTH = 10_000;
@@ -103,14 +104,6 @@ rows.push({
   goal: `≤ ${bytes(GOALS.gzippedBytes)}`,
   met: verdict(bundle.gzippedBytes <= GOALS.gzippedBytes),
 });
-
-/** A markdown table: `columns` maps each row key to its heading; a missing cell is empty. */
-function markdownTable(columns, tableRows) {
-  const keys = Object.keys(columns);
-  return [keys.map((key) => columns[key]), keys.map(() => '---'), ...tableRows.map((row) => keys.map((key) => row[key] ?? ''))]
-    .map((cells) => `| ${cells.join(' | ')} |`)
-    .join('\n');
-}
 
 const table = markdownTable(COLUMNS, rows);
 
