@@ -14,7 +14,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** @returns {string | null} the directory holding `initdb` and `pg_ctl`, or null when this machine has none */
+/**
+ * The directory holding `initdb` and `pg_ctl`, or null when this machine has none.
+ * @public `.ci/run` calls it to decide whether to install the server binaries.
+ * @returns {string | null}
+ */
 export function findPostgresBinaries() {
   /** @type {(string | undefined)[]} */
   const candidates = [process.env['PG_BINDIR']];

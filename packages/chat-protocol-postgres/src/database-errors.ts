@@ -11,7 +11,7 @@
 export type DatabaseFailureKind = 'conflict' | 'timeout' | 'constraint' | 'connection' | 'other';
 
 /** The SQLSTATE of a Postgres error, or `undefined`. */
-export function sqlStateOf(error: unknown): string | undefined {
+function sqlStateOf(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const code = (error as { readonly code?: unknown }).code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
