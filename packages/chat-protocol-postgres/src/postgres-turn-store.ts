@@ -7,17 +7,19 @@
  * (`authorizeDispatch`), read inside the admission's own transaction.
  */
 import { isSafeJson, readFields } from '@papercusp/chat-protocol-core';
-import type {
-  AdmitDispatchRefusalCode,
-  AdmitDispatchRequest,
-  AdmitDispatchResult,
-  CompareAndSwapRequest,
-  CompareAndSwapResult,
-  EffectAdmission,
-  EffectRecord,
-  StoredTurn,
-  TurnRecord,
-  TurnStore,
+import {
+  admissionRefusal,
+  readAdmitDispatchRequest,
+  type AdmitDispatchRefusalCode,
+  type AdmitDispatchRequest,
+  type AdmitDispatchResult,
+  type CompareAndSwapRequest,
+  type CompareAndSwapResult,
+  type EffectAdmission,
+  type EffectRecord,
+  type StoredTurn,
+  type TurnRecord,
+  type TurnStore,
 } from '@papercusp/chat-protocol-recovery';
 import { TURN_FENCE_NAMESPACE, advisoryLockSql, advisoryUnlockSql } from './advisory-locks.js';
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
@@ -77,21 +79,6 @@ function unwritable(turnId: string, expectedRevision: number, next: unknown): st
   if (record.turnId !== turnId) return 'the record names another turn';
   if (record.revision !== expectedRevision + 1) return 'the revision must go up by one';
   if (!isSafeJson(next)) return 'the record (its results included) is not JSON the store can keep';
-  return null;
-}
-
-/** The admission checks of DESIGN §6.2 on the turn read under the fence, in `AdmitDispatchRefusalCode`'s order. */
-function admissionRefusal(
-  turn: { readonly record: TurnRecord<unknown>; readonly admitted: boolean } | undefined,
-  request: { readonly conversationId: string; readonly effectId: string; readonly claim: number },
-): AdmitDispatchRefusalCode | null {
-  if (turn === undefined || turn.record.conversationId !== request.conversationId) return 'unknown-turn';
-  if (turn.record.status !== 'running') return 'turn-not-running';
-  const effect = turn.record.effects.find((candidate) => candidate.effectId === request.effectId);
-  if (effect === undefined) return 'unknown-effect';
-  if (effect.status !== 'open') return 'effect-settled';
-  if (turn.admitted) return 'already-admitted';
-  if (effect.claim !== request.claim) return 'stale-claim';
   return null;
 }
 
@@ -196,19 +183,9 @@ export function createPostgresTurnStore<Result, Caller>(
     },
 
     async admitDispatch(given: AdmitDispatchRequest<Caller>, launch: () => void): Promise<AdmitDispatchResult> {
-      const request = readFields(given, ['caller', 'conversationId', 'turnId', 'effectId', 'claim', 'admittedAt']);
+      const request = readAdmitDispatchRequest(given);
       // A request that cannot be read names no caller to authorize: nothing is admitted or launched.
-      if (
-        request === undefined ||
-        typeof request.conversationId !== 'string' ||
-        typeof request.turnId !== 'string' ||
-        typeof request.effectId !== 'string' ||
-        typeof request.claim !== 'number' ||
-        typeof request.admittedAt !== 'string' ||
-        typeof launch !== 'function'
-      ) {
-        return { admitted: false, code: 'forbidden' };
-      }
+      if (request === undefined || typeof launch !== 'function') return { admitted: false, code: 'forbidden' };
       const { caller, conversationId, turnId, effectId, claim, admittedAt } = request;
       const key = fenceKey(turnId);
       let launched = false;
@@ -223,7 +200,7 @@ export function createPostgresTurnStore<Result, Caller>(
                FROM ${schema}.turns t WHERE t.turn_id = $1`,
               [turnId, effectId],
             );
-            refusal = admissionRefusal(rows[0], { conversationId, effectId, claim });
+            refusal = admissionRefusal(rows[0]?.record, request, { granted: true, admitted: rows[0]?.admitted === true });
           }
           if (refusal !== null) {
             await connection.query('ROLLBACK');
