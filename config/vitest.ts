@@ -21,6 +21,8 @@ const SOAK_TEST_TIMEOUT_CAP_MS = 600_000;
 export interface PackageTestOptions {
   /** For suites whose properties run longer (the testkit's races); soak gives each test ten times as long. */
   readonly testTimeout?: number;
+  /** Test files only `pnpm soak` runs (the store's multi-process chaos run): long, and bounded in time themselves. */
+  readonly soakInclude?: readonly string[];
   /** Replaces the alias of the package's root name: the facade maps each of its subpaths to its source entry. */
   readonly alias?: NonNullable<ViteUserConfig['resolve']>['alias'];
 }
@@ -44,7 +46,7 @@ export function packageTestConfig(name: string, packageRoot: URL, options: Packa
         ],
       },
       test: {
-        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts', ...(soak ? (options.soakInclude ?? []) : [])],
         // The test files share a worker's modules instead of each importing zod, fast-check and the
         // sources afresh: that import was half of a package's suite. They test pure functions and
         // fakes each test creates, restore their spies, and the hostile checks compare prototypes

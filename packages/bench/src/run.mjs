@@ -9,10 +9,12 @@ import { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/c
 import { blockContenders, blockRows, measureBlocksBundles, naiveContenders } from './blocks.mjs';
 import { measureClientBundle, measureTestkitBundles } from './bundle-size.mjs';
 import { legacyContenders, legacyRows } from './legacy.mjs';
+import { postgresSection, measurePostgresStores } from './postgres.mjs';
 import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
 import { reducerResults } from './reducer.mjs';
 import { deltaTurnTexts, POOL_SIZE } from './fixtures.mjs';
 import { median, medianRatio, measure } from './harness.mjs';
+import { markdownTable } from './markdown-table.mjs';
 import { checkParsePools, parseContenders, parseRows } from './parse.mjs';
 
 const TURN_LENGTH = 10_000;
@@ -60,6 +62,8 @@ const testkitBundles = await measureTestkitBundles();
 const roundTrips = await countRoundTrips();
 const latencyRates = await measureRecoveryLatency(median);
 const reducerSection = reducerResults({ median });
+// Wall-clock and I/O-bound: after every CPU-timed contender, with its own load reading.
+const postgresResults = await measurePostgresStores({ median });
 const seconds = (performance.now() - startedAt) / 1000;
 
 const ns = (id) => median(samples.get(id));
@@ -100,14 +104,6 @@ rows.push({
   goal: `≤ ${bytes(GOALS.gzippedBytes)}`,
   met: verdict(bundle.gzippedBytes <= GOALS.gzippedBytes),
 });
-
-/** A markdown table: `columns` maps each row key to its heading; a missing cell is empty. */
-function markdownTable(columns, tableRows) {
-  const keys = Object.keys(columns);
-  return [keys.map((key) => columns[key]), keys.map(() => '---'), ...tableRows.map((row) => keys.map((key) => row[key] ?? ''))]
-    .map((cells) => `| ${cells.join(' | ')} |`)
-    .join('\n');
-}
 
 const table = markdownTable(COLUMNS, rows);
 
@@ -206,6 +202,7 @@ ${recoveryTable}
   so the effects of one turn are admitted and run concurrently; what stays serial is one compare-and-swap at a time
   per turn record.
 
+${postgresSection(postgresResults)}
 ## Testkit: what a browser test bundle pays (issue #7)
 
 - The golden sessions travel inside the testkit's bundle, so a browser or React Native test runner replays them

@@ -15,11 +15,13 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
       'TURN_STATUS_VALUES',
       'TurnRecovery',
       'TurnStatusResponseSchema',
+      'admissionRefusal',
       'createTurnId',
       'deliveryStateFromResend',
       'deliveryStateFromStatus',
       'isTurnId',
       'parseTurnStatusResponse',
+      'readAdmitDispatchRequest',
       'validateReplayWindow',
     ]);
   });

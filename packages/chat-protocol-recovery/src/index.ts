@@ -37,6 +37,7 @@ export type {
   StartTurnResult,
   TurnInspection,
 } from './outcomes.js';
+export { admissionRefusal, readAdmitDispatchRequest, type AdmissionFacts } from './admission-checks.js';
 export { DEFAULT_ADMISSION_LEASE_MS, EFFECT_STATES } from './admission-lease.js';
 export type { EffectInspection, EffectState } from './admission-lease.js';
 export type {

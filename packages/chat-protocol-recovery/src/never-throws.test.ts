@@ -98,6 +98,11 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
     valid: [{ turnId: 'turn_1', status: 'running', lastSeq: 3 }],
     returns: 'result',
   },
+  readAdmitDispatchRequest: {
+    call: anyArguments(recovery.readAdmitDispatchRequest),
+    valid: [{ caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2031-05-01T08:00:00Z' }],
+    returns: 'value',
+  },
   deliveryStateFromResend: {
     call: anyArguments(recovery.deliveryStateFromResend),
     valid: [{ type: 'response', status: 200 }],
@@ -123,7 +128,14 @@ const throwing: FunctionClassification['throwing'] = {
   },
 };
 
-describeHostileContract('recovery', recovery, { neverThrowing, throwing });
+describeHostileContract('recovery', recovery, {
+  neverThrowing,
+  throwing,
+  others: {
+    admissionRefusal:
+      'checks what a store already read inside its fence (the request through readAdmitDispatchRequest, its own row); admission-checks.test.ts pins every code',
+  },
+});
 
 describe('recovery: exact outcomes of the hostile inputs issue 12 found', () => {
   it('validateReplayWindow(window, null) is invalid-request, not a TypeError reading after (§6.9)', () => {

@@ -10,22 +10,23 @@
  * one they cannot read as naming no turn; only a write they cannot make rejects.
  */
 import { LIGHTWEIGHT_CHAT_CAPABILITIES, readFields, type ChatCapabilities, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
-import type {
-  AbortRequest,
-  AdmitDispatchRequest,
-  AdmitDispatchResult,
-  AuthorizationRequest,
-  CompareAndSwapRequest,
-  CompareAndSwapResult,
-  EffectAdmission,
-  ReplayWindow,
-  ReplayWindowRequest,
-  StoredTurn,
-  TurnRecord,
-  TurnRecoveryAdapter,
-  TurnStore,
+import {
+  admissionRefusal,
+  readAdmitDispatchRequest,
+  type AbortRequest,
+  type AdmitDispatchRequest,
+  type AdmitDispatchResult,
+  type AuthorizationRequest,
+  type CompareAndSwapRequest,
+  type CompareAndSwapResult,
+  type EffectAdmission,
+  type ReplayWindow,
+  type ReplayWindowRequest,
+  type StoredTurn,
+  type TurnRecord,
+  type TurnRecoveryAdapter,
+  type TurnStore,
 } from '@papercusp/chat-protocol-recovery';
-import { admissionRefusal } from './admission-refusal.js';
 import { connectFakeDatabase, type FakeDatabase, type FakeTransaction } from './fake-database.js';
 import { EMPTY_REPLAY_WINDOW, readReplayWindowRequest } from './replay-window-request.js';
 
@@ -259,26 +260,19 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
 
     async admitDispatch(given: AdmitDispatchRequest<string>, launch: () => void): Promise<AdmitDispatchResult> {
       alive('admitDispatch');
-      const request = readFields(given, ['caller', 'conversationId', 'turnId', 'effectId', 'claim', 'admittedAt']);
+      const request = readAdmitDispatchRequest(given);
       // A request that cannot be read names no caller to authorize: nothing is admitted or launched.
-      if (
-        request === undefined ||
-        typeof request.conversationId !== 'string' ||
-        typeof request.turnId !== 'string' ||
-        typeof request.effectId !== 'string' ||
-        typeof request.claim !== 'number' ||
-        typeof request.admittedAt !== 'string' ||
-        typeof launch !== 'function'
-      ) {
-        return { admitted: false, code: 'forbidden' };
-      }
+      if (request === undefined || typeof launch !== 'function') return { admitted: false, code: 'forbidden' };
       return connection.transact({
         operation: 'admitDispatch',
         key: request.turnId,
         target: { turnId: request.turnId, effectId: request.effectId, conversationId: request.conversationId },
         body: async (transaction): Promise<AdmitDispatchResult> => {
           const current = turns.get(request.turnId);
-          const refusal = admissionRefusal(current, request, isGranted(request.conversationId, request.caller));
+          const refusal = admissionRefusal(current?.record, request, {
+            granted: isGranted(request.conversationId, request.caller),
+            admitted: current?.admissions.some((admission) => admission.effectId === request.effectId) ?? false,
+          });
           // No refusal means the turn exists; the second test only tells the compiler so.
           if (refusal !== null || current === undefined) return { admitted: false, code: refusal ?? 'unknown-turn' };
           await transaction.pause('checked');

@@ -1,15 +1,15 @@
-import type {
-  AbortRequest,
-  AdmitDispatchRequest,
-  AdmitDispatchResult,
-  EffectAdmission,
-  StoredTurn,
-  TurnRecord,
-  TurnStore,
+import {
+  admissionRefusal,
+  type AbortRequest,
+  type AdmitDispatchRequest,
+  type AdmitDispatchResult,
+  type EffectAdmission,
+  type StoredTurn,
+  type TurnRecord,
+  type TurnStore,
 } from '@papercusp/chat-protocol-recovery';
 import { LIGHTWEIGHT_CHAT_CAPABILITIES } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { admissionRefusal } from './admission-refusal.js';
 import { createFakeDatabase, createFakeTurnStore } from './index.js';
 import { describeTurnRecoveryConformance, turnRecoveryChecks, type TurnRecoveryHarness } from './vitest.js';
 import { runs } from '../../../test-support/property-runs.js';
@@ -74,7 +74,10 @@ const atomicCompareAndSwap =
 
 /** The contract's admission checks on a snapshot, as the refusal a store answers; `null` when admission may go ahead. */
 const refusalOf = (tables: Tables, turn: StoredTurn<string> | null, request: AdmitDispatchRequest<string>): AdmitDispatchResult | null => {
-  const code = admissionRefusal(turn, request, tables.grants.has(`${request.conversationId}/${request.caller}`));
+  const code = admissionRefusal(turn?.record, request, {
+    granted: tables.grants.has(`${request.conversationId}/${request.caller}`),
+    admitted: turn?.admissions.some((admission) => admission.effectId === request.effectId) ?? false,
+  });
   return code === null ? null : { admitted: false, code };
 };
 

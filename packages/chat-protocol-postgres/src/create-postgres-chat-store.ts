@@ -1,0 +1,43 @@
+/**
+ * `createPostgresChatStore`: the three durable components a host wires, over
+ * one `ChatDatabase` and one schema: recovery's `TurnStore`, interactions'
+ * `InteractionStore` and the `ChatEventLog` (DESIGN §9.1). It creates no
+ * tables (`migrateChatStore` does) and opens no connection until used.
+ */
+import type { OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import type { InteractionStore } from '@papercusp/chat-protocol-interactions';
+import type { ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
+import type { ChatDatabase } from './chat-database.js';
+import { createPostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log.js';
+import { createPostgresInteractionStore, type PostgresInteractionStoreOptions } from './postgres-interaction-store.js';
+import { createPostgresTurnStore, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
+
+/** Options of {@link createPostgresChatStore}: the schema and the host's authority lookups. */
+export interface PostgresChatStoreOptions<Caller>
+  extends PostgresTurnStoreOptions<Caller>, PostgresInteractionStoreOptions<Caller>, PostgresEventLogOptions {}
+
+/** The store's components, all over the same database and schema. */
+export interface PostgresChatStore<Result, Caller> {
+  /** Recovery's `TurnStore`, with `admitDispatch`. */
+  readonly turnStore: Required<TurnStore<Result, Caller>>;
+  /** Interactions' `InteractionStore` for v1 cards. */
+  readonly interactionStore: InteractionStore<OpenCardSnapshotV1, Caller>;
+  /** The durable per-turn event log. */
+  readonly eventLog: ChatEventLog;
+}
+
+/**
+ * The store's components over `database`, in `options.schema` (default
+ * `chat_protocol`, which `migrateChatStore` must have created). Throws
+ * `TypeError` for a schema that is not a lower-case identifier.
+ */
+export function createPostgresChatStore<Result = unknown, Caller = unknown>(
+  database: ChatDatabase,
+  options: PostgresChatStoreOptions<Caller> = {},
+): PostgresChatStore<Result, Caller> {
+  return {
+    turnStore: createPostgresTurnStore<Result, Caller>(database, options),
+    interactionStore: createPostgresInteractionStore<Caller>(database, options),
+    eventLog: createPostgresEventLog(database, options),
+  };
+}

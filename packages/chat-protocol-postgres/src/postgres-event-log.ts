@@ -1,0 +1,287 @@
+/**
+ * `createPostgresEventLog`: recovery's `ChatEventLog` (DESIGN §9.3) on
+ * Postgres or PGlite. Contiguity and uniqueness live in the tables'
+ * constraints, each append checks and writes in one transaction under the
+ * turn head's row lock and notifies in it, windows are one statement (one
+ * snapshot), and tails follow `LISTEN`/`NOTIFY` carrying only the cursor. It
+ * authorizes nothing: the host checks the caller before it reads or tails.
+ */
+import {
+  canonicalJson,
+  compareChatTimestamps,
+  isZonedTimestamp,
+  parseChatEnvelope,
+  readFields,
+  refuse,
+  type ChatEventEnvelope,
+} from '@papercusp/chat-protocol-core';
+import type {
+  AppendChatEventResult,
+  ChatEventLog,
+  ChatEventLogUnsubscribe,
+  PruneTurnsRequest,
+  PruneTurnsResult,
+  ReplayWindow,
+  ReplayWindowRequest,
+} from '@papercusp/chat-protocol-recovery';
+import type { ChatDatabase, ChatQueryable } from './chat-database.js';
+import { classifyDatabaseError } from './database-errors.js';
+import { createEventLogSubscriptions, notificationPayload, type TailRead, type TailRequest } from './event-log-subscriptions.js';
+import { isChatIdentifier, quoteIdentifier } from './identifiers.js';
+import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
+
+/** Options of {@link createPostgresEventLog}. */
+export interface PostgresEventLogOptions {
+  /** The schema `migrateChatStore` created the tables in (default `chat_protocol`). */
+  readonly schema?: string;
+  /**
+   * The `LISTEN`/`NOTIFY` channel (default `<schema>_event_log`, which must
+   * then fit in 63 characters). Every process sharing the log must use the
+   * same channel; a lower-case identifier like the schema.
+   */
+  readonly channel?: string;
+}
+
+const EMPTY_WINDOW: ReplayWindow = Object.freeze({ lowerBound: 0, latestSeq: 0, frames: Object.freeze([]) });
+const NO_SUBSCRIPTION: ChatEventLogUnsubscribe = () => undefined;
+// The largest seq an `integer` column holds: a cursor past it reads as past everything.
+const MAX_SEQ = 2_147_483_647;
+// Attempts of an append whose transaction met a concurrent writer (a constraint, a serialization failure): the next attempt reads what committed.
+const APPEND_ATTEMPTS = 3;
+
+const isTerminal = (envelope: ChatEventEnvelope): boolean => envelope.event.type === 'done' || envelope.event.type === 'error';
+const describeError = (error: unknown): string => (error instanceof Error ? error.message : 'the store could not answer');
+
+interface HeadRow {
+  readonly conversation_id: string;
+  readonly latest_seq: number;
+  readonly ended: boolean;
+  readonly pruned: boolean;
+}
+
+interface EventRow {
+  readonly turn_id: string;
+  readonly seq: number;
+  readonly envelope: ChatEventEnvelope;
+}
+
+interface WindowRow {
+  readonly lower_bound: number;
+  readonly latest_seq: number;
+  readonly ended: boolean;
+  readonly pruned: boolean;
+  readonly envelope: ChatEventEnvelope | null;
+}
+
+/** A request's `{ conversationId, turnId, after }` read once, `after` as a whole seq; `undefined` when it names no turn. */
+function readTailRequest(given: ReplayWindowRequest): TailRequest | undefined {
+  const request = readFields(given, ['conversationId', 'turnId', 'after']);
+  const after = request?.after;
+  if (typeof request?.conversationId !== 'string' || typeof request.turnId !== 'string' || typeof after !== 'number' || Number.isNaN(after))
+    return undefined;
+  return { conversationId: request.conversationId, turnId: request.turnId, after: Math.min(Math.max(Math.floor(after), 0), MAX_SEQ) };
+}
+
+/** The schema and channel of `options`, validated; a `TypeError` names what is wrong. */
+function readNames(options: PostgresEventLogOptions): { readonly schema: string; readonly channel: string } {
+  const schema = options.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
+  if (!isChatIdentifier(schema))
+    throw new TypeError(`createPostgresEventLog: the schema ${JSON.stringify(schema)} is not a lower-case identifier`);
+  const channel = options.channel ?? `${schema}_event_log`;
+  if (!isChatIdentifier(channel))
+    throw new TypeError(
+      `createPostgresEventLog: the channel ${JSON.stringify(channel)} is not a lower-case identifier of at most 63 characters`,
+    );
+  return { schema, channel };
+}
+
+/**
+ * The event log in `options.schema` of `database` (tables from
+ * `migrateChatStore`). Any number of logs over any number of connections and
+ * processes may share the schema; every guarantee holds across them.
+ *
+ * Guarantees: the whole `ChatEventLog` contract (recovery's JSDoc), checked by
+ * `describeChatEventLogConformance` on PGlite and on a real server.
+ * - `append` parses with core's strict v1 parser, then in one transaction
+ *   creates or locks the turn's head row and checks, in order,
+ *   `foreign-conversation`, `conflicting-duplicate`, `turn-terminal`,
+ *   `seq-gap` (with `expectedSeq`); an identical redelivery is `duplicate`;
+ *   the frame's insert is held to contiguity and uniqueness by the tables'
+ *   constraints, and `pg_notify` in the same transaction carries only the
+ *   cursor. A concurrent writer's constraint or a serialization failure is
+ *   read back (the checks run again on what committed); a lost connection or
+ *   a timeout is `store-unavailable` (a redelivery then tells). Never rejects.
+ * - `replayWindow` is one statement. A request that names no turn reads empty.
+ * - `subscribe` shares one `LISTEN` connection per log among its
+ *   subscriptions (opened with the first, closed with the last): size a pool
+ *   for it. A lost listening connection ends every subscription on it
+ *   `lost`; the next `subscribe` listens again.
+ * - `pruneTurns` deletes the frames of finished turns whose terminal
+ *   `occurredAt` is before `before` (exact to the nanosecond) and keeps their
+ *   head as a tombstone (`lowerBound = latestSeq`, appends `turn-terminal`).
+ *
+ * Throws `TypeError` at creation when the schema or the channel is not a
+ * lower-case identifier (`isChatIdentifier`).
+ */
+export function createPostgresEventLog(database: ChatDatabase, options: PostgresEventLogOptions = {}): ChatEventLog {
+  const { schema, channel } = readNames(options);
+  const quoted = quoteIdentifier(schema);
+  const heads = `${quoted}.event_log_turns`;
+  const frames = `${quoted}.event_log`;
+
+  // One attempt: a refusal rolls back and answers; a thrown error leaves the session to discard or reset the connection.
+  const attemptAppend = async (connection: ChatQueryable, envelope: ChatEventEnvelope): Promise<AppendChatEventResult> => {
+    const { conversationId, turnId, eventId, seq } = envelope;
+    const content = canonicalJson(envelope);
+    const refused = async (answer: AppendChatEventResult): Promise<AppendChatEventResult> => {
+      await connection.query('ROLLBACK');
+      return answer;
+    };
+    await connection.query('BEGIN');
+    await connection.query(`INSERT INTO ${heads} (turn_id, conversation_id) VALUES ($1, $2) ON CONFLICT (turn_id) DO NOTHING`, [
+      turnId,
+      conversationId,
+    ]);
+    const head = (
+      await connection.query<HeadRow>(
+        `SELECT conversation_id, latest_seq, ended_at IS NOT NULL AS ended, pruned FROM ${heads} WHERE turn_id = $1 FOR UPDATE`,
+        [turnId],
+      )
+    ).rows[0];
+    if (head === undefined) throw new Error(`append: the head row of turn ${JSON.stringify(turnId)} vanished`);
+    if (head.conversation_id !== conversationId)
+      return refused(refuse('foreign-conversation', `append: turn ${JSON.stringify(turnId)} belongs to another conversation`));
+    const stored = (
+      await connection.query<EventRow>(`SELECT turn_id, seq, envelope FROM ${frames} WHERE conversation_id = $1 AND event_id = $2`, [
+        conversationId,
+        eventId,
+      ])
+    ).rows[0];
+    if (stored !== undefined) {
+      if (canonicalJson(stored.envelope) !== content)
+        return refused(
+          refuse('conflicting-duplicate', `append: event id ${JSON.stringify(eventId)} is stored in this conversation with other content`),
+        );
+      // Identical content names the same turn and seq, so the turn's head is the one locked.
+      return refused({ ok: true, outcome: 'duplicate', seq, latestSeq: head.latest_seq });
+    }
+    if (head.pruned) return refused(refuse('turn-terminal', `append: turn ${JSON.stringify(turnId)} finished and was pruned`));
+    if (seq <= head.latest_seq)
+      return refused(refuse('conflicting-duplicate', `append: seq ${seq} of turn ${JSON.stringify(turnId)} holds another event`));
+    if (head.ended) return refused(refuse('turn-terminal', `append: turn ${JSON.stringify(turnId)} has its terminal event`));
+    if (seq > head.latest_seq + 1) {
+      return refused({
+        ...refuse('seq-gap', `append: seq ${seq} of turn ${JSON.stringify(turnId)}: seq ${head.latest_seq + 1} is due`),
+        expectedSeq: head.latest_seq + 1,
+      });
+    }
+    // The constraints, not the checks above, keep the log contiguous and unique: a rival's commit surfaces here as a violation.
+    await connection.query(`INSERT INTO ${frames} (turn_id, seq, conversation_id, event_id, envelope) VALUES ($1, $2, $3, $4, $5::jsonb)`, [
+      turnId,
+      seq,
+      conversationId,
+      eventId,
+      content,
+    ]);
+    const terminal = isTerminal(envelope);
+    const updated = await connection.query(
+      `UPDATE ${heads} SET latest_seq = $2,
+         ended_occurred_at = $3,
+         ended_at = CASE WHEN $4::float8 IS NULL THEN NULL ELSE to_timestamp($4::float8 / 1000) END
+       WHERE turn_id = $1 AND latest_seq = $2 - 1 AND ended_at IS NULL AND NOT pruned`,
+      [turnId, seq, terminal ? envelope.occurredAt : null, terminal ? Date.parse(envelope.occurredAt) : null],
+    );
+    if (updated.rowCount !== 1) throw new Error(`append: the head of turn ${JSON.stringify(turnId)} moved under its lock`);
+    await connection.query('SELECT pg_notify($1, $2)', [channel, notificationPayload(turnId, seq)]);
+    await connection.query('COMMIT');
+    return { ok: true, outcome: 'appended', seq, latestSeq: seq };
+  };
+
+  const readTail = async (request: TailRequest): Promise<TailRead> => {
+    const window = await readWindow(request);
+    return { frames: window.frames, finished: window.ended, latestSeq: window.latestSeq, pruned: window.pruned };
+  };
+
+  // One statement, so one snapshot: the head and the frames after the cursor, or no row for a turn this conversation does not hold.
+  const readWindow = async (request: TailRequest): Promise<ReplayWindow & { readonly ended: boolean; readonly pruned: boolean }> => {
+    const { rows } = await database.query<WindowRow>(
+      `SELECT head.lower_bound, head.latest_seq, head.ended_at IS NOT NULL AS ended, head.pruned, frame.envelope
+         FROM ${heads} AS head LEFT JOIN ${frames} AS frame ON frame.turn_id = head.turn_id AND frame.seq > $3
+        WHERE head.turn_id = $1 AND head.conversation_id = $2
+        ORDER BY frame.seq`,
+      [request.turnId, request.conversationId, request.after],
+    );
+    const head = rows[0];
+    if (head === undefined) return { ...EMPTY_WINDOW, ended: false, pruned: false };
+    return {
+      lowerBound: head.lower_bound,
+      latestSeq: head.latest_seq,
+      frames: rows.flatMap((row) => (row.envelope === null ? [] : [row.envelope])),
+      ended: head.ended,
+      pruned: head.pruned,
+    };
+  };
+
+  const subscriptions = createEventLogSubscriptions(database, channel, readTail);
+
+  return {
+    async append(given) {
+      const parsed = parseChatEnvelope(given);
+      if (!parsed.ok) return refuse('invalid-envelope', `append: ${parsed.code}: ${parsed.message}`);
+      const envelope = parsed.value;
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await database.session((connection) => attemptAppend(connection, envelope));
+        } catch (error) {
+          const kind = classifyDatabaseError(error);
+          // Nothing committed; a rival's commit made the write fail, so the next attempt's checks answer from it.
+          if ((kind === 'constraint' || kind === 'conflict') && attempt < APPEND_ATTEMPTS) continue;
+          return refuse('store-unavailable', `append: ${describeError(error)}`);
+        }
+      }
+    },
+
+    async replayWindow(given) {
+      const request = readTailRequest(given);
+      if (request === undefined) return EMPTY_WINDOW;
+      const { lowerBound, latestSeq, frames: retained } = await readWindow(request);
+      return { lowerBound, latestSeq, frames: retained };
+    },
+
+    async subscribe(given, onEnvelope, onEnd) {
+      const request = readTailRequest(given);
+      if (request === undefined || typeof onEnvelope !== 'function' || (onEnd !== undefined && typeof onEnd !== 'function'))
+        return NO_SUBSCRIPTION;
+      return subscriptions.subscribe(request, onEnvelope, onEnd);
+    },
+
+    async pruneTurns(given: PruneTurnsRequest): Promise<PruneTurnsResult> {
+      const before = readFields(given, ['before'])?.before;
+      if (!isZonedTimestamp(before)) return refuse('invalid-request', 'pruneTurns: before must be an RFC 3339 instant with an offset');
+      try {
+        const pruned = await database.session(async (connection) => {
+          await connection.query('BEGIN');
+          // Milliseconds first (an index range, a superset since flooring keeps order), then the exact instant.
+          const { rows } = await connection.query<{ readonly turn_id: string; readonly ended_occurred_at: string }>(
+            `SELECT turn_id, ended_occurred_at FROM ${heads}
+              WHERE NOT pruned AND ended_at IS NOT NULL AND ended_at <= to_timestamp($1::float8 / 1000)
+              FOR UPDATE`,
+            [Date.parse(before)],
+          );
+          const expired = rows.filter((row) => compareChatTimestamps(row.ended_occurred_at, before) < 0).map((row) => row.turn_id);
+          if (expired.length > 0) {
+            await connection.query(`DELETE FROM ${frames} WHERE turn_id = ANY($1::text[])`, [expired]);
+            await connection.query(`UPDATE ${heads} SET lower_bound = latest_seq, pruned = true WHERE turn_id = ANY($1::text[])`, [
+              expired,
+            ]);
+          }
+          await connection.query('COMMIT');
+          return expired.length;
+        });
+        return { ok: true, pruned };
+      } catch (error) {
+        return refuse('store-unavailable', `pruneTurns: ${describeError(error)}`);
+      }
+    },
+  };
+}

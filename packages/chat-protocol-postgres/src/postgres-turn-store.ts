@@ -1,0 +1,234 @@
+/**
+ * `createPostgresTurnStore`: recovery's `TurnStore` on Postgres or PGlite.
+ * One per-turn fence, an advisory lock in the database (DESIGN §9.2): the
+ * compare-and-swap takes it for its transaction, and admission takes it for
+ * its session, so it outlives the admission's commit until `launch()` ran.
+ * It owns the turn and admission rows; the caller's authority is the host's
+ * (`authorizeDispatch`), read inside the admission's own transaction.
+ */
+import { isSafeJson, readFields } from '@papercusp/chat-protocol-core';
+import {
+  admissionRefusal,
+  readAdmitDispatchRequest,
+  type AdmitDispatchRefusalCode,
+  type AdmitDispatchRequest,
+  type AdmitDispatchResult,
+  type CompareAndSwapRequest,
+  type CompareAndSwapResult,
+  type EffectAdmission,
+  type EffectRecord,
+  type StoredTurn,
+  type TurnRecord,
+  type TurnStore,
+} from '@papercusp/chat-protocol-recovery';
+import { TURN_FENCE_NAMESPACE, advisoryLockSql, advisoryUnlockSql } from './advisory-locks.js';
+import type { ChatDatabase, ChatQueryable } from './chat-database.js';
+import { quoteIdentifier } from './identifiers.js';
+import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
+
+/** What `authorizeDispatch` is asked: may `caller` still launch `effectId` of this turn? */
+export interface DispatchAuthorityRequest<Caller> {
+  readonly caller: Caller;
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly effectId: string;
+}
+
+/** Options of {@link createPostgresTurnStore}. */
+export interface PostgresTurnStoreOptions<Caller> {
+  /** The schema `migrateChatStore` created (default `chat_protocol`): a lower-case identifier, at most 63 characters. */
+  readonly schema?: string;
+  /**
+   * The host's authority lookup for an admission, called inside the
+   * admission's transaction with that transaction's own handle (`query`), so
+   * grants kept in the same database are read under its snapshot and locks.
+   * Only `true` authorizes; a throw or any other answer is `forbidden`.
+   * Without it every admission is `forbidden` (fail closed).
+   */
+  readonly authorizeDispatch?: (query: ChatQueryable, request: DispatchAuthorityRequest<Caller>) => boolean | Promise<boolean>;
+}
+
+interface TurnRow {
+  readonly record: TurnRecord<unknown>;
+  readonly admissions: readonly EffectAdmission[];
+}
+
+// The admissions of a turn as one jsonb array, in the order they were admitted.
+const admissionsOf = (schema: string, turn: string): string =>
+  `COALESCE((SELECT jsonb_agg(jsonb_build_object('effectId', a.effect_id, 'claim', a.claim, 'admittedAt', a.admitted_at) ORDER BY a.admission_order)
+     FROM ${schema}.admissions a WHERE a.turn_id = ${turn}), '[]'::jsonb)`;
+
+/** Why a record may not be written for this swap, or `null`. */
+function unwritable(turnId: string, expectedRevision: number, next: unknown): string | null {
+  const record = readFields(next as TurnRecord<unknown>, ['turnId', 'conversationId', 'revision', 'status', 'effects']);
+  if (
+    record === undefined ||
+    typeof record.conversationId !== 'string' ||
+    typeof record.status !== 'string' ||
+    !Array.isArray(record.effects) ||
+    !record.effects.every(
+      (effect: unknown) =>
+        typeof effect === 'object' &&
+        effect !== null &&
+        typeof (effect as EffectRecord<unknown>).effectId === 'string' &&
+        typeof (effect as EffectRecord<unknown>).claim === 'number' &&
+        typeof (effect as EffectRecord<unknown>).status === 'string',
+    )
+  )
+    return 'the record is not a turn record';
+  if (record.turnId !== turnId) return 'the record names another turn';
+  if (record.revision !== expectedRevision + 1) return 'the revision must go up by one';
+  if (!isSafeJson(next)) return 'the record (its results included) is not JSON the store can keep';
+  return null;
+}
+
+/**
+ * Recovery's `TurnStore` over `database`, in the tables `migrateChatStore`
+ * created in `options.schema`. `Result` must be JSON: records are stored as
+ * jsonb (object key order is not kept).
+ *
+ * Guarantees: `read` answers the record and its admissions from one statement
+ * (one snapshot). `compareAndSwap` is one transaction under the turn's fence
+ * (a transaction-level advisory lock) that writes only where the stored
+ * revision is `expectedRevision` (0 creates) and answers with the turn as of
+ * its commit, or `{ swapped: false, current }`; it rejects only when the write
+ * failed or its outcome is unknown (a `TypeError` for a record that is not the
+ * next revision of this turn or not JSON). `admitDispatch` holds the same
+ * fence as a session lock: it revalidates authority (through
+ * `authorizeDispatch`, fail closed), the turn, the effect and the claim,
+ * commits the admission with `admittedAt` kept as given, calls `launch`
+ * exactly once, then releases the fence, so no cancellation commits between
+ * the admission and the launch. A failure before the commit, or a commit
+ * whose outcome is unknown, rejects and never launches; a `launch` that
+ * throws is still admitted (the admission committed). Both transactions run
+ * at READ COMMITTED whatever the server's default, so each reads after the
+ * fence is granted and sees every write committed under it before. No lock is
+ * held in the process: the fence holds across processes. Throws `TypeError`
+ * at creation for a schema that is not a lower-case identifier.
+ */
+export function createPostgresTurnStore<Result, Caller>(
+  database: ChatDatabase,
+  options: PostgresTurnStoreOptions<Caller> = {},
+): Required<TurnStore<Result, Caller>> {
+  const schemaName = options.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
+  const schema = quoteIdentifier(schemaName);
+  const authorizeDispatch = options.authorizeDispatch;
+  // The schema is an identifier (no `.`), so the key names one turn of one schema.
+  const fenceKey = (turnId: string): string => `${schemaName}.${turnId}`;
+  const selectTurn = `SELECT t.record, ${admissionsOf(schema, 't.turn_id')} AS admissions FROM ${schema}.turns t WHERE t.turn_id = $1`;
+
+  const readOn = async (query: ChatQueryable, turnId: string): Promise<StoredTurn<Result> | null> => {
+    const { rows } = await query.query<TurnRow>(selectTurn, [turnId]);
+    const row = rows[0];
+    return row === undefined ? null : ({ record: row.record, admissions: row.admissions } as StoredTurn<Result>);
+  };
+
+  const authorized = async (query: ChatQueryable, request: DispatchAuthorityRequest<Caller>): Promise<boolean> => {
+    if (authorizeDispatch === undefined) return false;
+    try {
+      return (await authorizeDispatch(query, request)) === true;
+    } catch {
+      return false;
+    }
+  };
+
+  return {
+    async read(turnId: string): Promise<StoredTurn<Result> | null> {
+      // A turn id that is not a string names no turn.
+      if (typeof turnId !== 'string') return null;
+      return readOn(database, turnId);
+    },
+
+    async compareAndSwap(given: CompareAndSwapRequest<Result>): Promise<CompareAndSwapResult<Result>> {
+      const request = readFields(given, ['turnId', 'expectedRevision', 'next']);
+      if (request === undefined || typeof request.turnId !== 'string') return { swapped: false, current: null };
+      const { turnId, expectedRevision, next } = request;
+      // No stored revision is anything but a count: the swap cannot match.
+      if (typeof expectedRevision !== 'number' || !Number.isSafeInteger(expectedRevision) || expectedRevision < 0)
+        return { swapped: false, current: await readOn(database, turnId) };
+      return database.session(async (connection) => {
+        await connection.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+        await connection.query(advisoryLockSql(TURN_FENCE_NAMESPACE, 1, 'transaction'), [fenceKey(turnId)]);
+        const current = await readOn(connection, turnId);
+        if ((current?.record.revision ?? 0) !== expectedRevision) {
+          await connection.query('ROLLBACK');
+          return { swapped: false, current };
+        }
+        const reason = unwritable(turnId, expectedRevision, next);
+        if (reason !== null) {
+          await connection.query('ROLLBACK');
+          throw new TypeError(`compareAndSwap of ${turnId}: ${reason}`);
+        }
+        const record = JSON.stringify(next);
+        const written =
+          current === null
+            ? await connection.query(
+                `INSERT INTO ${schema}.turns (turn_id, conversation_id, revision, record) VALUES ($1, $2, $3, $4::jsonb)`,
+                [turnId, next.conversationId, next.revision, record],
+              )
+            : await connection.query(
+                `UPDATE ${schema}.turns SET conversation_id = $2, revision = $3, record = $4::jsonb, updated_at = now() WHERE turn_id = $1 AND revision = $5`,
+                [turnId, next.conversationId, next.revision, record, expectedRevision],
+              );
+        // Under the fence the row cannot have moved; a writer that skipped the fence only makes this a mismatch.
+        if (written.rowCount !== 1) {
+          await connection.query('ROLLBACK');
+          return { swapped: false, current: await readOn(connection, turnId) };
+        }
+        const turn = await readOn(connection, turnId);
+        // A COMMIT that fails here has an unknown outcome: the rejection makes the caller read back.
+        await connection.query('COMMIT');
+        return { swapped: true, turn: turn as StoredTurn<Result> };
+      });
+    },
+
+    async admitDispatch(given: AdmitDispatchRequest<Caller>, launch: () => void): Promise<AdmitDispatchResult> {
+      const request = readAdmitDispatchRequest(given);
+      // A request that cannot be read names no caller to authorize: nothing is admitted or launched.
+      if (request === undefined || typeof launch !== 'function') return { admitted: false, code: 'forbidden' };
+      const { caller, conversationId, turnId, effectId, claim, admittedAt } = request;
+      const key = fenceKey(turnId);
+      let launched = false;
+      try {
+        return await database.session(async (connection): Promise<AdmitDispatchResult> => {
+          await connection.query(advisoryLockSql(TURN_FENCE_NAMESPACE, 1, 'session'), [key]);
+          await connection.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+          let refusal: AdmitDispatchRefusalCode | null = 'forbidden';
+          if (await authorized(connection, { caller, conversationId, turnId, effectId })) {
+            const { rows } = await connection.query<{ readonly record: TurnRecord<unknown>; readonly admitted: boolean }>(
+              `SELECT t.record, EXISTS (SELECT 1 FROM ${schema}.admissions a WHERE a.turn_id = t.turn_id AND a.effect_id = $2) AS admitted
+               FROM ${schema}.turns t WHERE t.turn_id = $1`,
+              [turnId, effectId],
+            );
+            refusal = admissionRefusal(rows[0]?.record, request, { granted: true, admitted: rows[0]?.admitted === true });
+          }
+          if (refusal !== null) {
+            await connection.query('ROLLBACK');
+            await connection.query(advisoryUnlockSql(TURN_FENCE_NAMESPACE, 1), [key]);
+            return { admitted: false, code: refusal };
+          }
+          await connection.query(`INSERT INTO ${schema}.admissions (turn_id, effect_id, claim, admitted_at) VALUES ($1, $2, $3, $4)`, [
+            turnId,
+            effectId,
+            claim,
+            admittedAt,
+          ]);
+          // Only a COMMIT that answered launches; one that failed may or may not have landed, and rejects.
+          await connection.query('COMMIT');
+          launched = true;
+          try {
+            launch();
+          } finally {
+            await connection.query(advisoryUnlockSql(TURN_FENCE_NAMESPACE, 1), [key]);
+          }
+          return { admitted: true };
+        });
+      } catch (error) {
+        // The admission committed and `launch` was called: it is admitted. What failed after
+        // (the unlock, or a throw from `launch`) made the session discard its connection, and the lock with it.
+        if (launched) return { admitted: true };
+        throw error;
+      }
+    },
+  };
+}

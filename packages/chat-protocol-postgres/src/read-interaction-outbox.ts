@@ -1,0 +1,77 @@
+/**
+ * `readInteractionOutbox`: the committed workflow transitions of the
+ * interaction store, in commit order, after a cursor, for a host that relays
+ * them (a `card_closed` event, resuming the turn) once they are durable. It
+ * owns reading, not relaying: the host keeps its own cursor and delivers at
+ * least once, so its effects must tolerate a transition seen twice.
+ */
+import { readFields, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import type { InteractionTransition } from '@papercusp/chat-protocol-interactions';
+import type { ChatDatabase } from './chat-database.js';
+import { isChatIdentifier, quoteIdentifier } from './identifiers.js';
+import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
+
+/** Options of {@link readInteractionOutbox}. */
+export interface ReadInteractionOutboxOptions {
+  /** The store's schema (default `chat_protocol`). */
+  readonly schema?: string;
+  /** The id of the last transition already relayed; `0` (the default) reads from the start. */
+  readonly after?: number;
+  /** At most this many transitions (1–1,000, default 100). */
+  readonly limit?: number;
+}
+
+/** One committed transition and its outbox id (increasing in commit order; gaps where a transaction rolled back). */
+export interface InteractionOutboxEntry {
+  readonly id: number;
+  readonly transition: InteractionTransition;
+}
+
+/**
+ * Refusal codes of {@link readInteractionOutbox}: `invalid-schema` (not a
+ * lower-case identifier), `invalid-request` (`after` or `limit` out of
+ * range), `store-unavailable` (the statement failed; nothing was read).
+ */
+export type ReadInteractionOutboxRefusalCode = 'invalid-schema' | 'invalid-request' | 'store-unavailable';
+
+/** The result of {@link readInteractionOutbox}. */
+export type ReadInteractionOutboxResult =
+  { readonly ok: true; readonly value: readonly InteractionOutboxEntry[] } | ChatRefusal<ReadInteractionOutboxRefusalCode>;
+
+const MAXIMUM_LIMIT = 1_000;
+
+/**
+ * The transitions committed after `options.after`, oldest first.
+ *
+ * Guarantees: the order is commit order, and a later call with the last id
+ * returned as `after` never misses a transition committed since (each write
+ * takes its outbox id under a per-schema lock held until it commits, so no
+ * lower id can become visible after a higher one). Only committed
+ * transitions are returned: a transaction that failed or was killed left
+ * none. Each transition is what `transact` stored. Never rejects, on any
+ * argument (options it cannot read are `invalid-request`); one
+ * parameterized statement.
+ */
+export async function readInteractionOutbox(
+  database: ChatDatabase,
+  options: ReadInteractionOutboxOptions = {},
+): Promise<ReadInteractionOutboxResult> {
+  const read = readFields(options, ['schema', 'after', 'limit']);
+  if (read === undefined) return refuse('invalid-request', 'options: expected { schema?, after?, limit? }');
+  const schema = read.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
+  if (!isChatIdentifier(schema)) return refuse('invalid-schema', 'schema: expected a lower-case identifier of at most 63 characters');
+  const after = read.after ?? 0;
+  const limit = read.limit ?? 100;
+  if (!Number.isSafeInteger(after) || after < 0) return refuse('invalid-request', 'after: expected a non-negative safe integer');
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAXIMUM_LIMIT)
+    return refuse('invalid-request', `limit: expected an integer from 1 to ${MAXIMUM_LIMIT}`);
+  try {
+    const { rows } = await database.query<{ id: string; transition: InteractionTransition }>(
+      `SELECT id::text AS id, transition FROM ${quoteIdentifier(schema)}.interaction_outbox WHERE id > $1 ORDER BY id LIMIT $2`,
+      [after, limit],
+    );
+    return { ok: true, value: rows.map((row) => ({ id: Number(row.id), transition: row.transition })) };
+  } catch (error) {
+    return refuse('store-unavailable', `the outbox could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
