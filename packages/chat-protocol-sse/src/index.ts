@@ -1,0 +1,3 @@
+/**
+ * @papercusp/chat-protocol-sse: the resumable SSE transport (DESIGN §10). Public exports, by name.
+ */
