@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { parseChatSseMessage, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import type { ChatEventLog } from '@papercusp/chat-protocol-recovery';
 import { createFakeChatEventLog, createFakeDatabase, type FakeDatabase } from '@papercusp/chat-protocol-testkit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   TURN,
   appendAll,
@@ -33,6 +33,7 @@ beforeEach(() => {
   options = { log, ...TURN };
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   for (const controller of opened.splice(0)) controller.abort();
   await eventually(() => log.liveSubscriptions() === 0);
 });
@@ -52,6 +53,23 @@ const seqsOf = (messages: readonly { readonly data: string; readonly event?: str
   });
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, index) => from + index);
 const timers = (): number => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+
+// The intervals this process started and has not cleared: exact even while the HTTP client's own timers come and go.
+function trackIntervals(): () => number {
+  const live = new Set<unknown>();
+  const realSetInterval = globalThis.setInterval;
+  const realClearInterval = globalThis.clearInterval;
+  vi.spyOn(globalThis, 'setInterval').mockImplementation(((...args: Parameters<typeof setInterval>) => {
+    const handle = realSetInterval(...args);
+    live.add(handle);
+    return handle;
+  }) as typeof setInterval);
+  vi.spyOn(globalThis, 'clearInterval').mockImplementation((handle) => {
+    live.delete(handle);
+    realClearInterval(handle);
+  });
+  return () => live.size;
+}
 
 describe('createChatSseResponse: resume (DESIGN §10)', () => {
   it('answers 200 with the event-stream headers that stop proxies buffering', async () => {
@@ -209,7 +227,7 @@ describe('createChatSseResponse: heartbeats and ends (DESIGN §10)', () => {
   });
 
   it('releases the subscription and the heartbeat timer at once when the client goes away', async () => {
-    const before = timers();
+    const liveIntervals = trackIntervals();
     options = { ...options, heartbeatMs: 60_000 };
     await appendAll(log, turnOf(1, false));
     const controller = new AbortController();
@@ -217,14 +235,14 @@ describe('createChatSseResponse: heartbeats and ends (DESIGN §10)', () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     expect(log.liveSubscriptions()).toBe(1);
-    expect(timers()).toBe(before + 1);
+    expect(liveIntervals()).toBe(1);
     controller.abort();
     await eventually(() => log.liveSubscriptions() === 0);
-    await eventually(() => timers() === before);
+    expect(liveIntervals()).toBe(0);
   });
 
   it('closes the stream and releases everything when options.signal aborts', async () => {
-    const before = timers();
+    const liveIntervals = trackIntervals();
     const shutdown = new AbortController();
     options = { ...options, heartbeatMs: 60_000, signal: shutdown.signal };
     await appendAll(log, turnOf(1, false));
@@ -236,16 +254,19 @@ describe('createChatSseResponse: heartbeats and ends (DESIGN §10)', () => {
     expect(read.outcome).toBe('ended');
     expect(seqsOf(read.messages)).toEqual([1]);
     expect(log.liveSubscriptions()).toBe(0);
-    expect(timers()).toBe(before);
+    expect(liveIntervals()).toBe(0);
   });
 
   it('releases the subscription and timer when the reader cancels the body (in process, no HTTP)', async () => {
     const before = timers();
+    const liveIntervals = trackIntervals();
     const response = await createChatSseResponse(new Request('http://127.0.0.1/turn'), { ...options, heartbeatMs: 60_000 });
     expect(log.liveSubscriptions()).toBe(1);
+    expect(liveIntervals()).toBe(1);
     await response.body?.cancel();
     expect(log.liveSubscriptions()).toBe(0);
-    expect(timers()).toBe(before);
+    expect(liveIntervals()).toBe(0);
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 });
 
