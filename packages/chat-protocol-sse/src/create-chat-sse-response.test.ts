@@ -136,6 +136,21 @@ describe('createChatSseResponse: resume (DESIGN §10)', () => {
     expect(read.outcome).toBe('ended');
     await eventually(() => log.liveSubscriptions() === 0);
   });
+
+  it.each([
+    ['replayed', 3],
+    ['live', 1],
+  ])('closes the stream after a %s terminal frame by itself, even when the log never reports the end', async (_name, stored) => {
+    const frames = turnOf(3, true);
+    await appendAll(log, frames.slice(0, stored));
+    options = { ...options, log: { ...log, subscribe: (request, onEnvelope) => log.subscribe(request, onEnvelope) } };
+    const response = await get();
+    const reading = readEventStream(response.body as ReadableStream<Uint8Array>);
+    await appendAll(log, frames.slice(stored));
+    const read = await reading;
+    expect(seqsOf(read.messages)).toEqual([1, 2, 3]);
+    expect(read.outcome).toBe('ended');
+  });
 });
 
 describe('createChatSseResponse: refusals (DESIGN §10)', () => {
@@ -255,6 +270,37 @@ describe('createChatSseResponse: heartbeats and ends (DESIGN §10)', () => {
     expect(seqsOf(read.messages)).toEqual([1]);
     expect(log.liveSubscriptions()).toBe(0);
     expect(liveIntervals()).toBe(0);
+  });
+
+  it.each([
+    ['a finished turn replayed whole', true],
+    ['a running turn whose reader cancels', false],
+  ])('leaves no abort listener on options.signal or request.signal: %s', async (_name, finished) => {
+    await appendAll(log, turnOf(3, finished));
+    // The listeners registered on each signal and not removed (removing one that is not registered does nothing, as on EventTarget).
+    const listening = new Map<AbortSignal, Set<unknown>>();
+    const watch = (signal: AbortSignal): AbortSignal => {
+      const registered = new Set<unknown>();
+      listening.set(signal, registered);
+      const add = signal.addEventListener.bind(signal);
+      const remove = signal.removeEventListener.bind(signal);
+      vi.spyOn(signal, 'addEventListener').mockImplementation((...args: Parameters<AbortSignal['addEventListener']>) => {
+        registered.add(args[1]);
+        add(...args);
+      });
+      vi.spyOn(signal, 'removeEventListener').mockImplementation((...args: Parameters<AbortSignal['removeEventListener']>) => {
+        registered.delete(args[1]);
+        remove(...args);
+      });
+      return signal;
+    };
+    const request = new Request('http://127.0.0.1/turn');
+    watch(request.signal);
+    const response = await createChatSseResponse(request, { ...options, signal: watch(new AbortController().signal) });
+    const read = await readEventStream(response.body as ReadableStream<Uint8Array>, ({ messages }) => !finished && messages.length === 3);
+    expect(seqsOf(read.messages)).toEqual([1, 2, 3]);
+    expect([...listening.values()].map((registered) => registered.size)).toEqual([0, 0]);
+    expect(log.liveSubscriptions()).toBe(0);
   });
 
   it('releases the subscription and timer when the reader cancels the body (in process, no HTTP)', async () => {

@@ -267,10 +267,10 @@ export async function createChatSseResponse(request: Request, options: CreateCha
     if (queue.push(frame) && isTerminal(envelope)) end();
   };
 
+  for (const given of signals) given.addEventListener('abort', onAbort, { once: true });
+  timer = setInterval(() => queue.push(CHAT_SSE_HEARTBEAT), heartbeatMs);
   queue.replay(encodeEach(frames));
   if (frames.length > 0 && isTerminal(frames[frames.length - 1] as ChatEventEnvelope)) end();
-  for (const given of signals) given.addEventListener('abort', onAbort, { once: true });
-  if (!ending) timer = setInterval(() => queue.push(CHAT_SSE_HEARTBEAT), heartbeatMs);
   onLive = send;
   onLiveEnd = () => end();
   for (const envelope of early) send(envelope);
