@@ -151,6 +151,21 @@ describe('createChatSseResponse: resume (DESIGN §10)', () => {
     expect(seqsOf(read.messages)).toEqual([1, 2, 3]);
     expect(read.outcome).toBe('ended');
   });
+
+  it('closes the stream at a live frame that skips a seq, so the client resumes and the replay fills the hole', async () => {
+    await appendAll(log, turnOf(2, false));
+    const skipping: ChatEventLog = {
+      ...log,
+      subscribe: (request, onEnvelope, onEnd) => log.subscribe(request, (envelope) => envelope.seq !== 4 && onEnvelope(envelope), onEnd),
+    };
+    options = { ...options, log: skipping };
+    const response = await get();
+    const reading = readEventStream(response.body as ReadableStream<Uint8Array>);
+    await appendAll(log, [envelopeAt(3), envelopeAt(4), envelopeAt(5), envelopeAt(6, { type: 'done', status: 'completed' })]);
+    const read = await reading;
+    expect(seqsOf(read.messages)).toEqual([1, 2, 3]);
+    expect(read.outcome).toBe('ended');
+  });
 });
 
 describe('createChatSseResponse: refusals (DESIGN §10)', () => {
@@ -186,6 +201,30 @@ describe('createChatSseResponse: refusals (DESIGN §10)', () => {
     expect(response.status).toBe(400);
     expect(((await response.json()) as { code: string }).code).toBe('foreign-turn');
     expect(log.liveSubscriptions()).toBe(0);
+  });
+
+  it('answers ids that are not v1 ids 400 invalid-request', async () => {
+    options = { ...options, turnId: 'turn with spaces' };
+    const response = await get();
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { code: string }).code).toBe('invalid-request');
+  });
+
+  it('answers 503 aborted, holding nothing, when options.signal is aborted before the stream begins', async () => {
+    options = { ...options, signal: AbortSignal.abort() };
+    const response = await get();
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { code: string }).code).toBe('aborted');
+    expect(log.liveSubscriptions()).toBe(0);
+  });
+
+  it.each([
+    ['no log', { log: undefined }],
+    ['a zero heartbeatMs', { heartbeatMs: 0 }],
+    ['a negative maxUnreadBytes', { maxUnreadBytes: -1 }],
+  ])('rejects with a TypeError for unusable options (a host bug): %s', async (_name, broken) => {
+    const given = { ...options, ...broken } as unknown as CreateChatSseResponseOptions;
+    await expect(createChatSseResponse(new Request('http://127.0.0.1/turn'), given)).rejects.toThrow(TypeError);
   });
 
   it('answers 503 store-unavailable when the log cannot read the window, and releases the subscription it took', async () => {
