@@ -265,6 +265,13 @@ describe('readChatStream abort and leaving the loop release everything (issue 16
   const grown = (before: Record<string, number>): string[] =>
     Object.entries(resources()).flatMap(([name, count]) => (count > (before[name] ?? 0) ? [name] : []));
 
+  // The baseline, once the timers an earlier request left (the fetch's own) have run out, so a leaked timer cannot hide behind one.
+  async function quietResources(): Promise<Record<string, number>> {
+    for (let round = 0; round < 200 && resources().Timeout !== undefined; round += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    return resources();
+  }
+
   // Closing is asynchronous: poll for at most two seconds (a bound, not a timing assertion).
   async function settled(server: FrameServer, before: Record<string, number>): Promise<void> {
     for (let round = 0; round < 200; round += 1) {
@@ -274,16 +281,22 @@ describe('readChatStream abort and leaving the loop release everything (issue 16
     }
   }
 
-  it('abort mid-stream ends aborted; the socket and every timer are gone', async () => {
+  it.each([
+    ['while the consumer holds a frame', 2, false],
+    ['while a read is pending', 3, true],
+  ])('abort mid-stream %s ends aborted; the socket and every timer are gone', async (_, abortAt, later) => {
     const server = await serverFor(() => ({ kind: 'frames', holdOpen: true }), turn.slice(0, 3));
-    const before = resources();
+    const before = await quietResources();
     const controller = new AbortController();
     const items: ChatStreamItem[] = [];
     for await (const item of readChatStream({ url: server.url, signal: controller.signal, retry: fast })) {
       items.push(item);
-      if (item.type === 'envelope' && item.envelope.seq === 2) controller.abort();
+      if (item.type === 'envelope' && item.envelope.seq === abortAt) {
+        if (later) setImmediate(() => controller.abort());
+        else controller.abort();
+      }
     }
-    expect(last(items)).toEqual({ type: 'ended', reason: 'aborted', cursor: { turnId: 'turn_1', seq: 2 } });
+    expect(last(items)).toEqual({ type: 'ended', reason: 'aborted', cursor: { turnId: 'turn_1', seq: abortAt } });
     await settled(server, before);
     expect(server.openConnections()).toBe(0);
     expect(grown(before)).toEqual([]);
@@ -291,7 +304,7 @@ describe('readChatStream abort and leaving the loop release everything (issue 16
 
   it('abort while waiting to reconnect ends at once and clears the backoff timer', async () => {
     const server = await serverFor(() => ({ kind: 'status', status: 503 }));
-    const before = resources();
+    const before = await quietResources();
     const controller = new AbortController();
     const items: ChatStreamItem[] = [];
     for await (const item of readChatStream({
@@ -310,7 +323,7 @@ describe('readChatStream abort and leaving the loop release everything (issue 16
 
   it('break out of the loop closes the connection', async () => {
     const server = await serverFor(() => ({ kind: 'frames', holdOpen: true }), turn.slice(0, 3));
-    const before = resources();
+    const before = await quietResources();
     for await (const item of readChatStream({ url: server.url, retry: fast })) {
       if (item.type === 'envelope') break;
     }
