@@ -86,7 +86,7 @@ describe('readChatStream resumes after a drop (issue 16: cut at every frame boun
   });
 
   it('a host that replays from the start after a reconnect: no seq is yielded twice', async () => {
-    const cut = frameBoundaries(turn)[2];
+    const cut = frameBoundaries(turn)[2]!;
     const server = await serverFor((index) =>
       index === 0 ? { kind: 'frames', cutAfterBytes: cut } : { kind: 'frames', ignoreCursor: true },
     );
