@@ -1,31 +1,12 @@
 import { applyChatEvent, createChatState, type ChatEventEnvelope, type ChatStateV1 } from '@papercusp/chat-protocol-core';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  collect,
-  frameBody,
-  frameBoundaries,
-  sampleTurn,
-  startFrameServer,
-  type FrameAnswer,
-  type FrameServer,
-} from '../test/frame-server.js';
+import { describe, expect, it } from 'vitest';
+import { collect, cutEach, cutsArbitrary, frameBoundaries, sampleTurn, useFrameServers } from '../test/frame-server.js';
 import { followChatTurn, type FollowChatTurnItem } from './follow-chat-turn.js';
 
 const turn = sampleTurn();
 const fast = { attempts: 8, baseDelayMs: 1, maxDelayMs: 4 };
-let servers: FrameServer[] = [];
-
-async function serverFor(answer: (index: number) => FrameAnswer, envelopes: readonly ChatEventEnvelope[] = turn): Promise<FrameServer> {
-  const server = await startFrameServer(envelopes, answer);
-  servers.push(server);
-  return server;
-}
-
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
+const serverFor = useFrameServers(turn);
 
 function fold(envelopes: readonly ChatEventEnvelope[], state = createChatState('conv_1')): ChatStateV1 {
   return envelopes.reduce((current, envelope) => {
@@ -64,26 +45,16 @@ describe('followChatTurn folds the stream with applyChatEvent (DESIGN §10)', ()
       expect(JSON.stringify(finalState(items))).toBe(JSON.stringify(cleanState));
       await server.close();
     }
-    servers = [];
   });
 
   it('several cuts at random bytes, each a reset or a clean end, still end with the clean state', async () => {
-    const total = Buffer.byteLength(frameBody(turn, undefined));
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.record({ at: fc.integer({ min: 0, max: total }), cut: fc.constantFrom('destroy' as const, 'end' as const) }), {
-          maxLength: 5,
-        }),
-        async (cuts) => {
-          const server = await serverFor((index) => {
-            const plan = cuts[index];
-            return plan ? { kind: 'frames', cutAfterBytes: plan.at, cut: plan.cut } : { kind: 'frames' };
-          });
-          const items = await collect(followChatTurn({ url: server.url, conversationId: 'conv_1', retry: fast }));
-          expect(JSON.stringify(finalState(items))).toBe(JSON.stringify(cleanState));
-          await server.close();
-        },
-      ),
+      fc.asyncProperty(cutsArbitrary(turn, 5), async (cuts) => {
+        const server = await serverFor(cutEach(cuts));
+        const items = await collect(followChatTurn({ url: server.url, conversationId: 'conv_1', retry: fast }));
+        expect(JSON.stringify(finalState(items))).toBe(JSON.stringify(cleanState));
+        await server.close();
+      }),
       { numRuns: 30 },
     );
   });

@@ -1,31 +1,12 @@
 import { formatChatCursor, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  collect,
-  frameBody,
-  frameBoundaries,
-  sampleTurn,
-  startFrameServer,
-  type FrameAnswer,
-  type FrameServer,
-} from '../test/frame-server.js';
+import { describe, expect, it } from 'vitest';
+import { type FrameServer, collect, cutEach, cutsArbitrary, frameBoundaries, sampleTurn, useFrameServers } from '../test/frame-server.js';
 import { readChatStream, type ChatStreamItem } from './read-chat-stream.js';
 
 const turn = sampleTurn();
 const fast = { attempts: 3, baseDelayMs: 1, maxDelayMs: 4 };
-let servers: FrameServer[] = [];
-
-async function serverFor(answer: (index: number) => FrameAnswer, envelopes: readonly ChatEventEnvelope[] = turn): Promise<FrameServer> {
-  const server = await startFrameServer(envelopes, answer);
-  servers.push(server);
-  return server;
-}
-
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
+const serverFor = useFrameServers(turn);
 
 const envelopesOf = (items: readonly ChatStreamItem[]): ChatEventEnvelope[] =>
   items.flatMap((item) => (item.type === 'envelope' ? [item.envelope] : []));
@@ -62,25 +43,16 @@ describe('readChatStream resumes after a drop (issue 16: cut at every frame boun
   });
 
   it('any list of cuts at any byte, reset or clean end, gives exactly the clean envelopes; the cursor never moves backwards', async () => {
-    const total = Buffer.byteLength(frameBody(turn, undefined));
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.record({ at: fc.integer({ min: 0, max: total }), cut: fc.constantFrom('destroy' as const, 'end' as const) }), {
-          maxLength: 6,
-        }),
-        async (cuts) => {
-          const server = await serverFor((index) => {
-            const plan = cuts[index];
-            return plan ? { kind: 'frames', cutAfterBytes: plan.at, cut: plan.cut } : { kind: 'frames' };
-          });
-          const items = await collect(readChatStream({ url: server.url, retry: { ...fast, attempts: cuts.length + 1 } }));
-          expect(envelopesOf(items)).toEqual(turn);
-          expect(last(items)).toMatchObject({ type: 'ended', reason: 'terminal' });
-          const resumedAt = server.requests.map((request) => Number(request.lastEventId?.split(':')[1] ?? 0));
-          expect(resumedAt).toEqual([...resumedAt].sort((a, b) => a - b));
-          await server.close();
-        },
-      ),
+      fc.asyncProperty(cutsArbitrary(turn, 6), async (cuts) => {
+        const server = await serverFor(cutEach(cuts));
+        const items = await collect(readChatStream({ url: server.url, retry: { ...fast, attempts: cuts.length + 1 } }));
+        expect(envelopesOf(items)).toEqual(turn);
+        expect(last(items)).toMatchObject({ type: 'ended', reason: 'terminal' });
+        const resumedAt = server.requests.map((request) => Number(request.lastEventId?.split(':')[1] ?? 0));
+        expect(resumedAt).toEqual([...resumedAt].sort((a, b) => a - b));
+        await server.close();
+      }),
       { numRuns: 40 },
     );
   });

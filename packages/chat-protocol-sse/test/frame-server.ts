@@ -6,6 +6,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import fc from 'fast-check';
+import { afterEach } from 'vitest';
 import {
   CHAT_SSE_HEARTBEAT,
   encodeChatSseFrame,
@@ -197,4 +199,45 @@ export async function collect<Item>(items: AsyncIterable<Item>): Promise<Item[]>
   const all: Item[] = [];
   for await (const item of items) all.push(item);
   return all;
+}
+
+/**
+ * The server factory of one test file: each server it starts serves `envelopes`
+ * (or the turn given) and is closed after its test, also when the test fails.
+ */
+export function useFrameServers(
+  envelopes: readonly ChatEventEnvelope[],
+): (answer: (index: number) => FrameAnswer, served?: readonly ChatEventEnvelope[]) => Promise<FrameServer> {
+  let servers: FrameServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    servers = [];
+  });
+  return async (answer, served = envelopes) => {
+    const server = await startFrameServer(served, answer);
+    servers.push(server);
+    return server;
+  };
+}
+
+/** One cut of a connection: after `at` bytes, by a reset or a clean end. */
+export interface Cut {
+  readonly at: number;
+  readonly cut: 'destroy' | 'end';
+}
+
+/** Up to `maxLength` cuts anywhere in the clean body of `envelopes`, one per connection in turn. */
+export function cutsArbitrary(envelopes: readonly ChatEventEnvelope[], maxLength: number): fc.Arbitrary<Cut[]> {
+  const total = Buffer.byteLength(frameBody(envelopes, undefined));
+  return fc.array(fc.record({ at: fc.integer({ min: 0, max: total }), cut: fc.constantFrom('destroy' as const, 'end' as const) }), {
+    maxLength,
+  });
+}
+
+/** Answers connection `index` cut as `cuts[index]` says, and the ones after them in full. */
+export function cutEach(cuts: readonly Cut[]): (index: number) => FrameAnswer {
+  return (index) => {
+    const plan = cuts[index];
+    return plan ? { kind: 'frames', cutAfterBytes: plan.at, cut: plan.cut } : { kind: 'frames' };
+  };
 }
