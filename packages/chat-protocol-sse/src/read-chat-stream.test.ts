@@ -1,4 +1,4 @@
-import { formatChatCursor, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import { CHAT_LIMITS, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type FrameServer, collect, cutEach, cutsArbitrary, frameBoundaries, sampleTurn, useFrameServers } from '../test/frame-server.js';
@@ -161,6 +161,14 @@ describe('readChatStream against hostile servers: a typed outcome, never a hang 
     expect(last(items)).toMatchObject({ reason: 'gave-up', failure: { code: 'invalid-frame' } });
   });
 
+  it('a message longer than the envelope limit is invalid-frame too-large before it ends (the parser buffers no more)', async () => {
+    const huge = `event: delta\nid: turn_1:1\ndata: ${'x'.repeat(CHAT_LIMITS.maxEnvelopeLength + 2_048)}`;
+    const server = await serverFor(() => ({ kind: 'raw', body: huge }));
+    const items = await collect(readChatStream({ url: server.url, retry: { ...fast, attempts: 0 } }));
+    expect(items.map((item) => item.type)).toEqual(['connected', 'invalid-frame', 'ended']);
+    expect(items[1]).toMatchObject({ code: 'too-large' });
+  });
+
   it('random bytes as an event stream always end with one typed ended item', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 400 }), async (bytes) => {
@@ -317,6 +325,5 @@ describe('readChatStream options', () => {
     expect(() => readChatStream({ url: 'http://127.0.0.1/', cursor: { turnId: 'has space', seq: 1 } })).toThrow(TypeError);
     expect(() => readChatStream({ url: 'http://127.0.0.1/', retry: { attempts: -1 } })).toThrow(TypeError);
     expect(() => readChatStream({ url: 'http://127.0.0.1/', timeoutMs: 1.5 })).toThrow(TypeError);
-    expect(formatChatCursor({ turnId: 'turn_1', seq: 0 })).toBe('turn_1:0');
   });
 });

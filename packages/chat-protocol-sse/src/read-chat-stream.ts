@@ -62,7 +62,7 @@ export interface ChatStreamFailure {
 /** Why the iteration ended; `ended` is always the last item, exactly once. */
 export type ChatStreamEndReason = 'terminal' | 'no-content' | 'refused' | 'aborted' | 'gave-up';
 
-/** Codes of an `invalid-frame` item: the strict parser's, a frame of another turn, or a seq past the next one. */
+/** Codes of an `invalid-frame` item: the strict parser's (`too-large` also for a message past the envelope limit), a frame of another turn, or a seq past the next one. */
 export type ChatStreamFrameRefusalCode = ParseChatSseMessageRefusalCode | 'foreign-turn' | 'seq-gap';
 
 /** A frame the server delivered, strictly parsed; `cursor` is its own position. */
@@ -104,7 +104,7 @@ export interface ChatStreamRefusedItem {
 /** A message the client cannot take; the attempt is dropped and resumed after the last good frame. */
 export interface ChatStreamInvalidFrameItem {
   readonly type: 'invalid-frame';
-  readonly code: ChatStreamFrameRefusalCode | 'too-large';
+  readonly code: ChatStreamFrameRefusalCode;
   readonly message: string;
   readonly id?: string;
   readonly event?: string;
