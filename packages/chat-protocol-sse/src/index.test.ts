@@ -6,11 +6,14 @@ import * as sse from './index.js';
 describe('the public surface of @papercusp/chat-protocol-sse', () => {
   it('exports exactly these runtime names', () => {
     expectRuntimeExports(Object.keys(sse), [
-      // The server side.
       'CHAT_SSE_CURSOR_QUERY_PARAMETER',
+      'CHAT_SSE_EVENT_NAMES',
       'DEFAULT_CHAT_SSE_HEARTBEAT_MS',
       'DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES',
       'createChatSseResponse',
+      'followChatTurn',
+      'parseChatMessageEvent',
+      'readChatStream',
       'writeChatSseResponse',
     ]);
   });

@@ -16,3 +16,31 @@ export type {
   CreateChatSseResponseOptions,
 } from './create-chat-sse-response.js';
 export { writeChatSseResponse } from './write-chat-sse-response.js';
+// Client side (readChatStream, followChatTurn, EventSource helpers).
+export { readChatStream } from './read-chat-stream.js';
+export type {
+  ChatStreamConnectedItem,
+  ChatStreamEndReason,
+  ChatStreamEndedItem,
+  ChatStreamEnvelopeItem,
+  ChatStreamFailure,
+  ChatStreamFailureCode,
+  ChatStreamFetch,
+  ChatStreamFrameRefusalCode,
+  ChatStreamInvalidFrameItem,
+  ChatStreamItem,
+  ChatStreamReconnectingItem,
+  ChatStreamRefusedItem,
+  ChatStreamRetryOptions,
+  ReadChatStreamOptions,
+} from './read-chat-stream.js';
+export { followChatTurn } from './follow-chat-turn.js';
+export type {
+  ChatTurnEndedItem,
+  ChatTurnRejectedItem,
+  ChatTurnStateItem,
+  FollowChatTurnItem,
+  FollowChatTurnOptions,
+} from './follow-chat-turn.js';
+export { CHAT_SSE_EVENT_NAMES, parseChatMessageEvent } from './message-event.js';
+export type { ChatMessageEventLike } from './message-event.js';
