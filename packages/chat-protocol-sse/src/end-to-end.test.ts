@@ -32,6 +32,11 @@ const stateSeqs = (items: readonly FollowChatTurnItem[]): number[] =>
 const envelopeSeqs = (items: readonly ChatStreamItem[]): number[] =>
   items.flatMap((item) => (item.type === 'envelope' ? [item.envelope.seq] : []));
 const allSeqs = TEN_FRAMES.map((envelope) => envelope.seq);
+// The `Last-Event-ID` each reconnect should carry: the cursor its `reconnecting` item names.
+const resumedAfter = (items: readonly (FollowChatTurnItem | ChatStreamItem)[]): (string | undefined)[] =>
+  items.flatMap((item) =>
+    item.type === 'reconnecting' ? [item.cursor === null ? undefined : `${item.cursor.turnId}:${item.cursor.seq}`] : [],
+  );
 
 async function storedLog(envelopes: readonly ChatEventEnvelope[] = TEN_FRAMES) {
   const database = createFakeDatabase();
@@ -73,6 +78,7 @@ describe('followChatTurn against createChatSseResponse over the fake log, cut se
         const items = await collect(followChatTurn({ url: server.url, conversationId: TURN.conversationId, retry: fast }));
         expect(last(items)).toEqual({ type: 'ended', reason: 'terminal', cursor: { turnId: TURN.turnId, seq: 10 }, state: cleanState });
         expect(stateSeqs(items)).toEqual(allSeqs);
+        expect(server.served.slice(1).map((connection) => connection.lastEventId)).toEqual(resumedAfter(items));
         expect(server.served.every((connection) => servedInOrder(connection).contiguous)).toBe(true);
         await server.close();
       }),
@@ -96,9 +102,15 @@ describe('followChatTurn against createChatSseResponse over the fake log, cut se
               await appendAll(log, [envelope]);
             }
           })();
-          const [items] = await Promise.all([collect(readChatStream({ url: server.url, retry: fast, timeoutMs: 10_000 })), writer]);
+          const [items] = await Promise.all([collect(readChatStream({ url: server.url, retry: fast, timeoutMs: 2_000 })), writer]);
           expect(envelopeSeqs(items)).toEqual(allSeqs);
           expect(last(items)).toEqual({ type: 'ended', reason: 'terminal', cursor: { turnId: TURN.turnId, seq: 10 } });
+          expect(server.served.slice(1).map((connection) => connection.lastEventId)).toEqual(resumedAfter(items));
+          // No frame lost on the way: every connection but the last ended because the test cut it, none because the server
+          // closed on a gap or the client timed out waiting for a frame that never came.
+          expect(server.served.map((connection) => connection.cut)).toEqual(
+            server.served.map((_, index) => index < server.served.length - 1),
+          );
           // The server side too: each connection sent the frames after its cursor, in order, none twice.
           expect(server.served.filter((connection) => !servedInOrder(connection).contiguous)).toEqual([]);
           await server.close();

@@ -16,6 +16,8 @@ export interface ServedConnection {
   readonly lastEventId: string | undefined;
   status: number;
   body: string;
+  /** Whether the server cut this connection (the test's limit), rather than the stream ending on its own. */
+  cut: boolean;
 }
 
 /** A running log server; `close` ends its connections and stops it. */
@@ -46,7 +48,7 @@ export async function startLogServer(options: LogServerOptions): Promise<LogServ
   const server = createServer((incoming, outgoing) => {
     const index = served.length;
     const header = incoming.headers['last-event-id'];
-    const connection: ServedConnection = { lastEventId: typeof header === 'string' ? header : undefined, status: 0, body: '' };
+    const connection: ServedConnection = { lastEventId: typeof header === 'string' ? header : undefined, status: 0, body: '', cut: false };
     served.push(connection);
     const { socket } = incoming;
     if (!carried.has(socket) && !socket.destroyed) {
@@ -111,6 +113,7 @@ function cutAfter(outgoing: ServerResponse, limit: number | undefined, connectio
         return write(bytes);
       }
       cut = true;
+      connection.cut = true;
       const kept = bytes.subarray(0, remaining);
       record(kept);
       write(kept, () => outgoing.destroy());
@@ -120,6 +123,7 @@ function cutAfter(outgoing: ServerResponse, limit: number | undefined, connectio
       if (cut) return outgoing;
       // A body that ends exactly at the limit is cut as well: the client sees a reset, not a clean end.
       if (remaining === 0) {
+        connection.cut = true;
         outgoing.destroy();
         return outgoing;
       }
