@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runs } from '../../../test-support/property-runs.js';
 import { TEN_FRAMES, boundariesOf, foldTurn, servedInOrder } from '../test/end-to-end-turn.js';
 import { collect } from '../test/frame-server.js';
+import { grownResources, quietResources } from '../test/open-handles.js';
 import { startLogServer, type LogServer, type LogServerOptions } from '../test/log-server.js';
 import { TURN, appendAll } from '../test/sse-test-server.js';
 import { followChatTurn, type FollowChatTurnItem } from './follow-chat-turn.js';
@@ -148,20 +149,6 @@ describe('the end of the road, end to end (DESIGN §10)', () => {
 });
 
 describe('abort mid-stream, end to end (issue 16: no open handle on either side)', () => {
-  const resources = (): Record<string, number> => {
-    const counts: Record<string, number> = {};
-    for (const name of process.getActiveResourcesInfo()) counts[name] = (counts[name] ?? 0) + 1;
-    return counts;
-  };
-  const grown = (before: Record<string, number>): string[] =>
-    Object.entries(resources()).flatMap(([name, count]) => (count > (before[name] ?? 0) ? [name] : []));
-  // The baseline once earlier requests' timers have run out, so a leaked timer cannot hide behind one.
-  async function quietResources(): Promise<Record<string, number>> {
-    for (let round = 0; round < 200 && resources()['Timeout'] !== undefined; round += 1)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    return resources();
-  }
-
   it('aborting a live turn leaves no socket, timer or subscription on the client or the server', async () => {
     // An unfinished turn: the server holds the stream open on a live subscription and a heartbeat timer.
     const { database, log } = await storedLog(TEN_FRAMES.slice(0, 4));
@@ -191,11 +178,11 @@ describe('abort mid-stream, end to end (issue 16: no open handle on either side)
     // Closing is asynchronous: poll for at most two seconds (a bound, not a timing assertion).
     for (let round = 0; round < 200; round += 1) {
       server.closeUnusedConnections();
-      if (server.openConnections() === 0 && subscriptions.size === 0 && grown(before).length === 0) break;
+      if (server.openConnections() === 0 && subscriptions.size === 0 && grownResources(before).length === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(server.openConnections()).toBe(0);
     expect(subscriptions.size).toBe(0);
-    expect(grown(before)).toEqual([]);
+    expect(grownResources(before)).toEqual([]);
   });
 });
