@@ -2,6 +2,7 @@ import { CHAT_LIMITS, type ChatEventEnvelope } from '@papercusp/chat-protocol-co
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type FrameServer, collect, cutEach, cutsArbitrary, frameBoundaries, sampleTurn, useFrameServers } from '../test/frame-server.js';
+import { grownResources, quietResources } from '../test/open-handles.js';
 import { readChatStream, type ChatStreamItem } from './read-chat-stream.js';
 
 const turn = sampleTurn();
@@ -236,27 +237,11 @@ describe('readChatStream backoff (DESIGN §10: exponential with jitter, honourin
 });
 
 describe('readChatStream abort and leaving the loop release everything (issue 16: no open handle)', () => {
-  // Counts by kind; a leak is a kind with more open after than before (a closing from an earlier test may only shrink it).
-  const resources = (): Record<string, number> => {
-    const counts: Record<string, number> = {};
-    for (const name of process.getActiveResourcesInfo()) counts[name] = (counts[name] ?? 0) + 1;
-    return counts;
-  };
-  const grown = (before: Record<string, number>): string[] =>
-    Object.entries(resources()).flatMap(([name, count]) => (count > (before[name] ?? 0) ? [name] : []));
-
-  // The baseline, once the timers an earlier request left (the fetch's own) have run out, so a leaked timer cannot hide behind one.
-  async function quietResources(): Promise<Record<string, number>> {
-    for (let round = 0; round < 200 && resources().Timeout !== undefined; round += 1)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    return resources();
-  }
-
   // Closing is asynchronous: poll for at most two seconds (a bound, not a timing assertion).
   async function settled(server: FrameServer, before: Record<string, number>): Promise<void> {
     for (let round = 0; round < 200; round += 1) {
       server.closeUnusedConnections();
-      if (server.openConnections() === 0 && grown(before).length === 0) return;
+      if (server.openConnections() === 0 && grownResources(before).length === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -279,7 +264,7 @@ describe('readChatStream abort and leaving the loop release everything (issue 16
     expect(last(items)).toEqual({ type: 'ended', reason: 'aborted', cursor: { turnId: 'turn_1', seq: abortAt } });
     await settled(server, before);
     expect(server.openConnections()).toBe(0);
-    expect(grown(before)).toEqual([]);
+    expect(grownResources(before)).toEqual([]);
   });
 
   it('abort while waiting to reconnect ends at once and clears the backoff timer', async () => {
@@ -298,7 +283,7 @@ describe('readChatStream abort and leaving the loop release everything (issue 16
     expect(items.map((item) => item.type)).toEqual(['reconnecting', 'ended']);
     expect(last(items)).toMatchObject({ reason: 'aborted' });
     await settled(server, before);
-    expect(grown(before)).toEqual([]);
+    expect(grownResources(before)).toEqual([]);
   });
 
   it('break out of the loop closes the connection', async () => {
@@ -309,7 +294,7 @@ describe('readChatStream abort and leaving the loop release everything (issue 16
     }
     await settled(server, before);
     expect(server.openConnections()).toBe(0);
-    expect(grown(before)).toEqual([]);
+    expect(grownResources(before)).toEqual([]);
   });
 
   it('an already aborted signal ends aborted without a request', async () => {
