@@ -10,6 +10,7 @@ import { blockContenders, blockRows, measureBlocksBundles, naiveContenders } fro
 import { measureClientBundle, measureTestkitBundles } from './bundle-size.mjs';
 import { legacyContenders, legacyRows } from './legacy.mjs';
 import { postgresSection, measurePostgresStores } from './postgres.mjs';
+import { measureSse, measureSseClientBundle, sseSection } from './sse.mjs';
 import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
 import { reducerResults } from './reducer.mjs';
 import { deltaTurnTexts, POOL_SIZE } from './fixtures.mjs';
@@ -64,6 +65,7 @@ const latencyRates = await measureRecoveryLatency(median);
 const reducerSection = reducerResults({ median });
 // Wall-clock and I/O-bound: after every CPU-timed contender, with its own load reading.
 const postgresResults = await measurePostgresStores({ median });
+const sseResults = { results: await measureSse({ median }), bundle: await measureSseClientBundle() };
 const seconds = (performance.now() - startedAt) / 1000;
 
 const ns = (id) => median(samples.get(id));
@@ -203,6 +205,8 @@ ${recoveryTable}
   per turn record.
 
 ${postgresSection(postgresResults)}
+
+${sseSection(sseResults)}
 ## Testkit: what a browser test bundle pays (issue #7)
 
 - The golden sessions travel inside the testkit's bundle, so a browser or React Native test runner replays them

@@ -1,3 +1,4 @@
+import { createParser } from 'eventsource-parser';
 import { applyChatEvent, createChatState, encodeChatSseFrame, formatChatCursor, parseChatSseMessage } from '@papercusp/chat-protocol-core';
 
 // Host: build envelopes from stored records and write them as SSE.
@@ -17,25 +18,22 @@ const frames = events.map((event, index) =>
   }),
 );
 
-// Client: read each SSE message, fold it into state, resume on a gap.
-const readSse = (frame) =>
-  Object.fromEntries(
-    frame
-      .trim()
-      .split('\n')
-      .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-  );
-
+// Client: an SSE parser decodes the byte stream, whatever its chunks; each
+// message is parsed strictly and folded into state, a repeat absorbed, a gap resumed.
 let state = createChatState('conv_01J9');
-for (const frame of [frames[0], frames[0], frames[2], frames[1], frames[2]]) {
-  const parsed = parseChatSseMessage(readSse(frame));
-  if (!parsed.ok) throw new Error(parsed.message);
-  const applied = applyChatEvent(state, parsed.value);
-  if (applied.ok) {
-    state = applied.state;
-    console.log(`seq ${parsed.value.seq}: ${applied.outcome}`);
-  } else if (applied.code === 'seq-gap') {
-    console.log(`seq ${parsed.value.seq}: gap, resume after ${formatChatCursor(applied.replayAfter)}`);
-  }
-}
+const parser = createParser({
+  onEvent(message) {
+    const parsed = parseChatSseMessage(message);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const applied = applyChatEvent(state, parsed.value);
+    if (applied.ok) {
+      state = applied.state;
+      console.log(`seq ${parsed.value.seq}: ${applied.outcome}`);
+    } else if (applied.code === 'seq-gap') {
+      console.log(`seq ${parsed.value.seq}: gap, resume after ${formatChatCursor(applied.replayAfter)}`);
+    }
+  },
+});
+const body = [frames[0], frames[0], frames[2], frames[1], frames[2]].join('');
+for (let offset = 0; offset < body.length; offset += 7) parser.feed(body.slice(offset, offset + 7));
 console.log(`${state.turns[0].status}: ${state.turns[0].text}`);

@@ -1,0 +1,291 @@
+/**
+ * The server side of the transport (DESIGN §10): one turn's event log as a
+ * resumable `text/event-stream` `Response`, web-standard so it runs unchanged
+ * in Node, Bun, Deno, edge runtimes and `Request`/`Response` frameworks. It owns
+ * the cursor, the subscribe-then-replay handoff, heartbeats, the slow-reader
+ * bound and releasing the subscription; it authorizes nothing (the host checks
+ * the caller before calling it) and writes nothing to the log.
+ */
+import {
+  CHAT_SSE_HEARTBEAT,
+  encodeChatSseFrame,
+  isChatId,
+  parseChatCursor,
+  type ChatCursor,
+  type ChatEventEnvelope,
+} from '@papercusp/chat-protocol-core';
+import {
+  validateReplayWindow,
+  type ChatEventLog,
+  type ChatEventLogSubscriptionEnd,
+  type ChatEventLogUnsubscribe,
+  type ReplayWindow,
+} from '@papercusp/chat-protocol-recovery';
+import { createUnreadByteQueue } from './unread-byte-queue.js';
+
+/** The default interval between heartbeat comments: under the idle timeouts of common proxies and load balancers (30–60 s). */
+export const DEFAULT_CHAT_SSE_HEARTBEAT_MS = 15_000;
+
+/** The default per-connection limit on bytes queued for a reader and not yet read (1 MiB). */
+export const DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES = 1024 * 1024;
+
+/** The query parameter that carries the cursor for clients that cannot set `Last-Event-ID`. */
+export const CHAT_SSE_CURSOR_QUERY_PARAMETER = 'lastEventId';
+
+/** Options of {@link createChatSseResponse}. */
+export interface CreateChatSseResponseOptions {
+  /** The log to replay and tail. */
+  readonly log: ChatEventLog;
+  readonly conversationId: string;
+  readonly turnId: string;
+  /** Milliseconds between heartbeat comments (default {@link DEFAULT_CHAT_SSE_HEARTBEAT_MS}). */
+  readonly heartbeatMs?: number;
+  /** Aborting it closes the stream (the host shuts down); the client resumes elsewhere. */
+  readonly signal?: AbortSignal;
+  /**
+   * The most bytes of live frames and heartbeats this connection holds for a
+   * reader that does not keep up (default {@link DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES});
+   * past it the connection is closed and the client resumes from its last cursor.
+   */
+  readonly maxUnreadBytes?: number;
+}
+
+/**
+ * The `code` of every answer other than a stream, with its HTTP status:
+ * `invalid-request` 400 (the conversation or turn id is not a v1 id),
+ * `invalid-cursor` 400 (`Last-Event-ID` or `lastEventId` is not `<turnId>:<seq>`),
+ * `foreign-turn` 400 (the cursor names another turn), `stale-cursor` 410 (the
+ * frames after the cursor were pruned: refetch the state), `cursor-beyond-latest`
+ * 409 (the cursor is past the turn's latest seq), `store-unavailable` 503 (the log
+ * could not subscribe or read: retry later), `invalid-window` 500 (the log
+ * answered a window that fails `validateReplayWindow`; the message names the
+ * rule), `aborted` 503 (the request or `signal` was aborted before the stream began).
+ */
+export type ChatSseRefusalCode =
+  | 'invalid-request'
+  | 'invalid-cursor'
+  | 'foreign-turn'
+  | 'stale-cursor'
+  | 'cursor-beyond-latest'
+  | 'store-unavailable'
+  | 'invalid-window'
+  | 'aborted';
+
+/** The JSON body of a `410` or `409`: where the log's retained window starts and ends. */
+export interface ChatSseCursorRefusalBody {
+  readonly code: 'stale-cursor' | 'cursor-beyond-latest';
+  readonly lowerBound: number;
+  readonly latestSeq: number;
+}
+
+/** The JSON body of every other refusal. */
+export interface ChatSseRefusalBody {
+  readonly code: Exclude<ChatSseRefusalCode, 'stale-cursor' | 'cursor-beyond-latest'>;
+  readonly message: string;
+}
+
+/** The headers of the event stream: no caching, no transformation, no proxy buffering. */
+const STREAM_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};
+
+const REFUSAL_STATUS: Readonly<Record<ChatSseRefusalCode, number>> = {
+  'invalid-request': 400,
+  'invalid-cursor': 400,
+  'foreign-turn': 400,
+  'stale-cursor': 410,
+  'cursor-beyond-latest': 409,
+  'store-unavailable': 503,
+  'invalid-window': 500,
+  aborted: 503,
+};
+
+function answer(body: ChatSseRefusalBody | ChatSseCursorRefusalBody): Response {
+  return new Response(JSON.stringify(body), {
+    status: REFUSAL_STATUS[body.code],
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
+
+const isTerminal = (envelope: ChatEventEnvelope): boolean => envelope.event.type === 'done' || envelope.event.type === 'error';
+const isPositive = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
+
+// The cursor the request names: `Last-Event-ID` first (EventSource sends it on reconnect), then the query; neither is the turn's start.
+function readCursor(request: Request, turnId: string): ChatCursor | ChatSseRefusalBody {
+  const header = request.headers.get('last-event-id');
+  const query = new URL(request.url).searchParams.get(CHAT_SSE_CURSOR_QUERY_PARAMETER);
+  const text = header !== null && header !== '' ? header : query !== null && query !== '' ? query : null;
+  if (text === null) return { turnId, seq: 0 };
+  const cursor = parseChatCursor(text);
+  if (cursor === null)
+    return { code: 'invalid-cursor', message: `the cursor ${JSON.stringify(text.slice(0, 200))} is not "<turnId>:<seq>"` };
+  if (cursor.turnId !== turnId) {
+    return { code: 'foreign-turn', message: `the cursor names turn ${JSON.stringify(cursor.turnId)}, not ${JSON.stringify(turnId)}` };
+  }
+  return cursor;
+}
+
+const unavailable = (operation: string, error: unknown): ChatSseRefusalBody => ({
+  code: 'store-unavailable',
+  message: `${operation}: ${error instanceof Error ? error.message : 'the event log could not answer'}`,
+});
+
+/**
+ * Answers a request for one turn's frames as a resumable SSE stream.
+ *
+ * Guarantees:
+ * - The cursor is `Last-Event-ID`, else the `lastEventId` query parameter
+ *   (empty or absent: the turn's start), read with core's `parseChatCursor`.
+ * - It subscribes to the log's tail after the cursor *before* reading the replay
+ *   window, validates the window with `validateReplayWindow`, sends its frames,
+ *   then the live frames in seq order, skipping any seq already sent: every frame
+ *   after the cursor is sent exactly once, in order, whatever appends race the
+ *   handoff. A live frame that skips a seq closes the stream (the client resumes
+ *   and the replay fills the hole). Each frame is `encodeChatSseFrame`.
+ * - `200` with `content-type: text/event-stream; charset=utf-8`,
+ *   `cache-control: no-cache, no-transform` and `x-accel-buffering: no` (no
+ *   `connection` header: HTTP/1.1 keeps alive by default, HTTP/2 forbids it).
+ *   Heartbeat comments (`CHAT_SSE_HEARTBEAT`) every `heartbeatMs`.
+ * - The stream ends after the terminal frame (`done`, `error`), or when the
+ *   subscription ends (`terminal`, or `lost`: the client resumes), or on abort
+ *   of `request.signal` or `options.signal`.
+ * - `204` (no body) when the cursor is at the end of a finished turn: there is
+ *   nothing more to send, ever, and the client stops.
+ * - A reader that leaves more than `maxUnreadBytes` of live frames and
+ *   heartbeats unread gets its stream errored (the connection closes) and its
+ *   queue dropped; the replay window is produced only as the reader pulls it.
+ * - However the stream ends (terminal, end of subscription, overflow, reader
+ *   cancel, abort), the subscription is released and the heartbeat timer and
+ *   abort listeners removed at once; nothing it started outlives the stream.
+ * - Every refusal is a JSON answer (see {@link ChatSseRefusalCode}): `410` and
+ *   `409` carry `{ code, lowerBound, latestSeq }`, the others `{ code, message }`.
+ *   It never rejects for a request or a log failure; it rejects with a
+ *   `TypeError` only when `options` are not usable (no log, a non-positive
+ *   `heartbeatMs` or `maxUnreadBytes`): a host's bug, not a client's.
+ */
+export async function createChatSseResponse(request: Request, options: CreateChatSseResponseOptions): Promise<Response> {
+  const { log, conversationId, turnId, signal } = options;
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_CHAT_SSE_HEARTBEAT_MS;
+  const maxUnreadBytes = options.maxUnreadBytes ?? DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES;
+  if (typeof log?.subscribe !== 'function' || typeof log.replayWindow !== 'function') {
+    throw new TypeError('createChatSseResponse: options.log must be a ChatEventLog');
+  }
+  if (!isPositive(heartbeatMs)) throw new TypeError('createChatSseResponse: options.heartbeatMs must be a positive number');
+  if (!isPositive(maxUnreadBytes)) throw new TypeError('createChatSseResponse: options.maxUnreadBytes must be a positive number');
+
+  if (!isChatId(conversationId) || !isChatId(turnId)) {
+    return answer({ code: 'invalid-request', message: 'the conversation and turn must be named by v1 ids' });
+  }
+  const cursor = readCursor(request, turnId);
+  if ('code' in cursor) return answer(cursor);
+  const signals = [request.signal, signal].filter((given): given is AbortSignal => given !== undefined);
+  const isAborted = (): boolean => signals.some((given) => given.aborted);
+  const aborted = (): Response => answer({ code: 'aborted', message: 'the request was aborted before the stream began' });
+  if (isAborted()) return aborted();
+
+  // Subscribe first, buffering what arrives, so the window read after it misses nothing the tail will not bring.
+  const early: ChatEventEnvelope[] = [];
+  let earlyEnd: ChatEventLogSubscriptionEnd | undefined;
+  let onLive: ((envelope: ChatEventEnvelope) => void) | undefined;
+  let onLiveEnd: ((end: ChatEventLogSubscriptionEnd) => void) | undefined;
+  let unsubscribe: ChatEventLogUnsubscribe;
+  try {
+    unsubscribe = await log.subscribe(
+      { conversationId, turnId, after: cursor.seq },
+      (envelope) => (onLive === undefined ? early.push(envelope) : onLive(envelope)),
+      (end) => (onLiveEnd === undefined ? (earlyEnd ??= end) : onLiveEnd(end)),
+    );
+  } catch (error) {
+    return answer(unavailable('subscribe', error));
+  }
+  let window: ReplayWindow;
+  try {
+    if (isAborted()) {
+      unsubscribe();
+      return aborted();
+    }
+    window = await log.replayWindow({ conversationId, turnId, after: cursor.seq });
+  } catch (error) {
+    unsubscribe();
+    return answer(unavailable('replayWindow', error));
+  }
+  const validated = validateReplayWindow(window, { conversationId, turnId, after: cursor });
+  if (!validated.ok) {
+    unsubscribe();
+    if (validated.code === 'stale-cursor' || validated.code === 'cursor-beyond-latest') {
+      return answer({ code: validated.code, lowerBound: window.lowerBound, latestSeq: window.latestSeq });
+    }
+    return answer({ code: 'invalid-window', message: `the event log's replay window: ${validated.code}: ${validated.message}` });
+  }
+  const { frames, latestSeq, lowerBound } = validated.value;
+  if (frames.length === 0 && cursor.seq > 0 && cursor.seq === latestSeq && !early.some((envelope) => envelope.seq > cursor.seq)) {
+    let finished: boolean;
+    try {
+      finished = earlyEnd?.reason === 'terminal' || lowerBound === latestSeq || (await endsTheTurn(log, conversationId, cursor));
+    } catch (error) {
+      unsubscribe();
+      return answer(unavailable('replayWindow', error));
+    }
+    if (finished) {
+      unsubscribe();
+      return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+    }
+  }
+  if (isAborted()) {
+    unsubscribe();
+    return aborted();
+  }
+
+  // From here on the stream owns the subscription, the timer and the listeners, and `release` drops them all, once.
+  let lastSentSeq = frames.length > 0 ? latestSeq : cursor.seq;
+  let ending = false;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const onAbort = (): void => end();
+  const release = (): void => {
+    ending = true;
+    unsubscribe();
+    if (timer !== undefined) clearInterval(timer);
+    for (const given of signals) given.removeEventListener('abort', onAbort);
+  };
+  const queue = createUnreadByteQueue({ maxUnreadBytes, onFinish: release });
+  const end = (): void => {
+    release();
+    queue.close();
+  };
+  const send = (envelope: ChatEventEnvelope): void => {
+    if (ending || envelope.seq <= lastSentSeq) return;
+    if (envelope.seq !== lastSentSeq + 1) return end();
+    let frame: string;
+    try {
+      frame = encodeChatSseFrame(envelope);
+    } catch {
+      return end();
+    }
+    lastSentSeq = envelope.seq;
+    if (queue.push(frame) && isTerminal(envelope)) end();
+  };
+
+  for (const given of signals) given.addEventListener('abort', onAbort, { once: true });
+  timer = setInterval(() => queue.push(CHAT_SSE_HEARTBEAT), heartbeatMs);
+  queue.replay(encodeEach(frames));
+  if (frames.length > 0 && isTerminal(frames[frames.length - 1] as ChatEventEnvelope)) end();
+  onLive = send;
+  onLiveEnd = () => end();
+  for (const envelope of early) send(envelope);
+  if (earlyEnd !== undefined) end();
+  return new Response(queue.stream, { status: 200, headers: STREAM_HEADERS });
+}
+
+// The window's frames, encoded one at a time as the reader pulls them (validated already, so none throws).
+function* encodeEach(frames: readonly ChatEventEnvelope[]): Generator<string, void, undefined> {
+  for (const envelope of frames) yield encodeChatSseFrame(envelope);
+}
+
+// Whether the frame at the cursor is the turn's terminal one: one more read, only when the cursor is at the latest seq.
+async function endsTheTurn(log: ChatEventLog, conversationId: string, cursor: ChatCursor): Promise<boolean> {
+  const window = await log.replayWindow({ conversationId, turnId: cursor.turnId, after: cursor.seq - 1 });
+  const last = window.frames.find((envelope) => envelope.seq === cursor.seq);
+  return last !== undefined && isTerminal(last);
+}

@@ -1,0 +1,47 @@
+/**
+ * For `EventSource` users: every frame is a named event (its `event.type`), so
+ * `onmessage` never fires; listen for each of {@link CHAT_SSE_EVENT_NAMES} and
+ * parse what arrives with {@link parseChatMessageEvent}. It owns no connection
+ * and no reconnect policy (the browser's `EventSource` has its own).
+ */
+import {
+  CHAT_EVENT_TYPES_V1,
+  parseChatSseMessage,
+  refuse,
+  type ChatEventEnvelope,
+  type ChatEventTypeV1,
+  type ParseChatSseMessageRefusalCode,
+  type ParseResult,
+} from '@papercusp/chat-protocol-core';
+
+/** The SSE `event:` names of v1 frames, one per event type; a product's events are named by their own type. */
+export const CHAT_SSE_EVENT_NAMES: readonly ChatEventTypeV1[] = CHAT_EVENT_TYPES_V1;
+
+/** What {@link parseChatMessageEvent} reads of a `MessageEvent` (the DOM's and Node's both fit). */
+export interface ChatMessageEventLike {
+  readonly type: string;
+  readonly data: unknown;
+  readonly lastEventId: string;
+}
+
+/**
+ * Strictly parses a `MessageEvent` as `EventSource` delivers it: `type` is the
+ * SSE `event:` name, `data` the envelope JSON and `lastEventId` the frame's
+ * `id:`, checked with `parseChatSseMessage` (event name and cursor must match
+ * the envelope). Never throws: an event that cannot be read is `invalid-json`.
+ */
+export function parseChatMessageEvent(event: ChatMessageEventLike): ParseResult<ChatEventEnvelope, ParseChatSseMessageRefusalCode> {
+  let message: { event: unknown; data: unknown; id: unknown };
+  try {
+    message = { event: event.type, data: event.data, id: event.lastEventId };
+  } catch {
+    return refuse('invalid-json', 'the message event cannot be read');
+  }
+  if (typeof message.data !== 'string') return refuse('invalid-json', 'data: expected the SSE data text');
+  const { event: name, id } = message;
+  return parseChatSseMessage({
+    data: message.data,
+    ...(typeof name === 'string' ? { event: name } : {}),
+    ...(typeof id === 'string' ? { id } : {}),
+  });
+}

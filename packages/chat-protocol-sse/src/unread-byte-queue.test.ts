@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { createUnreadByteQueue } from './unread-byte-queue.js';
+
+const decoder = new TextDecoder();
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  let text = '';
+  const reader = stream.getReader();
+  for (;;) {
+    const next = await reader.read();
+    if (next.done) return text;
+    text += decoder.decode(next.value, { stream: true });
+  }
+}
+
+describe('createUnreadByteQueue: the per-connection memory bound (issue 16)', () => {
+  it('holds at most maxUnreadBytes for a reader that never reads, then errors the stream, drops the queue and reports overflow once', async () => {
+    const finishes: string[] = [];
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: (reason) => finishes.push(reason) });
+    const chunk = 'a'.repeat(90);
+    let accepted = 0;
+    let peak = 0;
+    while (accepted < 1000 && queue.push(chunk)) {
+      accepted += 1;
+      peak = Math.max(peak, queue.unreadBytes());
+    }
+    expect(accepted).toBe(11);
+    expect(peak).toBe(990);
+    expect(queue.unreadBytes()).toBe(0);
+    expect(finishes).toEqual(['overflow']);
+    expect(queue.push(chunk)).toBe(false);
+    await expect(queue.stream.getReader().read()).rejects.toThrow('the reader left more than 1000 bytes unread');
+  });
+
+  it('accepts one chunk larger than the limit when nothing else is unread, so a large frame is still delivered', async () => {
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 10, onFinish: () => undefined });
+    expect(queue.push('b'.repeat(50))).toBe(true);
+    expect(queue.unreadBytes()).toBe(50);
+    queue.close();
+    expect(await readAll(queue.stream)).toBe('b'.repeat(50));
+  });
+
+  it('keeps accepting while the reader keeps up: the limit counts unread bytes, not bytes sent', async () => {
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 100, onFinish: () => undefined });
+    const reader = queue.stream.getReader();
+    for (let index = 0; index < 50; index += 1) {
+      expect(queue.push('c'.repeat(60))).toBe(true);
+      expect(decoder.decode((await reader.read()).value)).toBe('c'.repeat(60));
+    }
+    expect(queue.unreadBytes()).toBe(0);
+  });
+
+  it('sends the replay backlog first, then pushed chunks, in order, and closes after the reader has everything', async () => {
+    const finishes: string[] = [];
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: (reason) => finishes.push(reason) });
+    queue.replay(['1', '2', '3'].values());
+    queue.push('4');
+    queue.push('5');
+    queue.close();
+    expect(queue.push('6')).toBe(false);
+    expect(await readAll(queue.stream)).toBe('12345');
+    expect(finishes).toEqual(['closed']);
+  });
+
+  it('produces the replay backlog only as the reader pulls it: a long replay never counts against the limit', async () => {
+    let produced = 0;
+    function* backlog(): Generator<string, void, undefined> {
+      for (let index = 0; index < 1000; index += 1) {
+        produced += 1;
+        yield 'd'.repeat(100);
+      }
+    }
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: () => undefined });
+    queue.replay(backlog());
+    // The read-ahead is half the limit: five chunks of 100 bytes.
+    expect(produced).toBe(5);
+    expect(queue.unreadBytes()).toBe(500);
+    queue.close();
+    expect((await readAll(queue.stream)).length).toBe(100_000);
+    expect(produced).toBe(1000);
+  });
+
+  it('reports a reader cancel once, and ignores everything after it', async () => {
+    const finishes: string[] = [];
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: (reason) => finishes.push(reason) });
+    queue.push('e');
+    await queue.stream.cancel();
+    expect(queue.push('f')).toBe(false);
+    queue.close();
+    queue.fail(new Error('late'));
+    expect(finishes).toEqual(['cancelled']);
+    expect(queue.unreadBytes()).toBe(0);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * The byte-bounded queue behind one SSE connection: a `ReadableStream` of
+ * UTF-8 chunks that feeds a replay backlog as the reader pulls it and holds
+ * live chunks only up to a byte limit. Past the limit it errors the stream,
+ * dropping what it held, so a reader that stops reading costs bounded memory
+ * and its client resumes from its last cursor. It knows nothing of envelopes'
+ * meaning, cursors or the log.
+ */
+
+/** What a connection's queue can do; see {@link createUnreadByteQueue}. */
+export interface UnreadByteQueue {
+  /** The response body. */
+  readonly stream: ReadableStream<Uint8Array>;
+  /** Bytes handed to the queue and not yet read: the stream's internal queue plus the chunks held behind it. */
+  unreadBytes(): number;
+  /** Hands over chunks to send before anything pushed later, produced one at a time as the reader pulls (the replay window). */
+  replay(chunks: Iterator<string>): void;
+  /** Queues one chunk; `false` when the queue is over its limit and was closed for it (or was closed already). */
+  push(text: string): boolean;
+  /** Ends the stream once everything queued has been read. */
+  close(): void;
+  /** Ends the stream now with `reason`, dropping everything unread. */
+  fail(reason: Error): void;
+}
+
+/** Options of {@link createUnreadByteQueue}. */
+export interface UnreadByteQueueOptions {
+  /** The most unread bytes the queue holds before it closes the stream. */
+  readonly maxUnreadBytes: number;
+  /** Called once when the stream ends for any reason: read to the end, failed, over the limit, or cancelled by the reader. */
+  readonly onFinish: (reason: 'closed' | 'failed' | 'overflow' | 'cancelled') => void;
+}
+
+const encoder = new TextEncoder();
+
+/** How far ahead of the reader the replay backlog is fed, at most (a few frames to keep the socket busy). */
+const REPLAY_READ_AHEAD_BYTES = 16 * 1024;
+
+/**
+ * Creates a connection's queue.
+ *
+ * Guarantees: chunks reach the stream in the order given (`replay` first, then
+ * `push`); the replay backlog is produced only while the stream's queue is
+ * below its read-ahead (at most half the limit), so a long replay never counts
+ * against the limit faster than the reader reads it; `unreadBytes()` never
+ * exceeds `maxUnreadBytes` except by one chunk pushed while nothing else was
+ * unread (a frame larger than the limit is still delivered, alone); when a push
+ * would pass the limit the stream errors, the held chunks are dropped at once
+ * and `onFinish('overflow')` is called. `onFinish` is called exactly once.
+ */
+export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadByteQueue {
+  const { maxUnreadBytes, onFinish } = options;
+  const readAheadBytes = Math.max(1, Math.min(REPLAY_READ_AHEAD_BYTES, Math.floor(maxUnreadBytes / 2)));
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let backlog: Iterator<string> | undefined;
+  let held: Uint8Array[] = [];
+  let heldBytes = 0;
+  let closing = false;
+  let finished = false;
+
+  const finish = (reason: 'closed' | 'failed' | 'overflow' | 'cancelled'): void => {
+    if (finished) return;
+    finished = true;
+    backlog = undefined;
+    held = [];
+    heldBytes = 0;
+    onFinish(reason);
+  };
+  const queuedBytes = (): number => (finished ? 0 : readAheadBytes - (controller.desiredSize ?? readAheadBytes));
+
+  // Moves the backlog, then the held chunks, into the stream while it is below its read-ahead.
+  const feed = (): void => {
+    while (!finished && (controller.desiredSize ?? 0) > 0) {
+      if (backlog !== undefined) {
+        const next = backlog.next();
+        if (next.done === true) backlog = undefined;
+        else controller.enqueue(encoder.encode(next.value));
+        continue;
+      }
+      const chunk = held.shift();
+      if (chunk === undefined) break;
+      heldBytes -= chunk.byteLength;
+      controller.enqueue(chunk);
+    }
+    if (!finished && closing && backlog === undefined && held.length === 0) {
+      controller.close();
+      finish('closed');
+    }
+  };
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(given) {
+        controller = given;
+      },
+      pull() {
+        feed();
+      },
+      cancel() {
+        finish('cancelled');
+      },
+    },
+    { highWaterMark: readAheadBytes, size: (chunk) => chunk.byteLength },
+  );
+
+  return {
+    stream,
+    unreadBytes: () => queuedBytes() + heldBytes,
+    replay(chunks) {
+      if (finished || closing) return;
+      backlog = chunks;
+      feed();
+    },
+    push(text) {
+      if (finished || closing) return false;
+      const chunk = encoder.encode(text);
+      const unread = queuedBytes() + heldBytes;
+      if (unread > 0 && unread + chunk.byteLength > maxUnreadBytes) {
+        controller.error(new Error(`the reader left more than ${maxUnreadBytes} bytes unread`));
+        finish('overflow');
+        return false;
+      }
+      held.push(chunk);
+      heldBytes += chunk.byteLength;
+      feed();
+      return true;
+    },
+    close() {
+      if (finished) return;
+      closing = true;
+      feed();
+    },
+    fail(reason) {
+      if (finished) return;
+      controller.error(reason);
+      finish('failed');
+    },
+  };
+}
