@@ -23,7 +23,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const TEST_TOOLING = ['fast-check', 'pure-rand', 'vitest'];
-const TESTKIT_ONLY = ['@papercusp/chat-protocol-testkit', 'eventsource-parser'];
+// eventsource-parser is no longer among them: it is the SSE transport's parser, a dependency of @papercusp/chat-protocol-sse.
+const TESTKIT_ONLY = ['@papercusp/chat-protocol-testkit'];
 
 /** Fails the check with a message saying which step broke. */
 class CheckFailure extends Error {}
@@ -96,6 +97,8 @@ import { parseAskBlock } from '@papercusp/chat-protocol-blocks';
 import { InteractionResolver } from '@papercusp/chat-protocol/interactions';
 import { decodeLegacyChatFrame, scout } from '@papercusp/chat-protocol/legacy';
 import { TurnRecovery, createTurnId, isTurnId } from '@papercusp/chat-protocol/recovery';
+import { CHAT_SSE_EVENT_NAMES, parseChatMessageEvent } from '@papercusp/chat-protocol-sse';
+import { isChatIdentifier, migrateChatStore } from '@papercusp/chat-protocol-postgres';
 
 const requireFromApp = createRequire(process.cwd() + '/');
 const checked: string[] = [];
@@ -149,6 +152,19 @@ const otherBuild = { recovery: requireFromApp('@papercusp/chat-protocol-recovery
 assert.deepEqual([TurnRecovery.is(recovery), otherBuild.recovery.TurnRecovery.is(recovery), TurnRecovery.is(resolver)], [true, true, false]);
 assert.deepEqual([InteractionResolver.is(resolver), otherBuild.interactions.InteractionResolver.is(resolver), InteractionResolver.is(recovery)], [true, true, false]);
 checked.push('recovery', 'interactions');
+
+// sse: an EventSource message event read strictly, by the names every frame carries.
+const frame = { schemaVersion: 1, conversationId: 'conv_1', turnId: 'turn_1', eventId: 'evt_1', seq: 1, occurredAt: '2026-11-30T09:00:00Z', event: { type: 'delta', text: 'Hi' } };
+assert.equal(CHAT_SSE_EVENT_NAMES.includes('delta'), true);
+assert.deepEqual(parseChatMessageEvent({ type: 'delta', data: JSON.stringify(frame), lastEventId: 'turn_1:1' }), { ok: true, value: frame });
+checked.push('sse');
+
+// postgres: it loads without either driver installed (both are optional peers).
+assert.throws(() => requireFromApp.resolve('pg'));
+assert.throws(() => requireFromApp.resolve('@electric-sql/pglite'));
+assert.deepEqual([isChatIdentifier('chat_protocol'), isChatIdentifier('Chat')], [true, false]);
+assert.equal(typeof migrateChatStore, 'function');
+checked.push('postgres');
 
 console.log(checked.join(', '));
 `;
@@ -230,7 +246,7 @@ function checkZodLine(workspace, tarballs, zodVersion) {
   run('npm', ['install', ...npm, ...app, `zod@${zodVersion}`], { cwd: project });
   step(`npm installed ${app.length} tarballs and zod@${zodVersion}, without the testkit`);
   assertAbsent(project, [...TEST_TOOLING, ...TESTKIT_ONLY], 'of an app without the testkit');
-  checkConsumer(project, 'app', APP_SOURCE, 'core, core schemas, blocks, legacy, recovery, interactions');
+  checkConsumer(project, 'app', APP_SOURCE, 'core, core schemas, blocks, legacy, recovery, interactions, sse, postgres');
 
   run('npm', ['install', ...npm, '--save-dev', tarballs.get('@papercusp/chat-protocol-testkit')], { cwd: project });
   step('npm added the testkit as a dev dependency');
