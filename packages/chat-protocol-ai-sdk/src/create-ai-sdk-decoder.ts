@@ -7,6 +7,7 @@
  */
 import {
   CHAT_EVENT_FIELDS,
+  CHAT_LIMITS,
   encodeChatEnvelope,
   isChatEventTypeV1,
   isSafeJson,
@@ -172,13 +173,20 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
       counts.transport += 1;
       return { ok: true, envelopes: [], lost };
     }
-    const events = eventsOf(chunk, type);
+    const events = eventsOf(chunk, type, lost);
     if (!Array.isArray(events)) return refused(events.code, events.message);
     const envelopes: ChatEventEnvelope[] = [];
     for (const [index, event] of events.entries()) {
       const { eventId, occurredAt } = identify({ seq: seq + index, chunk });
       if (approvalCards.has(event)) (event['card'] as Record<string, unknown>)['createdAt'] = occurredAt;
-      const encoded = encodeChatEnvelope({ schemaVersion: 1, conversationId, turnId, eventId, seq: seq + index, occurredAt, event });
+      const record = { schemaVersion: 1, conversationId, turnId, eventId, seq: seq + index, occurredAt };
+      let encoded = encodeChatEnvelope({ ...record, event });
+      // A stop reason v1 cannot hold never costs the turn its end: it is dropped and reported.
+      if (!encoded.ok && event['type'] === 'done' && event['stopReason'] !== undefined) {
+        const { stopReason: _stopReason, ...withoutReason } = event;
+        encoded = encodeChatEnvelope({ ...record, event: withoutReason });
+        if (encoded.ok) lost.push({ field: type === 'finish' ? 'finishReason' : 'reason', reason: 'not a v1 stop reason' });
+      }
       if (!encoded.ok) return refused('invalid-envelope', encoded.message, encoded.issues);
       envelopes.push(encoded.envelope);
     }
@@ -200,6 +208,7 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
   function eventsOf(
     chunk: Readonly<Record<string, unknown>>,
     type: string,
+    lost: AiSdkLoss[],
   ): Record<string, unknown>[] | { code: AiSdkDecodeRefusalCode; message: string } {
     const text = (field: string): string | undefined => (typeof chunk[field] === 'string' ? (chunk[field] as string) : undefined);
     const invalid = (field: string) => ({ code: 'invalid-chunk' as const, message: `a ${type} chunk needs a string ${field}` });
@@ -249,8 +258,13 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
         approvalCards.add(event);
         return [event];
       }
-      case 'error':
-        return [{ type: 'error', code: AI_SDK_ERROR_CODE, message: text('errorText') || 'stream error', retryable: false }];
+      case 'error': {
+        // An error is never lost: its text is cut to what v1 holds, and an empty one is named.
+        const characters = Array.from(text('errorText') ?? '');
+        if (characters.length > CHAT_LIMITS.maxSummaryLength) lost.push({ field: 'errorText', reason: 'cut to the v1 message bound' });
+        const message = characters.slice(0, CHAT_LIMITS.maxSummaryLength).join('') || 'stream error';
+        return [{ type: 'error', code: AI_SDK_ERROR_CODE, message, retryable: false }];
+      }
       case 'finish': {
         const reason = text('finishReason');
         return [reason === undefined ? { type: 'done', status: 'completed' } : { type: 'done', status: 'completed', stopReason: reason }];
