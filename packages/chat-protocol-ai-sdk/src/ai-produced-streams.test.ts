@@ -9,7 +9,8 @@ import { createAiSdkDecoder } from './create-ai-sdk-decoder.js';
 // language model, `streamText`, then `toUIMessageStream`. Each is committed
 // under fixtures/ai-sdk-6/ (UPDATE_AI_SDK_FIXTURES=1 rewrites them), and the
 // test fails when the installed `ai` writes something else.
-type ModelPart = Parameters<typeof simulateReadableStream>[0]['chunks'][number];
+type LanguageModelV3StreamPart =
+  Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
 const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
 const finish = (unified: 'stop' | 'tool-calls') => ({ type: 'finish', finishReason: { unified, raw: undefined }, usage });
 const text = (id: string, delta: string) => [
@@ -20,7 +21,9 @@ const text = (id: string, delta: string) => [
 
 function model(steps: readonly (readonly unknown[])[]): MockLanguageModelV3 {
   return new MockLanguageModelV3({
-    doStream: steps.map((chunks) => ({ stream: simulateReadableStream({ chunks: chunks as ModelPart[], chunkDelayInMs: null }) })),
+    doStream: steps.map((chunks) => ({
+      stream: simulateReadableStream({ chunks: chunks as LanguageModelV3StreamPart[], chunkDelayInMs: null }),
+    })),
   });
 }
 

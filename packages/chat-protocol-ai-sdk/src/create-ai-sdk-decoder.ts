@@ -15,7 +15,7 @@ import {
   type ChatEventEnvelope,
   type ChatRefusal,
 } from '@papercusp/chat-protocol-core';
-import { AI_SDK_DATA_PARTS, type AiSdkLoss } from './ui-message-chunk.js';
+import { AI_SDK_DATA_PARTS, AI_SDK_TURN_END_PART, type AiSdkLoss } from './ui-message-chunk.js';
 
 /** What the host tells the decoder about the stream. */
 export interface AiSdkDecoderContext {
@@ -149,6 +149,7 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
   let terminal = false;
   const calls = new Map<string, { readonly name: string; readonly input: unknown }>();
   const cards = new Set<string>();
+  let turnEnd: Readonly<Record<string, unknown>> | undefined;
   // A card made from an approval request is created when the host records its envelope.
   const approvalCards = new WeakSet<object>();
   const counts = { decoded: 0, transport: 0, refused: 0 };
@@ -173,6 +174,14 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
       counts.transport += 1;
       return { ok: true, envelopes: [], lost };
     }
+    if (type === AI_SDK_TURN_END_PART) {
+      const data = chunk['data'];
+      if (typeof data !== 'object' || data === null || Array.isArray(data))
+        return refused('invalid-chunk', 'a data-turn-end part needs a data object');
+      turnEnd = data as Readonly<Record<string, unknown>>;
+      counts.transport += 1;
+      return { ok: true, envelopes: [], lost };
+    }
     const events = eventsOf(chunk, type, lost);
     if (!Array.isArray(events)) return refused(events.code, events.message);
     const envelopes: ChatEventEnvelope[] = [];
@@ -180,13 +189,20 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
       const { eventId, occurredAt } = identify({ seq: seq + index, chunk });
       if (approvalCards.has(event)) (event['card'] as Record<string, unknown>)['createdAt'] = occurredAt;
       const record = { schemaVersion: 1, conversationId, turnId, eventId, seq: seq + index, occurredAt };
-      let encoded = encodeChatEnvelope({ ...record, event });
-      // A stop reason v1 cannot hold never costs the turn its end: it is dropped and reported.
+      const terminalEvent = event['type'] === 'done' || event['type'] === 'error';
+      const merged = terminalEvent && turnEnd !== undefined ? { ...event, ...turnEnd, type: event['type'] } : event;
+      let encoded = encodeChatEnvelope({ ...record, event: merged });
+      // What the turn-end part or the chunk adds that v1 cannot hold never costs the turn its end: it is dropped and reported.
+      if (!encoded.ok && merged !== event) {
+        encoded = encodeChatEnvelope({ ...record, event });
+        if (encoded.ok) lost.push({ field: AI_SDK_TURN_END_PART, reason: 'its fields do not fit the terminal event' });
+      }
       if (!encoded.ok && event['type'] === 'done' && event['stopReason'] !== undefined) {
         const { stopReason: _stopReason, ...withoutReason } = event;
         encoded = encodeChatEnvelope({ ...record, event: withoutReason });
         if (encoded.ok) lost.push({ field: type === 'finish' ? 'finishReason' : 'reason', reason: 'not a v1 stop reason' });
       }
+      if (encoded.ok && merged !== event) lost.push(...turnEndLost(merged));
       if (!encoded.ok) return refused('invalid-envelope', encoded.message, encoded.issues);
       envelopes.push(encoded.envelope);
     }
@@ -354,4 +370,13 @@ function dataLost(chunk: Readonly<Record<string, unknown>>, type: string): AiSdk
   return Object.keys(chunk['data'] as object)
     .filter((field) => !allowed.includes(field))
     .map((field) => ({ field: `data.${field}`, reason: `a v1 ${event} event has no ${field}` }));
+}
+
+/** Turn-end fields the terminal event does not have (the strict encoder drops them). */
+function turnEndLost(event: Readonly<Record<string, unknown>>): AiSdkLoss[] {
+  const type = event['type'] as 'done' | 'error';
+  const allowed: readonly string[] = CHAT_EVENT_FIELDS[type];
+  return Object.keys(event)
+    .filter((field) => !allowed.includes(field))
+    .map((field) => ({ field: `${AI_SDK_TURN_END_PART}.${field}`, reason: `a v1 ${type} event has no ${field}` }));
 }

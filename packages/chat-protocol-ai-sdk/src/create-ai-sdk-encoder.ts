@@ -17,6 +17,7 @@ import {
 import {
   AI_SDK_DATA_PARTS,
   AI_SDK_FINISH_REASONS,
+  AI_SDK_TURN_END_PART,
   type AiSdkFinishReason,
   type AiSdkLoss,
   type AiSdkUiMessageChunk,
@@ -172,14 +173,14 @@ export function createAiSdkEncoder(): AiSdkEncoder {
         encodeToolResult(event, turn, chunks, lost);
         return;
       case 'done':
-        encodeDone(event, chunks, lost);
+        encodeDone(event, chunks);
         return;
-      case 'error':
-        chunks.push({ type: 'error', errorText: event.message });
-        lost.push({ field: 'event.code', reason: 'the error chunk carries only its text' });
-        lost.push({ field: 'event.retryable', reason: 'the error chunk states no retry permission' });
-        if (event.retryAfterMs !== undefined) lost.push({ field: 'event.retryAfterMs', reason: 'the error chunk has no retry delay' });
+      case 'error': {
+        const { type: _type, message, ...rest } = event;
+        chunks.push({ type: AI_SDK_TURN_END_PART, data: rest });
+        chunks.push({ type: 'error', errorText: message });
         return;
+      }
     }
   }
 }
@@ -222,20 +223,18 @@ function encodeToolResult(
   if (event.blocks !== undefined) lost.push({ field: 'event.blocks', reason: 'a tool error carries only its text' });
 }
 
-function encodeDone(event: Extract<ChatEventV1, { type: 'done' }>, chunks: AiSdkUiMessageChunk[], lost: AiSdkLoss[]): void {
-  if (event.usage !== undefined) lost.push({ field: 'event.usage', reason: 'the finish chunk has no usage' });
-  if (event.awaiting !== undefined) lost.push({ field: 'event.awaiting', reason: 'the finish chunk names no waiting cards' });
+function encodeDone(event: Extract<ChatEventV1, { type: 'done' }>, chunks: AiSdkUiMessageChunk[]): void {
+  // What the terminal chunk cannot hold travels in the turn-end part before it.
+  const rest: Record<string, unknown> = {};
+  if (event.usage !== undefined) rest['usage'] = event.usage;
+  if (event.awaiting !== undefined) rest['awaiting'] = event.awaiting;
+  const finishReason = event.stopReason !== undefined && FINISH_REASONS.includes(event.stopReason) ? event.stopReason : undefined;
+  if (event.status === 'completed' && event.stopReason !== undefined && finishReason === undefined) rest['stopReason'] = event.stopReason;
+  if (event.status !== 'completed' && event.status !== 'cancelled') rest['status'] = event.status;
+  if (Object.keys(rest).length > 0) chunks.push({ type: AI_SDK_TURN_END_PART, data: rest });
   if (event.status === 'completed') {
-    if (event.stopReason !== undefined && FINISH_REASONS.includes(event.stopReason)) {
-      chunks.push({ type: 'finish', finishReason: event.stopReason as AiSdkFinishReason });
-      return;
-    }
-    if (event.stopReason !== undefined) lost.push({ field: 'event.stopReason', reason: 'not one of the AI SDK finish reasons' });
-    chunks.push({ type: 'finish' });
+    chunks.push(finishReason === undefined ? { type: 'finish' } : { type: 'finish', finishReason: finishReason as AiSdkFinishReason });
     return;
-  }
-  if (event.status !== 'cancelled') {
-    lost.push({ field: 'event.status', reason: `the AI SDK has no ${event.status} turn: written as abort, read back as cancelled` });
   }
   chunks.push(event.stopReason === undefined ? { type: 'abort' } : { type: 'abort', reason: event.stopReason });
 }

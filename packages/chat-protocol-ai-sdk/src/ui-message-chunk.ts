@@ -25,6 +25,15 @@ export const AI_SDK_DATA_PARTS = {
   navigate: 'data-navigate',
 } as const;
 
+/**
+ * The `data-*` part written just before a turn's terminal chunk with the
+ * fields `finish`, `abort` and `error` cannot hold (a done's usage, awaiting
+ * cards, a stop reason that is not a finish reason, an interrupted or
+ * needs-reconciliation status; an error's code and retry permission). The
+ * decoder folds it into the terminal envelope, so the round trip keeps them.
+ */
+export const AI_SDK_TURN_END_PART = 'data-turn-end';
+
 /** A `data-*` part name of {@link AI_SDK_DATA_PARTS}. */
 export type AiSdkDataPartName = (typeof AI_SDK_DATA_PARTS)[keyof typeof AI_SDK_DATA_PARTS];
 
@@ -41,7 +50,8 @@ export type AiSdkUiMessageChunk =
   | { readonly type: 'tool-output-error'; readonly toolCallId: string; readonly errorText: string }
   | { readonly type: 'tool-output-denied'; readonly toolCallId: string }
   | { readonly type: 'tool-approval-request'; readonly approvalId: string; readonly toolCallId: string }
-  | { readonly type: AiSdkDataPartName; readonly id?: string; readonly data: unknown; readonly transient?: boolean };
+  | { readonly type: AiSdkDataPartName; readonly id?: string; readonly data: unknown; readonly transient?: boolean }
+  | { readonly type: typeof AI_SDK_TURN_END_PART; readonly data: Readonly<Record<string, unknown>> };
 
 /**
  * What a conversion could not carry: the field (a dotted path from the
