@@ -43,6 +43,8 @@ export type AiSdkDecodeRefusalCode =
   | 'unsupported-chunk'
   /** A tool output, error, denial or approval request for a call the stream never announced. */
   | 'unknown-tool-call'
+  /** An AI SDK 7 `tool-approval-response` for an approval the stream never requested. */
+  | 'unknown-card'
   /** A second `tool-input-available` for a call. */
   | 'duplicate-tool-call'
   /** A preliminary tool output: it states no outcome, so it is never read as a success. */
@@ -90,7 +92,8 @@ const TRANSPORT = new Set([
   'tool-input-start',
   'tool-input-delta',
 ]);
-const UNSUPPORTED = new Set(['source-url', 'source-document', 'file', 'message-metadata']);
+// AI SDK 7 adds `custom`, `reasoning-file` and `reset-step` (v1 cannot retract a step already streamed).
+const UNSUPPORTED = new Set(['source-url', 'source-document', 'file', 'message-metadata', 'custom', 'reasoning-file', 'reset-step']);
 const DATA_EVENTS: ReadonlyMap<string, keyof typeof AI_SDK_DATA_PARTS> = new Map(
   Object.entries(AI_SDK_DATA_PARTS).map(([type, part]) => [part, type as keyof typeof AI_SDK_DATA_PARTS]),
 );
@@ -113,6 +116,7 @@ const CARRIED: Readonly<Record<string, readonly string[]>> = {
   'tool-output-error': ['toolCallId', 'errorText'],
   'tool-output-denied': ['toolCallId'],
   'tool-approval-request': ['approvalId', 'toolCallId'],
+  'tool-approval-response': ['approvalId', 'approved'],
   error: ['errorText'],
   finish: ['finishReason'],
   abort: ['reason'],
@@ -273,6 +277,14 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
         const event = { type: 'card', card: approvalCard(approvalId, call) };
         approvalCards.add(event);
         return [event];
+      }
+      case 'tool-approval-response': {
+        const approvalId = text('approvalId');
+        if (approvalId === undefined) return invalid('approvalId');
+        if (typeof chunk['approved'] !== 'boolean')
+          return { code: 'invalid-chunk', message: 'a tool-approval-response chunk needs a boolean approved' };
+        if (!cards.has(approvalId)) return { code: 'unknown-card', message: `no approval request or card ${approvalId} in this stream` };
+        return [{ type: 'card_closed', correlationId: approvalId, resolution: chunk['approved'] ? 'submitted' : 'declined' }];
       }
       case 'error': {
         // An error is never lost: its text is cut to what v1 holds, and an empty one is named.

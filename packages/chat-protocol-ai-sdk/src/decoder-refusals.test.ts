@@ -22,6 +22,20 @@ const REFUSALS: readonly (readonly [string, readonly unknown[], unknown, AiSdkDe
   ['message metadata has no v1 meaning', [], { type: 'message-metadata', messageMetadata: { a: 1 } }, 'unsupported-chunk'],
   ['an app’s own data part has no v1 meaning', [], { type: 'data-weather', data: { celsius: 21 } }, 'unsupported-chunk'],
   ['a chunk type AI SDK 6 does not have', [], { type: 'tool-output-partial', toolCallId: 'call_1' }, 'unsupported-chunk'],
+  ['AI SDK 7: a custom chunk has no v1 meaning', [], { type: 'custom', kind: 'acme.progress' }, 'unsupported-chunk'],
+  ['AI SDK 7: v1 cannot retract a streamed step', [], { type: 'reset-step' }, 'unsupported-chunk'],
+  [
+    'AI SDK 7: a reasoning file has no v1 meaning',
+    [],
+    { type: 'reasoning-file', url: 'https://example.com/r', mediaType: 'text/plain' },
+    'unsupported-chunk',
+  ],
+  [
+    'AI SDK 7: an approval response for an approval never requested',
+    [],
+    { type: 'tool-approval-response', approvalId: 'a1', approved: true },
+    'unknown-card',
+  ],
   ['an output for a call never announced', [], { type: 'tool-output-available', toolCallId: 'call_9', output: 1 }, 'unknown-tool-call'],
   [
     'an approval for a call never announced',
@@ -92,6 +106,22 @@ describe('the decoder refuses what has no v1 meaning, with a typed code, and cou
       ok: true,
       envelopes: [{ event: { type: 'done', status: 'cancelled', stopReason: 'This operation was aborted' } }],
     });
+  });
+
+  it('AI SDK 7: an approval response closes the approval card, submitted when approved and declined when not', () => {
+    for (const [approved, resolution] of [
+      [true, 'submitted'],
+      [false, 'declined'],
+    ] as const) {
+      const reader = decoder();
+      reader.decode(call);
+      reader.decode({ type: 'tool-approval-request', approvalId: 'approval_1', toolCallId: 'call_1' });
+      expect(reader.decode({ type: 'tool-approval-response', approvalId: 'approval_1', approved, reason: 'ok' })).toEqual({
+        ok: true,
+        envelopes: [expect.objectContaining({ seq: 3, event: { type: 'card_closed', correlationId: 'approval_1', resolution } })],
+        lost: [{ field: 'reason', reason: "v1 has no place for a tool-approval-response chunk's reason" }],
+      });
+    }
   });
 
   it('fields v1 cannot hold are reported lost, by name', () => {
