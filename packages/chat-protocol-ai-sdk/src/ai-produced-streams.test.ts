@@ -36,6 +36,19 @@ const lookup = (fail: boolean) =>
     },
   });
 
+/** A weather tool call over two steps: the tool's `execute` returns or throws, then the model answers. */
+function weatherCall(fail: boolean, answer: string) {
+  return streamText({
+    model: model([
+      [{ type: 'tool-call', toolCallId: 'call_weather_1', toolName: 'weather', input: '{"city":"Lyon"}' }, finish('tool-calls')],
+      [...text('t1', answer), finish('stop')],
+    ]),
+    prompt: 'weather in Lyon?',
+    tools: { weather: lookup(fail) },
+    stopWhen: stepCountIs(2),
+  }).toUIMessageStream({ onError: (error) => (error instanceof Error ? error.message : 'tool error') });
+}
+
 const SCENARIOS = {
   'text-and-reasoning': () =>
     streamText({
@@ -51,26 +64,8 @@ const SCENARIOS = {
       ]),
       prompt: 'hi',
     }).toUIMessageStream({ sendReasoning: true }),
-  'tool-call-succeeded': () =>
-    streamText({
-      model: model([
-        [{ type: 'tool-call', toolCallId: 'call_weather_1', toolName: 'weather', input: '{"city":"Lyon"}' }, finish('tool-calls')],
-        [...text('t1', 'It is 21 °C in Lyon.'), finish('stop')],
-      ]),
-      prompt: 'weather in Lyon?',
-      tools: { weather: lookup(false) },
-      stopWhen: stepCountIs(2),
-    }).toUIMessageStream(),
-  'tool-call-failed': () =>
-    streamText({
-      model: model([
-        [{ type: 'tool-call', toolCallId: 'call_weather_1', toolName: 'weather', input: '{"city":"Lyon"}' }, finish('tool-calls')],
-        [...text('t1', 'I could not reach the weather service.'), finish('stop')],
-      ]),
-      prompt: 'weather in Lyon?',
-      tools: { weather: lookup(true) },
-      stopWhen: stepCountIs(2),
-    }).toUIMessageStream({ onError: (error) => (error instanceof Error ? error.message : 'tool error') }),
+  'tool-call-succeeded': () => weatherCall(false, 'It is 21 °C in Lyon.'),
+  'tool-call-failed': () => weatherCall(true, 'I could not reach the weather service.'),
   'tool-approval-requested': () =>
     streamText({
       model: model([
