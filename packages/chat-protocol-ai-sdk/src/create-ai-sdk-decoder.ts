@@ -65,7 +65,7 @@ export type AiSdkDecodeResult =
 
 /** Running counts of a decoder. Every chunk lands in exactly one of `decoded`, `transport`, `refused`. */
 export interface AiSdkDecoderCounts {
-  /** Chunks that became one or more envelopes. */
+  /** Chunks read for their meaning: envelopes, or none for an approval request a `data-card` already announced. */
   readonly decoded: number;
   /** Structural chunks (`start`, `start-step`, part starts and ends, input streaming): no envelope. */
   readonly transport: number;
@@ -342,14 +342,16 @@ function cardId(chunk: Readonly<Record<string, unknown>>, type: string): string 
 }
 
 /**
- * A tool output the encoder wrote (`{ summary?, blocks? }`) gives those
- * fields back; any other JSON output is kept whole as one data block.
+ * A tool output shaped as the encoder writes it (`{ summary?, blocks? }`, a
+ * string summary, an array of blocks) gives those fields back; any other JSON
+ * output is kept whole as one data block.
  */
 function outputFields(output: unknown): Record<string, unknown> {
   if (output === undefined) return {};
   if (typeof output === 'object' && output !== null && !Array.isArray(output)) {
-    const keys = Object.keys(output);
-    if (keys.every((key) => key === 'summary' || key === 'blocks')) return { ...(output as Record<string, unknown>) };
+    const { summary, blocks, ...others } = output as Record<string, unknown>;
+    const shaped = (summary === undefined || typeof summary === 'string') && (blocks === undefined || Array.isArray(blocks));
+    if (shaped && Object.keys(others).length === 0) return { ...(output as Record<string, unknown>) };
   }
   return isSafeJson(output) ? { blocks: [{ kind: 'data', data: output }] } : { blocks: output };
 }

@@ -95,6 +95,15 @@ describe('the decoder refuses what has no v1 meaning, with a typed code, and cou
     });
   });
 
+  it('a foreign output that only looks like the v1 shape is kept whole as one data block', () => {
+    const reader = decoder();
+    reader.decode(call);
+    expect(reader.decode({ type: 'tool-output-available', toolCallId: 'call_1', output: { summary: 3 } })).toMatchObject({
+      ok: true,
+      envelopes: [{ event: { type: 'tool_result', status: 'succeeded', blocks: [{ kind: 'data', data: { summary: 3 } }] } }],
+    });
+  });
+
   it('a denied tool output is a cancelled result; an abort is a cancelled done with its reason', () => {
     const reader = decoder();
     reader.decode(call);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { createUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +109,20 @@ describe('the encoder (issue 18: stateful brackets, loss as data)', () => {
     const copy = structuredClone(input);
     encoder.encode(input);
     expect(input).toEqual(copy);
+  });
+});
+
+describe('the encoder never throws (DESIGN §2.7)', () => {
+  it('answers every input with chunks or a typed refusal', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.anything(), fc.record({ schemaVersion: fc.constant(1), event: fc.anything() }))), (inputs) => {
+        const encoder = createAiSdkEncoder();
+        for (const input of inputs) {
+          const result = encoder.encode(input);
+          expect(result.ok || typeof result.code === 'string').toBe(true);
+        }
+      }),
+    );
   });
 });
 
