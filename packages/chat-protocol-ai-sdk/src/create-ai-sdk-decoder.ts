@@ -101,13 +101,15 @@ const DATA_EVENTS: ReadonlyMap<string, keyof typeof AI_SDK_DATA_PARTS> = new Map
 const CARRIED: Readonly<Record<string, readonly string[]>> = {
   'text-delta': ['id', 'delta'],
   'reasoning-delta': ['id', 'delta'],
-  'text-start': ['id'],
+  // A part's id is reported once, on its start: v1 keeps one text and one reasoning per turn.
+  'text-start': [],
   'text-end': ['id'],
-  'reasoning-start': ['id'],
+  'reasoning-start': [],
   'reasoning-end': ['id'],
   'start-step': [],
   'finish-step': [],
-  start: ['messageId'],
+  // The host's turn id names the turn, so the stream's message id is reported lost.
+  start: [],
   'tool-input-start': ['toolCallId', 'toolName'],
   'tool-input-delta': ['toolCallId', 'inputTextDelta'],
   'tool-input-available': ['toolCallId', 'toolName', 'input'],

@@ -133,6 +133,20 @@ describe('the decoder refuses what has no v1 meaning, with a typed code, and cou
     }
   });
 
+  it('part boundaries and the stream’s message id are reported lost: v1 keeps one text per turn, named by the host', () => {
+    const reader = decoder();
+    expect(reader.decode({ type: 'start', messageId: 'msg_1' })).toEqual({
+      ok: true,
+      envelopes: [],
+      lost: [{ field: 'messageId', reason: "v1 has no place for a start chunk's messageId" }],
+    });
+    expect(reader.decode({ type: 'text-start', id: 't1' })).toEqual({
+      ok: true,
+      envelopes: [],
+      lost: [{ field: 'id', reason: "v1 has no place for a text-start chunk's id" }],
+    });
+  });
+
   it('fields v1 cannot hold are reported lost, by name', () => {
     const reader = decoder();
     const result = reader.decode({ ...call, providerExecuted: true, title: 'Weather', providerMetadata: { x: {} } });
