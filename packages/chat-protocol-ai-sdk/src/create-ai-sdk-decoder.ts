@@ -1,0 +1,398 @@
+/**
+ * The AI SDK 6 UI message stream to strict v1 envelopes. One stream is one
+ * assistant message, so one turn; the host's context supplies the
+ * conversation, the turn, each event id and time, and the seq (as the legacy
+ * adapter's decoder context does). Chunks with no v1 meaning are refused and
+ * counted; an outcome the stream does not state is never made a success.
+ */
+import {
+  CHAT_EVENT_FIELDS,
+  CHAT_LIMITS,
+  encodeChatEnvelope,
+  isChatEventTypeV1,
+  isSafeJson,
+  refuse,
+  type ChatEventEnvelope,
+  type ChatRefusal,
+} from '@papercusp/chat-protocol-core';
+import { AI_SDK_DATA_PARTS, AI_SDK_TURN_END_PART, type AiSdkLoss } from './ui-message-chunk.js';
+
+/** What the host tells the decoder about the stream. */
+export interface AiSdkDecoderContext {
+  readonly conversationId: string;
+  /** The turn the stream's message belongs to (the stream's `messageId` is not a v1 id). */
+  readonly turnId: string;
+  /** The seq of the first envelope; 1 unless the turn already has envelopes. */
+  readonly firstSeq?: number | undefined;
+  /**
+   * The host's event id and time for the envelope about to be made at `seq`
+   * from `chunk`. Called only for chunks that decode; the seq advances only
+   * when an envelope is produced, so a refused chunk never uses one up.
+   */
+  readonly identify: (request: { readonly seq: number; readonly chunk: Readonly<Record<string, unknown>> }) => {
+    readonly eventId: string;
+    readonly occurredAt: string;
+  };
+}
+
+/** Refusal codes of {@link AiSdkDecoder.decode}. */
+export type AiSdkDecodeRefusalCode =
+  /** Not a UI message chunk: not an object with a string `type`, or a field of the wrong type. */
+  | 'invalid-chunk'
+  /** A chunk with no v1 meaning (sources, files, message metadata, a `data-*` part this package does not write, an unknown type). */
+  | 'unsupported-chunk'
+  /** A tool output, error, denial or approval request for a call the stream never announced. */
+  | 'unknown-tool-call'
+  /** An AI SDK 7 `tool-approval-response` for an approval the stream never requested. */
+  | 'unknown-card'
+  /** A second `tool-input-available` for a call. */
+  | 'duplicate-tool-call'
+  /** A preliminary tool output: it states no outcome, so it is never read as a success. */
+  | 'unknown-status'
+  /** A chunk after the turn's terminal chunk (`finish`, `abort`, `error`). */
+  | 'turn-terminal'
+  /** The lifted envelope fails the strict v1 encoder (the issues name the field). */
+  | 'invalid-envelope';
+
+/** What one chunk decoded to: zero or more envelopes (a `tool-input-error` is a call and its failure). */
+export type AiSdkDecodeResult =
+  | {
+      readonly ok: true;
+      readonly envelopes: readonly ChatEventEnvelope[];
+      readonly lost: readonly AiSdkLoss[];
+    }
+  | ChatRefusal<AiSdkDecodeRefusalCode>;
+
+/** Running counts of a decoder. Every chunk lands in exactly one of `decoded`, `transport`, `refused`. */
+export interface AiSdkDecoderCounts {
+  /** Chunks read for their meaning: envelopes, or none for an approval request a `data-card` already announced. */
+  readonly decoded: number;
+  /** Structural chunks (`start`, `start-step`, part starts and ends, input streaming): no envelope. */
+  readonly transport: number;
+  readonly refused: number;
+  readonly refusals: Readonly<Partial<Record<AiSdkDecodeRefusalCode, number>>>;
+}
+
+/** A stateful reader for one UI message stream: see {@link createAiSdkDecoder}. */
+export interface AiSdkDecoder {
+  /** Decodes one chunk (the parsed JSON of one SSE `data:` line). Never throws on any input. */
+  decode(chunk: unknown): AiSdkDecodeResult;
+  /** A snapshot of the counts so far. */
+  counts(): AiSdkDecoderCounts;
+}
+
+const TRANSPORT = new Set([
+  'start',
+  'start-step',
+  'finish-step',
+  'text-start',
+  'text-end',
+  'reasoning-start',
+  'reasoning-end',
+  'tool-input-start',
+  'tool-input-delta',
+]);
+// AI SDK 7 adds `custom`, `reasoning-file` and `reset-step` (v1 cannot retract a step already streamed).
+const UNSUPPORTED = new Set(['source-url', 'source-document', 'file', 'message-metadata', 'custom', 'reasoning-file', 'reset-step']);
+const DATA_EVENTS: ReadonlyMap<string, keyof typeof AI_SDK_DATA_PARTS> = new Map(
+  Object.entries(AI_SDK_DATA_PARTS).map(([type, part]) => [part, type as keyof typeof AI_SDK_DATA_PARTS]),
+);
+/** The fields each chunk type hands to v1; any other field present is reported lost. */
+const CARRIED: Readonly<Record<string, readonly string[]>> = {
+  'text-delta': ['id', 'delta'],
+  'reasoning-delta': ['id', 'delta'],
+  // A part's id is reported once, on its start: v1 keeps one text and one reasoning per turn.
+  'text-start': [],
+  'text-end': ['id'],
+  'reasoning-start': [],
+  'reasoning-end': ['id'],
+  'start-step': [],
+  'finish-step': [],
+  // The host's turn id names the turn, so the stream's message id is reported lost.
+  start: [],
+  'tool-input-start': ['toolCallId', 'toolName'],
+  'tool-input-delta': ['toolCallId', 'inputTextDelta'],
+  'tool-input-available': ['toolCallId', 'toolName', 'input'],
+  'tool-input-error': ['toolCallId', 'toolName', 'input', 'errorText'],
+  'tool-output-available': ['toolCallId', 'output', 'preliminary'],
+  'tool-output-error': ['toolCallId', 'errorText'],
+  'tool-output-denied': ['toolCallId'],
+  'tool-approval-request': ['approvalId', 'toolCallId'],
+  'tool-approval-response': ['approvalId', 'approved'],
+  error: ['errorText'],
+  finish: ['finishReason'],
+  abort: ['reason'],
+};
+const DATA_CARRIED = ['id', 'data', 'transient'];
+
+/** The code a v1 error decoded from an AI SDK `error` chunk carries (the chunk has none). */
+export const AI_SDK_ERROR_CODE = 'ai-sdk-error';
+
+/**
+ * Creates the reader for one UI message stream (one assistant message, one
+ * v1 turn).
+ *
+ * Guarantees:
+ * - every envelope passes the strict v1 encoder, with the context's ids, time
+ *   and a contiguous seq from `firstSeq`; the envelopes of an accepted stream
+ *   are accepted by core's `applyChatEvent`;
+ * - `tool-output-available` (final) is `succeeded`, `tool-output-error` and
+ *   `tool-input-error` are `failed`, `tool-output-denied` is `cancelled`; a
+ *   preliminary output is refused (`unknown-status`): no outcome is invented;
+ * - an `error` chunk is a v1 `error` with `retryable: false` (the chunk grants
+ *   no retry) and the code {@link AI_SDK_ERROR_CODE}; `finish` is `done`
+ *   completed (its reason the `stopReason`), `abort` is `done` cancelled;
+ * - a chunk's fields v1 cannot hold are listed in `lost`; a refused chunk
+ *   yields nothing and is counted by its code.
+ *
+ * Throws `TypeError` at creation only, when the context has no `identify`
+ * function; the context is read once, here.
+ */
+export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
+  if (typeof context?.identify !== 'function') throw new TypeError('createAiSdkDecoder needs a context with an identify function');
+  const { conversationId, turnId, identify } = context;
+  let seq = context.firstSeq ?? 1;
+  let terminal = false;
+  const calls = new Map<string, { readonly name: string; readonly input: unknown }>();
+  const cards = new Set<string>();
+  let turnEnd: Readonly<Record<string, unknown>> | undefined;
+  // A card made from an approval request is created when the host records its envelope.
+  const approvalCards = new WeakSet<object>();
+  const counts = { decoded: 0, transport: 0, refused: 0 };
+  const refusals: Partial<Record<AiSdkDecodeRefusalCode, number>> = {};
+
+  function refused(code: AiSdkDecodeRefusalCode, message: string, issues?: ChatRefusal<string>['issues']): AiSdkDecodeResult {
+    counts.refused += 1;
+    refusals[code] = (refusals[code] ?? 0) + 1;
+    return refuse(code, message, issues);
+  }
+
+  function decodeChunk(chunk: Readonly<Record<string, unknown>>, type: string): AiSdkDecodeResult {
+    const lost = lostFields(chunk, type);
+    if (terminal) {
+      if (type === 'finish' || type === 'finish-step') {
+        counts.transport += 1;
+        return { ok: true, envelopes: [], lost };
+      }
+      return refused('turn-terminal', `a ${type} chunk after the turn ended`);
+    }
+    if (TRANSPORT.has(type)) {
+      counts.transport += 1;
+      return { ok: true, envelopes: [], lost };
+    }
+    if (type === AI_SDK_TURN_END_PART) {
+      const data = chunk['data'];
+      if (typeof data !== 'object' || data === null || Array.isArray(data))
+        return refused('invalid-chunk', 'a data-turn-end part needs a data object');
+      turnEnd = data as Readonly<Record<string, unknown>>;
+      counts.transport += 1;
+      return { ok: true, envelopes: [], lost };
+    }
+    const events = eventsOf(chunk, type, lost);
+    if (!Array.isArray(events)) return refused(events.code, events.message);
+    const envelopes: ChatEventEnvelope[] = [];
+    for (const [index, event] of events.entries()) {
+      const { eventId, occurredAt } = identify({ seq: seq + index, chunk });
+      if (approvalCards.has(event)) (event['card'] as Record<string, unknown>)['createdAt'] = occurredAt;
+      const record = { schemaVersion: 1, conversationId, turnId, eventId, seq: seq + index, occurredAt };
+      const terminalEvent = event['type'] === 'done' || event['type'] === 'error';
+      const merged = terminalEvent && turnEnd !== undefined ? { ...event, ...turnEnd, type: event['type'] } : event;
+      let encoded = encodeChatEnvelope({ ...record, event: merged });
+      // What the turn-end part or the chunk adds that v1 cannot hold never costs the turn its end: it is dropped and reported.
+      if (!encoded.ok && merged !== event) {
+        encoded = encodeChatEnvelope({ ...record, event });
+        if (encoded.ok) lost.push({ field: AI_SDK_TURN_END_PART, reason: 'its fields do not fit the terminal event' });
+      }
+      if (!encoded.ok && event['type'] === 'done' && event['stopReason'] !== undefined) {
+        const { stopReason: _stopReason, ...withoutReason } = event;
+        encoded = encodeChatEnvelope({ ...record, event: withoutReason });
+        if (encoded.ok) lost.push({ field: type === 'finish' ? 'finishReason' : 'reason', reason: 'not a v1 stop reason' });
+      }
+      if (encoded.ok && merged !== event) lost.push(...turnEndLost(merged));
+      if (!encoded.ok) return refused('invalid-envelope', encoded.message, encoded.issues);
+      envelopes.push(encoded.envelope);
+    }
+    seq += envelopes.length;
+    commit(chunk, type);
+    counts.decoded += 1;
+    return { ok: true, envelopes, lost: [...lost, ...dataLost(chunk, type)] };
+  }
+
+  // State changes happen only once every envelope of the chunk was made.
+  function commit(chunk: Readonly<Record<string, unknown>>, type: string): void {
+    if (type === 'tool-input-available' || type === 'tool-input-error') {
+      calls.set(chunk['toolCallId'] as string, { name: chunk['toolName'] as string, input: chunk['input'] });
+    }
+    if (type === 'tool-approval-request' || type === AI_SDK_DATA_PARTS.card) cards.add(cardId(chunk, type));
+    if (type === 'finish' || type === 'abort' || type === 'error') terminal = true;
+  }
+
+  function eventsOf(
+    chunk: Readonly<Record<string, unknown>>,
+    type: string,
+    lost: AiSdkLoss[],
+  ): Record<string, unknown>[] | { code: AiSdkDecodeRefusalCode; message: string } {
+    const text = (field: string): string | undefined => (typeof chunk[field] === 'string' ? (chunk[field] as string) : undefined);
+    const invalid = (field: string) => ({ code: 'invalid-chunk' as const, message: `a ${type} chunk needs a string ${field}` });
+    switch (type) {
+      case 'text-delta':
+      case 'reasoning-delta': {
+        const delta = text('delta');
+        if (delta === undefined) return invalid('delta');
+        return [{ type: type === 'text-delta' ? 'delta' : 'reasoning', text: delta }];
+      }
+      case 'tool-input-available':
+      case 'tool-input-error': {
+        const callId = text('toolCallId');
+        const name = text('toolName');
+        if (callId === undefined) return invalid('toolCallId');
+        if (name === undefined) return invalid('toolName');
+        if (calls.has(callId)) return { code: 'duplicate-tool-call', message: `tool call ${callId} was already announced` };
+        const call =
+          chunk['input'] === undefined ? { type: 'tool_call', callId, name } : { type: 'tool_call', callId, name, input: chunk['input'] };
+        if (type === 'tool-input-available') return [call];
+        const errorText = text('errorText');
+        if (errorText === undefined) return invalid('errorText');
+        return [call, { type: 'tool_result', callId, name, status: 'failed', error: errorText }];
+      }
+      case 'tool-output-available':
+      case 'tool-output-error':
+      case 'tool-output-denied':
+      case 'tool-approval-request': {
+        const callId = text('toolCallId');
+        if (callId === undefined) return invalid('toolCallId');
+        const call = calls.get(callId);
+        if (call === undefined) return { code: 'unknown-tool-call', message: `no tool-input-available announced call ${callId}` };
+        if (type === 'tool-output-available') {
+          if (chunk['preliminary'] === true) return { code: 'unknown-status', message: 'a preliminary tool output states no outcome' };
+          return [{ type: 'tool_result', callId, name: call.name, status: 'succeeded', ...outputFields(chunk['output']) }];
+        }
+        if (type === 'tool-output-error') {
+          const errorText = text('errorText');
+          if (errorText === undefined) return invalid('errorText');
+          return [{ type: 'tool_result', callId, name: call.name, status: 'failed', error: errorText }];
+        }
+        if (type === 'tool-output-denied') return [{ type: 'tool_result', callId, name: call.name, status: 'cancelled' }];
+        const approvalId = text('approvalId');
+        if (approvalId === undefined) return invalid('approvalId');
+        if (cards.has(approvalId)) return [];
+        const event = { type: 'card', card: approvalCard(approvalId, call) };
+        approvalCards.add(event);
+        return [event];
+      }
+      case 'tool-approval-response': {
+        const approvalId = text('approvalId');
+        if (approvalId === undefined) return invalid('approvalId');
+        if (typeof chunk['approved'] !== 'boolean')
+          return { code: 'invalid-chunk', message: 'a tool-approval-response chunk needs a boolean approved' };
+        if (!cards.has(approvalId)) return { code: 'unknown-card', message: `no approval request or card ${approvalId} in this stream` };
+        return [{ type: 'card_closed', correlationId: approvalId, resolution: chunk['approved'] ? 'submitted' : 'declined' }];
+      }
+      case 'error': {
+        // An error is never lost: its text is cut to what v1 holds, and an empty one is named.
+        const characters = Array.from(text('errorText') ?? '');
+        if (characters.length > CHAT_LIMITS.maxSummaryLength) lost.push({ field: 'errorText', reason: 'cut to the v1 message bound' });
+        const message = characters.slice(0, CHAT_LIMITS.maxSummaryLength).join('') || 'stream error';
+        return [{ type: 'error', code: AI_SDK_ERROR_CODE, message, retryable: false }];
+      }
+      case 'finish': {
+        const reason = text('finishReason');
+        return [reason === undefined ? { type: 'done', status: 'completed' } : { type: 'done', status: 'completed', stopReason: reason }];
+      }
+      case 'abort': {
+        const reason = text('reason');
+        return [reason === undefined ? { type: 'done', status: 'cancelled' } : { type: 'done', status: 'cancelled', stopReason: reason }];
+      }
+    }
+    const dataEvent = DATA_EVENTS.get(type);
+    if (dataEvent !== undefined) {
+      const data = chunk['data'];
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) return invalid('data object');
+      return [dataEvent === 'card' ? { type: 'card', card: data } : { ...(data as Record<string, unknown>), type: dataEvent }];
+    }
+    return {
+      code: 'unsupported-chunk',
+      message: UNSUPPORTED.has(type) ? `a ${type} chunk has no v1 meaning` : `unknown chunk type ${type}`,
+    };
+  }
+
+  return {
+    decode(input) {
+      const chunk = readChunk(input);
+      if (chunk === undefined) return refused('invalid-chunk', 'a UI message chunk is an object with a string type');
+      return decodeChunk(chunk, chunk['type'] as string);
+    },
+    counts() {
+      return { ...counts, refusals: { ...refusals } };
+    },
+  };
+}
+
+function readChunk(input: unknown): Readonly<Record<string, unknown>> | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  try {
+    const type = (input as { readonly type?: unknown }).type;
+    return typeof type === 'string' ? (input as Readonly<Record<string, unknown>>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function cardId(chunk: Readonly<Record<string, unknown>>, type: string): string {
+  if (type === 'tool-approval-request') return chunk['approvalId'] as string;
+  return (chunk['data'] as { readonly correlationId: string }).correlationId;
+}
+
+/**
+ * A tool output shaped as the encoder writes it (`{ summary?, blocks? }`, a
+ * string summary, an array of blocks) gives those fields back; any other JSON
+ * output is kept whole as one data block.
+ */
+function outputFields(output: unknown): Record<string, unknown> {
+  if (output === undefined) return {};
+  if (typeof output === 'object' && output !== null && !Array.isArray(output)) {
+    const { summary, blocks, ...others } = output as Record<string, unknown>;
+    const shaped = (summary === undefined || typeof summary === 'string') && (blocks === undefined || Array.isArray(blocks));
+    if (shaped && Object.keys(others).length === 0) return { ...(output as Record<string, unknown>) };
+  }
+  return isSafeJson(output) ? { blocks: [{ kind: 'data', data: output }] } : { blocks: output };
+}
+
+function approvalCard(approvalId: string, call: { readonly name: string; readonly input: unknown }): Record<string, unknown> {
+  const question = `Allow ${call.name}?`;
+  const body = call.input === undefined ? [] : [JSON.stringify(call.input)];
+  return {
+    correlationId: approvalId,
+    createdAt: undefined,
+    prompt: question,
+    presentation: { kind: 'confirm' },
+    approval: { title: call.name, question, body },
+    allowDecline: true,
+  };
+}
+
+function lostFields(chunk: Readonly<Record<string, unknown>>, type: string): AiSdkLoss[] {
+  const carried = CARRIED[type] ?? (type.startsWith('data-') ? DATA_CARRIED : undefined);
+  if (carried === undefined) return [];
+  return Object.keys(chunk)
+    .filter((field) => field !== 'type' && !carried.includes(field) && chunk[field] !== undefined)
+    .map((field) => ({ field, reason: `v1 has no place for a ${type} chunk's ${field}` }));
+}
+
+function dataLost(chunk: Readonly<Record<string, unknown>>, type: string): AiSdkLoss[] {
+  const event = DATA_EVENTS.get(type);
+  if (event === undefined || event === 'card' || !isChatEventTypeV1(event)) return [];
+  const allowed: readonly string[] = CHAT_EVENT_FIELDS[event];
+  return Object.keys(chunk['data'] as object)
+    .filter((field) => !allowed.includes(field))
+    .map((field) => ({ field: `data.${field}`, reason: `a v1 ${event} event has no ${field}` }));
+}
+
+/** Turn-end fields the terminal event does not have (the strict encoder drops them). */
+function turnEndLost(event: Readonly<Record<string, unknown>>): AiSdkLoss[] {
+  const type = event['type'] as 'done' | 'error';
+  const allowed: readonly string[] = CHAT_EVENT_FIELDS[type];
+  return Object.keys(event)
+    .filter((field) => !allowed.includes(field))
+    .map((field) => ({ field: `${AI_SDK_TURN_END_PART}.${field}`, reason: `a v1 ${type} event has no ${field}` }));
+}
