@@ -14,6 +14,7 @@ import {
   type ChatEventEnvelope,
   type ChatEventTypeV1,
   type ChatRefusal,
+  type ParseResult,
 } from '@papercusp/chat-protocol-core';
 import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY } from './ag-ui-event.js';
 import type { AgUiLoss } from './loss.js';
@@ -49,8 +50,8 @@ export interface AgUiToolResultRequest {
   readonly metadata: unknown;
 }
 
-/** What {@link createAgUiDecoder} needs from the host. */
-export interface AgUiDecoderContext {
+/** What {@link createAgUiDecoder} needs from the host; `Envelope` is what its parser returns. */
+export interface AgUiDecoderContext<Envelope = ChatEventEnvelope> {
   /** The v1 conversation the stream belongs to; an AG-UI `threadId` must equal it. */
   readonly conversationId: string;
   /** Allocates each envelope's turn id, event id, seq and time. */
@@ -61,6 +62,12 @@ export interface AgUiDecoderContext {
    * it cannot say; without it such a result is `unknown-tool-status`.
    */
   readonly toolResultStatus?: ((request: AgUiToolResultRequest) => ToolResultStatus | undefined) | undefined;
+  /**
+   * The strict parser every envelope passes: core's `parseChatEnvelope` by
+   * default; a product's `createChatCodec(...).parseChatEnvelope` to accept its
+   * product events (which the encoder carries in `CUSTOM` events).
+   */
+  readonly parseChatEnvelope?: ((input: unknown) => ParseResult<Envelope>) | undefined;
 }
 
 /** Refusal codes of {@link AgUiDecoder.decode}. */
@@ -76,19 +83,19 @@ export type DecodeAgUiEventRefusalCode =
   | 'invalid-envelope';
 
 /** What one AG-UI event decoded to: zero or more envelopes (brackets yield none), and what was not carried. */
-export interface AgUiDecoded {
+export interface AgUiDecoded<Envelope = ChatEventEnvelope> {
   readonly ok: true;
-  readonly envelopes: readonly ChatEventEnvelope[];
+  readonly envelopes: readonly Envelope[];
   readonly lost: readonly AgUiLoss[];
 }
 
 /** Result of {@link AgUiDecoder.decode}. */
-export type DecodeAgUiEventResult = AgUiDecoded | ChatRefusal<DecodeAgUiEventRefusalCode>;
+export type DecodeAgUiEventResult<Envelope = ChatEventEnvelope> = AgUiDecoded<Envelope> | ChatRefusal<DecodeAgUiEventRefusalCode>;
 
 /** A stateful AG-UI → v1 decoder for one conversation's stream. */
-export interface AgUiDecoder {
-  /** Decodes one AG-UI event (unknown input). Never throws. */
-  decode(event: unknown): DecodeAgUiEventResult;
+export interface AgUiDecoder<Envelope = ChatEventEnvelope> {
+  /** Decodes one AG-UI event (unknown input). Never throws on its input; an exception of the host's own callbacks propagates. */
+  decode(event: unknown): DecodeAgUiEventResult<Envelope>;
   /** How many events were refused so far, by code. */
   refusals(): Readonly<Partial<Record<DecodeAgUiEventRefusalCode, number>>>;
 }
@@ -154,17 +161,34 @@ const NO_V1_MEANING = new Set([
  * `toolResultStatus` is `unknown-tool-status`, never a success; an AG-UI
  * event with no v1 meaning is `unsupported-event`; every refusal is counted.
  */
-export function createAgUiDecoder(context: AgUiDecoderContext): AgUiDecoder {
+export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDecoderContext<Envelope>): AgUiDecoder<Envelope> {
+  // Without a parser of its own, Envelope is its default, ChatEventEnvelope.
+  const parse = context.parseChatEnvelope ?? (parseChatEnvelope as (input: unknown) => ParseResult<Envelope>);
   const counts: Partial<Record<DecodeAgUiEventRefusalCode, number>> = {};
   const callNames = new Map<string, string>();
   let run: OpenRun | undefined;
   let stateVersion = -1;
 
-  function decode(input: unknown): DecodeAgUiEventResult {
-    let result: DecodeAgUiEventResult;
+  let hostFailed = false;
+  function host<Value>(callback: () => Value): Value {
+    try {
+      return callback();
+    } catch (error) {
+      hostFailed = true;
+      throw error;
+    }
+  }
+
+  function decode(input: unknown): DecodeAgUiEventResult<Envelope> {
+    let result: DecodeAgUiEventResult<Envelope>;
     try {
       result = decodeEvent(input);
-    } catch {
+    } catch (error) {
+      // A bug in the host's own callback is the host's to see: only the event's own faults are refusals.
+      if (hostFailed) {
+        hostFailed = false;
+        throw error;
+      }
       // A hostile input (a throwing getter, a revoked proxy) is malformed input, not a crash.
       result = refuse('invalid-event', 'the event could not be read');
     }
@@ -172,7 +196,7 @@ export function createAgUiDecoder(context: AgUiDecoderContext): AgUiDecoder {
     return result;
   }
 
-  function decodeEvent(input: unknown): DecodeAgUiEventResult {
+  function decodeEvent(input: unknown): DecodeAgUiEventResult<Envelope> {
     if (!isRecord(input) || typeof input['type'] !== 'string')
       return refuse('invalid-event', 'an AG-UI event is an object with a string type');
     const type = input['type'];
@@ -182,7 +206,7 @@ export function createAgUiDecoder(context: AgUiDecoderContext): AgUiDecoder {
     const step = translate(type, input);
     if (!step.ok) return step;
     const lost: AgUiLoss[] = [...unreadFields(input, read), ...step.lost];
-    const envelopes: ChatEventEnvelope[] = [];
+    const envelopes: Envelope[] = [];
     for (const event of step.events) {
       const envelope = toEnvelope(event, input);
       if (!envelope.ok) return envelope;
@@ -193,14 +217,12 @@ export function createAgUiDecoder(context: AgUiDecoderContext): AgUiDecoder {
     return { ok: true, envelopes, lost };
   }
 
-  function toEnvelope(
-    event: Fields,
-    input: Fields,
-  ): { ok: true; value: ChatEventEnvelope } | ChatRefusal<'invalid-envelope' | 'outside-run'> {
+  function toEnvelope(event: Fields, input: Fields): { ok: true; value: Envelope } | ChatRefusal<'invalid-envelope' | 'outside-run'> {
     if (run === undefined) return refuse('outside-run', 'an envelope needs an open AG-UI run');
     const timestamp = typeof input['timestamp'] === 'number' ? input['timestamp'] : undefined;
-    const identity = context.identify({ runId: run.runId, type: event['type'] as ChatEventTypeV1, timestamp });
-    const parsed = parseChatEnvelope({
+    const request = { runId: run.runId, type: event['type'] as ChatEventTypeV1, timestamp };
+    const identity = host(() => context.identify(request));
+    const parsed = parse({
       schemaVersion: 1,
       conversationId: context.conversationId,
       turnId: identity.turnId,
@@ -371,7 +393,7 @@ export function createAgUiDecoder(context: AgUiDecoderContext): AgUiDecoder {
     const carriedStatus = carried?.['status'];
     const status = isOneOf(carriedStatus, TOOL_RESULT_STATUSES)
       ? carriedStatus
-      : context.toolResultStatus?.({ toolCallId, toolName: name, content: input['content'], metadata: input['metadata'] });
+      : host(() => context.toolResultStatus?.({ toolCallId, toolName: name, content: input['content'], metadata: input['metadata'] }));
     if (status === undefined)
       return refuse('unknown-tool-status', 'the AG-UI tool result does not say whether it succeeded, and the host gave no mapping');
     const lost: AgUiLoss[] = [];
