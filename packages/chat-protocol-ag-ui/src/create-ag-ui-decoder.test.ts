@@ -62,7 +62,7 @@ describe("createAgUiDecoder: AG-UI's own published streams (issue 18)", () => {
   const verdicts: Record<string, Verdict> = {
     simple_text_message: { accepted: 3 },
     tool_call_sequence: { refused: 'unknown-tool-status', at: 7 },
-    state_management: { refused: 'unsupported-event', at: 5 },
+    state_management: { accepted: 4 },
     messages_snapshot: { refused: 'unsupported-event', at: 1 },
     messages_snapshot_activity_reasoning: { refused: 'unsupported-event', at: 1 },
     multiple_runs: { accepted: 4 },
@@ -268,5 +268,33 @@ describe('the host owns its callbacks (DESIGN §12)', () => {
     expect(() => decoder.decode({ type: 'TEXT_MESSAGE_START', messageId: 'm' })).not.toThrow();
     expect(() => decoder.decode({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x' })).toThrow(RangeError);
     expect(decoder.refusals()).toStrictEqual({});
+  });
+});
+
+describe('createAgUiDecoder: STATE_DELTA patches the last snapshot into the next v1 state (DESIGN §3.5: last write wins)', () => {
+  it('emits the patched snapshot as the next version, and refuses a delta with no snapshot or a bad patch', () => {
+    const decoder = createAgUiDecoder(countingHost('conv_1'));
+    const events = (input: unknown) => {
+      const result = decoder.decode(input);
+      return result.ok ? result.envelopes.map((item) => item.event) : result.code;
+    };
+    events({ type: 'RUN_STARTED', threadId: 'conv_1', runId: 'run_1' });
+    expect(events({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/a', value: 1 }] })).toBe('unknown-state');
+    const snapshot = { count: 0, items: [] as string[] };
+    expect(events({ type: 'STATE_SNAPSHOT', snapshot })).toStrictEqual([{ type: 'state', version: 0, snapshot: { count: 0, items: [] } }]);
+    expect(
+      events({
+        type: 'STATE_DELTA',
+        delta: [
+          { op: 'replace', path: '/count', value: 1 },
+          { op: 'add', path: '/items/-', value: 'item1' },
+        ],
+      }),
+    ).toStrictEqual([{ type: 'state', version: 1, snapshot: { count: 1, items: ['item1'] } }]);
+    expect(events({ type: 'STATE_DELTA', delta: [{ op: 'remove', path: '/missing' }] })).toBe('invalid-patch');
+    expect(events({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/count', value: 2 }] })).toStrictEqual([
+      { type: 'state', version: 2, snapshot: { count: 2, items: ['item1'] } },
+    ]);
+    expect(snapshot).toStrictEqual({ count: 0, items: [] });
   });
 });

@@ -18,6 +18,7 @@ import {
 } from '@papercusp/chat-protocol-core';
 import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY } from './ag-ui-event.js';
 import type { AgUiLoss } from './loss.js';
+import { applyJsonPatch } from './apply-json-patch.js';
 import { readCarried } from './resume-entries.js';
 
 /** A v1 tool result status. */
@@ -80,6 +81,8 @@ export type DecodeAgUiEventRefusalCode =
   | 'unknown-tool-call'
   | 'invalid-tool-arguments'
   | 'unknown-tool-status'
+  | 'unknown-state'
+  | 'invalid-patch'
   | 'invalid-envelope';
 
 /** What one AG-UI event decoded to: zero or more envelopes (brackets yield none), and what was not carried. */
@@ -108,8 +111,10 @@ interface OpenRun {
 }
 
 type Fields = Readonly<Record<string, unknown>>;
+// A translated event; `commit` updates the decoder's state once its envelopes passed the parser.
 type Step =
-  { readonly ok: true; readonly events: readonly Fields[]; readonly lost: readonly AgUiLoss[] } | ChatRefusal<DecodeAgUiEventRefusalCode>;
+  | { readonly ok: true; readonly events: readonly Fields[]; readonly lost: readonly AgUiLoss[]; readonly commit?: () => void }
+  | ChatRefusal<DecodeAgUiEventRefusalCode>;
 
 // Per AG-UI type, the fields the mapping reads; any other field present is reported lost.
 const READ_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -129,13 +134,13 @@ const READ_FIELDS: Readonly<Record<string, readonly string[]>> = {
   TOOL_CALL_END: ['toolCallId'],
   TOOL_CALL_RESULT: ['messageId', 'toolCallId', 'content', 'role'],
   STATE_SNAPSHOT: ['snapshot'],
+  STATE_DELTA: ['delta'],
   CUSTOM: ['name', 'value'],
 };
 
 const NO_V1_MEANING = new Set([
   'TEXT_MESSAGE_CHUNK',
   'TOOL_CALL_CHUNK',
-  'STATE_DELTA',
   'MESSAGES_SNAPSHOT',
   'ACTIVITY_SNAPSHOT',
   'ACTIVITY_DELTA',
@@ -168,6 +173,8 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
   const callNames = new Map<string, string>();
   let run: OpenRun | undefined;
   let stateVersion = -1;
+  // The last host state seen, which an AG-UI STATE_DELTA patches.
+  let lastSnapshot: { readonly snapshot: unknown } | undefined;
 
   let hostFailed = false;
   function host<Value>(callback: () => Value): Value {
@@ -212,6 +219,7 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
       if (!envelope.ok) return envelope;
       envelopes.push(envelope.value);
     }
+    step.commit?.();
     // The run closes once its terminal envelope has its identity.
     if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') run = undefined;
     return { ok: true, envelopes, lost };
@@ -305,6 +313,8 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
         return toolCallResult(input);
       case 'STATE_SNAPSHOT':
         return stateSnapshot(input);
+      case 'STATE_DELTA':
+        return stateDelta(input);
       default:
         return custom(input);
     }
@@ -408,8 +418,24 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     const carried = readCarried(input['metadata'])?.['version'];
     // v1 state versions only order snapshots; without a carried one the decoder continues the count.
     const version = typeof carried === 'number' && carried > stateVersion ? carried : stateVersion + 1;
-    stateVersion = version;
-    return { ok: true, events: [{ type: 'state', version, snapshot: input['snapshot'] }], lost: [] };
+    const commit = () => {
+      stateVersion = version;
+      lastSnapshot = { snapshot: input['snapshot'] };
+    };
+    return { ok: true, events: [{ type: 'state', version, snapshot: input['snapshot'] }], lost: [], commit };
+  }
+
+  function stateDelta(input: Fields): Step {
+    // v1 state is a snapshot: the patch applied to the last one is that snapshot's next version.
+    if (lastSnapshot === undefined) return refuse('unknown-state', 'a STATE_DELTA needs a STATE_SNAPSHOT before it');
+    const patched = applyJsonPatch(lastSnapshot.snapshot, input['delta']);
+    if (!patched.ok) return refuse('invalid-patch', patched.message);
+    const version = stateVersion + 1;
+    const commit = () => {
+      stateVersion = version;
+      lastSnapshot = { snapshot: patched.value };
+    };
+    return { ok: true, events: [{ type: 'state', version, snapshot: patched.value }], lost: [], commit };
   }
 
   function custom(input: Fields): Step {

@@ -13,6 +13,8 @@ const CODES: readonly DecodeAgUiEventRefusalCode[] = [
   'unknown-tool-call',
   'invalid-tool-arguments',
   'unknown-tool-status',
+  'unknown-state',
+  'invalid-patch',
   'invalid-envelope',
 ];
 
@@ -31,6 +33,8 @@ const eventLike = fc.oneof(
           'TOOL_CALL_RESULT',
           'CUSTOM',
           'RUN_FINISHED',
+          'STATE_SNAPSHOT',
+          'STATE_DELTA',
         ),
       },
       { requiredKeys: [] },
@@ -38,7 +42,7 @@ const eventLike = fc.oneof(
     .chain((base) =>
       fc
         .dictionary(
-          fc.constantFrom('threadId', 'runId', 'messageId', 'delta', 'toolCallId', 'name', 'value', 'metadata', '__proto__'),
+          fc.constantFrom('threadId', 'runId', 'messageId', 'delta', 'toolCallId', 'name', 'value', 'metadata', 'snapshot', '__proto__'),
           fc.anything(),
         )
         .map((extra) => ({ ...extra, ...base })),
