@@ -7,7 +7,7 @@
 import { canonicalJson, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
 
 /** Refusal codes of {@link applyJsonPatch}. */
-export type ApplyJsonPatchRefusalCode = 'invalid-patch';
+type ApplyJsonPatchRefusalCode = 'invalid-patch';
 
 /** Result of {@link applyJsonPatch}. */
 export type ApplyJsonPatchResult = { readonly ok: true; readonly value: unknown } | ChatRefusal<ApplyJsonPatchRefusalCode>;
