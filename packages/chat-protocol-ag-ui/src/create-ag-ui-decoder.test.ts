@@ -47,10 +47,10 @@ function decodeStream(name: string, extra: Partial<AgUiDecoderContext> = {}): { 
   return { verdict: { accepted: envelopes.length }, envelopes };
 }
 
-function reduce(conversationId: string, envelopes: readonly ChatEventEnvelope[]): ChatStateV1 {
+function reduce(conversationId: string, envelopes: readonly ChatEventEnvelope[], apply = applyChatEvent): ChatStateV1 {
   let state = createChatState(conversationId);
   for (const envelope of envelopes) {
-    const applied = applyChatEvent(state, envelope);
+    const applied = apply(state, envelope);
     if (!applied.ok) throw new Error(`the reducer refused ${envelope.event.type}: ${applied.code}`);
     state = applied.state;
   }
@@ -208,16 +208,8 @@ function readersOf(session: EncodedGoldenSession) {
   return {
     parseChatEnvelope: codec.parseChatEnvelope as typeof parseChatEnvelope,
     // As the testkit reads them: a codec's reducer over the base state shape.
-    reduce: (envelopes: readonly ChatEventEnvelope[]) => {
-      const apply = codec.applyChatEvent as unknown as typeof applyChatEvent;
-      let state = createChatState(session.replay.state.conversationId);
-      for (const envelope of envelopes) {
-        const applied = apply(state, envelope);
-        if (!applied.ok) throw new Error(`the reducer refused ${envelope.event.type}: ${applied.code}`);
-        state = applied.state;
-      }
-      return state;
-    },
+    reduce: (envelopes: readonly ChatEventEnvelope[]) =>
+      reduce(session.replay.state.conversationId, envelopes, codec.applyChatEvent as unknown as typeof applyChatEvent),
   };
 }
 
