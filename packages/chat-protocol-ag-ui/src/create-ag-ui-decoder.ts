@@ -1,0 +1,500 @@
+/**
+ * AG-UI 1.0 events → strict v1 envelopes. The host's context allocates every
+ * envelope's identity (turn id, event id, seq, time), as in the legacy
+ * adapter; the decoder only translates, buffers AG-UI's brackets and
+ * re-parses each envelope with core's strict parser. It never invents an
+ * outcome: a tool result that states no success or failure is refused unless
+ * the host maps it explicitly. An event with no v1 meaning is refused and counted.
+ */
+import {
+  DONE_STATUSES,
+  TOOL_RESULT_STATUSES,
+  parseChatEnvelope,
+  refuse,
+  type ChatEventEnvelope,
+  type ChatEventTypeV1,
+  type ChatRefusal,
+  type ParseResult,
+} from '@papercusp/chat-protocol-core';
+import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY } from './ag-ui-event.js';
+import type { AgUiLoss } from './loss.js';
+import { applyJsonPatch } from './apply-json-patch.js';
+import { readCarried } from './resume-entries.js';
+
+/** A v1 tool result status. */
+type ToolResultStatus = (typeof TOOL_RESULT_STATUSES)[number];
+
+/** What the host is asked for each envelope the decoder builds. */
+export interface AgUiEnvelopeRequest {
+  /** The AG-UI run the event belongs to. */
+  readonly runId: string;
+  /** The v1 event type the envelope will carry. */
+  readonly type: ChatEventTypeV1;
+  /** The AG-UI event's `timestamp` (epoch milliseconds), when it had one. */
+  readonly timestamp: number | undefined;
+}
+
+/** The identity the host allocates for one envelope: parsers never do. */
+export interface AgUiEnvelopeIdentity {
+  readonly turnId: string;
+  readonly eventId: string;
+  readonly seq: number;
+  /** RFC 3339 with an offset. */
+  readonly occurredAt: string;
+}
+
+/** An AG-UI tool result that stated no v1 status, as the host's mapping sees it. */
+export interface AgUiToolResultRequest {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly content: unknown;
+  readonly metadata: unknown;
+}
+
+/** What {@link createAgUiDecoder} needs from the host; `Envelope` is what its parser returns. */
+export interface AgUiDecoderContext<Envelope = ChatEventEnvelope> {
+  /** The v1 conversation the stream belongs to; an AG-UI `threadId` must equal it. */
+  readonly conversationId: string;
+  /** Allocates each envelope's turn id, event id, seq and time. */
+  readonly identify: (request: AgUiEnvelopeRequest) => AgUiEnvelopeIdentity;
+  /**
+   * The host's explicit mapping for a tool result that states no status
+   * (every tool result a generic AG-UI producer writes), or `undefined` when
+   * it cannot say; without it such a result is `unknown-tool-status`.
+   */
+  readonly toolResultStatus?: ((request: AgUiToolResultRequest) => ToolResultStatus | undefined) | undefined;
+  /**
+   * The strict parser every envelope passes: core's `parseChatEnvelope` by
+   * default; a product's `createChatCodec(...).parseChatEnvelope` to accept its
+   * product events (which the encoder carries in `CUSTOM` events).
+   */
+  readonly parseChatEnvelope?: ((input: unknown) => ParseResult<Envelope>) | undefined;
+}
+
+/** Refusal codes of {@link AgUiDecoder.decode}. */
+export type DecodeAgUiEventRefusalCode =
+  | 'invalid-event'
+  | 'unsupported-event'
+  | 'outside-run'
+  | 'foreign-thread'
+  | 'unknown-message'
+  | 'unknown-tool-call'
+  | 'invalid-tool-arguments'
+  | 'unknown-tool-status'
+  | 'unknown-state'
+  | 'invalid-patch'
+  | 'invalid-envelope';
+
+/** What one AG-UI event decoded to: zero or more envelopes (brackets yield none), and what was not carried. */
+export interface AgUiDecoded<Envelope = ChatEventEnvelope> {
+  readonly ok: true;
+  readonly envelopes: readonly Envelope[];
+  readonly lost: readonly AgUiLoss[];
+}
+
+/** Result of {@link AgUiDecoder.decode}. */
+export type DecodeAgUiEventResult<Envelope = ChatEventEnvelope> = AgUiDecoded<Envelope> | ChatRefusal<DecodeAgUiEventRefusalCode>;
+
+/** A stateful AG-UI → v1 decoder for one conversation's stream. */
+export interface AgUiDecoder<Envelope = ChatEventEnvelope> {
+  /** Decodes one AG-UI event (unknown input). Never throws on its input; an exception of the host's own callbacks propagates. */
+  decode(event: unknown): DecodeAgUiEventResult<Envelope>;
+  /** How many events were refused so far, by code. */
+  refusals(): Readonly<Partial<Record<DecodeAgUiEventRefusalCode, number>>>;
+}
+
+interface OpenRun {
+  readonly runId: string;
+  readonly text: Map<string, { readonly role: 'assistant' | 'user'; buffer: string }>;
+  readonly reasoning: Set<string>;
+  readonly calls: Map<string, { readonly name: string; args: string }>;
+}
+
+type Fields = Readonly<Record<string, unknown>>;
+// A translated event; `commit` updates the decoder's state once its envelopes passed the parser.
+type Step =
+  | { readonly ok: true; readonly events: readonly Fields[]; readonly lost: readonly AgUiLoss[]; readonly commit?: () => void }
+  | ChatRefusal<DecodeAgUiEventRefusalCode>;
+
+// Per AG-UI type, the fields the mapping reads; any other field present is reported lost.
+const READ_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  RUN_STARTED: ['threadId', 'runId'],
+  RUN_FINISHED: ['threadId', 'runId', 'outcome', 'usage'],
+  RUN_ERROR: ['message', 'code'],
+  TEXT_MESSAGE_START: ['messageId', 'role'],
+  TEXT_MESSAGE_CONTENT: ['messageId', 'delta'],
+  TEXT_MESSAGE_END: ['messageId'],
+  REASONING_START: ['messageId'],
+  REASONING_MESSAGE_START: ['messageId', 'role'],
+  REASONING_MESSAGE_CONTENT: ['messageId', 'delta'],
+  REASONING_MESSAGE_END: ['messageId'],
+  REASONING_END: ['messageId'],
+  TOOL_CALL_START: ['toolCallId', 'toolCallName'],
+  TOOL_CALL_ARGS: ['toolCallId', 'delta'],
+  TOOL_CALL_END: ['toolCallId'],
+  TOOL_CALL_RESULT: ['messageId', 'toolCallId', 'content', 'role'],
+  STATE_SNAPSHOT: ['snapshot'],
+  STATE_DELTA: ['delta'],
+  CUSTOM: ['name', 'value'],
+};
+
+const NO_V1_MEANING = new Set([
+  'TEXT_MESSAGE_CHUNK',
+  'TOOL_CALL_CHUNK',
+  'MESSAGES_SNAPSHOT',
+  'ACTIVITY_SNAPSHOT',
+  'ACTIVITY_DELTA',
+  'RAW',
+  'STEP_STARTED',
+  'STEP_FINISHED',
+  'REASONING_MESSAGE_CHUNK',
+  'REASONING_ENCRYPTED_VALUE',
+  'SUBAGENT_STARTED',
+  'SUBAGENT_FINISHED',
+  'SUBAGENT_ERROR',
+]);
+
+/**
+ * Creates a decoder from AG-UI 1.0 events to v1 envelopes (DESIGN §12).
+ *
+ * Guarantees: never throws and never mutates its input; every envelope it
+ * returns passed core's strict `parseChatEnvelope` with the identity the
+ * host's `identify` allocated; brackets (`*_START`/`*_END`) yield no envelope
+ * (a user message yields its `user_input` at its end, a tool call its
+ * `tool_call` at `TOOL_CALL_END`); a `TOOL_CALL_RESULT` whose status is
+ * neither carried by this package's encoder nor given by the host's
+ * `toolResultStatus` is `unknown-tool-status`, never a success; an AG-UI
+ * event with no v1 meaning is `unsupported-event`; every refusal is counted.
+ */
+export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDecoderContext<Envelope>): AgUiDecoder<Envelope> {
+  // Without a parser of its own, Envelope is its default, ChatEventEnvelope.
+  const parse = context.parseChatEnvelope ?? (parseChatEnvelope as (input: unknown) => ParseResult<Envelope>);
+  const counts: Partial<Record<DecodeAgUiEventRefusalCode, number>> = {};
+  const callNames = new Map<string, string>();
+  let run: OpenRun | undefined;
+  let stateVersion = -1;
+  // The last host state seen, which an AG-UI STATE_DELTA patches.
+  let lastSnapshot: { readonly snapshot: unknown } | undefined;
+
+  let hostFailed = false;
+  function host<Value>(callback: () => Value): Value {
+    try {
+      return callback();
+    } catch (error) {
+      hostFailed = true;
+      throw error;
+    }
+  }
+
+  function decode(input: unknown): DecodeAgUiEventResult<Envelope> {
+    let result: DecodeAgUiEventResult<Envelope>;
+    try {
+      result = decodeEvent(input);
+    } catch (error) {
+      // A bug in the host's own callback is the host's to see: only the event's own faults are refusals.
+      if (hostFailed) {
+        hostFailed = false;
+        throw error;
+      }
+      // A hostile input (a throwing getter, a revoked proxy) is malformed input, not a crash.
+      result = refuse('invalid-event', 'the event could not be read');
+    }
+    if (!result.ok) counts[result.code] = (counts[result.code] ?? 0) + 1;
+    return result;
+  }
+
+  function decodeEvent(input: unknown): DecodeAgUiEventResult<Envelope> {
+    if (!isRecord(input) || typeof input['type'] !== 'string')
+      return refuse('invalid-event', 'an AG-UI event is an object with a string type');
+    const type = input['type'];
+    if (NO_V1_MEANING.has(type)) return refuse('unsupported-event', `AG-UI ${type} has no v1 meaning`);
+    const read = READ_FIELDS[type];
+    if (read === undefined) return refuse('invalid-event', `${type} is not an AG-UI 1.0 event type`);
+    const step = translate(type, input);
+    if (!step.ok) return step;
+    const lost: AgUiLoss[] = [...unreadFields(input, read), ...step.lost];
+    const envelopes: Envelope[] = [];
+    for (const event of step.events) {
+      const envelope = toEnvelope(event, input);
+      if (!envelope.ok) return envelope;
+      envelopes.push(envelope.value);
+    }
+    step.commit?.();
+    // The run closes once its terminal envelope has its identity.
+    if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') run = undefined;
+    return { ok: true, envelopes, lost };
+  }
+
+  function toEnvelope(event: Fields, input: Fields): { ok: true; value: Envelope } | ChatRefusal<'invalid-envelope' | 'outside-run'> {
+    if (run === undefined) return refuse('outside-run', 'an envelope needs an open AG-UI run');
+    const timestamp = typeof input['timestamp'] === 'number' ? input['timestamp'] : undefined;
+    const request = { runId: run.runId, type: event['type'] as ChatEventTypeV1, timestamp };
+    const identity = host(() => context.identify(request));
+    const parsed = parse({
+      schemaVersion: 1,
+      conversationId: context.conversationId,
+      turnId: identity.turnId,
+      eventId: identity.eventId,
+      seq: identity.seq,
+      occurredAt: identity.occurredAt,
+      event,
+    });
+    if (!parsed.ok) return refuse('invalid-envelope', `the v1 parser refused the envelope: ${parsed.message}`, parsed.issues);
+    return { ok: true, value: parsed.value };
+  }
+
+  function translate(type: string, input: Fields): Step {
+    if (type === 'RUN_STARTED') return runStarted(input);
+    if (run === undefined) return refuse('outside-run', `${type} arrived outside an AG-UI run`);
+    const current = run;
+    switch (type) {
+      case 'RUN_FINISHED':
+        return runFinished(input, current);
+      case 'RUN_ERROR':
+        return runError(input);
+      case 'TEXT_MESSAGE_START': {
+        const messageId = input['messageId'];
+        const role = input['role'] ?? 'assistant';
+        if (typeof messageId !== 'string') return refuse('invalid-event', 'TEXT_MESSAGE_START needs a string messageId');
+        if (role !== 'assistant' && role !== 'user') return refuse('unsupported-event', `a ${String(role)} text message has no v1 meaning`);
+        current.text.set(messageId, { role, buffer: '' });
+        return { ok: true, events: [], lost: [] };
+      }
+      case 'TEXT_MESSAGE_CONTENT': {
+        const message = current.text.get(String(input['messageId']));
+        if (message === undefined) return refuse('unknown-message', 'TEXT_MESSAGE_CONTENT for a message that was not started');
+        if (typeof input['delta'] !== 'string') return refuse('invalid-event', 'TEXT_MESSAGE_CONTENT needs a string delta');
+        if (message.role === 'user') {
+          message.buffer += input['delta'];
+          return { ok: true, events: [], lost: [] };
+        }
+        return { ok: true, events: [{ type: 'delta', text: input['delta'] }], lost: [] };
+      }
+      case 'TEXT_MESSAGE_END': {
+        const messageId = String(input['messageId']);
+        const message = current.text.get(messageId);
+        if (message === undefined) return refuse('unknown-message', 'TEXT_MESSAGE_END for a message that was not started');
+        current.text.delete(messageId);
+        return { ok: true, events: message.role === 'user' ? [{ type: 'user_input', text: message.buffer }] : [], lost: [] };
+      }
+      case 'REASONING_START':
+      case 'REASONING_MESSAGE_START':
+        current.reasoning.add(String(input['messageId']));
+        return { ok: true, events: [], lost: [] };
+      case 'REASONING_MESSAGE_CONTENT': {
+        if (!current.reasoning.has(String(input['messageId'])))
+          return refuse('unknown-message', 'reasoning content for a message that was not started');
+        if (typeof input['delta'] !== 'string') return refuse('invalid-event', 'REASONING_MESSAGE_CONTENT needs a string delta');
+        return { ok: true, events: [{ type: 'reasoning', text: input['delta'] }], lost: [] };
+      }
+      case 'REASONING_MESSAGE_END':
+        return { ok: true, events: [], lost: [] };
+      case 'REASONING_END':
+        current.reasoning.delete(String(input['messageId']));
+        return { ok: true, events: [], lost: [] };
+      case 'TOOL_CALL_START': {
+        const toolCallId = input['toolCallId'];
+        const name = input['toolCallName'];
+        if (typeof toolCallId !== 'string' || typeof name !== 'string')
+          return refuse('invalid-event', 'TOOL_CALL_START needs a string toolCallId and toolCallName');
+        current.calls.set(toolCallId, { name, args: '' });
+        return { ok: true, events: [], lost: [] };
+      }
+      case 'TOOL_CALL_ARGS': {
+        const call = current.calls.get(String(input['toolCallId']));
+        if (call === undefined) return refuse('unknown-tool-call', 'TOOL_CALL_ARGS for a call that was not started');
+        if (typeof input['delta'] !== 'string') return refuse('invalid-event', 'TOOL_CALL_ARGS needs a string delta');
+        call.args += input['delta'];
+        return { ok: true, events: [], lost: [] };
+      }
+      case 'TOOL_CALL_END':
+        return toolCallEnd(String(input['toolCallId']), current);
+      case 'TOOL_CALL_RESULT':
+        return toolCallResult(input);
+      case 'STATE_SNAPSHOT':
+        return stateSnapshot(input);
+      case 'STATE_DELTA':
+        return stateDelta(input);
+      default:
+        return custom(input);
+    }
+  }
+
+  function runStarted(input: Fields): Step {
+    const threadId = input['threadId'];
+    const runId = input['runId'];
+    if (typeof threadId !== 'string' || typeof runId !== 'string')
+      return refuse('invalid-event', 'RUN_STARTED needs a string threadId and runId');
+    if (threadId !== context.conversationId) return refuse('foreign-thread', 'the AG-UI thread is not this conversation');
+    if (run !== undefined) return refuse('outside-run', 'a run started before the previous one finished');
+    run = { runId, text: new Map(), reasoning: new Set(), calls: new Map() };
+    const lost: AgUiLoss[] = [];
+    if (input['input'] !== undefined)
+      lost.push({
+        field: 'input',
+        reason: "a run's input is the host's request, not a v1 event; read its resume entries with cardResponseFromResumeEntry",
+      });
+    return { ok: true, events: [], lost };
+  }
+
+  function runFinished(input: Fields, current: OpenRun): Step {
+    if (input['runId'] !== current.runId) return refuse('outside-run', 'RUN_FINISHED for another run');
+    const carried = readCarried(input['metadata']);
+    const outcome = isRecord(input['outcome']) ? input['outcome'] : undefined;
+    const lost: AgUiLoss[] = [];
+    const event: Record<string, unknown> = { type: 'done' };
+    const carriedStatus = carried?.['status'];
+    if (isOneOf(carriedStatus, DONE_STATUSES)) event['status'] = carriedStatus;
+    else event['status'] = outcome?.['type'] === 'cancelled' ? 'cancelled' : 'completed';
+    if (carried?.['stopReason'] !== undefined) event['stopReason'] = carried['stopReason'];
+    if (outcome?.['type'] === 'interrupt' && Array.isArray(outcome['interrupts'])) {
+      const interrupts: unknown[] = outcome['interrupts'];
+      event['awaiting'] = interrupts.map((interrupt) => (isRecord(interrupt) ? interrupt['id'] : undefined));
+      interrupts.forEach((interrupt, index) => {
+        if (!isRecord(interrupt)) return;
+        for (const key of Object.keys(interrupt)) {
+          if (key !== 'id')
+            lost.push({
+              field: `outcome.interrupts[${index}].${key}`,
+              reason: 'v1 reads an interrupt as the awaited card it names; the card itself carries its prompt',
+            });
+        }
+      });
+    }
+    if (outcome?.['type'] === 'success' && outcome['pendingToolCallIds'] !== undefined) {
+      lost.push({ field: 'outcome.pendingToolCallIds', reason: 'v1 has no pending client-side tool calls' });
+    }
+    if (Array.isArray(input['usage'])) event['usage'] = usageOf(input['usage'], lost);
+    return { ok: true, events: [event], lost };
+  }
+
+  function runError(input: Fields): Step {
+    const carried = readCarried(input['metadata']);
+    const message = input['message'];
+    if (typeof message !== 'string') return refuse('invalid-event', 'RUN_ERROR needs a string message');
+    const retryable = carried?.['retryable'] === true;
+    const event: Record<string, unknown> = { type: 'error', code: input['code'] ?? 'ag-ui-run-error', message, retryable };
+    if (retryable && carried?.['retryAfterMs'] !== undefined) event['retryAfterMs'] = carried['retryAfterMs'];
+    return { ok: true, events: [event], lost: [] };
+  }
+
+  function toolCallEnd(toolCallId: string, current: OpenRun): Step {
+    const call = current.calls.get(toolCallId);
+    if (call === undefined) return refuse('unknown-tool-call', 'TOOL_CALL_END for a call that was not started');
+    current.calls.delete(toolCallId);
+    callNames.set(toolCallId, call.name);
+    const event: Record<string, unknown> = { type: 'tool_call', callId: toolCallId, name: call.name };
+    if (call.args !== '') {
+      try {
+        event['input'] = JSON.parse(call.args) as unknown;
+      } catch {
+        return refuse('invalid-tool-arguments', 'the tool call arguments are not JSON');
+      }
+    }
+    return { ok: true, events: [event], lost: [] };
+  }
+
+  function toolCallResult(input: Fields): Step {
+    const toolCallId = input['toolCallId'];
+    const name = typeof toolCallId === 'string' ? callNames.get(toolCallId) : undefined;
+    if (typeof toolCallId !== 'string' || name === undefined)
+      return refuse('unknown-tool-call', 'TOOL_CALL_RESULT for a call this stream did not make');
+    const carried = readCarried(input['metadata']);
+    const carriedStatus = carried?.['status'];
+    const status = isOneOf(carriedStatus, TOOL_RESULT_STATUSES)
+      ? carriedStatus
+      : host(() => context.toolResultStatus?.({ toolCallId, toolName: name, content: input['content'], metadata: input['metadata'] }));
+    if (status === undefined)
+      return refuse('unknown-tool-status', 'the AG-UI tool result does not say whether it succeeded, and the host gave no mapping');
+    const lost: AgUiLoss[] = [];
+    const summary = contentText(input['content'], lost);
+    const event: Record<string, unknown> = { type: 'tool_result', callId: toolCallId, name, status };
+    if (summary !== '') event['summary'] = summary;
+    if (carried?.['error'] !== undefined) event['error'] = carried['error'];
+    return { ok: true, events: [event], lost };
+  }
+
+  function stateSnapshot(input: Fields): Step {
+    const carried = readCarried(input['metadata'])?.['version'];
+    // v1 state versions only order snapshots; without a carried one the decoder continues the count.
+    const version = typeof carried === 'number' && carried > stateVersion ? carried : stateVersion + 1;
+    const commit = () => {
+      stateVersion = version;
+      lastSnapshot = { snapshot: input['snapshot'] };
+    };
+    return { ok: true, events: [{ type: 'state', version, snapshot: input['snapshot'] }], lost: [], commit };
+  }
+
+  function stateDelta(input: Fields): Step {
+    // v1 state is a snapshot: the patch applied to the last one is that snapshot's next version.
+    if (lastSnapshot === undefined) return refuse('unknown-state', 'a STATE_DELTA needs a STATE_SNAPSHOT before it');
+    const patched = applyJsonPatch(lastSnapshot.snapshot, input['delta']);
+    if (!patched.ok) return refuse('invalid-patch', patched.message);
+    const version = stateVersion + 1;
+    const commit = () => {
+      stateVersion = version;
+      lastSnapshot = { snapshot: patched.value };
+    };
+    return { ok: true, events: [{ type: 'state', version, snapshot: patched.value }], lost: [], commit };
+  }
+
+  function custom(input: Fields): Step {
+    if (input['name'] !== AG_UI_CUSTOM_EVENT_NAME)
+      return refuse('unsupported-event', `the CUSTOM event ${String(input['name'])} has no v1 meaning`);
+    const value = input['value'];
+    if (!isRecord(value)) return refuse('invalid-event', `a ${AG_UI_CUSTOM_EVENT_NAME} value is a v1 event`);
+    return { ok: true, events: [value], lost: [] };
+  }
+
+  return { decode, refusals: () => ({ ...counts }) };
+}
+
+function unreadFields(input: Fields, read: readonly string[]): AgUiLoss[] {
+  const lost: AgUiLoss[] = [];
+  for (const key of Object.keys(input)) {
+    if (key === 'type' || key === 'timestamp' || read.includes(key)) continue;
+    if (key === 'metadata' && isRecord(input['metadata'])) {
+      for (const metadataKey of Object.keys(input['metadata'])) {
+        if (metadataKey !== AG_UI_METADATA_KEY) lost.push({ field: `metadata.${metadataKey}`, reason: 'v1 events have no open metadata' });
+      }
+      continue;
+    }
+    lost.push({ field: key, reason: 'v1 has no field for it' });
+  }
+  return lost;
+}
+
+function contentText(content: unknown, lost: AgUiLoss[]): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: unknown[] = content;
+  let text = '';
+  parts.forEach((part, index) => {
+    if (isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string') text += part['text'];
+    else lost.push({ field: `content[${index}]`, reason: 'v1 tool results summarise in text; media parts are not carried' });
+  });
+  return text;
+}
+
+function usageOf(entries: readonly unknown[], lost: AgUiLoss[]): Record<string, number> {
+  const usage: Record<string, number> = {};
+  entries.forEach((entry, index) => {
+    if (!isRecord(entry)) return;
+    for (const [key, value] of Object.entries(entry)) {
+      if ((key === 'inputTokens' || key === 'outputTokens' || key === 'totalTokens') && typeof value === 'number') {
+        usage[key] = (usage[key] ?? 0) + value;
+      } else {
+        lost.push({ field: `usage[${index}].${key}`, reason: 'v1 usage is one total of input, output and total tokens' });
+      }
+    }
+  });
+  return usage;
+}
+
+function isOneOf<Value extends string>(value: unknown, values: readonly Value[]): value is Value {
+  return typeof value === 'string' && (values as readonly string[]).includes(value);
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
