@@ -11,6 +11,7 @@ import { measureClientBundle, measureTestkitBundles } from './bundle-size.mjs';
 import { legacyContenders, legacyRows } from './legacy.mjs';
 import { postgresSection, measurePostgresStores } from './postgres.mjs';
 import { measureSse, measureSseClientBundle, sseSection } from './sse.mjs';
+import { interopSection, measureInteropBundles } from './interop.mjs';
 import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
 import { reducerResults } from './reducer.mjs';
 import { deltaTurnTexts, POOL_SIZE } from './fixtures.mjs';
@@ -66,6 +67,7 @@ const reducerSection = reducerResults({ median });
 // Wall-clock and I/O-bound: after every CPU-timed contender, with its own load reading.
 const postgresResults = await measurePostgresStores({ median });
 const sseResults = { results: await measureSse({ median }), bundle: await measureSseClientBundle() };
+const interopBundles = await measureInteropBundles();
 const seconds = (performance.now() - startedAt) / 1000;
 
 const ns = (id) => median(samples.get(id));
@@ -207,6 +209,7 @@ ${recoveryTable}
 ${postgresSection(postgresResults)}
 
 ${sseSection(sseResults)}
+${interopSection(interopBundles)}
 ## Testkit: what a browser test bundle pays (issue #7)
 
 - The golden sessions travel inside the testkit's bundle, so a browser or React Native test runner replays them
