@@ -108,16 +108,19 @@ describe('followChatTurn against createChatSseResponse over the fake log, cut se
           expect(last(items)).toEqual({ type: 'ended', reason: 'terminal', cursor: { turnId: TURN.turnId, seq: 10 } });
           expect(server.served.slice(1).map((connection) => connection.lastEventId)).toEqual(resumedAfter(items));
           // No frame lost on the way: every connection but the last ended because the test cut it, none because the server
-          // closed on a gap or the client timed out waiting for a frame that never came.
-          expect(server.served.map((connection) => connection.cut)).toEqual(
-            server.served.map((_, index) => index < server.served.length - 1),
-          );
+          // closed on a gap or the client timed out waiting for a frame that never came. The last one may be cut too, when
+          // the cut falls right after the terminal frame (the client has it all and does not come back).
+          expect(server.served.slice(0, -1).filter((connection) => !connection.cut)).toEqual([]);
           // The server side too: each connection sent the frames after its cursor, in order, none twice.
           expect(server.served.filter((connection) => !servedInOrder(connection).contiguous)).toEqual([]);
           await server.close();
         },
       ),
-      { numRuns: runs(25) },
+      {
+        numRuns: runs(25),
+        // A cut right after the terminal frame, where the last connection is cut too (found by the soak run).
+        examples: [[0, [624, 1497], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]],
+      },
     );
   });
 });
