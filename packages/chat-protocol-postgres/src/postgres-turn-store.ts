@@ -175,10 +175,12 @@ export function createPostgresTurnStore<Result, Caller>(
           await connection.query('ROLLBACK');
           return { swapped: false, current: await readOn(connection, turnId) };
         }
-        const turn = await readOn(connection, turnId);
+        // What is stored now, without reading it back: the record just written, and the admissions read above,
+        // which no admission can change while this transaction holds the turn's fence.
+        const turn: StoredTurn<Result> = { record: JSON.parse(record) as TurnRecord<Result>, admissions: current?.admissions ?? [] };
         // A COMMIT that fails here has an unknown outcome: the rejection makes the caller read back.
         await connection.query('COMMIT');
-        return { swapped: true, turn: turn as StoredTurn<Result> };
+        return { swapped: true, turn };
       });
     },
 
