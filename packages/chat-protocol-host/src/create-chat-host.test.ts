@@ -3,168 +3,22 @@
  * free port, the transport's `writeChatSseResponse`, the client's
  * `readChatStream`/`followChatTurn`, and the Postgres store on PGlite.
  */
-import { createServer, type Server } from 'node:http';
-import { Readable } from 'node:stream';
-import { PGlite } from '@electric-sql/pglite';
-import type { ChatEventEnvelope, ChatStateV1 } from '@papercusp/chat-protocol-core';
-import { createPostgresChatStore, migrateChatStore, pgliteDatabase } from '@papercusp/chat-protocol-postgres';
 import { createTurnId, parseTurnStatusResponse } from '@papercusp/chat-protocol-recovery';
-import { followChatTurn, readChatStream, writeChatSseResponse } from '@papercusp/chat-protocol-sse';
+import { readChatStream } from '@papercusp/chat-protocol-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatHostCaller } from './chat-host-caller.js';
-import { createChatHost } from './create-chat-host.js';
-import { createScriptedChatAgent, SCRIPTED_REFUND_CALL_ID, type ScriptedChatAgentOptions } from './scripted-agent.js';
+import { auth, call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import { SCRIPTED_REFUND_CALL_ID } from './scripted-agent.js';
 
-const CALLERS: Readonly<Record<string, ChatHostCaller>> = {
-  'token-ana': { callerId: 'ana', principalId: 'user_ana', tenantId: 'acme', customerId: null, publicOwnerId: null },
-  'token-bob': { callerId: 'bob', principalId: 'user_bob', tenantId: 'globex', customerId: null, publicOwnerId: null },
-};
-// The host's grants: a caller owns the conversations named c_<callerId>_…
-const owns = (caller: unknown, conversationId: string): boolean =>
-  typeof caller === 'object' && caller !== null && conversationId.startsWith(`c_${(caller as ChatHostCaller).callerId}_`);
-
-let db: PGlite;
-let store: ReturnType<typeof createPostgresChatStore<unknown, ChatHostCaller>>;
-const servers: Server[] = [];
-
+let testStore: TestStore;
 beforeAll(async () => {
-  db = await PGlite.create();
-  const database = pgliteDatabase(db);
-  expect((await migrateChatStore(database)).ok).toBe(true);
-  store = createPostgresChatStore<unknown, ChatHostCaller>(database, {
-    authorizeDispatch: (_query, { caller, conversationId }) => owns(caller, conversationId),
-    interactionAuthority: (_query, { caller, conversationId }) => {
-      if (!owns(caller, conversationId)) return null;
-      const { principalId, tenantId, customerId, publicOwnerId } = caller;
-      return { principalId, tenantId, customerId, publicOwnerId };
-    },
-  });
+  testStore = await openTestStore();
 }, 60_000);
-
-afterAll(async () => {
-  for (const server of servers) server.close();
-  await db.close();
-});
-
-interface Host {
-  readonly base: string;
-  readonly effects: string[];
-}
-
-// Serves a host on a free loopback port through node:http, as the command will.
-async function startHost(agentOptions: ScriptedChatAgentOptions = {}, hostOptions: { maxStreamsPerCaller?: number } = {}): Promise<Host> {
-  const effects: string[] = [];
-  const handler = createChatHost({
-    store,
-    agent: createScriptedChatAgent({ ...agentOptions, onEffect: (turn) => effects.push(turn.turnId) }),
-    authenticate: (request) => {
-      const header = request.headers.get('authorization') ?? '';
-      return header.startsWith('Bearer ') ? (CALLERS[header.slice('Bearer '.length)] ?? null) : null;
-    },
-    authorize: ({ caller, conversationId }) => owns(caller, conversationId),
-    heartbeatMs: 1000,
-    cardPollMs: 200,
-    ...hostOptions,
-  });
-  const server = createServer((incoming, outgoing) => {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
-    const controller = new AbortController();
-    outgoing.on('close', () => controller.abort());
-    const method = incoming.method ?? 'GET';
-    const body = method === 'GET' || method === 'HEAD' ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
-    const request = new Request(new URL(incoming.url ?? '/', 'http://127.0.0.1'), {
-      method,
-      headers,
-      body,
-      signal: controller.signal,
-      ...(body === null ? {} : { duplex: 'half' }),
-    } as RequestInit);
-    void handler(request).then((response) => writeChatSseResponse(response, outgoing));
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return { base: `http://127.0.0.1:${address.port}`, effects };
-}
-
-const auth = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
-
-async function call(
-  host: Host,
-  method: string,
-  path: string,
-  token: string | null,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${host.base}${path}`, {
-    method,
-    headers: {
-      ...(token === null ? {} : auth(token)),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // an event stream or an empty body: keep the text
-  }
-  return { status: response.status, body: parsed };
-}
-
-async function startTurn(host: Host, conversationId: string, text: string, token = 'token-ana') {
-  const clientTurnId = createTurnId();
-  const answer = await call(
-    host,
-    'POST',
-    `/v1/conversations/${conversationId}/turns`,
-    token,
-    { clientTurnId, text },
-    { 'Idempotency-Key': clientTurnId },
-  );
-  expect(answer.status).toBe(202);
-  return { clientTurnId, turnId: (answer.body as { turnId: string }).turnId };
-}
-
-// Follows the turn until `until` says stop (or the stream ends); returns every envelope and the last state.
-async function follow(
-  host: Host,
-  conversationId: string,
-  turnId: string,
-  until: (envelope: ChatEventEnvelope) => boolean = () => false,
-  token = 'token-ana',
-): Promise<{ envelopes: ChatEventEnvelope[]; state: ChatStateV1 | undefined; ended: string | undefined }> {
-  const envelopes: ChatEventEnvelope[] = [];
-  let state: ChatStateV1 | undefined;
-  let ended: string | undefined;
-  const url = `${host.base}/v1/conversations/${conversationId}/turns/${turnId}/events`;
-  for await (const item of followChatTurn({ url, conversationId, headers: auth(token) })) {
-    if (item.type === 'state') {
-      envelopes.push(item.envelope);
-      state = item.state;
-      if (until(item.envelope)) break;
-    }
-    if (item.type === 'ended') ended = item.reason;
-  }
-  return { envelopes, state, ended };
-}
-
-const cardOf = (envelopes: readonly ChatEventEnvelope[]): string => {
-  const card = envelopes.find((envelope) => envelope.event.type === 'card');
-  if (card?.event.type !== 'card') throw new Error('no card');
-  return card.event.card.correlationId;
-};
+afterAll(() => testStore.close());
 
 describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
   let host: Host;
   beforeAll(async () => {
-    host = await startHost();
+    host = await startHost(testStore);
   });
 
   it('§11 POST /turns: 202 { turnId }; a resend while running is 409 turn-in-flight, after it finished 409 turn-already-processed', async () => {
@@ -231,7 +85,7 @@ describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
     const closed = all.envelopes.find((envelope) => envelope.event.type === 'card_closed')?.event;
     expect(closed).toEqual({ type: 'card_closed', correlationId, resolution: 'submitted' });
     // The completed effect is checkpointed in the turn store.
-    const stored = await store.turnStore.read(turnId);
+    const stored = await testStore.store.turnStore.read(turnId);
     expect(stored?.record.effects).toEqual([
       expect.objectContaining({ effectId: SCRIPTED_REFUND_CALL_ID, status: 'completed', result: { summary: 'refund 1042 issued' } }),
     ]);
@@ -332,7 +186,7 @@ describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
 
 describe('cancellation through the host (DESIGN §6.5, §6.8, §11)', () => {
   it('§11 POST /turns/:turnId/cancel commits, aborts the in-flight tool, ends the stream cancelled; the late result is retained', async () => {
-    const host = await startHost({ toolDelayMs: 400 });
+    const host = await startHost(testStore, { toolDelayMs: 400 });
     const { clientTurnId, turnId } = await startTurn(host, 'c_ana_cancel', 'refund please');
     await follow(host, 'c_ana_cancel', turnId, (envelope) => envelope.event.type === 'tool_call');
     const cancelled = await call(host, 'POST', `/v1/conversations/c_ana_cancel/turns/${turnId}/cancel`, 'token-ana');
@@ -347,7 +201,7 @@ describe('cancellation through the host (DESIGN §6.5, §6.8, §11)', () => {
     expect(status.body).toMatchObject({ turnId, status: 'cancelled' });
     // The external effect had started: its late result is stored, the turn stays cancelled.
     await expect
-      .poll(async () => (await store.turnStore.read(turnId))?.record, { timeout: 5000 })
+      .poll(async () => (await testStore.store.turnStore.read(turnId))?.record, { timeout: 5000 })
       .toMatchObject({
         status: 'cancelled',
         effects: [{ effectId: SCRIPTED_REFUND_CALL_ID, status: 'completed', result: { summary: 'refund 1042 issued' } }],
@@ -359,7 +213,7 @@ describe('cancellation through the host (DESIGN §6.5, §6.8, §11)', () => {
   });
 
   it('§11 cancelling a turn that completed is 409 turn-finished with its status', async () => {
-    const host = await startHost();
+    const host = await startHost(testStore);
     const { turnId } = await startTurn(host, 'c_ana_cancel_done', 'fail now');
     await follow(host, 'c_ana_cancel_done', turnId);
     const late = await call(host, 'POST', `/v1/conversations/c_ana_cancel_done/turns/${turnId}/cancel`, 'token-ana');
@@ -370,7 +224,7 @@ describe('cancellation through the host (DESIGN §6.5, §6.8, §11)', () => {
   });
 
   it('§11 cancelling a turn waiting on its card closes the card cancelled and ends the turn cancelled', async () => {
-    const host = await startHost();
+    const host = await startHost(testStore);
     const { turnId } = await startTurn(host, 'c_ana_cancel_card', 'refund please');
     const first = await follow(host, 'c_ana_cancel_card', turnId, (envelope) => envelope.event.type === 'card');
     const correlationId = cardOf(first.envelopes);

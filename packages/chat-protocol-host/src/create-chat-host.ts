@@ -5,7 +5,7 @@
  * authority checks on every route and the turn runs it starts; it does not own
  * authentication (the host's `authenticate`) or grants (the host's `authorize`).
  */
-import { LIGHTWEIGHT_CHAT_CAPABILITIES, isCleanText, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { CardResponseSchema, LIGHTWEIGHT_CHAT_CAPABILITIES, isCleanText, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import { InteractionResolver, type InteractionStore } from '@papercusp/chat-protocol-interactions';
 import { IDEMPOTENCY_KEY_HEADER, TurnRecovery, isTurnId, type ChatEventLog, type TurnStore } from '@papercusp/chat-protocol-recovery';
 import { createChatSseResponse } from '@papercusp/chat-protocol-sse';
@@ -269,7 +269,8 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     const correlationId = context.req.param('correlationId');
     const body = await readJsonBody(context.req.raw, maxBodyBytes);
     if (!body.ok) return refusalResponse(body.code, body.message);
-    if (!isJsonObject(body.value) || body.value['correlationId'] !== correlationId) {
+    // Strict: a field the contract does not name (a tenant, a principal) is refused, never read.
+    if (!isJsonObject(body.value) || body.value['correlationId'] !== correlationId || !CardResponseSchema.safeParse(body.value).success) {
       return refusalResponse('invalid-body', 'expected a CardResponse whose correlationId is the one in the path');
     }
     // Authority is the bearer's, read by the store in the card's transaction; nothing in the body grants it.
