@@ -126,6 +126,22 @@ describe('hostile requests get typed 4xx answers (issue 17 Security)', () => {
       ).status;
     expect(await raw(JSON.stringify(body), 'text/plain')).toBe(415);
     expect(await raw(JSON.stringify({ ...body, text: 'x'.repeat(4096) }), 'application/json')).toBe(413);
+    // A chunked body declares no length: the bound holds on what arrives, and reading stops there.
+    const chunked = await fetch(`${host.base}${turns}`, {
+      method: 'POST',
+      headers: { ...auth('token-ana'), ...headers, 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(`{"clientTurnId":"${body.clientTurnId}","text":"`));
+          for (let index = 0; index < 8; index += 1) controller.enqueue(new TextEncoder().encode('x'.repeat(1024)));
+          controller.enqueue(new TextEncoder().encode('"}'));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toMatchObject({ code: 'body-too-large' });
     expect(await raw('{"clientTurnId":', 'application/json')).toBe(400);
     expect(await raw('{"__proto__":{"admin":true},"clientTurnId":"x","text":"hi"}', 'application/json')).toBe(400);
     expect(await raw('['.repeat(1000) + ']'.repeat(1000), 'application/json')).toBe(400);
