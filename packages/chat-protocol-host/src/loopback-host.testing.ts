@@ -16,7 +16,7 @@ import type { ChatHostCaller } from './chat-host-caller.js';
 import { createChatHost, type ChatHostOptions } from './create-chat-host.js';
 import { createScriptedChatAgent, type ScriptedChatAgentOptions } from './scripted-agent.js';
 
-export const CALLERS: Readonly<Record<string, ChatHostCaller>> = {
+const CALLERS: Readonly<Record<string, ChatHostCaller>> = {
   'token-ana': { callerId: 'ana', principalId: 'user_ana', tenantId: 'acme', customerId: null, publicOwnerId: null },
   'token-bob': { callerId: 'bob', principalId: 'user_bob', tenantId: 'globex', customerId: null, publicOwnerId: null },
 };

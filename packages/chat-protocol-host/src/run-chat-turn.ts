@@ -12,7 +12,7 @@ import type { ChatAgent, ChatAgentFeedback, ChatAgentStep, ChatAgentTurn } from 
 import type { ChatHostCaller } from './chat-host-caller.js';
 
 /** The schema every scripted host card is opened with: the host validates values by the card's own kind. */
-export const HOST_CARD_SCHEMA = Object.freeze({ id: 'host-card', revision: 1 });
+const HOST_CARD_SCHEMA = Object.freeze({ id: 'host-card', revision: 1 });
 
 /** What one run needs: the turn, who started it, and the host's components. */
 export interface RunChatTurnContext {
