@@ -18,7 +18,7 @@ import { readJsonBody } from './read-json-body.js';
 import { isRouteId } from './route-ids.js';
 import { runChatTurn } from './run-chat-turn.js';
 import { createStreamLimit } from './stream-limit.js';
-import { readTurnProgress } from './turn-progress.js';
+import { readTurnProgress, type TurnProgress } from './turn-progress.js';
 
 /** The store components the host runs on: what `createPostgresChatStore` returns. */
 export interface ChatHostStore {
@@ -150,6 +150,20 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     return { caller, conversationId };
   };
 
+  // The routes on one turn: the checks above, then the turn must exist in this conversation.
+  const checkTurn = async (
+    context: Context,
+  ): Promise<(Exclude<Checked, Response> & { turnId: string; progress: TurnProgress }) | Response> => {
+    const checked = await check(context, ['turnId']);
+    if (checked instanceof Response) return checked;
+    const turnId = context.req.param('turnId');
+    if (turnId === undefined) return notFoundResponse();
+    const progress = await readTurnProgress(store, checked.conversationId, turnId);
+    if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
+    if (progress === null) return notFoundResponse();
+    return { ...checked, turnId, progress };
+  };
+
   const app = new Hono();
 
   app.post(`${PREFIX}/turns`, async (context) => {
@@ -220,12 +234,9 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   });
 
   app.get(`${PREFIX}/turns/:turnId/events`, async (context) => {
-    const checked = await check(context, ['turnId']);
+    const checked = await checkTurn(context);
     if (checked instanceof Response) return checked;
-    const turnId = context.req.param('turnId');
-    const progress = await readTurnProgress(store, checked.conversationId, turnId);
-    if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
-    if (progress === null) return notFoundResponse();
+    const { turnId, progress } = checked;
     const { callerId } = checked.caller;
     if (!streams.acquire(callerId)) return refusalResponse('too-many-streams', 'this caller holds too many open streams');
     try {
@@ -243,12 +254,9 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   });
 
   app.post(`${PREFIX}/turns/:turnId/cancel`, async (context) => {
-    const checked = await check(context, ['turnId']);
+    const checked = await checkTurn(context);
     if (checked instanceof Response) return checked;
-    const turnId = context.req.param('turnId');
-    const progress = await readTurnProgress(store, checked.conversationId, turnId);
-    if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
-    if (progress === null) return notFoundResponse();
+    const { turnId, progress } = checked;
     if (progress.status !== 'running' && progress.status !== 'cancelled') {
       return refusalResponse('turn-finished', `the turn already ended: ${progress.status}`, { turnId, status: progress.status });
     }
