@@ -162,7 +162,17 @@ describe('hostile requests get typed 4xx answers (issue 17 Security)', () => {
   });
 
   it('§11 path traversal and odd ids in route parameters are 400 invalid-id or the not-found answer, never 500', async () => {
-    const odd = ['..', '..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'a%00b', 'x'.repeat(300), '%F0%9F%92%A9', 'a%20b', 'a.b', '%25', '__proto__%2F'];
+    // These reach the route: each is exactly 400 invalid-id.
+    const refused = ['a%00b', 'x'.repeat(300), '%F0%9F%92%A9', 'a%20b', 'a.b', '%25', '__proto__%2F', '..%2F..%2Fetc%2Fpasswd'];
+    for (const id of refused) {
+      const answer = await call(host, 'GET', `/v1/conversations/c_ana_hostile/turns/${id}/events`, 'token-ana');
+      expect(answer, id.slice(0, 40)).toEqual({
+        status: 400,
+        body: { code: 'invalid-id', message: 'turnId: expected letters, digits, _ or -' },
+      });
+    }
+    // Dot segments may be resolved by the URL before routing: then no route matches, and the answer is the not-found one.
+    const odd = ['..', '%2e%2e', ...refused];
     for (const id of odd) {
       for (const [method, path] of [
         ['GET', `/v1/conversations/${id}/turns/${createTurnId()}/events`],
