@@ -215,10 +215,13 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       registerEffect: (effectId, effect) => effects.set(`${turnId}/${effectId}`, effect),
       waitForCard,
       cardLifetimeMs,
-    }).finally(() => {
-      runs.delete(turnId);
-      for (const effectId of effectIds) effects.delete(`${turnId}/${effectId}`);
-    });
+    })
+      // runChatTurn never rejects; this keeps a future bug from becoming an unhandled rejection that ends the process.
+      .catch(() => undefined)
+      .finally(() => {
+        runs.delete(turnId);
+        for (const effectId of effectIds) effects.delete(`${turnId}/${effectId}`);
+      });
     return jsonResponse(202, { turnId });
   });
 
