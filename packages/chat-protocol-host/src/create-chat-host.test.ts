@@ -1,0 +1,246 @@
+/**
+ * The host's routes end to end over loopback: a real `node:http` server on a
+ * free port, the transport's `writeChatSseResponse`, the client's
+ * `readChatStream`/`followChatTurn`, and the Postgres store on PGlite.
+ */
+import { createTurnId, parseTurnStatusResponse } from '@papercusp/chat-protocol-recovery';
+import { readChatStream } from '@papercusp/chat-protocol-sse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import { SCRIPTED_REFUND_CALL_ID } from './scripted-agent.js';
+
+let testStore: TestStore;
+beforeAll(async () => {
+  testStore = await openTestStore();
+}, 60_000);
+afterAll(() => testStore.close());
+
+describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await startHost(testStore);
+  });
+
+  it('§11 POST /turns: 202 { turnId }; a resend while running is 409 turn-in-flight, after it finished 409 turn-already-processed', async () => {
+    const { clientTurnId, turnId } = await startTurn(host, 'c_ana_resend', 'refund please');
+    expect(turnId).toMatch(/^turn_[0-9a-f]{32}$/);
+    const first = await follow(host, 'c_ana_resend', turnId, (envelope) => envelope.event.type === 'card');
+    const resend = () =>
+      call(
+        host,
+        'POST',
+        '/v1/conversations/c_ana_resend/turns',
+        'token-ana',
+        { clientTurnId, text: 'refund please' },
+        { 'Idempotency-Key': clientTurnId },
+      );
+    expect(await resend()).toEqual({ status: 409, body: { code: 'turn-in-flight', message: 'this client turn is running', turnId } });
+    const correlationId = cardOf(first.envelopes);
+    const answered = await call(host, 'POST', `/v1/conversations/c_ana_resend/cards/${correlationId}`, 'token-ana', {
+      action: 'submit',
+      correlationId,
+      value: { confirmed: true },
+    });
+    expect(answered).toEqual({ status: 200, body: { correlationId, status: 'submitted' } });
+    const rest = await follow(host, 'c_ana_resend', turnId);
+    expect(rest.state?.turns[0]?.status).toBe('completed');
+    expect(await resend()).toEqual({
+      status: 409,
+      body: { code: 'turn-already-processed', message: 'this client turn was already processed', turnId },
+    });
+    // The resends started nothing: the refund ran once.
+    expect(host.effects.filter((id) => id === turnId)).toHaveLength(1);
+  });
+
+  it('§11 GET /turns/:turnId/events streams the scripted turn: every step as a v1 frame, the effect once through TurnRecovery, the card through InteractionResolver', async () => {
+    const { turnId } = await startTurn(host, 'c_ana_stream', 'refund please');
+    const first = await follow(host, 'c_ana_stream', turnId, (envelope) => envelope.event.type === 'card');
+    const correlationId = cardOf(first.envelopes);
+    await call(host, 'POST', `/v1/conversations/c_ana_stream/cards/${correlationId}`, 'token-ana', {
+      action: 'submit',
+      correlationId,
+      value: { confirmed: true },
+    });
+    const all = await follow(host, 'c_ana_stream', turnId);
+    expect(all.ended).toBe('terminal');
+    const types = all.envelopes.map((envelope) => envelope.event.type);
+    expect(types[0]).toBe('user_input');
+    expect(types.at(-1)).toBe('done');
+    expect(new Set(types)).toEqual(
+      new Set(['user_input', 'reasoning', 'delta', 'tool_call', 'tool_result', 'card', 'card_closed', 'done']),
+    );
+    expect(all.envelopes.map((envelope) => envelope.seq)).toEqual(all.envelopes.map((_, index) => index + 1));
+    const turn = all.state?.turns[0];
+    expect(turn?.status).toBe('completed');
+    expect(turn?.text).toContain('Looking into order 1042. The refund is issued. <report>');
+    expect(turn?.text.endsWith('</report>Ticket closed.')).toBe(true);
+    const result = all.envelopes.find((envelope) => envelope.event.type === 'tool_result')?.event;
+    expect(result).toEqual({
+      type: 'tool_result',
+      callId: SCRIPTED_REFUND_CALL_ID,
+      name: 'issue_refund',
+      status: 'succeeded',
+      summary: 'refund 1042 issued',
+    });
+    const closed = all.envelopes.find((envelope) => envelope.event.type === 'card_closed')?.event;
+    expect(closed).toEqual({ type: 'card_closed', correlationId, resolution: 'submitted' });
+    // The completed effect is checkpointed in the turn store.
+    const stored = await testStore.store.turnStore.read(turnId);
+    expect(stored?.record.effects).toEqual([
+      expect.objectContaining({ effectId: SCRIPTED_REFUND_CALL_ID, status: 'completed', result: { summary: 'refund 1042 issued' } }),
+    ]);
+  });
+
+  it('§10/§11 the events route resumes after Last-Event-ID without repeating a frame', async () => {
+    const { turnId } = await startTurn(host, 'c_ana_resume', 'refund please');
+    const first = await follow(host, 'c_ana_resume', turnId, (envelope) => envelope.event.type === 'card');
+    const correlationId = cardOf(first.envelopes);
+    await call(host, 'POST', `/v1/conversations/c_ana_resume/cards/${correlationId}`, 'token-ana', { action: 'decline', correlationId });
+    const seqs: number[] = [];
+    const url = `${host.base}/v1/conversations/c_ana_resume/turns/${turnId}/events`;
+    for await (const item of readChatStream({ url, headers: auth('token-ana'), cursor: { turnId, seq: 3 } })) {
+      if (item.type === 'envelope') seqs.push(item.envelope.seq);
+    }
+    expect(seqs[0]).toBe(4);
+    expect(seqs).toEqual(seqs.map((_, index) => index + 4));
+    const all = await follow(host, 'c_ana_resume', turnId);
+    expect(all.state?.turns[0]?.text.endsWith('Ticket left open.')).toBe(true);
+    expect(all.envelopes.at(-1)?.seq).toBe(seqs.at(-1));
+  });
+
+  it("§11 GET /turns/by-client-id/:clientTurnId answers recovery's TurnStatusResponse: not-found, running with lastSeq, then completed; no side effects", async () => {
+    const clientTurnId = createTurnId();
+    const path = `/v1/conversations/c_ana_status/turns/by-client-id/${clientTurnId}`;
+    const before = await call(host, 'GET', path, 'token-ana');
+    expect(before.status).toBe(200);
+    const statusBefore = parseTurnStatusResponse(before.body);
+    expect(statusBefore.ok && statusBefore.value.status).toBe('not-found');
+    // Asking started nothing.
+    expect((await call(host, 'GET', path, 'token-ana')).body).toEqual(before.body);
+    await call(
+      host,
+      'POST',
+      '/v1/conversations/c_ana_status/turns',
+      'token-ana',
+      { clientTurnId, text: 'refund please' },
+      { 'Idempotency-Key': clientTurnId },
+    );
+    const statusTurnId = (before.body as { turnId: string }).turnId;
+    const first = await follow(host, 'c_ana_status', statusTurnId, (envelope) => envelope.event.type === 'card');
+    const running = await call(host, 'GET', path, 'token-ana');
+    expect(running).toEqual({ status: 200, body: { turnId: statusTurnId, status: 'running', lastSeq: first.envelopes.at(-1)?.seq } });
+    expect(parseTurnStatusResponse(running.body).ok).toBe(true);
+    const correlationId = cardOf(first.envelopes);
+    await call(host, 'POST', `/v1/conversations/c_ana_status/cards/${correlationId}`, 'token-ana', {
+      action: 'submit',
+      correlationId,
+      value: { confirmed: false },
+    });
+    const all = await follow(host, 'c_ana_status', statusTurnId);
+    expect(await call(host, 'GET', path, 'token-ana')).toEqual({
+      status: 200,
+      body: { turnId: statusTurnId, status: 'completed', lastSeq: all.envelopes.at(-1)?.seq },
+    });
+  });
+
+  it('§3.3/§11 a failed turn ends with an error that states its retry permission, and the status route says failed', async () => {
+    const { clientTurnId, turnId } = await startTurn(host, 'c_ana_fail', 'fail now');
+    const all = await follow(host, 'c_ana_fail', turnId);
+    expect(all.envelopes.at(-1)?.event).toEqual({
+      type: 'error',
+      code: 'provider-unavailable',
+      message: 'the scripted provider is down',
+      retryable: true,
+      retryAfterMs: 1000,
+    });
+    expect(all.state?.turns[0]?.status).toBe('failed');
+    const status = await call(host, 'GET', `/v1/conversations/c_ana_fail/turns/by-client-id/${clientTurnId}`, 'token-ana');
+    expect(status.body).toEqual({ turnId, status: 'failed', lastSeq: all.envelopes.length });
+  });
+
+  it('§11 a card answer that breaks its kind is a typed 400, and a second answer a typed 409; the first answer stands', async () => {
+    const { turnId } = await startTurn(host, 'c_ana_card', 'refund please');
+    const first = await follow(host, 'c_ana_card', turnId, (envelope) => envelope.event.type === 'card');
+    const correlationId = cardOf(first.envelopes);
+    const path = `/v1/conversations/c_ana_card/cards/${correlationId}`;
+    const wrongShape = await call(host, 'POST', path, 'token-ana', { action: 'submit', correlationId, value: { text: 'yes' } });
+    expect(wrongShape.status).toBe(400);
+    expect((wrongShape.body as { code: string }).code).toBe('invalid-body');
+    const otherCard = await call(host, 'POST', path, 'token-ana', {
+      action: 'submit',
+      correlationId: 'card_other',
+      value: { confirmed: true },
+    });
+    expect(otherCard.status).toBe(400);
+    expect(await call(host, 'POST', path, 'token-ana', { action: 'submit', correlationId, value: { confirmed: true } })).toEqual({
+      status: 200,
+      body: { correlationId, status: 'submitted' },
+    });
+    const again = await call(host, 'POST', path, 'token-ana', { action: 'decline', correlationId });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'card-refused', reason: 'already-closed' });
+    const all = await follow(host, 'c_ana_card', turnId);
+    expect(all.state?.turns[0]?.text.endsWith('Ticket closed.')).toBe(true);
+  });
+});
+
+describe('cancellation through the host (DESIGN §6.5, §6.8, §11)', () => {
+  it('§11 POST /turns/:turnId/cancel commits, aborts the in-flight tool, ends the stream cancelled; the late result is retained', async () => {
+    const host = await startHost(testStore, { toolDelayMs: 400 });
+    const { clientTurnId, turnId } = await startTurn(host, 'c_ana_cancel', 'refund please');
+    await follow(host, 'c_ana_cancel', turnId, (envelope) => envelope.event.type === 'tool_call');
+    const cancelled = await call(host, 'POST', `/v1/conversations/c_ana_cancel/turns/${turnId}/cancel`, 'token-ana');
+    expect(cancelled).toEqual({ status: 200, body: { turnId, committed: true, inFlight: [SCRIPTED_REFUND_CALL_ID] } });
+    const all = await follow(host, 'c_ana_cancel', turnId);
+    expect(all.envelopes.slice(-2).map((envelope) => envelope.event)).toEqual([
+      { type: 'tool_result', callId: SCRIPTED_REFUND_CALL_ID, name: 'issue_refund', status: 'cancelled' },
+      { type: 'done', status: 'cancelled' },
+    ]);
+    expect(all.state?.turns[0]?.status).toBe('cancelled');
+    const status = await call(host, 'GET', `/v1/conversations/c_ana_cancel/turns/by-client-id/${clientTurnId}`, 'token-ana');
+    expect(status.body).toMatchObject({ turnId, status: 'cancelled' });
+    // The external effect had started: its late result is stored, the turn stays cancelled.
+    await expect
+      .poll(async () => (await testStore.store.turnStore.read(turnId))?.record, { timeout: 5000 })
+      .toMatchObject({
+        status: 'cancelled',
+        effects: [{ effectId: SCRIPTED_REFUND_CALL_ID, status: 'completed', result: { summary: 'refund 1042 issued' } }],
+      });
+    expect(host.effects).toEqual([turnId]);
+    // Cancelling again is idempotent: nothing new commits (§6.8 `committed: false`).
+    const again = await call(host, 'POST', `/v1/conversations/c_ana_cancel/turns/${turnId}/cancel`, 'token-ana');
+    expect(again).toEqual({ status: 200, body: { turnId, committed: false, inFlight: [] } });
+  });
+
+  it('§11 cancelling a turn that completed is 409 turn-finished with its status', async () => {
+    const host = await startHost(testStore);
+    const { turnId } = await startTurn(host, 'c_ana_cancel_done', 'fail now');
+    await follow(host, 'c_ana_cancel_done', turnId);
+    const late = await call(host, 'POST', `/v1/conversations/c_ana_cancel_done/turns/${turnId}/cancel`, 'token-ana');
+    expect(late).toEqual({
+      status: 409,
+      body: { code: 'turn-finished', message: 'the turn already ended: failed', turnId, status: 'failed' },
+    });
+  });
+
+  it('§11 cancelling a turn waiting on its card closes the card cancelled and ends the turn cancelled', async () => {
+    const host = await startHost(testStore);
+    const { turnId } = await startTurn(host, 'c_ana_cancel_card', 'refund please');
+    const first = await follow(host, 'c_ana_cancel_card', turnId, (envelope) => envelope.event.type === 'card');
+    const correlationId = cardOf(first.envelopes);
+    const cancelled = await call(host, 'POST', `/v1/conversations/c_ana_cancel_card/turns/${turnId}/cancel`, 'token-ana');
+    expect(cancelled).toEqual({ status: 200, body: { turnId, committed: true, inFlight: [] } });
+    const all = await follow(host, 'c_ana_cancel_card', turnId);
+    expect(all.envelopes.slice(-2).map((envelope) => envelope.event)).toEqual([
+      { type: 'card_closed', correlationId, resolution: 'cancelled' },
+      { type: 'done', status: 'cancelled' },
+    ]);
+    const late = await call(host, 'POST', `/v1/conversations/c_ana_cancel_card/cards/${correlationId}`, 'token-ana', {
+      action: 'submit',
+      correlationId,
+      value: { confirmed: true },
+    });
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ code: 'card-refused', reason: 'already-closed' });
+  });
+});

@@ -1,0 +1,312 @@
+/**
+ * The reference host: DESIGN §11's routes on one web-standard handler, wired to
+ * the store (turns, cards, event log), `TurnRecovery`, `InteractionResolver`,
+ * the SSE transport and a `ChatAgent`. It owns routing, request checks,
+ * authority checks on every route and the turn runs it starts; it does not own
+ * authentication (the host's `authenticate`) or grants (the host's `authorize`).
+ */
+import { CardResponseSchema, LIGHTWEIGHT_CHAT_CAPABILITIES, isCleanText, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { InteractionResolver, type InteractionStore } from '@papercusp/chat-protocol-interactions';
+import { IDEMPOTENCY_KEY_HEADER, TurnRecovery, isTurnId, type ChatEventLog, type TurnStore } from '@papercusp/chat-protocol-recovery';
+import { createChatSseResponse } from '@papercusp/chat-protocol-sse';
+import { Hono, type Context } from 'hono';
+import type { ChatAgent } from './chat-agent.js';
+import type { ChatHostCaller } from './chat-host-caller.js';
+import { hostTurnId } from './host-turn-id.js';
+import { jsonResponse, notFoundResponse, refusalResponse } from './host-responses.js';
+import { readJsonBody } from './read-json-body.js';
+import { isRouteId } from './route-ids.js';
+import { runChatTurn } from './run-chat-turn.js';
+import { createStreamLimit } from './stream-limit.js';
+import { readTurnProgress, type TurnProgress } from './turn-progress.js';
+
+/** The store components the host runs on: what `createPostgresChatStore` returns. */
+export interface ChatHostStore {
+  readonly turnStore: TurnStore<unknown, ChatHostCaller>;
+  readonly interactionStore: InteractionStore<OpenCardSnapshotV1, ChatHostCaller>;
+  readonly eventLog: ChatEventLog;
+}
+
+/** Options of {@link createChatHost}. */
+export interface ChatHostOptions {
+  readonly store: ChatHostStore;
+  readonly agent: ChatAgent;
+  /** Resolves the caller from the request (its `Authorization: Bearer …`); `null` (or a throw) is 401. */
+  readonly authenticate: (request: Request) => ChatHostCaller | null | Promise<ChatHostCaller | null>;
+  /**
+   * The caller's current right to the conversation, asked on every request
+   * and by recovery on every turn operation. Only `true` grants; a throw is no.
+   * The store's own lookups (`authorizeDispatch`, `interactionAuthority`) must
+   * read the same grants.
+   */
+  readonly authorize: (request: { readonly caller: ChatHostCaller; readonly conversationId: string }) => boolean | Promise<boolean>;
+  /** RFC 3339 clock for frames, admissions and cards (default: the system clock). */
+  readonly clock?: () => string;
+  /** The largest POST body accepted, in bytes (default 16 KiB). */
+  readonly maxBodyBytes?: number;
+  /** Open event streams one caller may hold in this process (default 8). */
+  readonly maxStreamsPerCaller?: number;
+  /** The SSE heartbeat interval (default: the transport's). */
+  readonly heartbeatMs?: number;
+  /** How long a card stays open (default one hour). */
+  readonly cardLifetimeMs?: number;
+  /** How often a waiting turn reads its card when no answer reached this process (default 1000 ms). */
+  readonly cardPollMs?: number;
+}
+
+/** The longest `text` a turn's message may hold, in UTF-16 code units. */
+export const MAX_TURN_TEXT_LENGTH = 4000;
+
+const FULL_CAPABILITIES = {
+  ...LIGHTWEIGHT_CHAT_CAPABILITIES,
+  connectionReplay: true,
+  persistedHistory: true,
+  persistedDecisions: true,
+  completedToolCheckpoints: true,
+  interruptedTurnRecovery: true,
+} as const;
+
+const PREFIX = '/v1/conversations/:conversationId';
+
+// The body is already safe JSON (readJsonBody): an object here is a plain one.
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type Checked = { readonly caller: ChatHostCaller; readonly conversationId: string } | Response;
+
+/**
+ * Creates the host's handler. Guarantees: every route authenticates (401),
+ * validates its ids (400 `invalid-id`), and checks the caller's current
+ * authority before touching anything; a conversation, turn or card that is
+ * missing or the caller may not see gets the same `404` body; hostile bodies
+ * get typed 4xx answers; the handler never rejects.
+ */
+export function createChatHost(options: ChatHostOptions): (request: Request) => Promise<Response> {
+  const { store, agent } = options;
+  const clock = options.clock ?? (() => new Date().toISOString());
+  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const cardLifetimeMs = options.cardLifetimeMs ?? 3_600_000;
+  const cardPollMs = options.cardPollMs ?? 1000;
+  const streams = createStreamLimit(options.maxStreamsPerCaller ?? 8);
+  const authorized = async (caller: ChatHostCaller, conversationId: string): Promise<boolean> => {
+    try {
+      return (await options.authorize({ caller, conversationId })) === true;
+    } catch {
+      return false;
+    }
+  };
+  // The turn runs and effects this process holds, so cancellation and card answers reach them at once.
+  const runs = new Map<string, AbortController>();
+  const effects = new Map<string, AbortController>();
+  const cardWaiters = new Map<string, Set<() => void>>();
+  const recovery = new TurnRecovery<unknown, ChatHostCaller>(
+    {
+      capabilities: FULL_CAPABILITIES,
+      authorize: ({ caller, conversationId }) => authorized(caller, conversationId),
+      store: store.turnStore,
+      replayWindow: (request) => store.eventLog.replayWindow(request),
+      abort: ({ turnId, effectIds }) => {
+        for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
+      },
+    },
+    { clock },
+  );
+  const resolver = new InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>({
+    store: store.interactionStore,
+    // The resolver checks the value against the card's kind (options, bounds, allowDecline): the host adds no schema.
+    validate: ({ value }) => ({ value }),
+    clock,
+  });
+  const waitForCard = (correlationId: string, signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      const waiters = cardWaiters.get(correlationId) ?? new Set<() => void>();
+      cardWaiters.set(correlationId, waiters);
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        waiters.delete(done);
+        if (waiters.size === 0) cardWaiters.delete(correlationId);
+        resolve();
+      };
+      const timer = setTimeout(done, cardPollMs);
+      signal.addEventListener('abort', done, { once: true });
+      waiters.add(done);
+    });
+
+  const check = async (context: Context, ids: readonly string[]): Promise<Checked> => {
+    let caller: ChatHostCaller | null;
+    try {
+      caller = await options.authenticate(context.req.raw);
+    } catch {
+      caller = null;
+    }
+    if (caller === null || typeof caller !== 'object') return refusalResponse('unauthenticated', 'a bearer token is required');
+    const conversationId = context.req.param('conversationId');
+    for (const name of ['conversationId', ...ids]) {
+      if (!isRouteId(context.req.param(name))) return refusalResponse('invalid-id', `${name}: expected letters, digits, _ or -`);
+    }
+    if (conversationId === undefined || !(await authorized(caller, conversationId))) return notFoundResponse();
+    return { caller, conversationId };
+  };
+
+  // The routes on one turn: the checks above, then the turn must exist in this conversation.
+  const checkTurn = async (
+    context: Context,
+  ): Promise<(Exclude<Checked, Response> & { turnId: string; progress: TurnProgress }) | Response> => {
+    const checked = await check(context, ['turnId']);
+    if (checked instanceof Response) return checked;
+    const turnId = context.req.param('turnId');
+    if (turnId === undefined) return notFoundResponse();
+    const progress = await readTurnProgress(store, checked.conversationId, turnId);
+    if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
+    if (progress === null) return notFoundResponse();
+    return { ...checked, turnId, progress };
+  };
+
+  const app = new Hono();
+
+  app.post(`${PREFIX}/turns`, async (context) => {
+    const checked = await check(context, []);
+    if (checked instanceof Response) return checked;
+    const { caller, conversationId } = checked;
+    const body = await readJsonBody(context.req.raw, maxBodyBytes);
+    if (!body.ok) return refusalResponse(body.code, body.message);
+    if (!isJsonObject(body.value)) return refusalResponse('invalid-body', 'expected { clientTurnId, text }');
+    const { clientTurnId, text, ...rest } = body.value;
+    if (Object.keys(rest).length > 0 || !isTurnId(clientTurnId) || typeof text !== 'string') {
+      return refusalResponse('invalid-body', 'expected exactly { clientTurnId, text }, clientTurnId of the form turn_<32 hex digits>');
+    }
+    if (text.length === 0 || text.length > MAX_TURN_TEXT_LENGTH || !isCleanText(text)) {
+      return refusalResponse('invalid-body', `text: 1 to ${MAX_TURN_TEXT_LENGTH} characters of clean text`);
+    }
+    const key = context.req.header(IDEMPOTENCY_KEY_HEADER);
+    if (key === undefined) return refusalResponse('missing-idempotency-key', `the ${IDEMPOTENCY_KEY_HEADER} header is required`);
+    if (key !== clientTurnId) return refusalResponse('idempotency-key-mismatch', `${IDEMPOTENCY_KEY_HEADER} must equal clientTurnId`);
+    const turnId = await hostTurnId(conversationId, clientTurnId);
+    const turn = { conversationId, turnId, text };
+    let effectIds: readonly string[];
+    try {
+      effectIds = agent.effects(turn);
+    } catch {
+      effectIds = [];
+    }
+    const started = await recovery.startTurn({ caller, conversationId, turnId, effectIds });
+    if (!started.ok) return started.code === 'forbidden' ? notFoundResponse() : refusalResponse('store-unavailable', started.message);
+    if (started.outcome === 'existing') {
+      const progress = await readTurnProgress(store, conversationId, turnId);
+      if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
+      return progress !== null && progress.status !== 'running'
+        ? refusalResponse('turn-already-processed', 'this client turn was already processed', { turnId })
+        : refusalResponse('turn-in-flight', 'this client turn is running', { turnId });
+    }
+    const controller = new AbortController();
+    runs.set(turnId, controller);
+    void runChatTurn({
+      turn,
+      caller,
+      agent,
+      effectIds,
+      recovery,
+      resolver,
+      eventLog: store.eventLog,
+      clock,
+      signal: controller.signal,
+      registerEffect: (effectId, effect) => effects.set(`${turnId}/${effectId}`, effect),
+      waitForCard,
+      cardLifetimeMs,
+    })
+      // runChatTurn never rejects; this keeps a future bug from becoming an unhandled rejection that ends the process.
+      .catch(() => undefined)
+      .finally(() => {
+        runs.delete(turnId);
+        for (const effectId of effectIds) effects.delete(`${turnId}/${effectId}`);
+      });
+    return jsonResponse(202, { turnId });
+  });
+
+  app.get(`${PREFIX}/turns/by-client-id/:clientTurnId`, async (context) => {
+    const checked = await check(context, ['clientTurnId']);
+    if (checked instanceof Response) return checked;
+    const clientTurnId = context.req.param('clientTurnId');
+    if (!isTurnId(clientTurnId)) return refusalResponse('invalid-id', 'clientTurnId: expected turn_<32 hex digits>');
+    const turnId = await hostTurnId(checked.conversationId, clientTurnId);
+    const progress = await readTurnProgress(store, checked.conversationId, turnId);
+    if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
+    return jsonResponse(200, progress === null ? { turnId, status: 'not-found' } : { turnId, ...progress });
+  });
+
+  app.get(`${PREFIX}/turns/:turnId/events`, async (context) => {
+    const checked = await checkTurn(context);
+    if (checked instanceof Response) return checked;
+    const { turnId, progress } = checked;
+    const { callerId } = checked.caller;
+    if (!streams.acquire(callerId)) return refusalResponse('too-many-streams', 'this caller holds too many open streams');
+    try {
+      const response = await createChatSseResponse(context.req.raw, {
+        log: store.eventLog,
+        conversationId: checked.conversationId,
+        turnId,
+        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+      });
+      return streams.release(callerId, response);
+    } catch {
+      streams.release(callerId, new Response(null));
+      return refusalResponse('store-unavailable', 'the stream could not start');
+    }
+  });
+
+  app.post(`${PREFIX}/turns/:turnId/cancel`, async (context) => {
+    const checked = await checkTurn(context);
+    if (checked instanceof Response) return checked;
+    const { turnId, progress } = checked;
+    if (progress.status !== 'running' && progress.status !== 'cancelled') {
+      return refusalResponse('turn-finished', `the turn already ended: ${progress.status}`, { turnId, status: progress.status });
+    }
+    const cancelled = await recovery.cancelTurn({ caller: checked.caller, conversationId: checked.conversationId, turnId });
+    if (!cancelled.ok) {
+      return cancelled.code === 'forbidden' || cancelled.code === 'unknown-turn'
+        ? notFoundResponse()
+        : refusalResponse('store-unavailable', cancelled.message);
+    }
+    // The cancellation committed: now stop this process's run, which writes the turn's `done { status: 'cancelled' }`.
+    runs.get(turnId)?.abort();
+    return jsonResponse(200, { turnId, committed: cancelled.committed, inFlight: cancelled.inFlight });
+  });
+
+  app.post(`${PREFIX}/cards/:correlationId`, async (context) => {
+    const checked = await check(context, ['correlationId']);
+    if (checked instanceof Response) return checked;
+    const correlationId = context.req.param('correlationId');
+    const body = await readJsonBody(context.req.raw, maxBodyBytes);
+    if (!body.ok) return refusalResponse(body.code, body.message);
+    // Strict: a field the contract does not name (a tenant, a principal) is refused, never read.
+    if (!isJsonObject(body.value) || body.value['correlationId'] !== correlationId || !CardResponseSchema.safeParse(body.value).success) {
+      return refusalResponse('invalid-body', 'expected a CardResponse whose correlationId is the one in the path');
+    }
+    // Authority is the bearer's, read by the store in the card's transaction; nothing in the body grants it.
+    const answer = await resolver.respond({ caller: checked.caller, conversationId: checked.conversationId, response: body.value });
+    if (!answer.ok) {
+      if (answer.code === 'not-found') return notFoundResponse();
+      if (answer.code === 'store-unavailable') return refusalResponse('store-unavailable', answer.message);
+      if (answer.code === 'invalid-request' || answer.code === 'validation-failed' || answer.code.startsWith('invalid-')) {
+        return refusalResponse('invalid-body', answer.message, { reason: answer.code });
+      }
+      return refusalResponse('card-refused', answer.message, { reason: answer.code });
+    }
+    for (const wake of [...(cardWaiters.get(correlationId) ?? [])]) wake();
+    if (answer.outcome === 'needs-reconciliation') return refusalResponse('store-unavailable', 'the answer could not be confirmed');
+    return jsonResponse(200, { correlationId, status: answer.record.status });
+  });
+
+  app.notFound(() => notFoundResponse());
+  app.onError(() => refusalResponse('internal-error', 'the host failed'));
+
+  return async (request) => {
+    try {
+      return await app.fetch(request);
+    } catch {
+      return refusalResponse('internal-error', 'the host failed');
+    }
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The host's JSON answers: one shape for every refusal (`{ code, message }`)
+ * and the single not-found answer every route gives for a conversation, turn
+ * or card that is missing or belongs to someone else, so the two can never be
+ * told apart by status, body or headers.
+ */
+
+/** Refusal codes the host's routes answer, with their fixed statuses. */
+export type ChatHostRefusalCode =
+  | 'unauthenticated'
+  | 'not-found'
+  | 'invalid-id'
+  | 'unsupported-media-type'
+  | 'body-too-large'
+  | 'invalid-json'
+  | 'invalid-body'
+  | 'missing-idempotency-key'
+  | 'idempotency-key-mismatch'
+  | 'turn-in-flight'
+  | 'turn-already-processed'
+  | 'turn-finished'
+  | 'card-refused'
+  | 'too-many-streams'
+  | 'store-unavailable'
+  | 'internal-error';
+
+/** The HTTP status of each host refusal. */
+export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, number>> = Object.freeze({
+  unauthenticated: 401,
+  'not-found': 404,
+  'invalid-id': 400,
+  'unsupported-media-type': 415,
+  'body-too-large': 413,
+  'invalid-json': 400,
+  'invalid-body': 400,
+  'missing-idempotency-key': 400,
+  'idempotency-key-mismatch': 400,
+  'turn-in-flight': 409,
+  'turn-already-processed': 409,
+  'turn-finished': 409,
+  'card-refused': 409,
+  'too-many-streams': 429,
+  'store-unavailable': 503,
+  'internal-error': 500,
+});
+
+/** A JSON response with `no-store` caching: every host answer is per caller. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** A refusal with its fixed status; `extra` adds fields such as `turnId`. */
+export function refusalResponse(code: ChatHostRefusalCode, message: string, extra: Record<string, unknown> = {}): Response {
+  const headers: Record<string, string> = code === 'unauthenticated' ? { 'www-authenticate': 'Bearer' } : {};
+  return jsonResponse(CHAT_HOST_REFUSAL_STATUS[code], { code, message, ...extra }, headers);
+}
+
+/** The one answer for anything missing or not the caller's: identical in both cases. */
+export function notFoundResponse(): Response {
+  return refusalResponse('not-found', 'no such conversation, turn or card');
+}

@@ -1,0 +1,32 @@
+import type { OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  createChatHost,
+  createScriptedChatAgent,
+  type ChatAgent,
+  type ChatAgentCard,
+  type ChatAgentStep,
+  type ChatHostCaller,
+} from './index.js';
+
+describe('the public types of @papercusp/chat-protocol-host', () => {
+  it('createChatHost returns a web-standard handler', () => {
+    expectTypeOf(createChatHost).returns.toEqualTypeOf<(request: Request) => Promise<Response>>();
+  });
+
+  it('a ChatAgentStep discriminates on type, and a tool carries its execute', () => {
+    expectTypeOf<Extract<ChatAgentStep, { type: 'tool' }>['execute']>().returns.resolves.toEqualTypeOf<{ readonly summary: string }>();
+    expectTypeOf<ChatAgentStep['type']>().toEqualTypeOf<'delta' | 'reasoning' | 'tool' | 'card' | 'fail'>();
+  });
+
+  it('an agent card has no correlationId or createdAt: the host allocates both', () => {
+    expectTypeOf<ChatAgentCard>().not.toHaveProperty('correlationId');
+    expectTypeOf<ChatAgentCard>().not.toHaveProperty('createdAt');
+    expectTypeOf<ChatAgentCard>().toMatchTypeOf<Partial<OpenCardSnapshotV1>>();
+  });
+
+  it('the scripted agent is a ChatAgent, and a caller carries interaction authority', () => {
+    expectTypeOf(createScriptedChatAgent()).toEqualTypeOf<ChatAgent>();
+    expectTypeOf<ChatHostCaller>().toHaveProperty('tenantId').toEqualTypeOf<string>();
+  });
+});

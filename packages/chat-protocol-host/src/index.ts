@@ -1,0 +1,22 @@
+/**
+ * @papercusp/chat-protocol-host: the reference host (DESIGN §11): web-standard
+ * routes that start, stream, cancel and answer chat turns on the durable store
+ * and the SSE transport, and a scripted agent. Every export is listed by name;
+ * `index.test.ts` pins the list.
+ */
+export { createChatHost, MAX_TURN_TEXT_LENGTH } from './create-chat-host.js';
+export type { ChatHostOptions, ChatHostStore } from './create-chat-host.js';
+export type { ChatHostCaller } from './chat-host-caller.js';
+export { CHAT_HOST_REFUSAL_STATUS } from './host-responses.js';
+export type { ChatHostRefusalCode } from './host-responses.js';
+export type {
+  ChatAgent,
+  ChatAgentCard,
+  ChatAgentFeedback,
+  ChatAgentStep,
+  ChatAgentToolExecution,
+  ChatAgentToolOutcome,
+  ChatAgentTurn,
+} from './chat-agent.js';
+export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
+export type { ScriptedChatAgentOptions } from './scripted-agent.js';
