@@ -12,6 +12,7 @@ const authority = { principalId: 'user_ana', tenantId: 'acme', customerId: null,
 const ana = { callerId: 'ana', ...authority };
 const owns = (caller, conversationId) => caller?.callerId === 'ana' && conversationId === 'conv_1';
 const store = createPostgresChatStore(database, {
+  authorizeConversation: (query, { caller, conversationId }) => owns(caller, conversationId),
   authorizeDispatch: (query, { caller, conversationId }) => owns(caller, conversationId),
   interactionAuthority: (query, { caller, conversationId }) => (owns(caller, conversationId) ? authority : null),
 });
@@ -21,7 +22,6 @@ const host = createChatHost({
   store,
   agent: createScriptedChatAgent(),
   authenticate: (request) => (request.headers.get('authorization') === 'Bearer token-ana' ? ana : null),
-  authorize: ({ caller, conversationId }) => owns(caller, conversationId),
 });
 const fetchHost = (url, init) => host(new Request(url, init));
 const headers = { authorization: 'Bearer token-ana' };

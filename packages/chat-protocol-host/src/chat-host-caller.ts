@@ -1,7 +1,7 @@
 /**
  * Who is asking: what the host's `authenticate` resolves from a request's
  * bearer token. It owns the shape only; the host's own grants decide what the
- * caller may see, through `authorize` and the stores' authority lookups.
+ * caller may see, through the store's grant lookups.
  */
 import type { InteractionAuthority } from '@papercusp/chat-protocol-interactions';
 

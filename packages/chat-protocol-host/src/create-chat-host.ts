@@ -3,7 +3,7 @@
  * the store (turns, cards, event log), `TurnRecovery`, `InteractionResolver`,
  * the SSE transport and a `ChatAgent`. It owns routing, request checks,
  * authority checks on every route and the turn runs it starts; it does not own
- * authentication (the host's `authenticate`) or grants (the host's `authorize`).
+ * authentication (the host's `authenticate`) or grants (the store's lookups).
  */
 import { CardResponseSchema, LIGHTWEIGHT_CHAT_CAPABILITIES, isCleanText, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import { InteractionResolver, type InteractionStore } from '@papercusp/chat-protocol-interactions';
@@ -25,6 +25,12 @@ export interface ChatHostStore {
   readonly turnStore: TurnStore<unknown, ChatHostCaller>;
   readonly interactionStore: InteractionStore<OpenCardSnapshotV1, ChatHostCaller>;
   readonly eventLog: ChatEventLog;
+  /**
+   * The caller's current right to the conversation, asked on every request
+   * and by recovery on every turn operation. Only `true` grants. The store's
+   * other lookups (`authorizeDispatch`, `interactionAuthority`) must read the same grants.
+   */
+  readonly authorizeConversation: (request: { readonly caller: ChatHostCaller; readonly conversationId: string }) => Promise<boolean>;
 }
 
 /** Options of {@link createChatHost}. */
@@ -33,13 +39,6 @@ export interface ChatHostOptions {
   readonly agent: ChatAgent;
   /** Resolves the caller from the request (its `Authorization: Bearer …`); `null` (or a throw) is 401. */
   readonly authenticate: (request: Request) => ChatHostCaller | null | Promise<ChatHostCaller | null>;
-  /**
-   * The caller's current right to the conversation, asked on every request
-   * and by recovery on every turn operation. Only `true` grants; a throw is no.
-   * The store's own lookups (`authorizeDispatch`, `interactionAuthority`) must
-   * read the same grants.
-   */
-  readonly authorize: (request: { readonly caller: ChatHostCaller; readonly conversationId: string }) => boolean | Promise<boolean>;
   /** RFC 3339 clock for frames, admissions and cards (default: the system clock). */
   readonly clock?: () => string;
   /** The largest POST body accepted, in bytes (default 16 KiB). */
@@ -91,7 +90,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   const streams = createStreamLimit(options.maxStreamsPerCaller ?? 8);
   const authorized = async (caller: ChatHostCaller, conversationId: string): Promise<boolean> => {
     try {
-      return (await options.authorize({ caller, conversationId })) === true;
+      return (await store.authorizeConversation({ caller, conversationId })) === true;
     } catch {
       return false;
     }

@@ -30,6 +30,7 @@ export async function openTestStore() {
   const database = pgliteDatabase(db);
   expect((await migrateChatStore(database)).ok).toBe(true);
   const store = createPostgresChatStore<unknown, ChatHostCaller>(database, {
+    authorizeConversation: (_query, { caller, conversationId }) => owns(caller, conversationId),
     authorizeDispatch: (_query, { caller, conversationId }) => owns(caller, conversationId),
     interactionAuthority: (_query, { caller, conversationId }) => {
       if (!owns(caller, conversationId)) return null;
@@ -67,7 +68,6 @@ export async function startHost(
       const header = request.headers.get('authorization') ?? '';
       return header.startsWith('Bearer ') ? (CALLERS[header.slice('Bearer '.length)] ?? null) : null;
     },
-    authorize: ({ caller, conversationId }) => owns(caller, conversationId),
     heartbeatMs: 1000,
     cardPollMs: 200,
     ...hostOptions,

@@ -1,20 +1,34 @@
 /**
  * `createPostgresChatStore`: the three durable components a host wires, over
  * one `ChatDatabase` and one schema: recovery's `TurnStore`, interactions'
- * `InteractionStore` and the `ChatEventLog` (DESIGN §9.1). It creates no
+ * `InteractionStore` and the `ChatEventLog` (DESIGN §9.1), plus the host's
+ * conversation grant bound to the same database. It creates no
  * tables (`migrateChatStore` does) and opens no connection until used.
  */
 import type { OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionStore } from '@papercusp/chat-protocol-interactions';
 import type { ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
 import type { ChatDatabase } from './chat-database.js';
+import {
+  createConversationAuthority,
+  type ConversationAuthorityLookup,
+  type ConversationAuthorityRequest,
+} from './conversation-authority.js';
 import { createPostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log.js';
 import { createPostgresInteractionStore, type PostgresInteractionStoreOptions } from './postgres-interaction-store.js';
 import { createPostgresTurnStore, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
 
 /** Options of {@link createPostgresChatStore}: the schema and the host's authority lookups. */
 export interface PostgresChatStoreOptions<Caller>
-  extends PostgresTurnStoreOptions<Caller>, PostgresInteractionStoreOptions<Caller>, PostgresEventLogOptions {}
+  extends PostgresTurnStoreOptions<Caller>, PostgresInteractionStoreOptions<Caller>, PostgresEventLogOptions {
+  /**
+   * The host's conversation grant: may the caller see the conversation at
+   * all? Called with the database's query handle. Only `true` grants; a throw
+   * or any other answer is no, and without it nothing is granted (fail closed).
+   * It should read the same grants as `authorizeDispatch` and `interactionAuthority`.
+   */
+  readonly authorizeConversation?: ConversationAuthorityLookup<Caller>;
+}
 
 /** The store's components, all over the same database and schema. */
 export interface PostgresChatStore<Result, Caller> {
@@ -24,6 +38,8 @@ export interface PostgresChatStore<Result, Caller> {
   readonly interactionStore: InteractionStore<OpenCardSnapshotV1, Caller>;
   /** The durable per-turn event log. */
   readonly eventLog: ChatEventLog;
+  /** `options.authorizeConversation` on this database, failing closed; never rejects. */
+  readonly authorizeConversation: (request: ConversationAuthorityRequest<Caller>) => Promise<boolean>;
 }
 
 /**
@@ -39,5 +55,6 @@ export function createPostgresChatStore<Result = unknown, Caller = unknown>(
     turnStore: createPostgresTurnStore<Result, Caller>(database, options),
     interactionStore: createPostgresInteractionStore<Caller>(database, options),
     eventLog: createPostgresEventLog(database, options),
+    authorizeConversation: createConversationAuthority(database, options.authorizeConversation),
   };
 }

@@ -11,6 +11,7 @@ import {
   pgliteDatabase,
   type ChatDatabase,
   type ChatQueryable,
+  type ConversationAuthorityRequest,
   type MigrateChatStoreResult,
 } from './index.js';
 
@@ -45,6 +46,8 @@ const store = createPostgresChatStore<Receipt, Caller>(database, {
 expectTypeOf(store.turnStore).toEqualTypeOf<Required<TurnStore<Receipt, Caller>>>();
 expectTypeOf(store.interactionStore).toEqualTypeOf<InteractionStore<OpenCardSnapshotV1, Caller>>();
 expectTypeOf(store.eventLog).toEqualTypeOf<ChatEventLog>();
+expectTypeOf(store.authorizeConversation).parameter(0).toEqualTypeOf<ConversationAuthorityRequest<Caller>>();
+expectTypeOf(store.authorizeConversation).returns.toEqualTypeOf<Promise<boolean>>();
 
 // @ts-expect-error: a lookup answers a boolean, not a grant row
 createPostgresChatStore<Receipt, Caller>(database, { authorizeDispatch: () => ({ granted: true }) });

@@ -3,6 +3,7 @@
  * PGlite (DESIGN §9). Public exports, by name.
  */
 export type { ChatDatabase, ChatDatabaseUnlisten, ChatQueryable, ChatQueryResult } from './chat-database.js';
+export type { ConversationAuthorityLookup, ConversationAuthorityRequest } from './conversation-authority.js';
 export { createPostgresChatStore, type PostgresChatStore, type PostgresChatStoreOptions } from './create-postgres-chat-store.js';
 export { classifyDatabaseError, type DatabaseFailureKind } from './database-errors.js';
 export { isChatIdentifier } from './identifiers.js';
