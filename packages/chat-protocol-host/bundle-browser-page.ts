@@ -7,11 +7,11 @@
 import { buildSync } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
-/** The global the bundled script is defined as, in the host's build and its tests. */
-export const BROWSER_PAGE_SCRIPT_GLOBAL = '__CHAT_HOST_BROWSER_PAGE_SCRIPT__';
+// The global the bundled script is defined as, in the host's build and its tests.
+const BROWSER_PAGE_SCRIPT_GLOBAL = '__CHAT_HOST_BROWSER_PAGE_SCRIPT__';
 
-/** Bundles the page's script: one minified ES2020 IIFE for browsers, no source map, nothing written. */
-export function bundleBrowserPage(): string {
+// The page's script: one minified ES2020 IIFE for browsers, no source map, nothing written.
+function bundleBrowserPage(): string {
   const result = buildSync({
     entryPoints: [fileURLToPath(new URL('src/browser-page/main.ts', import.meta.url))],
     bundle: true,

@@ -45,6 +45,8 @@ const store = (): TestStore => {
 async function openPage(host: Host, conversationId: string): Promise<Page> {
   if (browser === undefined) throw new Error('no browser');
   context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+  // Waits end in 10 s: a page that never shows what a test waits for fails it quickly.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   problems = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -99,8 +101,10 @@ describe('the browser page at / in headless Chromium (DESIGN §11, issue 17)', (
     const host = await startHost(store());
     const page = await openPage(host, 'c_ana_policy');
     const refused = await page.evaluate(() => {
+      // Runs in the page; this file is typed for Node, without the DOM library.
+      const { body } = (globalThis as unknown as { document: { body: { innerHTML: string } } }).document;
       try {
-        document.body.innerHTML = '<img src=x>';
+        body.innerHTML = '<img src=x>';
         return 'allowed';
       } catch (error) {
         return error instanceof TypeError ? 'TypeError' : 'other';

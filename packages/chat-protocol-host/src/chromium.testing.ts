@@ -8,8 +8,8 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
-/** The Chromium binary: `CHROMIUM_PATH`, else `chromium` or `chromium-browser` on `PATH`. Throws when there is none. */
-export function findChromium(): string {
+// The Chromium binary: `CHROMIUM_PATH`, else `chromium` or `chromium-browser` on `PATH`. Throws when there is none.
+function findChromium(): string {
   const explicit = process.env['CHROMIUM_PATH'];
   if (explicit !== undefined && explicit !== '') return explicit;
   for (const directory of (process.env['PATH'] ?? '').split(delimiter)) {

@@ -68,8 +68,8 @@ async function sha256Source(text: string): Promise<string> {
   return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
 }
 
-/** The page's Content-Security-Policy, for a script and a style of these exact texts. */
-export async function browserPagePolicy(script: string, style: string): Promise<string> {
+// The page's Content-Security-Policy, for a script and a style of these exact texts.
+async function browserPagePolicy(script: string, style: string): Promise<string> {
   return [
     "default-src 'none'",
     `script-src ${await sha256Source(script)}`,

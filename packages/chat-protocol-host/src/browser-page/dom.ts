@@ -27,8 +27,3 @@ export function element<Tag extends keyof HTMLElementTagNameMap>(
   node.append(...children.map((child) => (typeof child === 'string' ? document.createTextNode(child) : child)));
   return node;
 }
-
-/** Replaces every child of `parent` with `children` (strings as text). */
-export function replaceChildren(parent: Element, children: readonly Child[]): void {
-  parent.replaceChildren(...children.map((child) => (typeof child === 'string' ? document.createTextNode(child) : child)));
-}
