@@ -7,9 +7,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { stripBlockTags } from '@papercusp/chat-protocol-blocks';
+import { serializeAskTag, stripBlockTags } from '@papercusp/chat-protocol-blocks';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatAgent, ChatAgentCard } from './chat-agent.js';
 import { launchChromium } from './chromium.testing.js';
 import { follow, openTestStore, startHost, type Host, type TestStore } from './loopback-host.testing.js';
 import { SCRIPTED_REFUND_CALL_ID } from './scripted-agent.js';
@@ -166,6 +167,88 @@ describe('the browser page at / in headless Chromium (DESIGN §11, issue 17)', (
       });
     expect(host.effects).toEqual([turnId]);
     expect(await page.getByRole('button', { name: 'Cancel turn' }).isDisabled()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
+
+// Markup in model text, in prose, a block and card labels: the page must show it as text.
+const HOSTILE = '<img src=x onerror="globalThis.pwned=1">Hello & <b>bold</b>. ';
+const KIND_CARDS: readonly ChatAgentCard[] = [
+  { prompt: 'Your name?', presentation: { kind: 'text', placeholder: 'Name' } },
+  {
+    prompt: 'Pick <b>one</b>',
+    presentation: {
+      kind: 'radio',
+      options: [
+        { id: 'opt_a', label: '<i>A</i>' },
+        { id: 'opt_b', label: 'B' },
+      ],
+    },
+  },
+  {
+    prompt: 'Which size?',
+    presentation: {
+      kind: 'select',
+      options: [
+        { id: 'small', label: 'Small' },
+        { id: 'large', label: 'Large' },
+      ],
+    },
+  },
+  {
+    prompt: 'Extras?',
+    presentation: {
+      kind: 'checkbox',
+      options: [
+        { id: 'milk', label: 'Milk' },
+        { id: 'sugar', label: 'Sugar' },
+      ],
+    },
+  },
+  { prompt: 'When?', presentation: { kind: 'date', min: '2026-01-01', max: '2026-12-31' } },
+  { prompt: 'How many?', presentation: { kind: 'slider', min: 0, max: 10, step: 1, unit: 'items' } },
+];
+// Asks one card of each kind but confirm (the scripted agent's), and writes back each answer's value.
+const cardKindsAgent: ChatAgent = {
+  effects: () => [],
+  async *run() {
+    yield { type: 'delta', text: HOSTILE };
+    yield { type: 'delta', text: serializeAskTag({ question: '<script>x</script>?', options: [{ id: 'yes', label: '<u>Yes</u>' }] }) };
+    for (const card of KIND_CARDS) {
+      const answer = yield { type: 'card', card };
+      yield { type: 'delta', text: `${JSON.stringify(answer?.type === 'card-closed' ? answer.value : null)} ` };
+    }
+  },
+};
+
+describe('the browser page renders model text as text and answers every card kind (DESIGN §3.7, §4, §11)', () => {
+  it('§11 markup in prose, blocks and cards shows as text; text, radio, select, checkbox, date and slider cards are answered through their controls', async () => {
+    const host = await startHost(store(), {}, { agent: cardKindsAgent });
+    const page = await openPage(host, 'c_ana_kinds');
+    await send(page, 'Ask me everything');
+    const card = (prompt: string) => turn(page).locator('fieldset.card', { has: page.locator('legend', { hasText: prompt }) });
+    await card('Your name?').getByLabel('Answer').fill('Ana');
+    await card('Your name?').getByRole('button', { name: 'Submit' }).click();
+    await card('Pick <b>one</b>').getByLabel('<i>A</i>').check();
+    await card('Pick <b>one</b>').getByRole('button', { name: 'Submit' }).click();
+    await card('Which size?').getByLabel('Answer').selectOption('large');
+    await card('Which size?').getByRole('button', { name: 'Submit' }).click();
+    await card('Extras?').getByLabel('Milk').check();
+    await card('Extras?').getByLabel('Sugar').check();
+    await card('Extras?').getByRole('button', { name: 'Submit' }).click();
+    await card('When?').getByLabel('Date').fill('2026-05-04');
+    await card('When?').getByRole('button', { name: 'Submit' }).click();
+    await card('How many?').getByLabel('Value').fill('7');
+    await card('How many?').getByRole('button', { name: 'Submit' }).click();
+    await turn(page).and(page.locator('[data-status="completed"]')).waitFor();
+    expect((await prose(page)).join('')).toBe(
+      `${HOSTILE}{"text":"Ana"} {"optionId":"opt_a"} {"optionId":"large"} {"optionIds":["milk","sugar"]} {"date":"2026-05-04"} {"value":7} `,
+    );
+    const ask = page.getByRole('region', { name: 'Question' });
+    expect(await ask.textContent()).toBe('<script>x</script>?<u>Yes</u>');
+    expect(await page.locator('#turns img, #turns b, #turns i, #turns u, #turns script').count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as { pwned?: unknown }).pwned)).toBeUndefined();
+    expect(await turn(page).locator('.card-status').allTextContents()).toEqual(KIND_CARDS.map(() => 'Closed: submitted.'));
     expect(problems).toEqual([]);
   });
 });

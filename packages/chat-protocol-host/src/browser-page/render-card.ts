@@ -46,7 +46,10 @@ function optionsControls(presentation: Extract<Presentation, { options: unknown 
       element('option', { value: '', disabled: '', selected: '' }, [presentation.placeholder ?? 'Choose…']),
       ...options.map((option) => element('option', { value: option.id }, [option.label])),
     ]);
-    return { nodes: [labelled(uniqueName(correlationId, 'select'), 'Answer', select)], read: () => select.value || 'choose an option' };
+    return {
+      nodes: [labelled(uniqueName(correlationId, 'select'), 'Answer', select)],
+      read: () => (select.value === '' ? 'choose an option' : { optionId: select.value }),
+    };
   }
   const type = presentation.kind === 'radio' ? 'radio' : 'checkbox';
   const inputs = options.map((option) =>
