@@ -129,6 +129,7 @@ describe('the browser page at / in headless Chromium (DESIGN §11, issue 17)', (
     server?.closeAllConnections();
     await page.locator('#connection-status[data-state="reconnecting"]').waitFor();
     expect(await page.locator('#connection-status').textContent()).toMatch(/^Connection lost \(network-error\): reconnecting, attempt 1…$/);
+    await page.screenshot({ path: fileURLToPath(new URL('browser-page-reconnecting.png', ARTIFACTS)), fullPage: true });
     // While the stream is down the person answers the card: the rest of the turn is written without the page watching.
     await card.getByRole('button', { name: 'Yes' }).click();
     const whole = await follow(host, 'c_ana_cut', turnId);

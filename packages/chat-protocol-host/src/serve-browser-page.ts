@@ -27,6 +27,7 @@ fieldset, .turn { background: #fff; border: 1px solid #d4d4d0; border-radius: 6p
 .badge { font-size: 0.8rem; border-radius: 3px; padding: 0 0.3rem; background: #ececea; }
 .tools { font-size: 0.9rem; }
 .card { margin-top: 0.5rem; }
+.actions button { margin-right: 0.4rem; }
 .problem { color: #b91c1c; }
 #composer { display: grid; gap: 0.4rem; }
 textarea { font: inherit; min-height: 3rem; }
