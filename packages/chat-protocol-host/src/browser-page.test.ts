@@ -115,6 +115,30 @@ describe('the browser page at / in headless Chromium (DESIGN §11, issue 17)', (
     expect(problems.filter((problem) => !problem.includes('TrustedHTML'))).toEqual([]);
   });
 
+  it('§3.7 declining a card by clicking Decline closes it declined, and the turn goes on without the answer', async () => {
+    const host = await startHost(store());
+    const page = await openPage(host, 'c_ana_decline');
+    await send(page, 'Refund order 1042');
+    const card = turn(page).locator('fieldset.card');
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await turn(page).and(page.locator('[data-status="completed"]')).waitFor();
+    expect(await card.locator('.card-status').textContent()).toBe('Closed: declined.');
+    expect((await prose(page)).join('')).toBe('Looking into order 1042. The refund is issued. Ticket left open.');
+    expect(problems).toEqual([]);
+  });
+
+  it('§3.3 a failed turn shows Failed with its error and its retry permission', async () => {
+    const host = await startHost(store());
+    const page = await openPage(host, 'c_ana_fail');
+    await send(page, 'fail this one');
+    await turn(page).and(page.locator('[data-status="failed"]')).waitFor();
+    expect(await turn(page).locator('.turn-status').textContent()).toBe('Failed');
+    expect(await turn(page).getByRole('alert').textContent()).toBe('the scripted provider is down (you may send it again)');
+    expect((await prose(page)).join('')).toBe('Let me check. ');
+    expect(await page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it('issue 17: the connection is cut mid-turn; the page shows it reconnecting, resumes after its cursor, and shows every word once', async () => {
     const host = await startHost(store());
     const server = store().servers.at(-1);
