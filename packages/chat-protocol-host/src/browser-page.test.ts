@@ -25,7 +25,12 @@ let problems: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  [testStore, browser] = await Promise.all([openTestStore(), launchChromium()]);
+  // Both start at once; whichever started is kept for teardown even if the other failed.
+  const [opened, launched] = await Promise.allSettled([openTestStore(), launchChromium()]);
+  if (opened.status === 'fulfilled') testStore = opened.value;
+  if (launched.status === 'fulfilled') browser = launched.value;
+  if (opened.status === 'rejected') throw opened.reason;
+  if (launched.status === 'rejected') throw launched.reason;
 }, 120_000);
 // Everything this file started stops, whichever test failed: the browser first, then the servers and the database.
 afterAll(async () => {
