@@ -54,6 +54,7 @@ export function createTurnView(text: string, answer: AnswerCard): TurnView {
     element('section', { class: 'assistant', 'aria-label': 'Assistant' }, [status, reasoningBox, textView.element, tools, cards, problem]),
   ]);
   const cardViews = new Map<string, CardView>();
+  let shownTools = '[]';
   return {
     element: root,
     update(turn) {
@@ -65,7 +66,10 @@ export function createTurnView(text: string, answer: AnswerCard): TurnView {
         reasoning.replaceChildren(turn.reasoning);
       }
       textView.update(turn.text, turn.status === 'running');
-      tools.replaceChildren(...turn.toolCalls.map(toolRow));
+      // Redrawn only when a call or result changed, so the live region does not read the rows again for each delta.
+      const toolKey = JSON.stringify(turn.toolCalls);
+      if (toolKey !== shownTools) tools.replaceChildren(...turn.toolCalls.map(toolRow));
+      shownTools = toolKey;
       for (const card of turn.cards) {
         const existing = cardViews.get(card.card.correlationId);
         if (existing !== undefined) existing.update(card);
