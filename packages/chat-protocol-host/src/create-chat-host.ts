@@ -17,6 +17,7 @@ import { jsonResponse, notFoundResponse, refusalResponse } from './host-response
 import { readJsonBody } from './read-json-body.js';
 import { isRouteId } from './route-ids.js';
 import { runChatTurn } from './run-chat-turn.js';
+import { browserPageResponse } from './serve-browser-page.js';
 import { createStreamLimit } from './stream-limit.js';
 import { readTurnProgress, type TurnProgress } from './turn-progress.js';
 
@@ -297,6 +298,9 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     if (answer.outcome === 'needs-reconciliation') return refusalResponse('store-unavailable', 'the answer could not be confirmed');
     return jsonResponse(200, { correlationId, status: answer.record.status });
   });
+
+  // The browser page needs no auth: it holds no data, and sends the person's bearer token to the routes above.
+  app.get('/', () => browserPageResponse());
 
   app.notFound(() => notFoundResponse());
   app.onError(() => refusalResponse('internal-error', 'the host failed'));
