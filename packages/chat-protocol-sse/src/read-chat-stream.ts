@@ -304,14 +304,14 @@ async function* attempt(
     clearTimeout(timer);
     settings.signal?.removeEventListener('abort', onAbort);
     controller.abort();
-    body?.cancel().catch(() => undefined);
+    discard(body);
   }
 }
 
 // The app's fetch may throw synchronously or return a non-promise: both become a settled promise.
 async function callFetch(settings: Settings, headers: Headers, signal: AbortSignal): Promise<Response> {
   const response = await settings.fetch(settings.url, { headers, signal });
-  if (signal.aborted) await response.body?.cancel().catch(() => undefined);
+  if (signal.aborted) await discard(response.body);
   return response;
 }
 
@@ -352,14 +352,14 @@ interface Judgement {
 async function judgeAnswer(response: Response, signal: AbortSignal, cursor: ChatCursor | null): Promise<Judgement> {
   const { status } = response;
   if (status === 204) {
-    await response.body?.cancel().catch(() => undefined);
+    await discard(response.body);
     return { outcome: { end: ended('no-content', cursor) } };
   }
   if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
     const body = await readSmallJson(response, signal);
     return { outcome: { end: ended('refused', cursor) }, refused: { type: 'refused', status, ...refusalFields(body) } };
   }
-  await response.body?.cancel().catch(() => undefined);
+  await discard(response.body);
   if (status === 200) {
     const message = `content-type ${response.headers.get('content-type') ?? 'missing'}`;
     return { outcome: { failure: { code: 'not-event-stream', message, status } } };
@@ -385,29 +385,29 @@ function isSeq(value: unknown): value is number {
 async function readSmallJson(response: Response, signal: AbortSignal): Promise<unknown> {
   const reader = response.body?.getReader();
   if (!reader) return undefined;
-  const chunks: Uint8Array[] = [];
+  // A streaming decode of each chunk reads the same text as one decode of all the bytes.
+  const decoder = new TextDecoder();
+  let text = '';
   let length = 0;
   try {
     for (;;) {
       const read = await settle(reader.read(), signal);
       if (!('value' in read)) return undefined;
-      if (read.value.done) break;
+      if (read.value.done) return JSON.parse(text + decoder.decode()) as unknown;
       length += read.value.value.byteLength;
       if (length > MAX_REFUSAL_BODY_BYTES) return undefined;
-      chunks.push(read.value.value);
+      text += decoder.decode(read.value.value, { stream: true });
     }
-    const bytes = new Uint8Array(length);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch {
     return undefined;
   } finally {
-    reader.cancel().catch(() => undefined);
+    discard(reader);
   }
+}
+
+// Releases a body or reader the client no longer reads; a failure to cancel changes nothing.
+function discard(body: { cancel(): Promise<void> } | null | undefined): Promise<void> | undefined {
+  return body?.cancel().catch(() => undefined);
 }
 
 type Settled<T> = { readonly value: T } | { readonly error: unknown } | { readonly aborted: true };
