@@ -316,7 +316,8 @@ ${table}
   process; memory is the server's \`heapUsed\` and RSS growth after a GC, divided by the streams. Each round appends one
   delta to every turn, stamped with \`performance.timeOrigin + performance.now()\`; the delay is to its arrival at the client.
 - The bundle: the strict parser alone is ${bytes(parts.parserGzippedBytes)} gzipped and core's parse and reducer together
-  ${bytes(parts.coreGzippedBytes)}; the reader, the folder and \`eventsource-parser\` add ${bytes(bundle.gzippedBytes - parts.coreGzippedBytes)}.
+  ${bytes(parts.coreGzippedBytes)}; the reader, the folder and \`eventsource-parser\` add ${bytes(bundle.gzippedBytes - parts.coreGzippedBytes)}
+  (zod is ${bytes(bundle.zodMinifiedBytes)} of the minified bundle).
   The goal ${bundle.gzippedBytes <= GOALS.clientGzippedBytes ? 'is met' : `is missed by ${bytes(bundle.gzippedBytes - GOALS.clientGzippedBytes)}`} (KB in the goals is 1,000 bytes).
 `;
 }
