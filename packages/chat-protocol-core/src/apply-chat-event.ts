@@ -183,12 +183,17 @@ interface IndexedCard {
   readonly entry: ChatCardState;
 }
 
+/** Where the card `correlationId` is among a turn's cards, or -1. */
+function cardIndex(cards: readonly ChatCardState[], correlationId: string): number {
+  return cards.findIndex((entry) => entry.card.correlationId === correlationId);
+}
+
 /** The card `correlationId` in the newest turn of this state that asked it, found through the index, not a scan. */
 function indexedCard(record: StateRecord, memory: EventMemory, correlationId: string): IndexedCard | undefined {
   const position = memory.cardTurns.get(correlationId);
   const turn = position === undefined ? undefined : itemAt(record.turns, position);
   if (position === undefined || turn === undefined) return undefined;
-  const index = turn.cards.findIndex((entry) => entry.card.correlationId === correlationId);
+  const index = cardIndex(turn.cards, correlationId);
   const entry = turn.cards[index];
   return entry === undefined ? undefined : { position, turn, index, entry };
 }
@@ -276,14 +281,14 @@ function reduceTurn(turn: TurnRecord, event: ChatEventV1, products: ProductChann
       return null;
     case 'card': {
       const { correlationId } = event.card;
-      if (turn.cards.some((entry) => entry.card.correlationId === correlationId)) {
+      if (cardIndex(turn.cards, correlationId) !== -1) {
         return refuse('duplicate-card', `card ${correlationId} was already asked`);
       }
       turn.cards = [...turn.cards, { card: event.card, closed: false, resolution: null }];
       return null;
     }
     case 'card_closed': {
-      const at = turn.cards.findIndex((entry) => entry.card.correlationId === event.correlationId);
+      const at = cardIndex(turn.cards, event.correlationId);
       const entry = turn.cards[at];
       // Not this turn's card: it may be one an earlier turn left waiting.
       if (entry === undefined) return ANOTHER_TURN;
@@ -304,7 +309,7 @@ function reduceTurn(turn: TurnRecord, event: ChatEventV1, products: ProductChann
       if (event.awaiting !== undefined) {
         const cards = turn.cards.slice();
         for (const correlationId of event.awaiting) {
-          const index = cards.findIndex((entry) => entry.card.correlationId === correlationId);
+          const index = cardIndex(cards, correlationId);
           const entry = cards[index];
           if (entry === undefined) return refuse('unknown-card', `done awaits card ${correlationId}, which this turn did not ask`);
           if (entry.closed) return refuse('card-closed', `done awaits card ${correlationId}, which is already closed`);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { envelopeArb } from '../../../test-support/v1-arbitraries.js';
 import { envelopeOf } from '../test/envelopes.js';
-import { digestEnvelope } from './digest.js';
+import { digestEnvelope, digestEnvelopeInto, formatDigest } from './digest.js';
 import { runs } from '../../../test-support/property-runs.js';
 import { reverseKeys } from '../../../test-support/reverse-keys.js';
 
@@ -11,6 +11,30 @@ describe('digestEnvelope (the idempotency memory, DESIGN §3.5)', () => {
   // restored state refuse its own redeliveries. This pin makes that a decision.
   it('is 16 lower-case hex characters, pinned for a known envelope', () => {
     expect(digestEnvelope(envelopeOf({ type: 'delta', text: 'Hello' }))).toBe('e00c45fded403782');
+  });
+
+  // The memory stores the two halves and writes `eventLog` lines with formatDigest:
+  // every half, small or negative as an int32, is eight zero-padded digits.
+  it('writes each 32-bit half as eight zero-padded lower-case hex digits, the same text digestEnvelope returns', () => {
+    expect(formatDigest(0, 1)).toBe('0000000000000001');
+    expect(formatDigest(-1, 0x0abc)).toBe('ffffffff00000abc');
+    expect(formatDigest(-2147483648, 0x7fffffff)).toBe('800000007fffffff');
+    fc.assert(
+      fc.property(fc.integer({ min: -2147483648, max: 2147483647 }), fc.integer({ min: -2147483648, max: 2147483647 }), (high, low) => {
+        const text = formatDigest(high, low);
+        expect(text).toMatch(/^[0-9a-f]{16}$/);
+        expect([Number.parseInt(text.slice(0, 8), 16) | 0, Number.parseInt(text.slice(8), 16) | 0]).toEqual([high, low]);
+      }),
+      { numRuns: runs(1_000) },
+    );
+    fc.assert(
+      fc.property(envelopeArb, (envelope) => {
+        const halves = new Int32Array(2);
+        digestEnvelopeInto(envelope, halves);
+        expect(formatDigest(halves[0] as number, halves[1] as number)).toBe(digestEnvelope(envelope));
+      }),
+      { numRuns: runs(200) },
+    );
   });
 
   it('ignores identity (ids, seq) and key order, at every level', () => {

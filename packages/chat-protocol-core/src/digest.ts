@@ -83,29 +83,7 @@ function mix(envelope: ChatEventEnvelope): void {
   second ^= Math.imul(first ^ (first >>> 13), 3266489909);
 }
 
-// One string allocation for the 16 digits.
+// Each half as eight lower-case hex digits, zero-padded; `>>> 0` reads it unsigned.
 function hex16(high: number, low: number): string {
-  return String.fromCharCode(
-    hexDigit(high >>> 28),
-    hexDigit(high >>> 24),
-    hexDigit(high >>> 20),
-    hexDigit(high >>> 16),
-    hexDigit(high >>> 12),
-    hexDigit(high >>> 8),
-    hexDigit(high >>> 4),
-    hexDigit(high),
-    hexDigit(low >>> 28),
-    hexDigit(low >>> 24),
-    hexDigit(low >>> 20),
-    hexDigit(low >>> 16),
-    hexDigit(low >>> 12),
-    hexDigit(low >>> 8),
-    hexDigit(low >>> 4),
-    hexDigit(low),
-  );
-}
-
-function hexDigit(nibble: number): number {
-  const value = nibble & 15;
-  return value < 10 ? 48 + value : 87 + value;
+  return (high >>> 0).toString(16).padStart(8, '0') + (low >>> 0).toString(16).padStart(8, '0');
 }

@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { timestampArb } from '../../../test-support/v1-arbitraries.js';
 import { CHAT_LIMITS } from './limits.js';
-import { isChatId, isCleanText, isSafeHref, isSafeJson, isScreenedJsonText, isWellFormedText, isZonedTimestamp } from './primitives.js';
+import {
+  isCalendarDate,
+  isChatId,
+  isCleanText,
+  isSafeHref,
+  isSafeJson,
+  isScreenedJsonText,
+  isWellFormedText,
+  isZonedTimestamp,
+} from './primitives.js';
 import { runs } from '../../../test-support/property-runs.js';
 
 // A slow, obviously right reading of the timestamp rule, to hold the
@@ -17,6 +26,14 @@ function referenceIsZonedTimestamp(value: string): boolean {
   const zone =
     sign === '' || (Number(zoneHours) <= 23 && Number(zoneMinutes) <= 59 && !(sign === '-' && zoneHours === '00' && zoneMinutes === '00'));
   return realDay && clock && zone;
+}
+
+// Strings near `base`: one of `inserts` put in at a generated position, replacing a character half the time.
+function mutationsOf(base: fc.Arbitrary<string>, inserts: readonly string[]): fc.Arbitrary<string> {
+  return fc.tuple(base, fc.nat(), fc.constantFrom(...inserts)).map(([value, at, insert]) => {
+    const position = at % (value.length + 1);
+    return value.slice(0, position) + insert + value.slice(position + (at % 2));
+  });
 }
 
 describe('isZonedTimestamp', () => {
@@ -46,12 +63,7 @@ describe('isZonedTimestamp', () => {
   });
 
   it('agrees with a reference reading on generated and mutated timestamps', () => {
-    const mutated = fc
-      .tuple(timestampArb, fc.nat(), fc.constantFrom('0', '9', ':', '-', 'T', 'Z', '.', '+', 'x', '', '00'))
-      .map(([value, at, insert]) => {
-        const position = at % (value.length + 1);
-        return value.slice(0, position) + insert + value.slice(position + (at % 2));
-      });
+    const mutated = mutationsOf(timestampArb, ['0', '9', ':', '-', 'T', 'Z', '.', '+', 'x', '', '00']);
     fc.assert(
       fc.property(fc.oneof(timestampArb, mutated), (value) => {
         // Years below 100 are valid RFC 3339 but Date.UTC maps them to 19xx; skip those in the reference.
@@ -60,6 +72,55 @@ describe('isZonedTimestamp', () => {
       }),
       { numRuns: runs(2_000) },
     );
+  });
+});
+
+// A slow, obviously right reading of the calendar-date rule (`YYYY-MM-DD` on a
+// real day of the proleptic Gregorian calendar, years 0000–9999).
+function referenceIsCalendarDate(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+describe('isCalendarDate (card date bounds and answers)', () => {
+  it.each([
+    ['2026-11-29', true],
+    ['2024-02-29', true],
+    ['2000-02-29', true],
+    ['0000-02-29', true],
+    ['0001-01-01', true],
+    ['9999-12-31', true],
+    ['2100-02-29', false],
+    ['2026-04-31', false],
+    ['2026-00-10', false],
+    ['2026-13-01', false],
+    ['2026-01-00', false],
+    ['2026-1-01', false],
+    ['2026/01/01', false],
+    ['2026-01-01T00:00:00Z', false],
+    ['２０２６-01-01', false],
+    ['', false],
+  ])('%s → %s', (value, expected) => {
+    expect(isCalendarDate(value)).toBe(expected);
+  });
+
+  it('agrees with a reference reading on generated and mutated dates, and refuses non-strings', () => {
+    const pad = (value: number, length: number) => String(value).padStart(length, '0');
+    const dateArb = fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+      .map(([year, month, day]) => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`);
+    const mutated = mutationsOf(dateArb, ['0', '9', '-', 'T', 'Z', ' ', 'x', '', '00', '/', '\u0660']);
+    fc.assert(
+      fc.property(fc.oneof(dateArb, mutated, fc.string({ maxLength: 12 })), (value) => {
+        expect(isCalendarDate(value)).toBe(referenceIsCalendarDate(value));
+      }),
+      { numRuns: runs(5_000) },
+    );
+    for (const value of [undefined, null, 20261129, ['2026-11-29'], { toString: () => '2026-11-29' }])
+      expect(isCalendarDate(value)).toBe(false);
   });
 });
 

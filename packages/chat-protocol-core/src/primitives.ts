@@ -56,31 +56,6 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/** The two ASCII digits at `index` as a number, or -1. Branch-free so it inlines. */
-function twoDigits(text: string, index: number): number {
-  const tens = text.charCodeAt(index) - 48;
-  const ones = text.charCodeAt(index + 1) - 48;
-  return (tens | ones | (9 - tens) | (9 - ones)) < 0 ? -1 : tens * 10 + ones;
-}
-
-/** `YYYY-MM-DD` at the start of `value`, on a real day of the proleptic Gregorian calendar. */
-function startsWithDate(value: string): boolean {
-  const century = twoDigits(value, 0);
-  const yearOfCentury = twoDigits(value, 2);
-  const month = twoDigits(value, 5);
-  const day = twoDigits(value, 8);
-  return (
-    century >= 0 &&
-    yearOfCentury >= 0 &&
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= daysInMonth(century * 100 + yearOfCentury, month) &&
-    value.charCodeAt(4) === 45 &&
-    value.charCodeAt(7) === 45
-  );
-}
-
 /**
  * RFC 3339 date-time with an explicit zone: `Z` or `±HH:MM` (upper-case `T` and
  * `Z`; `-00:00`, "offset unknown", is refused), on a real calendar day.
@@ -188,7 +163,9 @@ export function isZonedTimestamp(value: unknown): value is string {
 
 /** `YYYY-MM-DD` on a real calendar day. Two such strings order as dates when compared as strings. */
 export function isCalendarDate(value: unknown): value is string {
-  return typeof value === 'string' && value.length === 10 && startsWithDate(value);
+  // The date part of a timestamp is the same rule; dates are rare (card bounds
+  // and answers), so the one scanner serves both.
+  return typeof value === 'string' && value.length === 10 && isZonedTimestamp(`${value}T00:00:00Z`);
 }
 
 /** An app-relative path (`/…`, never `//…`) or an `https:` URL without credentials. */

@@ -16,7 +16,7 @@ import {
   recordEventLog,
   type EventMemory,
 } from './event-memory.js';
-import { itemAt, listOf, toArray, type PersistentList } from './persistent-list.js';
+import { listOf, toArray, type PersistentList } from './persistent-list.js';
 import type { ChatStateV1, ChatTurnState, ChatUserInputState } from './state.js';
 
 /**
@@ -248,7 +248,5 @@ function readRecord(state: ChatStateV1): StateRecord {
  */
 export function ownMemory(record: StateRecord): EventMemory {
   if (record.memory.count === record.eventCount) return record.memory;
-  const turns: TurnRecord[] = [];
-  for (let position = 0; position < record.turns.size; position++) turns.push(itemAt(record.turns, position) as TurnRecord);
-  return copyEventMemory(record.memory, turns);
+  return copyEventMemory(record.memory, toArray(record.turns));
 }

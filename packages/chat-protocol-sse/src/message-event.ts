@@ -31,17 +31,18 @@ export interface ChatMessageEventLike {
  * the envelope). Never throws: an event that cannot be read is `invalid-json`.
  */
 export function parseChatMessageEvent(event: ChatMessageEventLike): ParseResult<ChatEventEnvelope, ParseChatSseMessageRefusalCode> {
-  let message: { event: unknown; data: unknown; id: unknown };
+  let name: unknown;
+  let data: unknown;
+  let id: unknown;
   try {
-    message = { event: event.type, data: event.data, id: event.lastEventId };
+    ({ type: name, data, lastEventId: id } = event);
   } catch {
     return refuse('invalid-json', 'the message event cannot be read');
   }
-  if (typeof message.data !== 'string') return refuse('invalid-json', 'data: expected the SSE data text');
-  const { event: name, id } = message;
+  // parseChatSseMessage refuses data that is not text itself, as `invalid-json`.
   return parseChatSseMessage({
-    data: message.data,
-    ...(typeof name === 'string' ? { event: name } : {}),
-    ...(typeof id === 'string' ? { id } : {}),
+    data: data as string,
+    event: typeof name === 'string' ? name : undefined,
+    id: typeof id === 'string' ? id : undefined,
   });
 }

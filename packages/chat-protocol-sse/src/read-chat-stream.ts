@@ -258,12 +258,10 @@ async function* attempt(
     if (progress.cursor) headers.set('last-event-id', formatChatCursor(progress.cursor));
     else headers.delete('last-event-id');
     const answer = await settle(callFetch(settings, headers, controller.signal), controller.signal);
-    if (!('value' in answer)) return failed('error' in answer ? answer.error : 'aborted');
+    if ('error' in answer) return failed(answer.error);
     const response = answer.value;
     if (response.status !== 200 || !isEventStream(response)) {
-      const judged = await judgeAnswer(response, controller.signal, progress.cursor);
-      if ('refused' in judged) yield judged.refused;
-      return judged.outcome;
+      return yield* judgeAnswer(response, controller.signal, progress.cursor);
     }
     if (!response.body) return { failure: { code: 'stream-ended', message: 'the response has no body' } };
     body = response.body.getReader();
@@ -283,7 +281,7 @@ async function* attempt(
       const read = await settle(body.read(), controller.signal);
       // No timer while the consumer handles what this chunk held: a slow consumer is not a silent server.
       clearTimeout(timer);
-      if (!('value' in read)) return failed('error' in read ? read.error : 'aborted');
+      if ('error' in read) return failed(read.error);
       if (read.value.done) return { failure: { code: 'stream-ended', message: 'the stream ended before the terminal event' } };
       parser.feed(decoder.decode(read.value.value, { stream: true }));
       if (tooLarge) {
@@ -304,14 +302,14 @@ async function* attempt(
     clearTimeout(timer);
     settings.signal?.removeEventListener('abort', onAbort);
     controller.abort();
-    body?.cancel().catch(() => undefined);
+    discard(body);
   }
 }
 
 // The app's fetch may throw synchronously or return a non-promise: both become a settled promise.
 async function callFetch(settings: Settings, headers: Headers, signal: AbortSignal): Promise<Response> {
   const response = await settings.fetch(settings.url, { headers, signal });
-  if (signal.aborted) await response.body?.cancel().catch(() => undefined);
+  if (signal.aborted) await discard(response.body);
   return response;
 }
 
@@ -343,28 +341,24 @@ function isEventStream(response: Response): boolean {
   return type.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
-interface Judgement {
-  readonly outcome: AttemptOutcome;
-  readonly refused?: ChatStreamRefusedItem;
-}
-
-// A non-stream answer: 204 ends, a 4xx refuses (its JSON body read, bounded), anything else is retried.
-async function judgeAnswer(response: Response, signal: AbortSignal, cursor: ChatCursor | null): Promise<Judgement> {
+// A non-stream answer: 204 ends, a 4xx refuses (its JSON body read, bounded, yielded as `refused`), anything else is retried.
+async function* judgeAnswer(
+  response: Response,
+  signal: AbortSignal,
+  cursor: ChatCursor | null,
+): AsyncGenerator<ChatStreamRefusedItem, AttemptOutcome, undefined> {
   const { status } = response;
-  if (status === 204) {
-    await response.body?.cancel().catch(() => undefined);
-    return { outcome: { end: ended('no-content', cursor) } };
-  }
   if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
-    const body = await readSmallJson(response, signal);
-    return { outcome: { end: ended('refused', cursor) }, refused: { type: 'refused', status, ...refusalFields(body) } };
+    yield { type: 'refused', status, ...refusalFields(await readSmallJson(response, signal)) };
+    return { end: ended('refused', cursor) };
   }
-  await response.body?.cancel().catch(() => undefined);
+  await discard(response.body);
+  if (status === 204) return { end: ended('no-content', cursor) };
   if (status === 200) {
     const message = `content-type ${response.headers.get('content-type') ?? 'missing'}`;
-    return { outcome: { failure: { code: 'not-event-stream', message, status } } };
+    return { failure: { code: 'not-event-stream', message, status } };
   }
-  return { outcome: { failure: { code: 'unexpected-status', message: `HTTP ${status}`, status } } };
+  return { failure: { code: 'unexpected-status', message: `HTTP ${status}`, status } };
 }
 
 function refusalFields(body: unknown): { code: string; lowerBound?: number; latestSeq?: number } {
@@ -385,38 +379,38 @@ function isSeq(value: unknown): value is number {
 async function readSmallJson(response: Response, signal: AbortSignal): Promise<unknown> {
   const reader = response.body?.getReader();
   if (!reader) return undefined;
-  const chunks: Uint8Array[] = [];
+  // A streaming decode of each chunk reads the same text as one decode of all the bytes.
+  const decoder = new TextDecoder();
+  let text = '';
   let length = 0;
   try {
     for (;;) {
       const read = await settle(reader.read(), signal);
-      if (!('value' in read)) return undefined;
-      if (read.value.done) break;
+      if ('error' in read) return undefined;
+      if (read.value.done) return JSON.parse(text + decoder.decode()) as unknown;
       length += read.value.value.byteLength;
       if (length > MAX_REFUSAL_BODY_BYTES) return undefined;
-      chunks.push(read.value.value);
+      text += decoder.decode(read.value.value, { stream: true });
     }
-    const bytes = new Uint8Array(length);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch {
     return undefined;
   } finally {
-    reader.cancel().catch(() => undefined);
+    discard(reader);
   }
 }
 
-type Settled<T> = { readonly value: T } | { readonly error: unknown } | { readonly aborted: true };
+// Releases a body or reader the client no longer reads; a failure to cancel changes nothing.
+function discard(body: { cancel(): Promise<void> } | null | undefined): Promise<void> | undefined {
+  return body?.cancel().catch(() => undefined);
+}
 
-// Waits for `promise` or for `signal`, whichever comes first, without ever rejecting:
-// a fetch or a read that ignores the signal cannot hold the iterator.
+type Settled<T> = { readonly value: T } | { readonly error: unknown };
+
+// Waits for `promise` or for `signal`, whichever comes first, without ever rejecting
+// (an abort settles as the error 'aborted'): a fetch or a read that ignores the signal cannot hold the iterator.
 function settle<T>(promise: Promise<T>, signal: AbortSignal): Promise<Settled<T>> {
   return new Promise((resolve) => {
-    const onAbort = (): void => resolve({ aborted: true });
+    const onAbort = (): void => resolve({ error: 'aborted' });
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
