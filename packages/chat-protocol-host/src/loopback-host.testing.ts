@@ -58,7 +58,7 @@ export interface Host {
 export async function startHost(
   { store, servers }: TestStore,
   agentOptions: ScriptedChatAgentOptions = {},
-  hostOptions: Partial<Pick<ChatHostOptions, 'maxStreamsPerCaller' | 'maxBodyBytes'>> = {},
+  hostOptions: Partial<Pick<ChatHostOptions, 'maxStreamsPerCaller' | 'maxBodyBytes' | 'maxStateTurns' | 'maxStateFrames'>> = {},
 ): Promise<Host> {
   const effects: string[] = [];
   const handler = createChatHost({
