@@ -16,6 +16,7 @@ import { closeAbandonedTurn } from './close-abandoned-turn.js';
 import { readConversationState, type ChatHostConversationLogReader } from './conversation-state.js';
 import { hostTurnId } from './host-turn-id.js';
 import { jsonResponse, notFoundResponse, refusalResponse } from './host-responses.js';
+import { hasOrphanedEffect } from './orphaned-effects.js';
 import { readJsonBody } from './read-json-body.js';
 import { isRouteId } from './route-ids.js';
 import { runChatTurn } from './run-chat-turn.js';
@@ -68,6 +69,12 @@ export interface ChatHostOptions {
    * itself, its run presumed gone (default 5000 ms; keep it well above `cancelPollMs`).
    */
   readonly abandonedTurnGraceMs?: number;
+  /**
+   * Recovery's admission lease (DESIGN §6.11; default recovery's, 10 minutes):
+   * a running turn whose admitted effect has no result past it answers
+   * `needs-reconciliation` on the turn-status route. Above the longest tool run.
+   */
+  readonly admissionLeaseMs?: number;
   /** The most turns `GET /state` folds (default: the store's bound). */
   readonly maxStateTurns?: number;
   /** The most frames `GET /state` folds, over all turns (default: the store's bound). */
@@ -136,7 +143,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
         for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
       },
     },
-    { clock },
+    { clock, ...(options.admissionLeaseMs === undefined ? {} : { admissionLeaseMs: options.admissionLeaseMs }) },
   );
   const resolver = new InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>({
     store: store.interactionStore,
@@ -270,7 +277,12 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     const turnId = await hostTurnId(checked.conversationId, clientTurnId);
     const progress = await readTurnProgress(store, checked.conversationId, turnId);
     if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
-    return jsonResponse(200, progress === null ? { turnId, status: 'not-found' } : { turnId, ...progress });
+    if (progress === null) return jsonResponse(200, { turnId, status: 'not-found' });
+    // A running turn whose admitted effect outlived the lease lost its worker: its outcome needs reconciliation.
+    const orphaned =
+      progress.status === 'running' &&
+      (await hasOrphanedEffect(recovery, { caller: checked.caller, conversationId: checked.conversationId, turnId }));
+    return jsonResponse(200, { turnId, ...progress, ...(orphaned ? { status: 'needs-reconciliation' } : {}) });
   });
 
   app.get(`${PREFIX}/turns/:turnId/events`, async (context) => {

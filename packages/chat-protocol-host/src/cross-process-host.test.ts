@@ -190,4 +190,33 @@ describe('two host processes on one real Postgres server (issue 17, DESIGN §9.3
     const state = await call(other, 'GET', `/v1/conversations/${conversationId}/state`, 'token-ana');
     expect(state).toEqual({ status: 200, body: { state: all.state, running: [], pruned: [] } });
   }, 30_000);
+
+  it('§6.11 an orphaned run with an admitted effect: the turn-status route says running within the admission lease and needs-reconciliation past it; a cancel still closes the log', async () => {
+    const [owner, other] = await Promise.all([
+      spawnHost({ cancelPollMs: 100, toolDelayMs: 600_000 }),
+      spawnHost({ cancelPollMs: 100, abandonedTurnGraceMs: 500, admissionLeaseMs: 1_000 }),
+    ]);
+    const conversationId = 'c_ana_cross_lease';
+    const { clientTurnId, turnId } = await startTurn(owner, conversationId, 'refund please');
+    await waitFor(async () => owner.effects.includes(turnId));
+    const exited = new Promise((resolve) => owner.child.once('exit', resolve));
+    owner.child.kill('SIGKILL');
+    await exited;
+    const statusPath = `/v1/conversations/${conversationId}/turns/by-client-id/${clientTurnId}`;
+    const status = async () => ((await call(other, 'GET', statusPath, 'token-ana')).body as { status: string }).status;
+    expect(await status()).toBe('running');
+    await waitFor(async () => (await status()) === 'needs-reconciliation');
+    expect(await call(other, 'POST', `/v1/conversations/${conversationId}/turns/${turnId}/cancel`, 'token-ana')).toEqual({
+      status: 200,
+      body: { turnId, committed: true, inFlight: [SCRIPTED_REFUND_CALL_ID] },
+    });
+    const all = await follow(other, conversationId, turnId);
+    expect(events(all.envelopes).slice(-2)).toEqual([
+      { type: 'tool_result', callId: SCRIPTED_REFUND_CALL_ID, name: 'issue_refund', status: 'cancelled' },
+      { type: 'done', status: 'cancelled' },
+    ]);
+    expect(await status()).toBe('cancelled');
+    // Nothing relaunched the effect: the ledger holds the one launch on the killed owner.
+    expect(other.effects).not.toContain(turnId);
+  }, 30_000);
 });
