@@ -4,11 +4,10 @@
 // `{"port":N}` once listening and `{"effect":"<turnId>"}` each time the scripted refund's external effect starts, and
 // runs until it is killed (the tests SIGKILL it to prove what an orphaned run leaves behind).
 import { createServer } from 'node:http';
-import { Readable } from 'node:stream';
 import { createChatHost, createScriptedChatAgent } from '@papercusp/chat-protocol-host';
 import { createPostgresChatStore, pgDatabase } from '@papercusp/chat-protocol-postgres';
-import { writeChatSseResponse } from '@papercusp/chat-protocol-sse';
 import pg from 'pg';
+import { nodeRequestListener } from './node-request-listener.mjs';
 
 const [url, schema = 'chat_protocol', optionsJson = '{}'] = process.argv.slice(2);
 const { toolDelayMs, ...hostOptions } = JSON.parse(optionsJson);
@@ -42,18 +41,7 @@ const handler = createChatHost({
   heartbeatMs: 1000,
   ...hostOptions,
 });
-const server = createServer((incoming, outgoing) => {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
-  const controller = new AbortController();
-  outgoing.on('close', () => controller.abort());
-  const method = incoming.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? null : Readable.toWeb(incoming);
-  const init = { method, headers, body, signal: controller.signal, ...(body === null ? {} : { duplex: 'half' }) };
-  void handler(new Request(new URL(incoming.url ?? '/', 'http://127.0.0.1'), /** @type {RequestInit} */ (init))).then((response) =>
-    writeChatSseResponse(response, outgoing),
-  );
-});
+const server = createServer(nodeRequestListener(handler));
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0 })}\n`);
