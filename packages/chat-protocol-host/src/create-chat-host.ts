@@ -12,14 +12,18 @@ import { createChatSseResponse } from '@papercusp/chat-protocol-sse';
 import { Hono, type Context } from 'hono';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
+import { closeAbandonedTurn } from './close-abandoned-turn.js';
+import { readConversationState, type ChatHostConversationLogReader } from './conversation-state.js';
 import { hostTurnId } from './host-turn-id.js';
 import { jsonResponse, notFoundResponse, refusalResponse } from './host-responses.js';
+import { hasOrphanedEffect } from './orphaned-effects.js';
 import { readJsonBody } from './read-json-body.js';
 import { isRouteId } from './route-ids.js';
 import { runChatTurn } from './run-chat-turn.js';
 import { browserPageResponse } from './serve-browser-page.js';
 import { createStreamLimit } from './stream-limit.js';
 import { readTurnProgress, type TurnProgress } from './turn-progress.js';
+import { watchTurnCancellation } from './watch-turn-cancellation.js';
 
 /** The store components the host runs on: what `createPostgresChatStore` returns. */
 export interface ChatHostStore {
@@ -32,6 +36,8 @@ export interface ChatHostStore {
    * other lookups (`authorizeDispatch`, `interactionAuthority`) must read the same grants.
    */
   readonly authorizeConversation: (request: { readonly caller: ChatHostCaller; readonly conversationId: string }) => Promise<boolean>;
+  /** Every turn of a conversation with its retained frames, in one snapshot and bounded: what `GET /state` folds. */
+  readonly readConversationLog: ChatHostConversationLogReader;
 }
 
 /** Options of {@link createChatHost}. */
@@ -52,6 +58,28 @@ export interface ChatHostOptions {
   readonly cardLifetimeMs?: number;
   /** How often a waiting turn reads its card when no answer reached this process (default 1000 ms). */
   readonly cardPollMs?: number;
+  /**
+   * How often a running turn re-reads its record to see a cancellation that
+   * committed through another host process (default 500 ms): such a
+   * cancellation stops the run within this interval plus one read.
+   */
+  readonly cancelPollMs?: number;
+  /**
+   * How long after a cancellation this process took for a turn it does not
+   * run it waits for the turn's terminal frame before closing the turn's log
+   * itself, its run presumed gone (default 5000 ms; keep it well above `cancelPollMs`).
+   */
+  readonly abandonedTurnGraceMs?: number;
+  /**
+   * Recovery's admission lease (DESIGN §6.11; default recovery's, 10 minutes):
+   * a running turn whose admitted effect has no result past it answers
+   * `needs-reconciliation` on the turn-status route. Above the longest tool run.
+   */
+  readonly admissionLeaseMs?: number;
+  /** The most turns `GET /state` folds (default: the store's bound). */
+  readonly maxStateTurns?: number;
+  /** The most frames `GET /state` folds, over all turns (default: the store's bound). */
+  readonly maxStateFrames?: number;
 }
 
 /** The longest `text` a turn's message may hold, in UTF-16 code units. */
@@ -88,6 +116,12 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const cardLifetimeMs = options.cardLifetimeMs ?? 3_600_000;
   const cardPollMs = options.cardPollMs ?? 1000;
+  const cancelPollMs = options.cancelPollMs ?? 500;
+  const abandonedTurnGraceMs = options.abandonedTurnGraceMs ?? 5000;
+  const stateBounds = {
+    ...(options.maxStateTurns === undefined ? {} : { maxTurns: options.maxStateTurns }),
+    ...(options.maxStateFrames === undefined ? {} : { maxFrames: options.maxStateFrames }),
+  };
   const streams = createStreamLimit(options.maxStreamsPerCaller ?? 8);
   const authorized = async (caller: ChatHostCaller, conversationId: string): Promise<boolean> => {
     try {
@@ -110,7 +144,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
         for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
       },
     },
-    { clock },
+    { clock, ...(options.admissionLeaseMs === undefined ? {} : { admissionLeaseMs: options.admissionLeaseMs }) },
   );
   const resolver = new InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>({
     store: store.interactionStore,
@@ -202,6 +236,16 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     }
     const controller = new AbortController();
     runs.set(turnId, controller);
+    // A cancellation committed through another host process reaches this run through its turn record.
+    const stopWatching = watchTurnCancellation({
+      turnStore: store.turnStore,
+      turnId,
+      intervalMs: cancelPollMs,
+      onCancelled: () => {
+        controller.abort();
+        for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
+      },
+    });
     void runChatTurn({
       turn,
       caller,
@@ -219,6 +263,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       // runChatTurn never rejects; this keeps a future bug from becoming an unhandled rejection that ends the process.
       .catch(() => undefined)
       .finally(() => {
+        stopWatching();
         runs.delete(turnId);
         for (const effectId of effectIds) effects.delete(`${turnId}/${effectId}`);
       });
@@ -233,7 +278,12 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     const turnId = await hostTurnId(checked.conversationId, clientTurnId);
     const progress = await readTurnProgress(store, checked.conversationId, turnId);
     if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
-    return jsonResponse(200, progress === null ? { turnId, status: 'not-found' } : { turnId, ...progress });
+    if (progress === null) return jsonResponse(200, { turnId, status: 'not-found' });
+    // A running turn whose admitted effect outlived the lease lost its worker: its outcome needs reconciliation.
+    const orphaned =
+      progress.status === 'running' &&
+      (await hasOrphanedEffect(recovery, { caller: checked.caller, conversationId: checked.conversationId, turnId }));
+    return jsonResponse(200, { turnId, ...progress, ...(orphaned ? { status: 'needs-reconciliation' } : {}) });
   });
 
   app.get(`${PREFIX}/turns/:turnId/events`, async (context) => {
@@ -270,7 +320,16 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
         : refusalResponse('store-unavailable', cancelled.message);
     }
     // The cancellation committed: now stop this process's run, which writes the turn's `done { status: 'cancelled' }`.
-    runs.get(turnId)?.abort();
+    const run = runs.get(turnId);
+    run?.abort();
+    // Another process's run sees the record within cancelPollMs; if none wrote the terminal frame by the grace, its run is gone.
+    if (run === undefined) {
+      const { caller, conversationId } = checked;
+      const timer = setTimeout(() => {
+        void closeAbandonedTurn({ conversationId, turnId, caller, eventLog: store.eventLog, resolver, clock }).catch(() => undefined);
+      }, abandonedTurnGraceMs);
+      timer.unref?.();
+    }
     return jsonResponse(200, { turnId, committed: cancelled.committed, inFlight: cancelled.inFlight });
   });
 
@@ -297,6 +356,14 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     for (const wake of [...(cardWaiters.get(correlationId) ?? [])]) wake();
     if (answer.outcome === 'needs-reconciliation') return refusalResponse('store-unavailable', 'the answer could not be confirmed');
     return jsonResponse(200, { correlationId, status: answer.record.status });
+  });
+
+  app.get(`${PREFIX}/state`, async (context) => {
+    const checked = await check(context, []);
+    if (checked instanceof Response) return checked;
+    const answer = await readConversationState(store.readConversationLog, checked.conversationId, stateBounds);
+    if (!answer.ok) return refusalResponse(answer.code, answer.message, answer.limit === undefined ? {} : { limit: answer.limit });
+    return jsonResponse(200, answer.value);
   });
 
   // The browser page needs no auth: it holds no data, and sends the person's bearer token to the routes above.

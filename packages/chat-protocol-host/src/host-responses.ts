@@ -22,7 +22,9 @@ export type ChatHostRefusalCode =
   | 'card-refused'
   | 'too-many-streams'
   | 'store-unavailable'
-  | 'internal-error';
+  | 'internal-error'
+  | 'state-too-large'
+  | 'state-unfoldable';
 
 /** The HTTP status of each host refusal. */
 export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, number>> = Object.freeze({
@@ -42,6 +44,8 @@ export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, numb
   'too-many-streams': 429,
   'store-unavailable': 503,
   'internal-error': 500,
+  'state-too-large': 422,
+  'state-unfoldable': 500,
 });
 
 /** A JSON response with `no-store` caching: every host answer is per caller. */

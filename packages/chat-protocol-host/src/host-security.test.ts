@@ -62,6 +62,10 @@ describe('two tenants across every route (issue 17 Security, DESIGN §11)', () =
         call(host, 'POST', `/v1/conversations/c_bob_own/cards/${correlationId}`, 'token-bob', answer),
         call(host, 'POST', '/v1/conversations/c_bob_own/cards/card_missing', 'token-bob', { ...answer, correlationId: 'card_missing' }),
       ],
+      [
+        call(host, 'GET', '/v1/conversations/c_ana_private/state', 'token-bob'),
+        call(host, 'GET', '/v1/conversations/c_nobody_1/state', 'token-bob'),
+      ],
     ];
     for (const [probe, missing] of pairs) {
       const [probed, absent] = await Promise.all([probe, missing]);

@@ -7,9 +7,23 @@ import {
   type ChatAgentCard,
   type ChatAgentStep,
   type ChatHostCaller,
+  type ChatHostStore,
+  type ConversationStateAnswer,
 } from './index.js';
+import type { ChatStateV1 } from '@papercusp/chat-protocol-core';
+import type { PostgresChatStore } from '@papercusp/chat-protocol-postgres';
 
 describe('the public types of @papercusp/chat-protocol-host', () => {
+  it('what createPostgresChatStore returns is a ChatHostStore, readConversationLog included', () => {
+    expectTypeOf<PostgresChatStore<unknown, ChatHostCaller>>().toMatchTypeOf<ChatHostStore>();
+  });
+
+  it('the GET /state body is { state, running: [{ turnId, cursor }], pruned: [{ turnId, lastSeq }] }', () => {
+    expectTypeOf<ConversationStateAnswer['state']>().toEqualTypeOf<ChatStateV1>();
+    expectTypeOf<ConversationStateAnswer['running'][number]>().toEqualTypeOf<{ readonly turnId: string; readonly cursor: string }>();
+    expectTypeOf<ConversationStateAnswer['pruned'][number]>().toEqualTypeOf<{ readonly turnId: string; readonly lastSeq: number }>();
+  });
+
   it('createChatHost returns a web-standard handler', () => {
     expectTypeOf(createChatHost).returns.toEqualTypeOf<(request: Request) => Promise<Response>>();
   });

@@ -7,6 +7,13 @@
 export { createChatHost, MAX_TURN_TEXT_LENGTH } from './create-chat-host.js';
 export type { ChatHostOptions, ChatHostStore } from './create-chat-host.js';
 export type { ChatHostCaller } from './chat-host-caller.js';
+export type {
+  ChatHostConversationLogReader,
+  ConversationLogTurnView,
+  ConversationStateAnswer,
+  PrunedTurn,
+  RunningTurnCursor,
+} from './conversation-state.js';
 export { CHAT_HOST_REFUSAL_STATUS } from './host-responses.js';
 export type { ChatHostRefusalCode } from './host-responses.js';
 export type {

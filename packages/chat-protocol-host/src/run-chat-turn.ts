@@ -5,11 +5,12 @@
  * (claimed, admitted, completed) and cards through `InteractionResolver`. It
  * never throws: a failure it cannot report in the log ends the run.
  */
-import type { ChatEventEnvelope, ChatEventV1, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import type { ChatEventV1, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import type { ChatEventLog, TurnRecovery } from '@papercusp/chat-protocol-recovery';
 import type { ChatAgent, ChatAgentFeedback, ChatAgentStep, ChatAgentTurn } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
+import { turnFrame } from './turn-frame.js';
 
 /** The schema every scripted host card is opened with: the host validates values by the card's own kind. */
 const HOST_CARD_SCHEMA = Object.freeze({ id: 'host-card', revision: 1 });
@@ -48,15 +49,7 @@ export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
   let seq = 0;
   const append = async (event: ChatEventV1): Promise<Appended> => {
     seq += 1;
-    const envelope: ChatEventEnvelope = {
-      schemaVersion: 1,
-      conversationId: turn.conversationId,
-      turnId: turn.turnId,
-      eventId: `evt_${turn.turnId}_${seq}`,
-      seq,
-      occurredAt: context.clock(),
-      event,
-    };
+    const envelope = turnFrame(turn, seq, event, context.clock);
     try {
       const result = await context.eventLog.append(envelope);
       return result.ok ? 'appended' : 'stopped';

@@ -14,9 +14,11 @@ import {
   type ConversationAuthorityLookup,
   type ConversationAuthorityRequest,
 } from './conversation-authority.js';
+import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
 import { createPostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log.js';
 import { createPostgresInteractionStore, type PostgresInteractionStoreOptions } from './postgres-interaction-store.js';
 import { createPostgresTurnStore, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
+import { createConversationLogReader, type ReadConversationLogRequest, type ReadConversationLogResult } from './read-conversation-log.js';
 
 /** Options of {@link createPostgresChatStore}: the schema and the host's authority lookups. */
 export interface PostgresChatStoreOptions<Caller>
@@ -40,6 +42,14 @@ export interface PostgresChatStore<Result, Caller> {
   readonly eventLog: ChatEventLog;
   /** `options.authorizeConversation` on this database, failing closed; never rejects. */
   readonly authorizeConversation: (request: ConversationAuthorityRequest<Caller>) => Promise<boolean>;
+  /**
+   * Every turn of one conversation in the event log, in the order the turns
+   * started, with their retained frames: one statement (one snapshot),
+   * bounded by `maxTurns` and `maxFrames` (a typed refusal past either, with
+   * its `limit`). A pruned turn is listed with no frames. Authorizes nothing;
+   * never rejects. Needs migration 2.
+   */
+  readonly readConversationLog: (request: ReadConversationLogRequest) => Promise<ReadConversationLogResult>;
 }
 
 /**
@@ -56,5 +66,6 @@ export function createPostgresChatStore<Result = unknown, Caller = unknown>(
     interactionStore: createPostgresInteractionStore<Caller>(database, options),
     eventLog: createPostgresEventLog(database, options),
     authorizeConversation: createConversationAuthority(database, options.authorizeConversation),
+    readConversationLog: createConversationLogReader(database, options.schema ?? DEFAULT_CHAT_STORE_SCHEMA),
   };
 }

@@ -8,6 +8,8 @@ describe('the public surface of @papercusp/chat-protocol-postgres', () => {
     expectRuntimeExports(Object.keys(postgres), [
       'CHAT_STORE_SCHEMA_VERSION',
       'DEFAULT_CHAT_STORE_SCHEMA',
+      'DEFAULT_CONVERSATION_LOG_MAX_FRAMES',
+      'DEFAULT_CONVERSATION_LOG_MAX_TURNS',
       'classifyDatabaseError',
       'createPostgresChatStore',
       'createPostgresEventLog',

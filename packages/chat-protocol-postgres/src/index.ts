@@ -26,6 +26,15 @@ export {
 } from './postgres-interaction-store.js';
 export { createPostgresTurnStore, type DispatchAuthorityRequest, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
 export {
+  DEFAULT_CONVERSATION_LOG_MAX_FRAMES,
+  DEFAULT_CONVERSATION_LOG_MAX_TURNS,
+  type ConversationLogTooLarge,
+  type ConversationLogTurn,
+  type ReadConversationLogRefusalCode,
+  type ReadConversationLogRequest,
+  type ReadConversationLogResult,
+} from './read-conversation-log.js';
+export {
   readInteractionOutbox,
   type InteractionOutboxEntry,
   type ReadInteractionOutboxOptions,

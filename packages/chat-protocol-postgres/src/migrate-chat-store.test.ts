@@ -27,7 +27,10 @@ describe.each([
       schema,
       fromVersion: 0,
       toVersion: CHAT_STORE_SCHEMA_VERSION,
-      applied: [{ version: 1, name: 'turns, admissions, interactions, outbox, event log' }],
+      applied: [
+        { version: 1, name: 'turns, admissions, interactions, outbox, event log' },
+        { version: 2, name: 'event log turn order per conversation' },
+      ],
     });
     expect(await tablesIn(database(), schema)).toEqual(TABLES);
   });
@@ -35,17 +38,17 @@ describe.each([
   it('is idempotent: a second run applies nothing', async () => {
     const schema = freshSchema('migrate');
     await migrateChatStore(database(), { schema });
-    expect(await migrateChatStore(database(), { schema })).toEqual({ ok: true, schema, fromVersion: 1, toVersion: 1, applied: [] });
+    expect(await migrateChatStore(database(), { schema })).toEqual({ ok: true, schema, fromVersion: 2, toVersion: 2, applied: [] });
   });
 
   it('refuses a database a newer package migrated, and writes nothing', async () => {
     const schema = freshSchema('migrate');
     await migrateChatStore(database(), { schema });
-    await database().query(`INSERT INTO "${schema}".migrations (version, name) VALUES (2, 'from the future')`);
+    await database().query(`INSERT INTO "${schema}".migrations (version, name) VALUES (3, 'from the future')`);
     expect(await migrateChatStore(database(), { schema })).toEqual({
       ok: false,
       code: 'database-newer',
-      message: `schema ${schema} is at version 2, newer than this package's 1: upgrade @papercusp/chat-protocol-postgres`,
+      message: `schema ${schema} is at version 3, newer than this package's 2: upgrade @papercusp/chat-protocol-postgres`,
     });
   });
 
@@ -59,8 +62,11 @@ describe('migrateChatStore under concurrent starts (DESIGN §9.1)', () => {
     const schema = freshSchema('migrate_race');
     const results = await Promise.all(Array.from({ length: 8 }, () => migrateChatStore(databases.postgres(), { schema })));
     const applied = results.flatMap((result): readonly unknown[] => (result.ok ? result.applied : [result.code]));
-    expect(applied).toEqual([{ version: 1, name: 'turns, admissions, interactions, outbox, event log' }]);
-    expect(results.every((result) => result.ok && result.toVersion === 1)).toBe(true);
+    expect(applied).toEqual([
+      { version: 1, name: 'turns, admissions, interactions, outbox, event log' },
+      { version: 2, name: 'event log turn order per conversation' },
+    ]);
+    expect(results.every((result) => result.ok && result.toVersion === 2)).toBe(true);
   });
 
   it('answers store-unavailable, never a throw, when the server cannot be reached', async () => {

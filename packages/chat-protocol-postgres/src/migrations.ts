@@ -4,6 +4,7 @@
  * migration is a list of statements for a quoted schema name.
  */
 import { eventLogTablesV1 } from './sql/event-log-tables.js';
+import { eventLogTurnOrderV2 } from './sql/event-log-turn-order.js';
 import { interactionTablesV1 } from './sql/interaction-tables.js';
 import { turnTablesV1 } from './sql/turn-tables.js';
 
@@ -20,6 +21,11 @@ export const CHAT_STORE_MIGRATIONS: readonly ChatStoreMigration[] = [
     version: 1,
     name: 'turns, admissions, interactions, outbox, event log',
     statements: (schema) => [...turnTablesV1(schema), ...interactionTablesV1(schema), ...eventLogTablesV1(schema)],
+  },
+  {
+    version: 2,
+    name: 'event log turn order per conversation',
+    statements: (schema) => eventLogTurnOrderV2(schema),
   },
 ];
 
