@@ -8,6 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { applyChatEvent, createChatState, parseChatEnvelope } from '@papercusp/chat-protocol-core';
 import { blockContenders, blockRows, measureBlocksBundles, naiveContenders } from './blocks.mjs';
 import { measureClientBundle, measureTestkitBundles } from './bundle-size.mjs';
+import { clientImportsSection, measureClientImports } from './client-imports.mjs';
 import { legacyContenders, legacyRows } from './legacy.mjs';
 import { postgresSection, measurePostgresStores } from './postgres.mjs';
 import { measureSse, measureSseClientBundle, sseSection } from './sse.mjs';
@@ -61,6 +62,7 @@ const naiveSamples = await measure([contenders.find((contender) => contender.id 
 const bundle = await measureClientBundle();
 const blocksBundles = await measureBlocksBundles();
 const testkitBundles = await measureTestkitBundles();
+const clientImports = await measureClientImports();
 const roundTrips = await countRoundTrips();
 const latencyRates = await measureRecoveryLatency(median);
 const reducerSection = reducerResults({ median });
@@ -210,6 +212,7 @@ ${postgresSection(postgresResults)}
 
 ${sseSection(sseResults)}
 ${interopSection(interopBundles)}
+${clientImportsSection(clientImports)}
 ## Testkit: what a browser test bundle pays (issue #7)
 
 - The golden sessions travel inside the testkit's bundle, so a browser or React Native test runner replays them

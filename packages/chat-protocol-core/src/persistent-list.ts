@@ -6,9 +6,10 @@
  * copies the whole turn list. Internal: not exported from the package.
  */
 
+// Literals, not `1 << BITS`: bundlers keep a top-level computed constant in every bundle of the package, used or not.
 const BITS = 5;
-const WIDTH = 1 << BITS;
-const MASK = WIDTH - 1;
+const WIDTH = 32; // 1 << BITS
+const MASK = 31; // WIDTH - 1
 
 type Node = readonly unknown[];
 

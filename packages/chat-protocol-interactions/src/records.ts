@@ -71,7 +71,8 @@ export type InteractionRecordV1<Card> = PendingInteractionV1<Card> | TerminalInt
 export type ParseInteractionRecordRefusalCode = 'invalid-record';
 
 const BASE_KEYS = ['recordVersion', 'status', 'correlationId', 'card', 'schema', 'expiresAt', 'scope', 'revision', 'openedAt'];
-const TERMINAL_KEYS = [...BASE_KEYS, 'closedAt', 'closedBy', 'value', 'reason'];
+// In a pure IIFE: bundlers keep a top-level array spread (it may run an iterator) in a bundle that never reads it.
+const TERMINAL_KEYS = /* @__PURE__ */ (() => [...BASE_KEYS, 'closedAt', 'closedBy', 'value', 'reason'])();
 const SCOPE_KEYS = ['conversationId', 'principalId', 'tenantId', 'customerId', 'publicOwnerId'];
 
 // Never throws: `Array.isArray` throws on a revoked Proxy, a `getPrototypeOf` trap may throw.

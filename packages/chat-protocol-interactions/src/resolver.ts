@@ -109,6 +109,35 @@ interface CloseAttempt {
 // A registry symbol: every copy of the package (both builds, any version) reads the same key.
 const INTERACTION_RESOLVER_BRAND: unique symbol = Symbol.for('@papercusp/chat-protocol-interactions.InteractionResolver');
 
+// The brand getter lives on a base class made inside a pure IIFE: a computed key in a class body makes bundlers keep
+// the class, and everything it reaches (core's card codec and zod included), in a bundle that never uses it.
+const BrandedInteractionResolver = /* @__PURE__ */ (() =>
+  class {
+    /** The brand {@link InteractionResolver.is} reads: `true` on every instance. */
+    get [INTERACTION_RESOLVER_BRAND](): true {
+      return true;
+    }
+  })();
+
+/** What a resolver holds of the host, out of its callers' reach. */
+interface ResolverParts<Card, Caller> {
+  readonly store: InteractionStore<Card, Caller>;
+  readonly validate: InteractionValidator<Card>;
+  readonly cards: InteractionCardVocabulary<Card>;
+  readonly clock: (() => string) | undefined;
+}
+
+// Each resolver's parts, kept here rather than in private fields: an ES2020 build lowers private fields and methods
+// to top-level assignments, which bundlers keep (and the class with them) in every bundle of the package.
+const RESOLVER_PARTS = /* @__PURE__ */ new WeakMap<object, ResolverParts<never, unknown>>();
+
+// A resolver's parts; a `TypeError` for anything else, as reading a private field of a non-instance throws.
+function partsOf<Card, Caller>(resolver: object): ResolverParts<Card, Caller> {
+  const parts = RESOLVER_PARTS.get(resolver);
+  if (parts === undefined) throw new TypeError('InteractionResolver: not an instance');
+  return parts as unknown as ResolverParts<Card, Caller>;
+}
+
 /**
  * Opens cards and resolves their answers through the host's
  * {@link InteractionStore}. Every method resolves to a typed result and never
@@ -117,7 +146,7 @@ const INTERACTION_RESOLVER_BRAND: unique symbol = Symbol.for('@papercusp/chat-pr
  * once. The only exceptions are those the host's own callbacks throw outside a
  * store call.
  */
-export class InteractionResolver<Caller = unknown, Card extends InteractionCard = OpenCardSnapshotV1> {
+export class InteractionResolver<Caller = unknown, Card extends InteractionCard = OpenCardSnapshotV1> extends BrandedInteractionResolver {
   /**
    * Whether `value` is an `InteractionResolver` of any copy of this package:
    * the ESM build, the CommonJS build (an app that mixes the two, as Jest and
@@ -128,16 +157,6 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     return hasBrand(value, INTERACTION_RESOLVER_BRAND);
   }
 
-  /** The brand {@link InteractionResolver.is} reads: `true` on every instance. */
-  get [INTERACTION_RESOLVER_BRAND](): true {
-    return true;
-  }
-
-  readonly #store: InteractionStore<Card, Caller>;
-  readonly #validate: InteractionValidator<Card>;
-  readonly #cards: InteractionCardVocabulary<Card>;
-  readonly #clock: (() => string) | undefined;
-
   /**
    * Holds the host's store, validator, card vocabulary and clock; does no I/O.
    * Throws `TypeError` (a programming error, at construction only) when the
@@ -145,15 +164,14 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * vocabulary or a function; the options are read once, here.
    */
   constructor(options: InteractionResolverOptions<Card, Caller>) {
+    super();
     const read = readFields(options, ['store', 'validate', 'cards', 'clock']);
     if (read === undefined) throw new TypeError('InteractionResolver needs { store, validate, cards?, clock? }');
     const cards = readCardVocabulary(read.cards ?? (baseCardCodec as unknown as InteractionCardVocabulary<Card>));
     if (cards === undefined) throw new TypeError('InteractionResolver: cards must have parseCard and validateResponse functions');
     if (read.clock !== undefined && typeof read.clock !== 'function') throw new TypeError('InteractionResolver: clock must be a function');
-    this.#store = read.store;
-    this.#validate = read.validate;
-    this.#cards = cards;
-    this.#clock = read.clock;
+    const parts: ResolverParts<Card, Caller> = { store: read.store, validate: read.validate, cards, clock: read.clock };
+    RESOLVER_PARTS.set(this, parts as unknown as ResolverParts<never, unknown>);
   }
 
   /**
@@ -166,7 +184,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
   async open(given: OpenInteractionRequest<Caller>): Promise<OpenInteractionResult<Card>> {
     const request = readFields(given, ['caller', 'card', 'schema', 'expiresAt', 'scope', 'at']);
     if (request === undefined) return unreadableRequest();
-    const at = this.#timeOf(request.at);
+    const at = timeOf(this, request.at);
     if (typeof at !== 'string') return at;
     const { schema, expiresAt, scope } = request;
     if (!isInteractionSchemaRef(schema)) return invalidRequest('schema: expected { id, revision }');
@@ -175,7 +193,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     if (!isZonedTimestamp(expiresAt) || compareChatTimestamps(expiresAt, at) <= 0) {
       return invalidRequest('expiresAt: expected an RFC 3339 timestamp after the opening time');
     }
-    const parsed = this.#cards.parseCard(request.card);
+    const parsed = partsOf<Card, Caller>(this).cards.parseCard(request.card);
     if (!parsed.ok) return refuse('invalid-card', parsed.message, parsed.issues);
     const card = parsed.value;
     if (card.schema !== undefined && (card.schema.id !== schema.id || card.schema.revision !== schema.revision)) {
@@ -201,7 +219,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
         return { result: refuse('forbidden', 'the caller may not open a card for this scope') };
       }
       if (snapshot.record !== null) {
-        const existing = this.#parse(snapshot.record);
+        const existing = parseStored(this, snapshot.record);
         if (!existing.ok) return { result: existing };
         return { result: sameBinding(existing.value) ? opened(existing.value, true) : alreadyExists() };
       }
@@ -216,9 +234,9 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
       return { result: opened(pending, false), next: pending, transition };
     };
     try {
-      return await this.#store.transact(key, decide);
+      return await partsOf<Card, Caller>(this).store.transact(key, decide);
     } catch {
-      const recovered = await this.#readOnce(key);
+      const recovered = await readOnce(this, key);
       if (!recovered.ok) return recovered.code === 'read-failed' ? needsReconciliation('read-failed') : recovered;
       const { record } = recovered.value;
       if (record === null) return needsReconciliation('write-not-visible');
@@ -241,7 +259,7 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
   async submit(given: SubmitInteractionRequest<Caller>): Promise<SubmitInteractionResult<Card>> {
     const request = readFields(given, ['caller', 'conversationId', 'correlationId', 'at', 'value']);
     if (request === undefined) return unreadableRequest();
-    return this.#close(request, 'submit', request.value) as Promise<SubmitInteractionResult<Card>>;
+    return closeInteraction(this, request, 'submit', request.value) as Promise<SubmitInteractionResult<Card>>;
   }
 
   /**
@@ -255,17 +273,17 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
     const request = readFields(given, [...INTERACTION_REQUEST_KEYS, 'reason']);
     if (request === undefined) return unreadableRequest();
     if (request.reason !== undefined && typeof request.reason !== 'string') return invalidRequest('reason: expected a string');
-    return this.#close(request, 'decline', undefined, request.reason) as Promise<CloseInteractionResult<Card>>;
+    return closeInteraction(this, request, 'decline', undefined, request.reason) as Promise<CloseInteractionResult<Card>>;
   }
 
   /** Cancels a pending card (the person dismissed it, or its turn was cancelled); always allowed while pending and not expired. */
   async cancel(request: InteractionRequest<Caller>): Promise<CloseInteractionResult<Card>> {
-    return this.#close(request, 'cancel', undefined) as Promise<CloseInteractionResult<Card>>;
+    return closeInteraction(this, request, 'cancel', undefined) as Promise<CloseInteractionResult<Card>>;
   }
 
   /** Closes a pending card as `expired` once `at` (or the clock) has reached its expiry (`not-expired` before). */
   async expire(request: InteractionRequest<Caller>): Promise<ExpireInteractionResult<Card>> {
-    return this.#close(request, 'expire', undefined) as Promise<ExpireInteractionResult<Card>>;
+    return closeInteraction(this, request, 'expire', undefined) as Promise<ExpireInteractionResult<Card>>;
   }
 
   /**
@@ -311,164 +329,179 @@ export class InteractionResolver<Caller = unknown, Card extends InteractionCard 
    * are late at `at` (or the clock).
    */
   async read(given: InteractionRequest<Caller>): Promise<ReadInteractionResult<Card>> {
-    const requested = await this.#readRequested(given);
+    const requested = await readRequested(this, given);
     if (!requested.ok) return requested;
     const { at, record } = requested.value;
     if (record === null) return notFound();
     const expired = record.status === 'expired' || (record.status === 'pending' && compareChatTimestamps(at, deadlineOf(record)) >= 0);
     return { ok: true, outcome: 'read', record, expired };
   }
+}
 
-  async #close(
-    given: InteractionRequest<Caller>,
-    action: Action,
-    value: unknown,
-    reason?: unknown,
-  ): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
-    const before = await this.#readRequested(given);
-    if (!before.ok) return before;
-    const { at, key, record, authority } = before.value;
-    if (record === null) return notFound();
-    // A reason is compared as given with a stored one (which was validated), and validated below before any write.
-    let attempt: CloseAttempt = { action, at, ...(typeof reason === 'string' ? { reason } : {}) };
-    if (record.status === 'pending') {
-      const early = lateness(record, attempt);
-      if (early !== null) return early;
-    } else if (action !== 'submit' || record.status !== 'submitted' || record.closedBy !== authority.principalId) {
-      // A terminal record never changes again: anything but our own submission retried is settled now.
-      return settled(record, attempt, authority);
+async function closeInteraction<Caller, Card extends InteractionCard>(
+  resolver: InteractionResolver<Caller, Card>,
+  given: InteractionRequest<Caller>,
+  action: Action,
+  value: unknown,
+  reason?: unknown,
+): Promise<SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> {
+  const before = await readRequested(resolver, given);
+  if (!before.ok) return before;
+  const { at, key, record, authority } = before.value;
+  if (record === null) return notFound();
+  // A reason is compared as given with a stored one (which was validated), and validated below before any write.
+  let attempt: CloseAttempt = { action, at, ...(typeof reason === 'string' ? { reason } : {}) };
+  if (record.status === 'pending') {
+    const early = lateness(record, attempt);
+    if (early !== null) return early;
+  } else if (action !== 'submit' || record.status !== 'submitted' || record.closedBy !== authority.principalId) {
+    // A terminal record never changes again: anything but our own submission retried is settled now.
+    return settled(record, attempt, authority);
+  }
+  if (action !== 'expire') {
+    // On a closed card (our own earlier submission), a value that no longer validates is simply not the same answer.
+    const late = record.status === 'pending' ? null : settled(record, attempt, authority);
+    const response = partsOf<Card, Caller>(resolver).cards.validateResponse(record.card, {
+      action,
+      correlationId: key.correlationId,
+      ...(action === 'submit' ? { value } : {}),
+      ...(reason === undefined ? {} : { reason }),
+    });
+    if (!response.ok) return late ?? response;
+    if (action === 'submit') {
+      const validated = await validateValue(resolver, record, (response.value as { readonly value: unknown }).value);
+      if (!validated.ok) return late ?? validated;
+      attempt = { action, at, submission: { value: validated.value, revision: record.revision, schema: record.schema } };
     }
-    if (action !== 'expire') {
-      // On a closed card (our own earlier submission), a value that no longer validates is simply not the same answer.
-      const late = record.status === 'pending' ? null : settled(record, attempt, authority);
-      const response = this.#cards.validateResponse(record.card, {
-        action,
-        correlationId: key.correlationId,
-        ...(action === 'submit' ? { value } : {}),
-        ...(reason === undefined ? {} : { reason }),
-      });
-      if (!response.ok) return late ?? response;
-      if (action === 'submit') {
-        const validated = await this.#validateValue(record, (response.value as { readonly value: unknown }).value);
-        if (!validated.ok) return late ?? validated;
-        attempt = { action, at, submission: { value: validated.value, revision: record.revision, schema: record.schema } };
-      }
-    }
-    const closing = attempt;
-    const decide = (
-      snapshot: InteractionSnapshot,
-    ): InteractionDecision<Card, SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> => {
-      const current = this.#view(snapshot, key.conversationId);
-      if (!current.ok) return { result: current };
-      const { record: stored, authority } = current.value;
-      if (stored === null) return { result: notFound() };
-      if (stored.status !== 'pending') return { result: settled(stored, closing, authority) };
-      const refusal = lateness(stored, closing) ?? staleness(stored, closing);
-      if (refusal !== null) return { result: refusal };
-      const next = closeRecord(stored, closing, authority);
-      const transition = {
-        type: 'interaction-closed',
-        conversationId: key.conversationId,
-        correlationId: key.correlationId,
-        status: next.status,
-        revision: next.revision,
-        at,
-      } as const;
-      return { result: closed(next, false), next, transition };
-    };
+  }
+  const closing = attempt;
+  const decide = (
+    snapshot: InteractionSnapshot,
+  ): InteractionDecision<Card, SubmitInteractionResult<Card> | ExpireInteractionResult<Card>> => {
+    const current = viewSnapshot(resolver, snapshot, key.conversationId);
+    if (!current.ok) return { result: current };
+    const { record: stored, authority } = current.value;
+    if (stored === null) return { result: notFound() };
+    if (stored.status !== 'pending') return { result: settled(stored, closing, authority) };
+    const refusal = lateness(stored, closing) ?? staleness(stored, closing);
+    if (refusal !== null) return { result: refusal };
+    const next = closeRecord(stored, closing, authority);
+    const transition = {
+      type: 'interaction-closed',
+      conversationId: key.conversationId,
+      correlationId: key.correlationId,
+      status: next.status,
+      revision: next.revision,
+      at,
+    } as const;
+    return { result: closed(next, false), next, transition };
+  };
+  try {
+    return await partsOf<Card, Caller>(resolver).store.transact(key, decide);
+  } catch {
+    // The acknowledgement was lost: one read tells whether our write landed. Never a second write.
+    const after = await readOnce(resolver, key);
+    if (!after.ok) return after.code === 'read-failed' ? needsReconciliation('read-failed') : after;
+    const { record: stored, authority } = after.value;
+    if (stored === null || stored.status === 'pending') return needsReconciliation('write-not-visible');
+    return settled(stored, closing, authority);
+  }
+}
+
+/**
+ * The first read every request naming a card makes: the request read once,
+ * its time (`at`, else the clock) and key, and the record as the caller may
+ * see it (`null` when there is none). Refuses as the operations do:
+ * `invalid-request`, `not-found`, `invalid-record`, `store-unavailable`.
+ */
+async function readRequested<Caller, Card extends InteractionCard>(
+  resolver: InteractionResolver<Caller, Card>,
+  given: InteractionRequest<Caller>,
+): Promise<ParseResult<Requested<Card, Caller>, InteractionRefusalCode>> {
+  const request = readFields(given, INTERACTION_REQUEST_KEYS);
+  if (request === undefined) return unreadableRequest();
+  const at = timeOf(resolver, request.at);
+  if (typeof at !== 'string') return at;
+  const key = keyOf(request);
+  if (typeof key === 'string') return invalidRequest(key);
+  const read = await readOnce(resolver, key);
+  if (!read.ok) return read.code === 'read-failed' ? storeUnavailable() : read;
+  return { ok: true, value: { at, key, ...read.value } };
+}
+
+async function validateValue<Caller, Card extends InteractionCard>(
+  resolver: InteractionResolver<Caller, Card>,
+  record: InteractionRecordV1<Card>,
+  value: unknown,
+): Promise<ParseResult<unknown, 'unknown-schema' | 'validation-failed' | 'invalid-value'>> {
+  let result: StandardSchemaV1.Result<unknown> | undefined;
+  try {
+    // Called on the resolver, as the host's callbacks always were.
+    result = await partsOf<Card, Caller>(resolver).validate.call(resolver, { schema: record.schema, card: record.card, value });
+  } catch {
+    return refuse('validation-failed', 'the host validator threw; nothing was stored');
+  }
+  if (result === undefined) return refuse('unknown-schema', `no schema ${record.schema.id} revision ${record.schema.revision}`);
+  if (result.issues !== undefined) {
+    const issues = result.issues.map(toChatIssue);
+    return refuse('invalid-value', issues[0] === undefined ? 'the value does not fit the schema' : describe(issues[0]), issues);
+  }
+  if (!isSafeJson(result.value)) return refuse('invalid-value', 'the schema’s output is not bounded JSON data, so it cannot be stored');
+  return { ok: true, value: result.value };
+}
+
+/** One read: the record (strictly parsed) and authority; `not-found` when the caller may not see it. */
+async function readOnce<Caller, Card extends InteractionCard>(
+  resolver: InteractionResolver<Caller, Card>,
+  key: InteractionStoreRequest<Caller>,
+): Promise<
+  { readonly ok: true; readonly value: View<Card> } | ChatRefusal<'not-found'> | ChatRefusal<'invalid-record'> | ChatRefusal<'read-failed'>
+> {
+  let snapshot: InteractionSnapshot;
+  try {
+    snapshot = await partsOf<Card, Caller>(resolver).store.read(key);
+  } catch {
+    return refuse('read-failed', 'the store could not be read');
+  }
+  return viewSnapshot(resolver, snapshot, key.conversationId);
+}
+
+/** Authority first, so nothing about a record reaches a caller who may not see it. */
+function viewSnapshot<Caller, Card extends InteractionCard>(
+  resolver: InteractionResolver<Caller, Card>,
+  snapshot: InteractionSnapshot,
+  conversationId: string,
+): ParseResult<View<Card>, 'not-found' | 'invalid-record'> {
+  const { record, authority } = snapshot;
+  if (authority === null) return notFound();
+  if (record === null) return { ok: true, value: { record: null, authority } };
+  const scope = typeof record === 'object' ? (record as { readonly scope?: unknown }).scope : undefined;
+  if (!isInteractionScope(scope) || scope.conversationId !== conversationId || !authorityFits(authority, scope)) return notFound();
+  const parsed = parseStored(resolver, record);
+  return parsed.ok ? { ok: true, value: { record: parsed.value, authority } } : parsed;
+}
+
+function parseStored<Caller, Card extends InteractionCard>(
+  resolver: InteractionResolver<Caller, Card>,
+  record: unknown,
+): ParseResult<InteractionRecordV1<Card>, 'invalid-record'> {
+  return parseInteractionRecord(record, (card) => partsOf<Card, Caller>(resolver).cards.parseCard(card));
+}
+
+function timeOf<Caller, Card extends InteractionCard>(
+  resolver: InteractionResolver<Caller, Card>,
+  at: string | undefined,
+): string | ChatRefusal<'invalid-request'> {
+  let time: unknown = at;
+  const { clock } = partsOf<Card, Caller>(resolver);
+  if (time === undefined && clock !== undefined) {
     try {
-      return await this.#store.transact(key, decide);
+      time = clock.call(resolver);
     } catch {
-      // The acknowledgement was lost: one read tells whether our write landed. Never a second write.
-      const after = await this.#readOnce(key);
-      if (!after.ok) return after.code === 'read-failed' ? needsReconciliation('read-failed') : after;
-      const { record: stored, authority } = after.value;
-      if (stored === null || stored.status === 'pending') return needsReconciliation('write-not-visible');
-      return settled(stored, closing, authority);
+      return invalidRequest('at: the clock threw');
     }
   }
-
-  /**
-   * The first read every request naming a card makes: the request read once,
-   * its time (`at`, else the clock) and key, and the record as the caller may
-   * see it (`null` when there is none). Refuses as the operations do:
-   * `invalid-request`, `not-found`, `invalid-record`, `store-unavailable`.
-   */
-  async #readRequested(given: InteractionRequest<Caller>): Promise<ParseResult<Requested<Card, Caller>, InteractionRefusalCode>> {
-    const request = readFields(given, INTERACTION_REQUEST_KEYS);
-    if (request === undefined) return unreadableRequest();
-    const at = this.#timeOf(request.at);
-    if (typeof at !== 'string') return at;
-    const key = keyOf(request);
-    if (typeof key === 'string') return invalidRequest(key);
-    const read = await this.#readOnce(key);
-    if (!read.ok) return read.code === 'read-failed' ? storeUnavailable() : read;
-    return { ok: true, value: { at, key, ...read.value } };
-  }
-
-  async #validateValue(
-    record: InteractionRecordV1<Card>,
-    value: unknown,
-  ): Promise<ParseResult<unknown, 'unknown-schema' | 'validation-failed' | 'invalid-value'>> {
-    let result: StandardSchemaV1.Result<unknown> | undefined;
-    try {
-      result = await this.#validate({ schema: record.schema, card: record.card, value });
-    } catch {
-      return refuse('validation-failed', 'the host validator threw; nothing was stored');
-    }
-    if (result === undefined) return refuse('unknown-schema', `no schema ${record.schema.id} revision ${record.schema.revision}`);
-    if (result.issues !== undefined) {
-      const issues = result.issues.map(toChatIssue);
-      return refuse('invalid-value', issues[0] === undefined ? 'the value does not fit the schema' : describe(issues[0]), issues);
-    }
-    if (!isSafeJson(result.value)) return refuse('invalid-value', 'the schema’s output is not bounded JSON data, so it cannot be stored');
-    return { ok: true, value: result.value };
-  }
-
-  /** One read: the record (strictly parsed) and authority; `not-found` when the caller may not see it. */
-  async #readOnce(
-    key: InteractionStoreRequest<Caller>,
-  ): Promise<
-    | { readonly ok: true; readonly value: View<Card> }
-    | ChatRefusal<'not-found'>
-    | ChatRefusal<'invalid-record'>
-    | ChatRefusal<'read-failed'>
-  > {
-    let snapshot: InteractionSnapshot;
-    try {
-      snapshot = await this.#store.read(key);
-    } catch {
-      return refuse('read-failed', 'the store could not be read');
-    }
-    return this.#view(snapshot, key.conversationId);
-  }
-
-  /** Authority first, so nothing about a record reaches a caller who may not see it. */
-  #view(snapshot: InteractionSnapshot, conversationId: string): ParseResult<View<Card>, 'not-found' | 'invalid-record'> {
-    const { record, authority } = snapshot;
-    if (authority === null) return notFound();
-    if (record === null) return { ok: true, value: { record: null, authority } };
-    const scope = typeof record === 'object' ? (record as { readonly scope?: unknown }).scope : undefined;
-    if (!isInteractionScope(scope) || scope.conversationId !== conversationId || !authorityFits(authority, scope)) return notFound();
-    const parsed = this.#parse(record);
-    return parsed.ok ? { ok: true, value: { record: parsed.value, authority } } : parsed;
-  }
-
-  #parse(record: unknown): ParseResult<InteractionRecordV1<Card>, 'invalid-record'> {
-    return parseInteractionRecord(record, (card) => this.#cards.parseCard(card));
-  }
-
-  #timeOf(at: string | undefined): string | ChatRefusal<'invalid-request'> {
-    let time: unknown = at;
-    if (time === undefined && this.#clock !== undefined) {
-      try {
-        time = this.#clock();
-      } catch {
-        return invalidRequest('at: the clock threw');
-      }
-    }
-    return isZonedTimestamp(time) ? time : invalidRequest('at: expected an RFC 3339 timestamp with an offset, or a clock');
-  }
+  return isZonedTimestamp(time) ? time : invalidRequest('at: expected an RFC 3339 timestamp with an offset, or a clock');
 }
 
 function authorityFits(authority: InteractionAuthority, scope: InteractionScope): boolean {

@@ -71,6 +71,16 @@ function startExecution<Result>(
 // A registry symbol: every copy of the package (both builds, any version) reads the same key.
 const TURN_RECOVERY_BRAND: unique symbol = Symbol.for('@papercusp/chat-protocol-recovery.TurnRecovery');
 
+// The brand getter lives on a base class made inside a pure IIFE: a computed key in a class body makes bundlers keep
+// the class, and everything it reaches (zod included), in a client bundle that imports only `createTurnId`.
+const BrandedTurnRecovery = /* @__PURE__ */ (() =>
+  class {
+    /** The brand {@link TurnRecovery.is} reads: `true` on every instance. */
+    get [TURN_RECOVERY_BRAND](): true {
+      return true;
+    }
+  })();
+
 /**
  * Recovers agent turns whose tools have external effects, over a host adapter.
  * One instance per worker; any number of instances may share one store.
@@ -88,7 +98,7 @@ const TURN_RECOVERY_BRAND: unique symbol = Symbol.for('@papercusp/chat-protocol-
  * adapter method or the clock throws or rejects; a store answer outside its contract makes the writes it carried
  * unknown (`needs-reconciliation` or a read-back), never a hang.
  */
-export class TurnRecovery<Result = unknown, Caller = unknown> {
+export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTurnRecovery {
   /**
    * Whether `value` is a `TurnRecovery` of any copy of this package: the ESM
    * build, the CommonJS build (an app that mixes the two, as Jest and Next.js
@@ -97,11 +107,6 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
    */
   static is(value: unknown): value is TurnRecovery<unknown, unknown> {
     return hasBrand(value, TURN_RECOVERY_BRAND);
-  }
-
-  /** The brand {@link TurnRecovery.is} reads: `true` on every instance. */
-  get [TURN_RECOVERY_BRAND](): true {
-    return true;
   }
 
   private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
@@ -119,6 +124,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> {
    * number: a host misconfigured at boot, not an input to refuse.
    */
   constructor(adapter: TurnRecoveryAdapter<Result, Caller>, options: TurnRecoveryOptions = {}) {
+    super();
     const { maxWriteAttempts, cacheSize, admissionLeaseMs, clock } = readTurnRecoveryOptions(options);
     this.adapter = adapter;
     this.snapshots = createSnapshotCache(cacheSize);

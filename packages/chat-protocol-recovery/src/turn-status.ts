@@ -8,7 +8,9 @@ import { CHAT_TURN_STATUSES, isChatId, type ChatIssue, type ParseResult } from '
 import * as z from 'zod/v4/mini';
 
 /** Statuses a turn-status response may carry: core's turn statuses, and `not-found` (the host never stored the turn). */
-export const TURN_STATUS_VALUES = /* @__PURE__ */ Object.freeze([...CHAT_TURN_STATUSES, 'not-found'] as const);
+// Inside a pure IIFE: bundlers keep a call whose argument spreads an array (the spread may run an iterator), and the
+// schema below with it, in a bundle that never reads either (bench `client-imports`).
+export const TURN_STATUS_VALUES = /* @__PURE__ */ (() => Object.freeze([...CHAT_TURN_STATUSES, 'not-found'] as const))();
 
 // The declaration file names this interface, whose heritage every zod of the peer range declares;
 // zod 4.1+ types `z.int()` as `ZodMiniInt`, which zod 3.25 and 4.0 lack (core's portable-zod.ts).

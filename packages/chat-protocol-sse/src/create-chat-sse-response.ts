@@ -27,7 +27,8 @@ import { createUnreadByteQueue } from './unread-byte-queue.js';
 export const DEFAULT_CHAT_SSE_HEARTBEAT_MS = 15_000;
 
 /** The default per-connection limit on bytes queued for a reader and not yet read (1 MiB). */
-export const DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES = 1024 * 1024;
+// A literal: bundlers keep a computed top-level constant in a bundle that never reads it.
+export const DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES: number = 1_048_576;
 
 /** The query parameter that carries the cursor for clients that cannot set `Last-Event-ID`. */
 export const CHAT_SSE_CURSOR_QUERY_PARAMETER = 'lastEventId';

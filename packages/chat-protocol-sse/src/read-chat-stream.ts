@@ -131,8 +131,9 @@ const DEFAULT_ATTEMPTS = 8;
 const DEFAULT_BASE_DELAY_MS = 500;
 const DEFAULT_MAX_DELAY_MS = 30_000;
 const DEFAULT_TIMEOUT_MS = 45_000;
-// A message is at most one envelope plus its `id:` and `event:` lines.
-const MAX_MESSAGE_CHARS = CHAT_LIMITS.maxEnvelopeLength + 1_024;
+// A message is at most one envelope plus its `id:` and `event:` lines. In a pure IIFE: bundlers keep a read of
+// another module's property (it may run a getter) in a bundle that never uses it.
+const MAX_MESSAGE_CHARS = /* @__PURE__ */ (() => CHAT_LIMITS.maxEnvelopeLength + 1_024)();
 const MAX_REFUSAL_BODY_BYTES = 8_192;
 const KEBAB_CODE = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 

@@ -31,10 +31,11 @@ export interface UnreadByteQueueOptions {
   readonly onFinish: (reason: 'closed' | 'failed' | 'overflow' | 'cancelled') => void;
 }
 
-const encoder = new TextEncoder();
+// Annotated and literal: bundlers keep an unannotated `new` or a computed constant in a bundle that never uses them.
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** How far ahead of the reader the replay backlog is fed, at most (a few frames to keep the socket busy). */
-const REPLAY_READ_AHEAD_BYTES = 16 * 1024;
+const REPLAY_READ_AHEAD_BYTES = 16_384; // 16 KiB
 
 /**
  * Creates a connection's queue.
