@@ -7,11 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readChatStream } from '@papercusp/chat-protocol-sse';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../test-support/postgres-cluster.mjs';
 import { HOST_COMMAND_USAGE } from './host-command-options.js';
 import { runHostCommand, spawnHostCommand, stopAllHostCommands, TOKENS, TOKENS_VARIABLE } from './host-command.testing.js';
-import { call, cardOf, follow, startTurn, type Host } from './loopback-host.testing.js';
+import { auth, call, cardOf, follow, startTurn, type Host } from './loopback-host.testing.js';
 
 const directories: string[] = [];
 const temporaryDirectory = (): string => {
@@ -104,8 +105,24 @@ describe('the chat-protocol-host command on PGlite in a data directory (issue 17
     expect((await call(host, 'GET', statusPath, null)).status).toBe(401);
     expect((await call(host, 'GET', statusPath, 'token-nobody-0123456789')).status).toBe(401);
 
+    // A turn waiting on its card with a stream open: the stop ends the stream instead of waiting for it.
+    const waiting = await startTurn(host, 'c_ana_1', 'Refund order 1042', TOKENS.ana);
+    const open = (async () => {
+      const url = `${first.url}/v1/conversations/c_ana_1/turns/${waiting.turnId}/events`;
+      const seen: string[] = [];
+      for await (const item of readChatStream({ url, headers: auth(TOKENS.ana), retry: { attempts: 0 } })) {
+        if (item.type === 'envelope') seen.push(item.envelope.event.type);
+        if (item.type === 'ended') return { seen, reason: item.reason };
+      }
+      return { seen, reason: 'none' };
+    })();
+    await follow(host, 'c_ana_1', waiting.turnId, (envelope) => envelope.event.type === 'card', TOKENS.ana);
     const stopped = await first.stop('SIGTERM');
     expect(stopped.code).toBe(0);
+    const ended = await open;
+    expect(ended.seen).toContain('card');
+    expect(ended.seen).not.toContain('done');
+    expect(ended.reason).toBe('gave-up');
     expect(stopped.stdout.endsWith('chat-protocol-host stopped (SIGTERM)\n')).toBe(true);
 
     // The same data directory again: the turn and its owner are still there.
