@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOST_DATA_DIRECTORY, DEFAULT_HOST_PORT, parseHostCommand } from './host-command-options.js';
+import { DEFAULT_HOST_DATA_DIRECTORY, DEFAULT_HOST_PORT, HOST_COMMAND_USAGE, parseHostCommand } from './host-command-options.js';
 
 describe('parseHostCommand (issue 17, "The host": the chat-protocol-host command)', () => {
   it('defaults: port 8787 on loopback, PGlite in ./.chat-protocol-data, no tokens (one is made up at start)', () => {
@@ -72,5 +73,12 @@ describe('parseHostCommand (issue 17, "The host": the chat-protocol-host command
       code: 'invalid-tokens',
       message: 'CHAT_PROTOCOL_HOST_TOKENS: entry 1 is not token=caller@tenant (letters, digits, _ or -)',
     });
+  });
+});
+
+describe('the host README (issue 17: the command is documented)', () => {
+  it('shows exactly what --help prints', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`\`--help\` prints:\n\n\`\`\`text\n${HOST_COMMAND_USAGE}\`\`\``);
   });
 });
