@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const HOST_BIN = fileURLToPath(new URL('../bin/chat-protocol-host.js', import.meta.url));
+const HOST_BIN = fileURLToPath(new URL('../bin/chat-protocol-host.js', import.meta.url));
 const HOST_DIST = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 export const TOKENS = { ana: 'token-ana-0123456789', bob: 'token-bob-0123456789' } as const;

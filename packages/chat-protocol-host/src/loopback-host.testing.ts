@@ -5,15 +5,15 @@
  * Not part of the package's build.
  */
 import { createServer, type Server } from 'node:http';
-import { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import type { ChatEventEnvelope, ChatStateV1 } from '@papercusp/chat-protocol-core';
 import { createPostgresChatStore, migrateChatStore, pgliteDatabase } from '@papercusp/chat-protocol-postgres';
 import { createTurnId } from '@papercusp/chat-protocol-recovery';
-import { followChatTurn, writeChatSseResponse } from '@papercusp/chat-protocol-sse';
+import { followChatTurn } from '@papercusp/chat-protocol-sse';
 import { expect } from 'vitest';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { createChatHost, type ChatHostOptions } from './create-chat-host.js';
+import { createNodeRequestListener } from './node-request-listener.js';
 import { createScriptedChatAgent, type ScriptedChatAgentOptions } from './scripted-agent.js';
 
 const CALLERS: Readonly<Record<string, ChatHostCaller>> = {
@@ -72,22 +72,7 @@ export async function startHost(
     cardPollMs: 200,
     ...hostOptions,
   });
-  const server = createServer((incoming, outgoing) => {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
-    const controller = new AbortController();
-    outgoing.on('close', () => controller.abort());
-    const method = incoming.method ?? 'GET';
-    const body = method === 'GET' || method === 'HEAD' ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
-    const request = new Request(new URL(incoming.url ?? '/', 'http://127.0.0.1'), {
-      method,
-      headers,
-      body,
-      signal: controller.signal,
-      ...(body === null ? {} : { duplex: 'half' }),
-    } as RequestInit);
-    void handler(request).then((response) => writeChatSseResponse(response, outgoing));
-  });
+  const server = createServer(createNodeRequestListener(handler));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
