@@ -9,6 +9,7 @@
 // clean replay. Exits 1 when any check fails; stops everything it started.
 // `--no-build` skips the build (the tests run it after building).
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -175,7 +176,8 @@ async function startRelay(target) {
   };
 }
 
-const conversationId = 'c_demo_refunds';
+// A conversation of its own each run: on a real database, earlier runs' conversations are still there.
+const conversationId = `c_demo_${randomBytes(6).toString('hex')}`;
 let firstHost;
 const headersOf = (token) => ({ authorization: `Bearer ${token}` });
 async function request(base, method, path, token, body, extra = {}) {
