@@ -139,6 +139,7 @@ async function startRelay(target) {
   let upstream = new URL(target);
   let held = null;
   const sockets = new Set();
+  const connections = [];
   const pipe = (client) => {
     const server = connect(Number(upstream.port), upstream.hostname);
     for (const socket of [client, server]) {
@@ -146,6 +147,20 @@ async function startRelay(target) {
       socket.on('error', () => undefined);
       socket.once('close', () => sockets.delete(socket));
     }
+    // What went through: the cursor the client asked from, and the first frame the host sent back.
+    const seen = { lastEventId: null, firstFrameId: null };
+    connections.push(seen);
+    let request = '';
+    let response = '';
+    client.on('data', (chunk) => {
+      request += chunk;
+      seen.lastEventId ??= /^last-event-id: *(\S+)\r$/im.exec(request)?.[1] ?? null;
+    });
+    server.on('data', (chunk) => {
+      if (seen.firstFrameId !== null) return;
+      response += chunk;
+      seen.firstFrameId = /^id: ?(\S+)$/m.exec(response)?.[1] ?? null;
+    });
     client.pipe(server).pipe(client);
     client.once('close', () => server.destroy());
     server.once('close', () => client.destroy());
@@ -162,6 +177,7 @@ async function startRelay(target) {
   });
   return {
     url: `http://127.0.0.1:${relay.address().port}`,
+    connections,
     /** Closes every connection; new ones wait until `restore`. */
     cut(next) {
       upstream = new URL(next);
@@ -393,6 +409,12 @@ async function main() {
     `the client reconnected once, on its own${second === first ? '' : ' to host B'}, from the last event it had read`,
   );
   const caughtUp = live.caughtUp;
+  const [, resumed] = relay.connections;
+  const resumedAfter = live.resumedFrom[0] ?? 0;
+  check(
+    resumed?.lastEventId === `${turnId}:${resumedAfter}` && resumed.firstFrameId === `${turnId}:${resumedAfter + 1}`,
+    `the reconnect asked for everything after event ${resumedAfter}, and the host's first frame back was event ${resumed?.firstFrameId?.split(':')[1]}: nothing resent`,
+  );
   check(
     caughtUp.length > 0 && caughtUp[0] === (live.resumedFrom[0] ?? 0) + 1,
     `on reconnecting, the host sent the ${caughtUp.length} events written while the client was away (${caughtUp[0]} to ${caughtUp.at(-1)}) before the live ones`,

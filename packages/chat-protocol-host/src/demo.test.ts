@@ -37,6 +37,7 @@ const KEY_LINES = [
   /✓ sending the same message again \(a flaky network might\) answered 409 turn-in-flight/,
   /✂ connection cut/,
   /✓ on reconnecting, the host sent the \d+ events written while the client was away/,
+  /✓ the reconnect asked for everything after event (\d+), and the host's first frame back was event \d+: nothing resent/,
   /✓ the pieces of text put together are exactly the answer: nothing repeated at the cut/,
   /┌ block: Refund/,
   /⚙ tool issue_refund: succeeded \(refund 1042 issued\)/,
