@@ -349,7 +349,10 @@ async function main() {
   if (second !== first) line(`   host B listening on ${second.url}`);
 
   // Turn 1: everything a turn can do, through a connection we cut halfway.
-  step('Ana asks for a refund', 'The client makes up an id for the turn before sending it, so sending it twice can never start two turns.');
+  step(
+    'Ana asks for a refund',
+    "A turn is one message and the agent's whole answer to it. The client makes up the turn's id before sending it, so sending it twice can never start two turns.",
+  );
   const refund = { clientTurnId: createTurnId(), text: 'Please refund order 1042.' };
   const started = await postTurn(first.url, refund.clientTurnId, refund.text);
   check(started.status === 202, `POST /turns answered ${started.status}, the turn id ${started.body?.turnId}`);
@@ -363,7 +366,7 @@ async function main() {
 
   step(
     'The answer streams in, and the connection drops halfway',
-    `The text arrives in small pieces. After the second piece we cut the connection and keep the client away a moment${second === first ? '' : ', then send it to host B'}; it reconnects by itself and the host sends only what it missed.`,
+    `The answer arrives as numbered events, its text in small pieces. After the second piece we cut the connection and keep the client away a moment${second === first ? '' : ', then send it to host B'}; it reconnects by itself and the host sends only what it missed.`,
   );
   const relay = await startRelay(first.url);
   let pieces = 0;

@@ -41,14 +41,14 @@ export async function openHostDatabase(source: {
   }
   await mkdir(source.dataDirectory, { recursive: true });
   const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create(source.dataDirectory);
+  const pglite = await PGlite.create(source.dataDirectory);
   return {
-    database: pgliteDatabase(db),
+    database: pgliteDatabase(pglite),
     description: `PGlite in ${source.dataDirectory}`,
     close: async () => {
       if (closed) return;
       closed = true;
-      await db.close();
+      await pglite.close();
     },
   };
 }
