@@ -156,7 +156,7 @@ describe('the chat-protocol-host command on a real Postgres server (issue 17: se
     await cluster?.destroy();
   }, 60_000);
 
-  it('two processes serve the same conversations: a turn started on one streams from the other, whose card answer reaches the run', async () => {
+  it('two processes serve the same conversations: a turn started on one streams from the other, whose card answer reaches the run; both stop cleanly with a stream open', async () => {
     cluster = await startPostgresCluster();
     const env = { CHAT_PROTOCOL_HOST_TOKENS: TOKENS_VARIABLE, DATABASE_URL: cluster.url };
     const [one, two] = await Promise.all([
@@ -170,7 +170,17 @@ describe('the chat-protocol-host command on a real Postgres server (issue 17: se
     // The grant is in the shared database: the other process keeps the conversation from another tenant too.
     const statusPath = `/v1/conversations/c_ana_shared/turns/by-client-id/${clientTurnId}`;
     expect((await call(hostAt(two.url), 'GET', statusPath, TOKENS.bob)).status).toBe(404);
-    expect((await one.stop('SIGINT')).code).toBe(0);
+    // A turn waiting on its card, streamed from the other process: both still stop at once.
+    const waiting = await startTurn(hostAt(one.url), 'c_ana_shared', 'Refund order 1042', TOKENS.ana);
+    await follow(hostAt(two.url), 'c_ana_shared', waiting.turnId, (envelope) => envelope.event.type === 'card', TOKENS.ana);
+    const open = readChatStream({
+      url: `${two.url}/v1/conversations/c_ana_shared/turns/${waiting.turnId}/events`,
+      headers: auth(TOKENS.ana),
+      retry: { attempts: 0 },
+    })[Symbol.asyncIterator]();
+    expect((await open.next()).value).toMatchObject({ type: 'connected' });
     expect((await two.stop('SIGTERM')).code).toBe(0);
+    expect((await one.stop('SIGINT')).code).toBe(0);
+    await open.return?.();
   });
 });

@@ -30,6 +30,8 @@ export interface RunningHostCommand {
   readonly close: () => Promise<void>;
 }
 
+// Who the made-up token stands for when no tokens were configured.
+const LOCAL_IDENTITY: HostCommandIdentity = { callerId: 'local', tenantId: 'local' };
 const TURNS_PATH = /^\/v1\/conversations\/([^/]+)\/turns$/;
 
 function callerOf({ callerId, tenantId }: HostCommandIdentity): ChatHostCaller {
@@ -55,10 +57,8 @@ export async function startHostCommand(options: HostCommandOptions): Promise<Run
     throw error;
   }
   const generatedToken = options.tokens === null ? randomBytes(24).toString('base64url') : null;
-  const callers = new Map<string, ChatHostCaller>();
-  for (const [token, identity] of options.tokens ?? [[generatedToken ?? '', { callerId: 'local', tenantId: 'local' }] as const]) {
-    callers.set(token, callerOf(identity));
-  }
+  const identities = options.tokens ?? new Map([[generatedToken ?? '', LOCAL_IDENTITY]]);
+  const callers = new Map([...identities].map(([token, identity]) => [token, callerOf(identity)] as const));
   const authenticate = (request: Request): ChatHostCaller | null => {
     const header = request.headers.get('authorization') ?? '';
     return header.startsWith('Bearer ') ? (callers.get(header.slice('Bearer '.length)) ?? null) : null;
