@@ -5,31 +5,13 @@
  * cluster is stopped in teardown even when a test fails; the demo stops its
  * own hosts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../test-support/postgres-cluster.mjs';
+import { runNodeScript, stopAllHostCommands } from './host-command.testing.js';
 
 const DEMO = fileURLToPath(new URL('../../../scripts/demo.mjs', import.meta.url));
-const running = new Set<ChildProcess>();
-
-function runDemo(env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const environment: Record<string, string | undefined> = { ...process.env, ...env };
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete environment[name];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DEMO, '--no-build'], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      running.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runDemo = (env: Record<string, string | undefined>) => runNodeScript(DEMO, ['--no-build'], env);
 
 // The lines a person relies on: each scenario happened and its check passed.
 const KEY_LINES = [
@@ -54,9 +36,7 @@ const KEY_LINES = [
 describe('pnpm demo (issue 17, "The demo")', () => {
   let cluster: PostgresCluster | undefined;
   // A demo still running (a test timed out) gets SIGTERM: it then stops the hosts it started.
-  afterEach(async () => {
-    await Promise.all([...running].map((child) => new Promise((resolve) => (child.once('close', resolve), child.kill('SIGTERM')))));
-  });
+  afterEach(() => stopAllHostCommands('SIGTERM'));
   afterAll(() => cluster?.destroy(), 60_000);
 
   it('on PGlite: every scenario runs live against the host command, every check passes, exit 0, no colour when not a terminal', async () => {

@@ -31,14 +31,21 @@ function requireBuilt(): void {
   if (!existsSync(HOST_DIST)) throw new Error('dist/cli.js is missing: run `pnpm --filter @papercusp/chat-protocol-host build` first');
 }
 
-/** Runs the command to its end (for `--help` and bad options). */
-export function runHostCommand(
+/** The environment of a child: this process's, with `env` over it (`undefined` removes a variable). */
+function childEnvironment(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const environment: Record<string, string | undefined> = { ...process.env, ...env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete environment[name];
+  return environment;
+}
+
+/** Runs a Node script to its end, tracked like the commands (the demo's test runs `scripts/demo.mjs` with it). */
+export function runNodeScript(
+  script: string,
   args: readonly string[],
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  requireBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HOST_BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env: childEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
     started.add(child);
     let stdout = '';
     let stderr = '';
@@ -52,12 +59,19 @@ export function runHostCommand(
   });
 }
 
+/** Runs the command to its end (for `--help` and bad options). */
+export function runHostCommand(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  requireBuilt();
+  return runNodeScript(HOST_BIN, args, env);
+}
+
 /** Starts the command and resolves once it prints the URL it listens on. */
 export function spawnHostCommand(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<HostProcess> {
   requireBuilt();
-  const environment: Record<string, string | undefined> = { ...process.env, ...env };
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete environment[name];
-  const child = spawn(process.execPath, [HOST_BIN, ...args], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HOST_BIN, ...args], { env: childEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
   started.add(child);
   let stdout = '';
   let stderr = '';
@@ -93,14 +107,17 @@ export function spawnHostCommand(args: readonly string[], env: Record<string, st
   });
 }
 
-/** Kills every command a test started and has not stopped: for `afterEach`/`afterAll`. */
-export async function stopAllHostCommands(): Promise<void> {
+/**
+ * Stops every process a test started and that is still running, for
+ * `afterEach`/`afterAll`: SIGKILL by default; SIGTERM lets the demo stop the hosts it started.
+ */
+export async function stopAllHostCommands(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
   await Promise.all(
     [...started].map(
       (child) =>
         new Promise<void>((resolve) => {
           child.once('close', () => resolve());
-          child.kill('SIGKILL');
+          child.kill(signal);
         }),
     ),
   );
