@@ -14,6 +14,13 @@ export interface HostCommandIo {
   readonly stderr: (text: string) => void;
 }
 
+// One line, never empty: a refused connection to a dual-stack `localhost` can be an AggregateError with an empty message.
+function describeError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const text = error instanceof Error && error.message !== '' ? error.message : typeof code === 'string' ? code : String(error);
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 const processIo: HostCommandIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
@@ -48,7 +55,7 @@ export async function main(
   try {
     running = await startHostCommand(parsed.value.options);
   } catch (error) {
-    io.stderr(`chat-protocol-host: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`chat-protocol-host: could not start: ${describeError(error)}\n`);
     return 1;
   }
   if (running.generatedToken !== null) {

@@ -69,7 +69,7 @@ describe('the chat-protocol-host command: options (issue 17, "The host")', () =>
   });
 
   it('a database it cannot open is exit code 1 with one line', async () => {
-    const result = await runHostCommand(['--port', '0'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    const result = await runHostCommand(['--port', '0'], { DATABASE_URL: 'postgres://postgres@localhost:1/none' });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^chat-protocol-host: could not start: .+\n$/);
     expect(result.stdout).toBe('');

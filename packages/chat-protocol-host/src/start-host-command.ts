@@ -57,7 +57,7 @@ export async function startHostCommand(options: HostCommandOptions): Promise<Run
     throw error;
   }
   const generatedToken = options.tokens === null ? randomBytes(24).toString('base64url') : null;
-  const identities = options.tokens ?? new Map([[generatedToken ?? '', LOCAL_IDENTITY]]);
+  const identities = generatedToken === null ? (options.tokens ?? new Map()) : new Map([[generatedToken, LOCAL_IDENTITY]]);
   const callers = new Map([...identities].map(([token, identity]) => [token, callerOf(identity)] as const));
   const authenticate = (request: Request): ChatHostCaller | null => {
     const header = request.headers.get('authorization') ?? '';
