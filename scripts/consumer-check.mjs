@@ -11,10 +11,14 @@
 //      or testkit in package-lock.json;
 //   2. with the testkit added as a dev dependency: does the same for
 //      `@papercusp/chat-protocol/testkit`, and still finds no fast-check,
-//      pure-rand or vitest (optional peers the app did not ask for).
+//      pure-rand or vitest (optional peers the app did not ask for);
+//   3. with the host added (which depends on both database drivers, so it
+//      comes after the check that the store loads without them): runs its
+//      `chat-protocol-host` command from node_modules/.bin on PGlite until it
+//      listens, then stops it with SIGTERM and expects exit code 0.
 // Exit code 0 when every check passes, 1 with the failing step otherwise. The
 // temporary directory is removed either way (`CONSUMER_KEEP=1` keeps it).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +29,8 @@ const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const TEST_TOOLING = ['fast-check', 'pure-rand', 'vitest'];
 // eventsource-parser is no longer among them: it is the SSE transport's parser, a dependency of @papercusp/chat-protocol-sse.
 const TESTKIT_ONLY = ['@papercusp/chat-protocol-testkit'];
+// Installed after the app's checks: it depends on pg and PGlite, which the store must load without.
+const HOST = '@papercusp/chat-protocol-host';
 
 /** Fails the check with a message saying which step broke. */
 class CheckFailure extends Error {}
@@ -241,7 +247,7 @@ function checkZodLine(workspace, tarballs, zodVersion) {
   const project = join(workspace, `app-zod-${zodVersion}`);
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer-app', version: '1.0.0', private: true }, null, 2));
-  const app = [...tarballs].filter(([name]) => name !== '@papercusp/chat-protocol-testkit').map(([, file]) => file);
+  const app = [...tarballs].filter(([name]) => name !== '@papercusp/chat-protocol-testkit' && name !== HOST).map(([, file]) => file);
   const npm = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
   run('npm', ['install', ...npm, ...app, `zod@${zodVersion}`], { cwd: project });
   step(`npm installed ${app.length} tarballs and zod@${zodVersion}, without the testkit`);
@@ -252,6 +258,33 @@ function checkZodLine(workspace, tarballs, zodVersion) {
   step('npm added the testkit as a dev dependency');
   assertAbsent(project, TEST_TOOLING, 'of an app with the testkit but not its optional peers');
   checkConsumer(project, 'testkit', TESTKIT_SOURCE, 'testkit');
+}
+
+/** Installs the host into `project` and runs its command until it listens, then stops it. */
+async function checkHostCommand(project, tarball) {
+  console.log('\nthe chat-protocol-host command');
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: project });
+  step('npm added the host (and with it pg and PGlite)');
+  const bin = join(project, 'node_modules', '.bin', 'chat-protocol-host');
+  const child = spawn(bin, ['--port', '0', '--data-dir', join(project, 'host-data')], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('close', (code) => resolve(code)));
+  const listening = await new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), 60_000);
+    child.stdout.on('data', () => {
+      if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(output)) {
+        clearTimeout(timer);
+        resolve(true);
+      }
+    });
+    void exited.then(() => resolve(false));
+  });
+  child.kill('SIGTERM');
+  const code = await exited;
+  if (!listening || code !== 0) throw new CheckFailure(`chat-protocol-host did not start and stop cleanly (exit ${code}):\n${output}`);
+  step(`chat-protocol-host: ${output.trim().split('\n').join('; ')}`);
 }
 
 const workspace = mkdtempSync(join(tmpdir(), 'chat-protocol-consumer-'));
@@ -265,6 +298,7 @@ try {
   const tarballs = pack(packages, destination);
   step(`packed ${[...tarballs.keys()].join(', ')}`);
   for (const zodVersion of zodVersions) checkZodLine(workspace, tarballs, zodVersion);
+  await checkHostCommand(join(workspace, `app-zod-${zodVersions.at(-1)}`), tarballs.get(HOST));
   console.log('\nconsumer check passed');
 } catch (error) {
   console.error(`\nconsumer check failed: ${error instanceof CheckFailure ? error.message : (error?.stack ?? error)}`);

@@ -1,203 +1,548 @@
 #!/usr/bin/env node
-// `pnpm demo`: lists the golden sessions the testkit ships and replays them
-// through the built core package, prints two of them as a person would see
-// them, shows how the reducer absorbs the overlapping replay of a resumed
-// connection and refuses a gap with the cursor to replay after, upgrades the
-// captured legacy sessions in fixtures/legacy to v1, then writes a golden
-// session as an SSE capture and runs the testkit's `chat-protocol verify` on
-// it, as written and with two frames lost. No network, no clock, no randomness.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// `pnpm demo`: the protocol live. Builds the packages quietly, starts the real
+// `chat-protocol-host` command on a free loopback port (PGlite in a temporary
+// folder; with DATABASE_URL, two host processes on that Postgres), and runs a
+// terminal client through the scripted agent's scenarios: streamed text, a
+// block, a tool with an external effect, a connection cut mid-turn and
+// resumed, a card answered over HTTP, a cancellation with a late result, a
+// failed turn, another tenant kept out, and the final state checked against a
+// clean replay. Exits 1 when any check fails; stops everything it started.
+// `--no-build` skips the build (the tests run it after building).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createParser } from 'eventsource-parser';
-import { applyChatEvent, createChatState, encodeChatSseFrame, formatChatCursor } from '@papercusp/chat-protocol-core';
-import { createChatFrameDecoder, papercup, scout } from '@papercusp/chat-protocol-legacy-adapter';
-import { listGoldenSessions, replayGoldenSession } from '@papercusp/chat-protocol-testkit';
+import { isDeepStrictEqual } from 'node:util';
 
-function heading(text, underline = '=') {
-  console.log(`\n${text}\n${underline.repeat(text.length)}`);
-}
+const root = fileURLToPath(new URL('..', import.meta.url));
+const hostBin = join(root, 'packages/chat-protocol-host/bin/chat-protocol-host.js');
+const databaseUrl = process.env['DATABASE_URL'] || null;
+const TOOL_DELAY_MS = 1200;
+const DEMO_TIMEOUT_MS = 180_000;
 
-function indent(text, prefix = '    ') {
-  return text
-    .split('\n')
-    .map((line) => (line === '' ? '' : prefix + line))
-    .join('\n');
-}
+// Colour only for a person at a terminal.
+const colour = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+const paint = (code) => (text) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
+const bold = paint('1');
+const dim = paint('2');
+const green = paint('32');
+const red = paint('31');
+const cyan = paint('36');
 
-/** A golden session as the testkit ships it, replayed by core's reducer. */
-function golden(name) {
-  const replayed = replayGoldenSession(name);
-  if (!replayed.ok) throw new Error(`${name}: ${replayed.code}: ${replayed.message}`);
-  return replayed.value;
-}
+// The agent's streamed text is written inline; any other line first ends it.
+let inline = false;
+const write = (text) => {
+  process.stdout.write(text);
+  inline = !text.endsWith('\n');
+};
+const line = (text = '') => write(`${inline ? '\n' : ''}${text}\n`);
+const say = (text) => write(text);
 
-/** Applies envelopes in order and counts outcomes; stops at the first refusal. */
-function deliver(state, envelopes) {
-  const counts = { applied: 0, duplicate: 0 };
-  for (const envelope of envelopes) {
-    const result = applyChatEvent(state, envelope);
-    if (!result.ok) return { state, counts, refusal: result };
-    counts[result.outcome]++;
-    state = result.state;
+let steps = 0;
+const step = (title, explanation) => {
+  steps += 1;
+  line();
+  line(bold(`${steps}. ${title}`));
+  line(dim(`   ${explanation}`));
+};
+
+let checks = 0;
+let failures = 0;
+const check = (ok, what) => {
+  checks += 1;
+  if (!ok) failures += 1;
+  line(`   ${ok ? green('✓') : red('✗')} ${what}`);
+  return ok;
+};
+
+// Everything started, stopped in reverse order on the way out, whatever happened.
+const cleanups = [];
+let stopping;
+const stopEverything = () => {
+  stopping ??= (async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  })();
+  return stopping;
+};
+const finish = async (code) => {
+  await stopEverything();
+  process.exit(code);
+};
+process.once('SIGINT', () => void finish(130));
+process.once('SIGTERM', () => void finish(143));
+setTimeout(() => {
+  line(red(`✗ the demo did not finish in ${DEMO_TIMEOUT_MS / 1000} s`));
+  void finish(1);
+}, DEMO_TIMEOUT_MS).unref();
+
+// 0. Build quietly: the build's output only when it fails.
+if (!process.argv.includes('--no-build')) {
+  process.stdout.write(dim('Building the packages… '));
+  const turbo = join(root, 'node_modules/.bin/turbo');
+  const built = spawnSync(turbo, ['run', 'build', '--filter=@papercusp/chat-protocol-host...'], { cwd: root, encoding: 'utf8' });
+  if (built.status !== 0) {
+    process.stdout.write('\n');
+    process.stderr.write(`${built.stdout ?? ''}${built.stderr ?? ''}${built.error ? String(built.error) : ''}\n`);
+    process.stderr.write(red('The build failed (its output is above).\n'));
+    process.exit(1);
   }
-  return { state, counts, refusal: null };
+  process.stdout.write(dim('done.\n'));
 }
 
-function describeTurn(turn) {
-  const provenance = turn.provenance === null ? 'unknown model' : `${turn.provenance.model} via ${turn.provenance.engine}`;
-  console.log(`  turn ${turn.turnId}`);
-  console.log(`  produced by ${provenance}`);
-  if (turn.reasoning !== '') console.log(`  reasoning:\n${indent(turn.reasoning)}`);
-  console.log(`  text:\n${indent(turn.text || '(none)')}`);
+const { applyChatEvent, createChatState } = await import('@papercusp/chat-protocol-core');
+const { createTurnTextSplitter } = await import('@papercusp/chat-protocol-blocks');
+const { createTurnId } = await import('@papercusp/chat-protocol-recovery');
+const { readChatStream } = await import('@papercusp/chat-protocol-sse');
+const { createPostgresChatStore, pgDatabase, pgliteDatabase } = await import('@papercusp/chat-protocol-postgres');
 
-  console.log(turn.toolCalls.length === 0 ? '  tool calls: none' : '  tool calls:');
-  for (const call of turn.toolCalls) {
-    const { result } = call;
-    if (result === null) {
-      console.log(`    - ${call.name}: no result (still open when the turn ended)`);
+const TOKENS = { ana: 'demo-token-ana-0123456789', bob: 'demo-token-bob-0123456789' };
+const hostEnvironment = { ...process.env, CHAT_PROTOCOL_HOST_TOKENS: `${TOKENS.ana}=ana@acme,${TOKENS.bob}=bob@globex` };
+const temporary = mkdtempSync(join(tmpdir(), 'chat-protocol-demo-'));
+cleanups.push(async () => rmSync(temporary, { recursive: true, force: true }));
+const dataDirectory = join(temporary, 'data');
+
+/** Starts one `chat-protocol-host` process and resolves with its URL once it listens. */
+function startHost(name) {
+  const args = ['--port', '0', '--tool-delay-ms', String(TOOL_DELAY_MS), '--card-poll-ms', '200'];
+  if (databaseUrl === null) args.push('--data-dir', dataDirectory);
+  const child = spawn(process.execPath, [hostBin, ...args], { env: hostEnvironment, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  cleanups.push(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  });
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url !== undefined) resolve({ name, url, stop: async () => (child.kill('SIGTERM'), await exited) });
+    });
+    void exited.then((code) => reject(new Error(`host ${name} exited ${code} before listening:\n${output}`)));
+  });
+}
+
+/**
+ * A relay between the client's event stream and a host, so the demo can cut
+ * the connection the way a network does (the sockets just close), keep the
+ * client away for a while (its reconnect waits at the relay), and send the
+ * reconnect to another host process.
+ */
+async function startRelay(target) {
+  let upstream = new URL(target);
+  let held = null;
+  const sockets = new Set();
+  const connections = [];
+  const pipe = (client) => {
+    const server = connect(Number(upstream.port), upstream.hostname);
+    for (const socket of [client, server]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('close', () => sockets.delete(socket));
+    }
+    // What went through: the cursor the client asked from, and the first frame the host sent back.
+    const seen = { lastEventId: null, firstFrameId: null };
+    connections.push(seen);
+    let request = '';
+    let response = '';
+    client.on('data', (chunk) => {
+      request += chunk;
+      seen.lastEventId ??= /^last-event-id: *(\S+)\r$/im.exec(request)?.[1] ?? null;
+    });
+    server.on('data', (chunk) => {
+      if (seen.firstFrameId !== null) return;
+      response += chunk;
+      seen.firstFrameId = /^id: ?(\S+)$/m.exec(response)?.[1] ?? null;
+    });
+    client.pipe(server).pipe(client);
+    client.once('close', () => server.destroy());
+    server.once('close', () => client.destroy());
+  };
+  const relay = createServer((client) => {
+    client.on('error', () => undefined);
+    if (held === null) pipe(client);
+    else held.push(client);
+  });
+  await new Promise((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => {
+    for (const socket of [...sockets, ...(held ?? [])]) socket.destroy();
+    await new Promise((resolve) => relay.close(resolve));
+  });
+  return {
+    url: `http://127.0.0.1:${relay.address().port}`,
+    connections,
+    /** Closes every connection; new ones wait until `restore`. */
+    cut(next) {
+      upstream = new URL(next);
+      held = [];
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      const waiting = held ?? [];
+      held = null;
+      for (const client of waiting) pipe(client);
+    },
+  };
+}
+
+// A conversation of its own each run: on a real database, earlier runs' conversations are still there.
+const conversationId = `c_demo_${randomBytes(6).toString('hex')}`;
+let firstHost;
+const headersOf = (token) => ({ authorization: `Bearer ${token}` });
+async function request(base, method, path, token, body, extra = {}) {
+  const response = await fetch(`${base}/v1/conversations${path}`, {
+    method,
+    headers: { ...headersOf(token), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // not JSON: keep null
+  }
+  return { status: response.status, body: json };
+}
+// Polls the turn's status until the host has written event `seq` (at most 20 s); resolves with the last seq written.
+async function waitForProgress(clientTurnId, seq) {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const status = await request(firstHost.url, 'GET', `/${conversationId}/turns/by-client-id/${clientTurnId}`, TOKENS.ana);
+    const lastSeq = status.body?.lastSeq ?? 0;
+    if (lastSeq >= seq || status.body?.status !== 'running' || Date.now() > until) return lastSeq;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+const postTurn = (base, clientTurnId, text) =>
+  request(base, 'POST', `/${conversationId}/turns`, TOKENS.ana, { clientTurnId, text }, { 'Idempotency-Key': clientTurnId });
+
+// The client's view of the conversation: every frame it received, folded as it arrived.
+let clientState = createChatState(conversationId);
+const turns = [];
+
+/**
+ * Reads a turn's event stream from `url` until it ends, printing what a person
+ * would see. `onEnvelope` may act on a frame (cut the connection, answer a card,
+ * cancel); it returns nothing. Returns what the reading saw.
+ */
+async function followTurn(url, turnId, onEnvelope = () => undefined, { reconnectTarget = '' } = {}) {
+  const seen = {
+    seqs: [],
+    duplicates: 0,
+    reconnects: [],
+    ended: null,
+    text: '',
+    blocks: [],
+    resumedFrom: [],
+    reconnectedAt: null,
+    caughtUp: [],
+  };
+  const splitter = createTurnTextSplitter();
+  let printed = '';
+  const show = (segments) => {
+    for (const segment of segments) {
+      if (segment.kind === 'text' && segment.text !== '') {
+        // A line that picks up in the middle of a word starts with an ellipsis.
+        const continuing = !inline && printed !== '' && !/\s$/.test(printed);
+        say(`${inline ? '' : `   ${bold('Agent:')} ${continuing ? '…' : ''}`}${segment.text}`);
+        printed += segment.text;
+      }
+      if (segment.kind === 'report') {
+        seen.blocks.push(segment.block);
+        const { title, plans } = segment.block;
+        line(cyan(`   ┌ block: ${title ?? 'report'}`));
+        for (const plan of plans ?? []) {
+          line(cyan(`   │ ${plan.title} (${plan.status === 'wip' ? 'in progress' : plan.status})`));
+          for (const item of plan.items ?? []) line(cyan(`   │   ${item.status === 'done' ? '✓' : '·'} ${item.text}`));
+        }
+        line(cyan('   └'));
+      }
+    }
+  };
+  for await (const item of readChatStream({
+    url: `${url}/v1/conversations/${conversationId}/turns/${turnId}/events`,
+    headers: headersOf(TOKENS.ana),
+    retry: { baseDelayMs: 100, maxDelayMs: 300 },
+  })) {
+    if (item.type === 'reconnecting') {
+      seen.reconnects.push(item.cursor?.seq ?? 0);
+      line(dim(`   … the connection dropped after event ${item.cursor?.seq ?? 0}; the client reconnects by itself${reconnectTarget}`));
+    }
+    if (item.type === 'connected' && item.attempt > 0) {
+      seen.resumedFrom.push(item.cursor?.seq ?? 0);
+      seen.reconnectedAt = Date.now();
+      line(dim(`   … reconnected, asking for everything after event ${item.cursor?.seq ?? 0} (the Last-Event-ID header)`));
+    }
+    if (item.type === 'refused') line(red(`   the host refused the stream: ${item.status} ${item.code}`));
+    if (item.type === 'ended') seen.ended = item.reason;
+    if (item.type !== 'envelope') continue;
+    const { envelope } = item;
+    // Written before the reconnect, yet received after it: replayed from the database.
+    if (seen.reconnectedAt !== null && Date.parse(envelope.occurredAt) <= seen.reconnectedAt) seen.caughtUp.push(envelope.seq);
+    const applied = applyChatEvent(clientState, envelope);
+    if (!applied.ok) {
+      line(red(`   the client refused event ${envelope.seq}: ${applied.code}`));
       continue;
     }
-    const detail = [result.summary, result.error].filter(Boolean).join(': ');
-    console.log(`    - ${call.name}: ${result.status}${detail === '' ? '' : ` (${detail})`}`);
-    for (const block of result.blocks ?? []) {
-      const sources = (block.sources ?? []).map((source) => source.label ?? source.ref);
-      const cited = sources.length === 0 ? '' : `, citing ${sources.join('; ')}`;
-      console.log(`        ${block.kind} block${cited}`);
+    if (applied.outcome === 'duplicate') seen.duplicates += 1;
+    clientState = applied.state;
+    seen.seqs.push(envelope.seq);
+    const { event } = envelope;
+    switch (event.type) {
+      case 'user_input':
+        line(`   ${bold('Ana:')} ${event.text}`);
+        break;
+      case 'reasoning':
+        line(dim(`   (thinking: ${event.text})`));
+        break;
+      case 'delta':
+        seen.text += event.text;
+        show(splitter.push(event.text));
+        break;
+      case 'tool_call':
+        line(`   ${cyan('⚙')} tool ${event.name}(${JSON.stringify(event.input ?? {})}) started`);
+        break;
+      case 'tool_result':
+        line(`   ${cyan('⚙')} tool ${event.name}: ${event.status}${event.summary ? ` (${event.summary})` : ''}`);
+        break;
+      case 'card':
+        line(`   ${cyan('?')} card: "${event.card.prompt}" [${event.card.presentation.kind}]`);
+        break;
+      case 'card_closed':
+        line(`   ${cyan('?')} card closed: ${event.resolution}`);
+        break;
+      case 'done':
+        show(splitter.end());
+        line(`   ${bold('turn ended:')} ${event.status}`);
+        break;
+      case 'error':
+        show(splitter.end());
+        line(
+          `   ${bold('turn failed:')} ${event.message} (retry allowed: ${event.retryable ? 'yes' : 'no'}${event.retryAfterMs === undefined ? '' : `, after ${event.retryAfterMs / 1000} s`})`,
+        );
+        break;
+    }
+    await onEnvelope(envelope);
+  }
+  return seen;
+}
+
+async function main() {
+  step(
+    databaseUrl === null ? 'Start the chat host' : 'Start two chat host processes',
+    databaseUrl === null
+      ? 'The host is the server a chat app talks to. It keeps every event in a database: here PGlite, an embedded Postgres, in a temporary folder.'
+      : 'Both processes use the Postgres server in DATABASE_URL, so either one can serve any conversation.',
+  );
+  const first = await startHost('A');
+  firstHost = first;
+  const second = databaseUrl === null ? first : await startHost('B');
+  line(`   host A listening on ${first.url}`);
+  if (second !== first) line(`   host B listening on ${second.url}`);
+
+  // Turn 1: everything a turn can do, through a connection we cut halfway.
+  step(
+    'Ana asks for a refund',
+    "A turn is one message and the agent's whole answer to it. The client makes up the turn's id before sending it, so sending it twice can never start two turns.",
+  );
+  const refund = { clientTurnId: createTurnId(), text: 'Please refund order 1042.' };
+  const started = await postTurn(first.url, refund.clientTurnId, refund.text);
+  check(started.status === 202, `POST /turns answered ${started.status}, the turn id ${started.body?.turnId}`);
+  const turnId = started.body?.turnId;
+  turns.push(turnId);
+  const resent = await postTurn(first.url, refund.clientTurnId, refund.text);
+  check(
+    resent.status === 409 && resent.body?.code === 'turn-in-flight',
+    `sending the same message again (a flaky network might) answered ${resent.status} ${resent.body?.code}: no second turn`,
+  );
+
+  step(
+    'The answer streams in, and the connection drops halfway',
+    `The answer arrives as numbered events, its text in small pieces. After the second piece we cut the connection and keep the client away a moment${second === first ? '' : ', then send it to host B'}; it reconnects by itself and the host sends only what it missed.`,
+  );
+  const relay = await startRelay(first.url);
+  let pieces = 0;
+  let cutAfter = 0;
+  let cardAnswered = null;
+  const live = await followTurn(
+    relay.url,
+    turnId,
+    async (envelope) => {
+      if (envelope.event.type === 'delta' && ++pieces === 2) {
+        cutAfter = envelope.seq;
+        line(red('   ✂ connection cut (what was already on its way still arrives)'));
+        relay.cut(second.url);
+        // The turn goes on without the client: let it back once the host has written more (the refund's result).
+        void waitForProgress(refund.clientTurnId, envelope.seq + 4).then((lastSeq) => {
+          line(dim(`   (meanwhile the host went on writing, up to event ${lastSeq}; now the client may reconnect)`));
+          relay.restore();
+        });
+      }
+      if (envelope.event.type === 'tool_call') {
+        line(
+          dim(
+            '   The refund is an effect outside the chat: the host records that it is starting before it runs, so a retry can never refund twice.',
+          ),
+        );
+      }
+      if (envelope.event.type === 'card') {
+        const { correlationId } = envelope.event.card;
+        line(dim(`   We answer the card with an HTTP POST${second === first ? '' : ' to host B'}, as a button click would.`));
+        cardAnswered = await request(second.url, 'POST', `/${conversationId}/cards/${correlationId}`, TOKENS.ana, {
+          action: 'submit',
+          correlationId,
+          value: { confirmed: true },
+        });
+        line(`   POST /cards/${correlationId} answered ${cardAnswered.status} ${cardAnswered.body?.status}`);
+      }
+    },
+    { reconnectTarget: second === first ? '' : ' (the relay now leads to host B)' },
+  );
+  const contiguous = live.seqs.every((seq, index) => seq === index + 1);
+  check(
+    live.reconnects.length === 1 && live.reconnects[0] >= cutAfter && isDeepStrictEqual(live.resumedFrom, live.reconnects),
+    `the client reconnected once, on its own${second === first ? '' : ' to host B'}, from the last event it had read`,
+  );
+  const caughtUp = live.caughtUp;
+  const [, resumed] = relay.connections;
+  const resumedAfter = live.resumedFrom[0] ?? 0;
+  check(
+    resumed?.lastEventId === `${turnId}:${resumedAfter}` && resumed.firstFrameId === `${turnId}:${resumedAfter + 1}`,
+    `the reconnect asked for everything after event ${resumedAfter}, and the host's first frame back was event ${resumed?.firstFrameId?.split(':')[1]}: nothing resent`,
+  );
+  check(
+    caughtUp.length > 0 && caughtUp[0] === (live.resumedFrom[0] ?? 0) + 1,
+    `on reconnecting, the host sent the ${caughtUp.length} events written while the client was away (${caughtUp[0]} to ${caughtUp.at(-1)}) before the live ones`,
+  );
+  check(contiguous && live.duplicates === 0, `events 1 to ${live.seqs.length} arrived once each: no event repeated, none missing`);
+  const turn = clientState.turns.find((candidate) => candidate.turnId === turnId);
+  check(turn?.text === live.text, 'the pieces of text put together are exactly the answer: nothing repeated at the cut');
+  check(live.blocks.length === 1 && live.blocks[0].title === 'Refund', 'the block arrived whole, in pieces, and was read as a report');
+  check(turn?.toolCalls[0]?.result?.status === 'succeeded', 'the refund tool succeeded');
+  check(cardAnswered?.status === 200 && turn?.cards[0]?.resolution === 'submitted', 'the card was answered and closed');
+  check(turn?.status === 'completed', 'the turn completed');
+
+  step(
+    "Bob, from another company, asks for Ana's conversation",
+    'A conversation someone may not see answers exactly like one that does not exist, so its existence is not given away.',
+  );
+  const statusPath = `/${conversationId}/turns/by-client-id/${refund.clientTurnId}`;
+  const foreign = await request(second.url, 'GET', statusPath, TOKENS.bob);
+  const missing = await request(second.url, 'GET', `/c_no_such_conversation/turns/by-client-id/${refund.clientTurnId}`, TOKENS.ana);
+  line(`   Bob gets ${foreign.status} ${JSON.stringify(foreign.body)}`);
+  check(foreign.status === 404 && isDeepStrictEqual(foreign, missing), 'the same answer as a conversation that does not exist');
+
+  step(
+    'Ana asks for a second refund and cancels it while the refund is running',
+    'The cancellation is saved first. The refund already under way cannot be called back, so when its result arrives late it is kept, not lost.',
+  );
+  const secondRefund = { clientTurnId: createTurnId(), text: 'Refund order 1042 once more, please.' };
+  const cancelStarted = await postTurn(first.url, secondRefund.clientTurnId, secondRefund.text);
+  const cancelTurnId = cancelStarted.body?.turnId;
+  turns.push(cancelTurnId);
+  let cancelled = null;
+  const cancelSeen = await followTurn(first.url, cancelTurnId, async (envelope) => {
+    if (envelope.event.type === 'tool_call') {
+      cancelled = await request(first.url, 'POST', `/${conversationId}/turns/${cancelTurnId}/cancel`, TOKENS.ana);
+      line(`   POST /cancel answered ${cancelled.status}: still running when cancelled: ${JSON.stringify(cancelled.body?.inFlight)}`);
+    }
+  });
+  check(cancelled?.status === 200 && cancelled.body?.committed === true, 'the cancellation was saved before anything was stopped');
+  check(cancelled?.body?.inFlight?.includes('call_refund') === true, 'the host reported the refund as already running');
+  check(
+    cancelSeen.ended !== null && clientState.turns.find((candidate) => candidate.turnId === cancelTurnId)?.status === 'cancelled',
+    'the turn ended cancelled',
+  );
+  line(dim(`   Waiting ${TOOL_DELAY_MS / 1000} s for the refund to finish anyway…`));
+  await new Promise((resolve) => setTimeout(resolve, TOOL_DELAY_MS + 500));
+  const afterLate = await request(first.url, 'GET', `/${conversationId}/turns/by-client-id/${secondRefund.clientTurnId}`, TOKENS.ana);
+  check(
+    afterLate.body?.status === 'cancelled',
+    `after the late result the turn is still ${afterLate.body?.status}: it did not come back to life`,
+  );
+
+  step(
+    'A turn fails',
+    'A message starting with "fail" makes the scripted agent\'s provider fail. The host says whether and when the client may try again.',
+  );
+  const failing = { clientTurnId: createTurnId(), text: 'fail: refund order 1042 a third time' };
+  const failStarted = await postTurn(first.url, failing.clientTurnId, failing.text);
+  turns.push(failStarted.body?.turnId);
+  await followTurn(first.url, failStarted.body?.turnId);
+  const failedTurn = clientState.turns.find((candidate) => candidate.turnId === failStarted.body?.turnId);
+  check(failedTurn?.status === 'failed' && failedTurn.error?.retryable === true, 'the turn failed, and retrying is allowed');
+  const failResent = await postTurn(first.url, failing.clientTurnId, failing.text);
+  check(
+    failResent.status === 409 && failResent.body?.code === 'turn-already-processed',
+    `resending the same turn answered ${failResent.status} ${failResent.body?.code}: a retry is a new turn with a new id`,
+  );
+
+  step(
+    'Check the final state against a clean replay',
+    `A fresh client${second === first ? '' : ' on host B'} replays every turn from its first event, and the database is read directly; both must match what the live client built.`,
+  );
+  let replayed = createChatState(conversationId);
+  for (const id of turns) {
+    for await (const item of readChatStream({
+      url: `${second.url}/v1/conversations/${conversationId}/turns/${id}/events`,
+      headers: headersOf(TOKENS.ana),
+    })) {
+      if (item.type !== 'envelope') continue;
+      const applied = applyChatEvent(replayed, item.envelope);
+      if (applied.ok) replayed = applied.state;
     }
   }
+  check(isDeepStrictEqual(replayed, clientState), `the replay of ${turns.length} turns over HTTP equals the live client's state`);
 
-  console.log(turn.cards.length === 0 ? '  cards: none' : '  cards:');
-  for (const { card, closed, resolution } of turn.cards) {
-    const options = 'options' in card.presentation ? ` [${card.presentation.options.map((option) => option.label).join(' / ')}]` : '';
-    const outcome = closed ? `closed, ${resolution ?? 'resolution not reported'}` : 'open';
-    console.log(`    - ${card.presentation.kind} card "${card.prompt}"${options}: ${outcome}`);
+  // The hosts stop first: PGlite serves one process at a time.
+  for (const host of new Set([first, second])) await host.stop();
+  const database = await openDatabase();
+  try {
+    const store = createPostgresChatStore(database.database);
+    let fromDatabase = createChatState(conversationId);
+    for (const id of turns) {
+      const window = await store.eventLog.replayWindow({ conversationId, turnId: id, after: 0 });
+      for (const envelope of window.frames) {
+        const applied = applyChatEvent(fromDatabase, envelope);
+        if (applied.ok) fromDatabase = applied.state;
+      }
+    }
+    check(isDeepStrictEqual(fromDatabase, clientState), "the events stored in the database give exactly the live client's state");
+    const record = (await store.turnStore.read(cancelTurnId))?.record;
+    const refundEffect = record?.effects.find((effect) => effect.effectId === 'call_refund');
+    check(
+      record?.status === 'cancelled' && refundEffect?.status === 'completed' && refundEffect.result?.summary === 'refund 1042 issued',
+      `the cancelled turn's refund finished late and its result is kept: ${refundEffect?.status} (${refundEffect?.result?.summary})`,
+    );
+  } finally {
+    await database.close();
   }
-  if (turn.hostState !== null) console.log(`  host state v${turn.hostState.version}: ${JSON.stringify(turn.hostState.snapshot)}`);
-
-  const ending = turn.error === null ? (turn.stopReason ?? 'no stop reason') : `${turn.error.code}: ${turn.error.message}`;
-  console.log(`  final status: ${turn.status} (${ending})`);
-  if (turn.usage !== null) console.log(`  usage: ${JSON.stringify(turn.usage)}`);
 }
 
-// ---------------------------------------------------------------------------
-
-heading('@papercusp/chat-protocol demo');
-
-heading('Golden sessions: every capability, replayed', '-');
-const sessions = listGoldenSessions();
-for (const { name, title, legacyDialects } of sessions) {
-  const session = golden(name);
-  const same = session.expectedStateJson === `${JSON.stringify(session.state, null, 2)}\n`;
-  const legacy = legacyDialects.length === 0 ? '' : `; legacy: ${legacyDialects.join(', ')}`;
-  console.log(`  ${name}: ${title}.`);
-  console.log(
-    `    ${session.envelopes.length} envelopes, ${session.state.turns.length} turn(s), pinned state ${same ? 'matches' : 'DIFFERS'}${legacy}`,
-  );
-}
-const covered = new Set(sessions.flatMap((session) => session.covers));
-console.log(
-  `  ${sessions.length} sessions covering ${covered.size} tags (events, tool and turn outcomes, card kinds × resolutions, scenarios)`,
-);
-
-for (const name of ['tools-and-sources', 'cancelled-with-late-result']) {
-  const session = golden(name);
-  heading(`Session ${name}`, '-');
-  for (const turn of session.state.turns) describeTurn(turn);
-}
-
-// An overlapping replay: the client applied seq 1–7, the connection dropped,
-// and it reconnected with the cursor it had stored, seq 5.
-const resumed = golden('resumed-after-disconnect');
-heading('Overlapping replay: absorbed', '-');
-for (const [index, connection] of resumed.connections.entries()) {
-  const seqs = connection.envelopes.map((envelope) => envelope.seq);
-  const from = connection.lastEventId === null ? 'no Last-Event-ID' : `Last-Event-ID ${connection.lastEventId}`;
-  console.log(`  connection ${index + 1} (${from}): seq ${seqs[0]}–${seqs.at(-1)}`);
-}
-const duplicates = resumed.outcomes.filter((outcome) => outcome === 'duplicate').length;
-console.log(
-  `  delivered ${resumed.envelopes.length} envelopes: ${resumed.envelopes.length - duplicates} applied, ${duplicates} duplicates ignored`,
-);
-console.log(`  text:\n${indent(resumed.state.turns[0].text)}`);
-console.log(
-  `  state identical to the pinned one: ${JSON.stringify(resumed.state) === JSON.stringify(resumed.expectedState) ? 'yes, no repeated words' : 'NO'}`,
-);
-
-const sample = 'tools-and-sources';
-const { envelopes, state: cleanState } = golden(sample);
-const turnId = envelopes[0].turnId;
-
-// A gap: 6 and 7 were lost, 8 arrives.
-heading('Gap: refused, with the cursor to replay after', '-');
-const beforeGap = deliver(createChatState(envelopes[0].conversationId), envelopes.slice(0, 5));
-console.log(`  ${sample}: the client applied seq 1–5, then seq 8 arrives (6 and 7 were lost).`);
-const gap = applyChatEvent(beforeGap.state, envelopes[7]);
-if (gap.ok) throw new Error('expected a refusal');
-console.log(`  refusal: ${gap.code}, expectedSeq ${gap.expectedSeq}`);
-console.log(`  message: ${gap.message}`);
-console.log(`  replay cursor (Last-Event-ID): ${formatChatCursor(gap.replayAfter)}`);
-const healed = deliver(beforeGap.state, envelopes.slice(gap.replayAfter.seq));
-console.log(`  after replaying from the cursor: ${healed.counts.applied} applied, final status ${healed.state.turns[0].status}`);
-console.log(`  state identical to the clean replay: ${JSON.stringify(healed.state) === JSON.stringify(cleanState) ? 'yes' : 'NO'}`);
-
-// Legacy captures: what an old backend wrote, read as v1 by one decoder per connection.
-heading('Legacy sessions: upgraded to v1', '-');
-const LEGACY = new URL('../fixtures/legacy/', import.meta.url);
-for (const [dialect, capture] of [
-  [papercup, 'papercup/refund-lookup'],
-  [scout, 'scout/product-search'],
-]) {
-  const messages = [];
-  createParser({ onEvent: (message) => messages.push(message) }).feed(readFileSync(new URL(`${capture}.sse`, LEGACY), 'utf8'));
-  const legacyTurnId = `turn_${capture.replace('/', '_')}`;
-  const decoder = createChatFrameDecoder({
-    dialect,
-    context: {
-      conversationId: 'conv_legacy_1',
-      turnId: legacyTurnId,
-      // The host's identities: event ids from the turn and seq, times from its clock (fixed here).
-      identify: ({ seq }) => ({ eventId: `${legacyTurnId}.evt_${seq}`, occurredAt: `2026-11-30T09:00:${String(seq).padStart(2, '0')}Z` }),
-      callId: ({ name, seq }) => `call_${name}_${seq}`,
-    },
-  });
-  const refused = [];
-  const upgraded = [];
-  for (const message of messages) {
-    const result = decoder.decode(message);
-    if (!result.ok) refused.push(`${result.code} (${result.message})`);
-    else if (result.kind === 'envelope') upgraded.push(result.envelope);
+async function openDatabase() {
+  if (databaseUrl !== null) {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    return { database: pgDatabase(pool), close: () => pool.end() };
   }
-  const counts = decoder.counts();
-  console.log(`  ${capture}.sse, ${dialect.name} dialect: ${messages.length} SSE messages`);
-  console.log(`  ${counts.legacy} upgraded to v1, ${counts.transport} transport only (session, heartbeat), ${counts.unsupported} refused`);
-  for (const refusal of refused) console.log(`    refused: ${refusal}`);
-  const { state, refusal } = deliver(createChatState('conv_legacy_1'), upgraded);
-  if (refusal !== null) throw new Error(`${capture}: ${refusal.code}: ${refusal.message}`);
-  for (const turn of state.turns) describeTurn(turn);
-  console.log('');
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create(dataDirectory);
+  return { database: pgliteDatabase(db), close: () => db.close() };
 }
 
-// The whole loop: a host writes its SSE stream to a file, and the testkit's
-// bin checks it against the contract (exit code 0 only when clean).
-heading('chat-protocol verify: a capture written by the host', '-');
-const VERIFY_BIN = fileURLToPath(new URL('../packages/chat-protocol-testkit/bin/chat-protocol.js', import.meta.url));
-const captureFolder = mkdtempSync(join(tmpdir(), 'chat-protocol-demo-'));
 try {
-  const frames = envelopes.map((envelope) => encodeChatSseFrame(envelope));
-  const captures = [
-    ['as written', `${sample}.sse`, frames],
-    ['with seq 6 and 7 lost', `${sample}.lossy.sse`, frames.filter((_frame, index) => index !== 5 && index !== 6)],
-  ];
-  for (const [label, file, written] of captures) {
-    writeFileSync(join(captureFolder, file), written.join(''));
-    const run = spawnSync(process.execPath, [VERIFY_BIN, 'verify', file], { cwd: captureFolder, encoding: 'utf8' });
-    console.log(`  ${label}: $ chat-protocol verify ${file}`);
-    console.log(indent(`${run.stdout}${run.stderr}`.trimEnd()));
-    console.log(`    (exit code ${run.status})`);
-  }
-} finally {
-  rmSync(captureFolder, { recursive: true, force: true });
+  await main();
+} catch (error) {
+  check(false, `the demo stopped: ${error instanceof Error ? error.message : String(error)}`);
 }
+line();
+line(failures === 0 ? green(bold(`All ${checks} checks passed.`)) : red(bold(`${failures} of ${checks} checks failed.`)));
+await finish(failures === 0 ? 0 : 1);

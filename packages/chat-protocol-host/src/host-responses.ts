@@ -8,6 +8,7 @@
 /** Refusal codes the host's routes answer, with their fixed statuses. */
 export type ChatHostRefusalCode =
   | 'unauthenticated'
+  | 'invalid-request-target'
   | 'not-found'
   | 'invalid-id'
   | 'unsupported-media-type'
@@ -29,6 +30,7 @@ export type ChatHostRefusalCode =
 /** The HTTP status of each host refusal. */
 export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, number>> = Object.freeze({
   unauthenticated: 401,
+  'invalid-request-target': 400,
   'not-found': 404,
   'invalid-id': 400,
   'unsupported-media-type': 415,

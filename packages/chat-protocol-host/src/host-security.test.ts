@@ -4,6 +4,7 @@
  * exactly like a missing one, a card answer takes no authority from its body,
  * and hostile requests get typed 4xx answers, never a 500.
  */
+import { request } from 'node:http';
 import fc from 'fast-check';
 import { createTurnId } from '@papercusp/chat-protocol-recovery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -259,5 +260,23 @@ describe('hostile requests get typed 4xx answers (issue 17 Security)', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('the node:http listener (createNodeRequestListener)', () => {
+  it('a request target no URL can be made of is 400 invalid-request-target, and the host still serves the next request', async () => {
+    const { port } = new URL(host.base);
+    const answer = await new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+      const sent = request({ host: '127.0.0.1', port: Number(port), path: 'http://[', method: 'GET' }, (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode, body }));
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({ code: 'invalid-request-target', message: 'the request target is not a URL' });
+    expect((await call(host, 'GET', '/v1/conversations/c_ana_after_bad_target/state', 'token-ana')).status).toBe(200);
   });
 });

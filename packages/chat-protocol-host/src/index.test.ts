@@ -10,6 +10,7 @@ describe('the public surface of @papercusp/chat-protocol-host', () => {
       'MAX_TURN_TEXT_LENGTH',
       'SCRIPTED_REFUND_CALL_ID',
       'createChatHost',
+      'createNodeRequestListener',
       'createScriptedChatAgent',
     ]);
   });

@@ -25,5 +25,6 @@ export type {
   ChatAgentToolOutcome,
   ChatAgentTurn,
 } from './chat-agent.js';
+export { createNodeRequestListener } from './node-request-listener.js';
 export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
 export type { ScriptedChatAgentOptions } from './scripted-agent.js';

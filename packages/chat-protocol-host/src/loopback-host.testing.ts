@@ -11,9 +11,9 @@ import { createPostgresChatStore, migrateChatStore, pgliteDatabase } from '@pape
 import { createTurnId } from '@papercusp/chat-protocol-recovery';
 import { followChatTurn } from '@papercusp/chat-protocol-sse';
 import { expect } from 'vitest';
-import { nodeRequestListener } from '../test/node-request-listener.mjs';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { createChatHost, type ChatHostOptions } from './create-chat-host.js';
+import { createNodeRequestListener } from './node-request-listener.js';
 import { createScriptedChatAgent, type ScriptedChatAgentOptions } from './scripted-agent.js';
 
 const CALLERS: Readonly<Record<string, ChatHostCaller>> = {
@@ -72,7 +72,7 @@ export async function startHost(
     cardPollMs: 200,
     ...hostOptions,
   });
-  const server = createServer(nodeRequestListener(handler));
+  const server = createServer(createNodeRequestListener(handler));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

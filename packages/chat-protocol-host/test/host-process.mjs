@@ -4,10 +4,9 @@
 // `{"port":N}` once listening and `{"effect":"<turnId>"}` each time the scripted refund's external effect starts, and
 // runs until it is killed (the tests SIGKILL it to prove what an orphaned run leaves behind).
 import { createServer } from 'node:http';
-import { createChatHost, createScriptedChatAgent } from '@papercusp/chat-protocol-host';
+import { createChatHost, createNodeRequestListener, createScriptedChatAgent } from '@papercusp/chat-protocol-host';
 import { createPostgresChatStore, pgDatabase } from '@papercusp/chat-protocol-postgres';
 import pg from 'pg';
-import { nodeRequestListener } from './node-request-listener.mjs';
 
 const [url, schema = 'chat_protocol', optionsJson = '{}'] = process.argv.slice(2);
 const { toolDelayMs, ...hostOptions } = JSON.parse(optionsJson);
@@ -41,7 +40,7 @@ const handler = createChatHost({
   heartbeatMs: 1000,
   ...hostOptions,
 });
-const server = createServer(nodeRequestListener(handler));
+const server = createServer(createNodeRequestListener(handler));
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0 })}\n`);

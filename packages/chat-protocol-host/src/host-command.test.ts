@@ -1,0 +1,186 @@
+/**
+ * The `chat-protocol-host` command as a user runs it: the real built bin in a
+ * child process, its routes over loopback, on PGlite in a data directory and on
+ * a real Postgres server shared by two processes; stopped by a signal. Every
+ * process and the cluster are stopped in teardown, also when a test fails.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readChatStream } from '@papercusp/chat-protocol-sse';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startPostgresCluster, type PostgresCluster } from '../../../test-support/postgres-cluster.mjs';
+import { HOST_COMMAND_USAGE } from './host-command-options.js';
+import { runHostCommand, spawnHostCommand, stopAllHostCommands, TOKENS, TOKENS_VARIABLE } from './host-command.testing.js';
+import { auth, call, cardOf, follow, startTurn, type Host } from './loopback-host.testing.js';
+
+const directories: string[] = [];
+const temporaryDirectory = (): string => {
+  const directory = mkdtempSync(join(tmpdir(), 'chat-protocol-host-'));
+  directories.push(directory);
+  return directory;
+};
+afterEach(() => stopAllHostCommands());
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+const hostAt = (url: string): Host => ({ base: url, effects: [] });
+
+// Runs the scripted turn to its end on `streamHost`, answering its card on `answerHost`.
+async function completeTurn(startHost: Host, streamHost: Host, answerHost: Host, conversationId: string) {
+  const { clientTurnId, turnId } = await startTurn(startHost, conversationId, 'Refund order 1042', TOKENS.ana);
+  const first = await follow(streamHost, conversationId, turnId, (envelope) => envelope.event.type === 'card', TOKENS.ana);
+  const correlationId = cardOf(first.envelopes);
+  const answer = await call(answerHost, 'POST', `/v1/conversations/${conversationId}/cards/${correlationId}`, TOKENS.ana, {
+    action: 'submit',
+    correlationId,
+    value: { confirmed: true },
+  });
+  expect(answer).toEqual({ status: 200, body: { correlationId, status: 'submitted' } });
+  const rest = await follow(streamHost, conversationId, turnId, () => false, TOKENS.ana);
+  return { clientTurnId, turnId, state: rest.state };
+}
+
+describe('the chat-protocol-host command: options (issue 17, "The host")', () => {
+  it('--help prints the usage and exits 0', async () => {
+    expect(await runHostCommand(['--help'])).toEqual({ code: 0, stdout: HOST_COMMAND_USAGE, stderr: '' });
+  });
+
+  it('a bad flag is one clear line on stderr and exit code 2, with nothing started', async () => {
+    const cases: [readonly string[], Record<string, string>, string][] = [
+      [['--bogus'], {}, 'unknown option "--bogus"'],
+      [['--port', 'abc'], {}, '--port: expected a port from 0 to 65535, got "abc"'],
+      [['--port'], {}, '--port needs a value'],
+      [
+        ['--data-dir', '/tmp/x'],
+        { DATABASE_URL: 'postgres://127.0.0.1:1/x' },
+        '--data-dir and DATABASE_URL both name a database: give one',
+      ],
+      [
+        [],
+        { CHAT_PROTOCOL_HOST_TOKENS: 'short=ana@acme' },
+        'CHAT_PROTOCOL_HOST_TOKENS: the token of entry 1 is shorter than 16 characters',
+      ],
+    ];
+    for (const [args, env, message] of cases) {
+      expect(await runHostCommand(args, env)).toEqual({ code: 2, stdout: '', stderr: `chat-protocol-host: ${message} (see --help)\n` });
+    }
+  });
+
+  it('a database it cannot open is exit code 1 with one line', async () => {
+    const result = await runHostCommand(['--port', '0'], { DATABASE_URL: 'postgres://postgres@localhost:1/none' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^chat-protocol-host: could not start: .+\n$/);
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('the chat-protocol-host command on PGlite in a data directory (issue 17, "The host")', () => {
+  it('serves the routes on a free port, keeps each conversation to the caller who created it, stops on SIGTERM with exit 0, and keeps the data', async () => {
+    const dataDirectory = temporaryDirectory();
+    const args = ['--port', '0', '--data-dir', dataDirectory];
+    const first = await spawnHostCommand(args, { CHAT_PROTOCOL_HOST_TOKENS: TOKENS_VARIABLE, DATABASE_URL: undefined });
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(first.stdout()).toBe(`chat-protocol-host listening on ${first.url} (data: PGlite in ${dataDirectory})\n`);
+    const host = hostAt(first.url);
+    const { clientTurnId, state } = await completeTurn(host, host, host, 'c_ana_1');
+    expect(state?.turns[0]?.status).toBe('completed');
+    expect(state?.turns[0]?.text.endsWith('Ticket closed.')).toBe(true);
+
+    // Another tenant: the conversation answers like one that does not exist, and cannot be taken over.
+    const statusPath = `/v1/conversations/c_ana_1/turns/by-client-id/${clientTurnId}`;
+    const missing = await call(host, 'GET', `/v1/conversations/c_nobody/turns/by-client-id/${clientTurnId}`, TOKENS.ana);
+    expect(missing).toEqual({ status: 404, body: { code: 'not-found', message: 'no such conversation, turn or card' } });
+    expect(await call(host, 'GET', statusPath, TOKENS.bob)).toEqual(missing);
+    const bobTurn = await call(
+      host,
+      'POST',
+      '/v1/conversations/c_ana_1/turns',
+      TOKENS.bob,
+      { clientTurnId, text: 'hi' },
+      { 'Idempotency-Key': clientTurnId },
+    );
+    expect(bobTurn).toEqual(missing);
+    expect((await call(host, 'GET', statusPath, null)).status).toBe(401);
+    expect((await call(host, 'GET', statusPath, 'token-nobody-0123456789')).status).toBe(401);
+
+    // A turn waiting on its card with a stream open: the stop ends the stream instead of waiting for it.
+    const waiting = await startTurn(host, 'c_ana_1', 'Refund order 1042', TOKENS.ana);
+    const open = (async () => {
+      const url = `${first.url}/v1/conversations/c_ana_1/turns/${waiting.turnId}/events`;
+      const seen: string[] = [];
+      for await (const item of readChatStream({ url, headers: auth(TOKENS.ana), retry: { attempts: 0 } })) {
+        if (item.type === 'envelope') seen.push(item.envelope.event.type);
+        if (item.type === 'ended') return { seen, reason: item.reason };
+      }
+      return { seen, reason: 'none' };
+    })();
+    await follow(host, 'c_ana_1', waiting.turnId, (envelope) => envelope.event.type === 'card', TOKENS.ana);
+    const stopped = await first.stop('SIGTERM');
+    expect(stopped.code).toBe(0);
+    const ended = await open;
+    expect(ended.seen).toContain('card');
+    expect(ended.seen).not.toContain('done');
+    expect(ended.reason).toBe('gave-up');
+    expect(stopped.stdout.endsWith('chat-protocol-host stopped (SIGTERM)\n')).toBe(true);
+
+    // The same data directory again: the turn and its owner are still there.
+    const second = await spawnHostCommand(args, { CHAT_PROTOCOL_HOST_TOKENS: TOKENS_VARIABLE, DATABASE_URL: undefined });
+    const status = await call(hostAt(second.url), 'GET', statusPath, TOKENS.ana);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ status: 'completed' });
+    expect(await call(hostAt(second.url), 'GET', statusPath, TOKENS.bob)).toEqual(missing);
+    expect((await second.stop('SIGINT')).code).toBe(0);
+  });
+
+  it('without CHAT_PROTOCOL_HOST_TOKENS it makes up one random token, prints it, and only that token is let in', async () => {
+    const running = await spawnHostCommand(['--port', '0', '--data-dir', temporaryDirectory()], {
+      CHAT_PROTOCOL_HOST_TOKENS: undefined,
+      DATABASE_URL: undefined,
+    });
+    const token = /Bearer ([A-Za-z0-9_-]{32})" \(caller local@local\)/.exec(running.stdout())?.[1];
+    expect(token).toBeDefined();
+    const host = hostAt(running.url);
+    const { clientTurnId } = await startTurn(host, 'c_local', 'fail please', token);
+    expect((await call(host, 'GET', `/v1/conversations/c_local/turns/by-client-id/${clientTurnId}`, token ?? '')).status).toBe(200);
+    expect((await call(host, 'GET', `/v1/conversations/c_local/turns/by-client-id/${clientTurnId}`, TOKENS.ana)).status).toBe(401);
+    expect((await running.stop()).code).toBe(0);
+  });
+});
+
+describe('the chat-protocol-host command on a real Postgres server (issue 17: several processes on one DATABASE_URL)', () => {
+  let cluster: PostgresCluster | undefined;
+  afterAll(async () => {
+    await stopAllHostCommands();
+    await cluster?.destroy();
+  }, 60_000);
+
+  it('two processes serve the same conversations: a turn started on one streams from the other, whose card answer reaches the run; both stop cleanly with a stream open', async () => {
+    cluster = await startPostgresCluster();
+    const env = { CHAT_PROTOCOL_HOST_TOKENS: TOKENS_VARIABLE, DATABASE_URL: cluster.url };
+    const [one, two] = await Promise.all([
+      spawnHostCommand(['--port', '0', '--card-poll-ms', '100'], env),
+      spawnHostCommand(['--port', '0', '--card-poll-ms', '100'], env),
+    ]);
+    expect(one.stdout()).toBe(`chat-protocol-host listening on ${one.url} (data: Postgres at 127.0.0.1:${cluster.port}/postgres)\n`);
+    const { clientTurnId, state } = await completeTurn(hostAt(one.url), hostAt(two.url), hostAt(two.url), 'c_ana_shared');
+    expect(state?.turns[0]?.status).toBe('completed');
+    expect(state?.turns[0]?.text.endsWith('Ticket closed.')).toBe(true);
+    // The grant is in the shared database: the other process keeps the conversation from another tenant too.
+    const statusPath = `/v1/conversations/c_ana_shared/turns/by-client-id/${clientTurnId}`;
+    expect((await call(hostAt(two.url), 'GET', statusPath, TOKENS.bob)).status).toBe(404);
+    // A turn waiting on its card, streamed from the other process: both still stop at once.
+    const waiting = await startTurn(hostAt(one.url), 'c_ana_shared', 'Refund order 1042', TOKENS.ana);
+    await follow(hostAt(two.url), 'c_ana_shared', waiting.turnId, (envelope) => envelope.event.type === 'card', TOKENS.ana);
+    const open = readChatStream({
+      url: `${two.url}/v1/conversations/c_ana_shared/turns/${waiting.turnId}/events`,
+      headers: auth(TOKENS.ana),
+      retry: { attempts: 0 },
+    })[Symbol.asyncIterator]();
+    expect((await open.next()).value).toMatchObject({ type: 'connected' });
+    expect((await two.stop('SIGTERM')).code).toBe(0);
+    expect((await one.stop('SIGINT')).code).toBe(0);
+    await open.return?.();
+  });
+});

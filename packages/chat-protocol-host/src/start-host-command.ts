@@ -1,0 +1,121 @@
+/**
+ * The running `chat-protocol-host`: the database opened and migrated (the
+ * store's tables and the grants table), `createChatHost` with the scripted
+ * agent served on `node:http`, and a `close` that stops it all in order. It
+ * owns the wiring and the bearer-token callers; the routes are the host's.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createPostgresChatStore, migrateChatStore } from '@papercusp/chat-protocol-postgres';
+import type { ChatHostCaller } from './chat-host-caller.js';
+import { createChatHost } from './create-chat-host.js';
+import type { HostCommandIdentity, HostCommandOptions } from './host-command-options.js';
+import { refusalResponse } from './host-responses.js';
+import { claimConversation, hostGrantLookups, migrateHostGrants } from './host-grants.js';
+import { createNodeRequestListener } from './node-request-listener.js';
+import { openHostDatabase } from './open-host-database.js';
+import { isRouteId } from './route-ids.js';
+import { createScriptedChatAgent } from './scripted-agent.js';
+
+/** A started command. */
+export interface RunningHostCommand {
+  /** The URL the server listens on, such as `http://127.0.0.1:8787`. */
+  readonly url: string;
+  /** Where the data lives. */
+  readonly database: string;
+  /** The token made up for `local@local` when none was configured, else null. */
+  readonly generatedToken: string | null;
+  /** Stops taking requests, ends open streams, then closes the database; harmless twice. */
+  readonly close: () => Promise<void>;
+}
+
+// Who the made-up token stands for when no tokens were configured.
+const LOCAL_IDENTITY: HostCommandIdentity = { callerId: 'local', tenantId: 'local' };
+const TURNS_PATH = /^\/v1\/conversations\/([^/]+)\/turns$/;
+
+function callerOf({ callerId, tenantId }: HostCommandIdentity): ChatHostCaller {
+  return { callerId, principalId: callerId, tenantId, customerId: null, publicOwnerId: null };
+}
+
+/**
+ * Starts the command with `options`. Guarantees: the server listens only after
+ * both migrations succeeded; a bearer token resolves to its configured caller
+ * and nothing else does; a `POST /turns` on a conversation nobody owns gives it
+ * to the caller first (the host then checks the grant like on every route).
+ * Rejects, with everything it opened closed, when the database cannot be
+ * opened or migrated or the port cannot be taken.
+ */
+export async function startHostCommand(options: HostCommandOptions): Promise<RunningHostCommand> {
+  const opened = await openHostDatabase(options);
+  try {
+    const migrated = await migrateChatStore(opened.database);
+    if (!migrated.ok) throw new Error(`the store's tables could not be migrated: ${migrated.code}: ${migrated.message}`);
+    await migrateHostGrants(opened.database);
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  const generatedToken = options.tokens === null ? randomBytes(24).toString('base64url') : null;
+  const identities = generatedToken === null ? (options.tokens ?? new Map()) : new Map([[generatedToken, LOCAL_IDENTITY]]);
+  const callers = new Map([...identities].map(([token, identity]) => [token, callerOf(identity)] as const));
+  const authenticate = (request: Request): ChatHostCaller | null => {
+    const header = request.headers.get('authorization') ?? '';
+    return header.startsWith('Bearer ') ? (callers.get(header.slice('Bearer '.length)) ?? null) : null;
+  };
+  const store = createPostgresChatStore<unknown, ChatHostCaller>(opened.database, hostGrantLookups());
+  const host = createChatHost({
+    store,
+    agent: createScriptedChatAgent({ toolDelayMs: options.toolDelayMs }),
+    authenticate,
+    cardPollMs: options.cardPollMs,
+  });
+  const handler = async (request: Request): Promise<Response> => {
+    const conversationId = request.method === 'POST' ? TURNS_PATH.exec(new URL(request.url).pathname)?.[1] : undefined;
+    const caller = conversationId === undefined ? null : authenticate(request);
+    if (caller !== null && conversationId !== undefined && isRouteId(conversationId)) {
+      try {
+        await claimConversation(opened.database, caller, conversationId);
+      } catch {
+        return refusalResponse('store-unavailable', 'the conversation could not be claimed');
+      }
+    }
+    return host(request);
+  };
+  const sockets = new Set<Socket>();
+  const server = createServer(createNodeRequestListener(handler));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.listenHost, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${hostname}:${address.port}`,
+    database: opened.description,
+    generatedToken,
+    close: () => {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Open event streams never end on their own: ending their sockets releases their subscriptions.
+        for (const socket of sockets) socket.destroy();
+        await stopped;
+        await opened.close();
+      })();
+      return closing;
+    },
+  };
+}
