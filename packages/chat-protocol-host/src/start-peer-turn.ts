@@ -1,0 +1,77 @@
+/**
+ * What the peers' POST-and-stream routes share: start a turn through the
+ * host's own `POST /turns` and answer with its events route in the peer's
+ * format, so the peers' routes add no second path around the v1 routes'
+ * checks (authentication, grants, body rules, idempotency, stream limit).
+ * It owns the internal requests only; reading the peer's body is each route's.
+ */
+import { IDEMPOTENCY_KEY_HEADER } from '@papercusp/chat-protocol-recovery';
+import type { ChatStreamFormat } from './peer-stream.js';
+
+/** The host's own routes, answered in process (`app.fetch`). */
+export type HostDispatch = (request: Request) => Response | Promise<Response>;
+
+/** What {@link startPeerTurn} needs: the conversation, the client turn id derived from the peer's request, the person's text. */
+export interface PeerTurnRequest {
+  readonly original: Request;
+  readonly conversationId: string;
+  readonly clientTurnId: string;
+  readonly text: string;
+  readonly format: Exclude<ChatStreamFormat, 'v1'>;
+}
+
+// Headers a v1 request must not inherit from the peer's: its own body and cursor are set here.
+const NOT_FORWARDED = ['content-length', 'content-type', 'transfer-encoding', 'last-event-id', IDEMPOTENCY_KEY_HEADER];
+
+/** The original request's headers (so `authenticate` sees the same credentials), without body and cursor headers. */
+export function forwardedHeaders(original: Request): Headers {
+  const headers = new Headers(original.headers);
+  for (const name of NOT_FORWARDED) headers.delete(name);
+  return headers;
+}
+
+/** The base URL of a conversation's v1 routes on the original request's origin. */
+export function conversationBase(original: Request, conversationId: string): string {
+  return `${new URL(original.url).origin}/v1/conversations/${encodeURIComponent(conversationId)}`;
+}
+
+/** The turn's events route in `format`, from the turn's start, bound to the original request's signal. */
+export function streamTurn(dispatch: HostDispatch, original: Request, conversationId: string, turnId: string, format: ChatStreamFormat) {
+  const url = `${conversationBase(original, conversationId)}/turns/${encodeURIComponent(turnId)}/events?format=${format}`;
+  return dispatch(new Request(url, { headers: forwardedHeaders(original), signal: original.signal }));
+}
+
+function turnIdOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { code, turnId } = body as Record<string, unknown>;
+  return (code === 'turn-in-flight' || code === 'turn-already-processed') && typeof turnId === 'string' ? turnId : undefined;
+}
+
+/**
+ * Starts the turn once per client turn id and answers its stream in the
+ * peer's format. Guarantees: a resend of the same peer request (same derived
+ * client turn id) starts nothing and streams the turn it started, from its
+ * start, whether it runs or ended; every refusal of `POST /turns` or of the
+ * events route is answered as the v1 route answers it. Never rejects.
+ */
+export async function startPeerTurn(dispatch: HostDispatch, request: PeerTurnRequest): Promise<Response> {
+  const { original, conversationId, clientTurnId, text, format } = request;
+  const headers = forwardedHeaders(original);
+  headers.set('content-type', 'application/json');
+  headers.set(IDEMPOTENCY_KEY_HEADER, clientTurnId);
+  const started = await dispatch(
+    new Request(`${conversationBase(original, conversationId)}/turns`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ clientTurnId, text }),
+    }),
+  );
+  if (started.status !== 202 && started.status !== 409) return started;
+  const body: unknown = await started
+    .clone()
+    .json()
+    .catch(() => null);
+  const turnId = started.status === 202 ? (body as { turnId?: unknown } | null)?.turnId : turnIdOf(body);
+  if (typeof turnId !== 'string') return started;
+  return streamTurn(dispatch, original, conversationId, turnId, format);
+}
