@@ -58,6 +58,15 @@ function aiSdkFraming(): PeerFraming {
 
 const isTerminal = (envelope: ChatEventEnvelope): boolean => envelope.event.type === 'done' || envelope.event.type === 'error';
 
+/** Options of {@link formatChatStream}. */
+export interface FormatChatStreamOptions {
+  /**
+   * Leave out the turn's `user_input`: for a peer's POST-and-stream route,
+   * whose client already holds the message it sent (AG-UI would show it twice).
+   */
+  readonly omitUserInput?: boolean;
+}
+
 /**
  * Re-encodes a v1 events response for `format`.
  *
@@ -71,7 +80,7 @@ const isTerminal = (envelope: ChatEventEnvelope): boolean => envelope.event.type
  * not a strict v1 envelope ends the stream. Cancelling the result cancels
  * the v1 stream (its subscription is released). Never throws.
  */
-export function formatChatStream(response: Response, format: ChatStreamFormat): Response {
+export function formatChatStream(response: Response, format: ChatStreamFormat, options: FormatChatStreamOptions = {}): Response {
   if (format === 'v1' || response.status !== 200 || response.body === null) return response;
   const framing = format === 'ag-ui' ? agUiFraming() : aiSdkFraming();
   let ended = false;
@@ -85,6 +94,7 @@ export function formatChatStream(response: Response, format: ChatStreamFormat): 
         broken = true;
         return;
       }
+      if (options.omitUserInput === true && parsed.value.event.type === 'user_input') return;
       const frames = framing.frames(parsed.value);
       const last = frames.length - 1;
       // The cursor rides on the envelope's last message, so a cut inside a group resends the whole group.

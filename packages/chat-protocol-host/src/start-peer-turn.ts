@@ -6,7 +6,7 @@
  * It owns the internal requests only; reading the peer's body is each route's.
  */
 import { IDEMPOTENCY_KEY_HEADER } from '@papercusp/chat-protocol-recovery';
-import type { ChatStreamFormat } from './peer-stream.js';
+import { formatChatStream, type ChatStreamFormat } from './peer-stream.js';
 
 /** The host's own routes, answered in process (`app.fetch`). */
 export type HostDispatch = (request: Request) => Response | Promise<Response>;
@@ -49,7 +49,8 @@ function turnIdOf(body: unknown): string | undefined {
 
 /**
  * Starts the turn once per client turn id and answers its stream in the
- * peer's format. Guarantees: a resend of the same peer request (same derived
+ * peer's format, without the turn's `user_input` (the peer's client holds the
+ * message it sent). Guarantees: a resend of the same peer request (same derived
  * client turn id) starts nothing and streams the turn it started, from its
  * start, whether it runs or ended; every refusal of `POST /turns` or of the
  * events route is answered as the v1 route answers it. Never rejects.
@@ -73,5 +74,6 @@ export async function startPeerTurn(dispatch: HostDispatch, request: PeerTurnReq
     .catch(() => null);
   const turnId = started.status === 202 ? (body as { turnId?: unknown } | null)?.turnId : turnIdOf(body);
   if (typeof turnId !== 'string') return started;
-  return streamTurn(dispatch, original, conversationId, turnId, format);
+  const stream = await streamTurn(dispatch, original, conversationId, turnId, 'v1');
+  return formatChatStream(stream, format, { omitUserInput: true });
 }
