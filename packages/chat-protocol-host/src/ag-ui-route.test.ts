@@ -69,7 +69,7 @@ describe('the AG-UI route over loopback (DESIGN §11 ?format=ag-ui, issue 18 hos
     expect(refusedBySchemas(events)).toStrictEqual([]);
     const started = events[0];
     expect(started).toMatchObject({ type: 'RUN_STARTED', threadId: conversationId });
-    const turnId = (started as { runId: string }).runId;
+    const turnId = (started as unknown as { runId: string }).runId;
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', threadId: conversationId, runId: turnId, outcome: { type: 'success' } });
     const { envelopes } = await follow(host, conversationId, turnId);
     const text = envelopes.flatMap(({ event }) => (event.type === 'delta' ? [event.text] : [])).join('');

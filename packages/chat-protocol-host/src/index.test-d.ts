@@ -7,6 +7,7 @@ import {
   type ChatAgentCard,
   type ChatAgentStep,
   type ChatHostCaller,
+  type ChatStreamFormat,
 } from './index.js';
 
 describe('the public types of @papercusp/chat-protocol-host', () => {
@@ -28,5 +29,9 @@ describe('the public types of @papercusp/chat-protocol-host', () => {
   it('the scripted agent is a ChatAgent, and a caller carries interaction authority', () => {
     expectTypeOf(createScriptedChatAgent()).toEqualTypeOf<ChatAgent>();
     expectTypeOf<ChatHostCaller>().toHaveProperty('tenantId').toEqualTypeOf<string>();
+  });
+
+  it('the events route formats are v1, AG-UI and the AI SDK UI message stream', () => {
+    expectTypeOf<ChatStreamFormat>().toEqualTypeOf<'v1' | 'ag-ui' | 'ai-sdk'>();
   });
 });

@@ -14,7 +14,7 @@ import { createParser } from 'eventsource-parser';
 export type ChatStreamFormat = 'v1' | 'ag-ui' | 'ai-sdk';
 
 /** The query parameter that names the format. */
-export const CHAT_STREAM_FORMAT_QUERY_PARAMETER = 'format';
+const CHAT_STREAM_FORMAT_QUERY_PARAMETER = 'format';
 
 const FORMATS: readonly ChatStreamFormat[] = ['v1', 'ag-ui', 'ai-sdk'];
 
@@ -59,7 +59,7 @@ function aiSdkFraming(): PeerFraming {
 const isTerminal = (envelope: ChatEventEnvelope): boolean => envelope.event.type === 'done' || envelope.event.type === 'error';
 
 /** Options of {@link formatChatStream}. */
-export interface FormatChatStreamOptions {
+interface FormatChatStreamOptions {
   /**
    * Leave out the turn's `user_input`: for a peer's POST-and-stream route,
    * whose client already holds the message it sent (AG-UI would show it twice).
