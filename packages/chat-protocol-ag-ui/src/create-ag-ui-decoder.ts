@@ -19,7 +19,7 @@ import {
 import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY } from './ag-ui-event.js';
 import type { AgUiLoss } from './loss.js';
 import { applyJsonPatch } from './apply-json-patch.js';
-import { readCarried } from './resume-entries.js';
+import { cardResponseFromResumeEntry, readCarried } from './resume-entries.js';
 
 /** A v1 tool result status. */
 type ToolResultStatus = (typeof TOOL_RESULT_STATUSES)[number];
@@ -116,9 +116,12 @@ type Step =
   | { readonly ok: true; readonly events: readonly Fields[]; readonly lost: readonly AgUiLoss[]; readonly commit?: () => void }
   | ChatRefusal<DecodeAgUiEventRefusalCode>;
 
+// How a resume entry's card answer closed its card.
+const RESOLUTIONS = { submit: 'submitted', cancel: 'cancelled', decline: 'declined' } as const;
+
 // Per AG-UI type, the fields the mapping reads; any other field present is reported lost.
 const READ_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  RUN_STARTED: ['threadId', 'runId'],
+  RUN_STARTED: ['threadId', 'runId', 'input'],
   RUN_FINISHED: ['threadId', 'runId', 'outcome', 'usage'],
   RUN_ERROR: ['message', 'code'],
   TEXT_MESSAGE_START: ['messageId', 'role'],
@@ -420,13 +423,38 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     if (threadId !== context.conversationId) return refuse('foreign-thread', 'the AG-UI thread is not this conversation');
     if (run !== undefined) return refuse('outside-run', 'a run started before the previous one finished');
     run = { runId, text: new Map(), reasoning: new Set(), calls: new Map() };
+    return runInput(input['input']);
+  }
+
+  // A run's request is not an event, but its resume entries say how the cards it answers closed: card_closed each.
+  function runInput(request: unknown): Step {
     const lost: AgUiLoss[] = [];
-    if (input['input'] !== undefined)
-      lost.push({
-        field: 'input',
-        reason: "a run's input is the host's request, not a v1 event; read its resume entries with cardResponseFromResumeEntry",
-      });
-    return { ok: true, events: [], lost };
+    const events: Fields[] = [];
+    if (request === undefined) return { ok: true, events, lost };
+    if (!isRecord(request)) return { ok: true, events, lost: [{ field: 'input', reason: "a run's request is not a v1 event" }] };
+    for (const key of Object.keys(request)) {
+      if (key !== 'resume') lost.push({ field: `input.${key}`, reason: "a run's request is not a v1 event" });
+    }
+    const resume = request['resume'];
+    if (resume === undefined) return { ok: true, events, lost };
+    if (!Array.isArray(resume))
+      return { ok: true, events, lost: [...lost, { field: 'input.resume', reason: 'not a list of resume entries' }] };
+    const entries: unknown[] = resume;
+    entries.forEach((entry, index) => {
+      const answer = cardResponseFromResumeEntry(entry);
+      if (!answer.ok) {
+        lost.push({ field: `input.resume[${index}]`, reason: `not a card answer (${answer.code})` });
+        return;
+      }
+      const { action, correlationId } = answer.value;
+      events.push({ type: 'card_closed', correlationId, resolution: RESOLUTIONS[action] });
+      if (action === 'submit')
+        lost.push({ field: `input.resume[${index}].payload`, reason: 'card_closed says how the card closed, not the answer' });
+      if (answer.value.action === 'decline' && answer.value.reason !== undefined) {
+        lost.push({ field: `input.resume[${index}].metadata`, reason: 'card_closed carries no decline reason' });
+      }
+    });
+    return { ok: true, events, lost };
   }
 
   function runFinished(input: Fields, current: OpenRun): Step {
