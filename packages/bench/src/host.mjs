@@ -284,24 +284,24 @@ async function measureBackend(name, backend) {
   const { child, base } = await startChild(backend);
   try {
     const throughput = {};
-    const arrivals = new Map();
+    const delay = {};
     let deltasPerTurn = 0;
     for (const concurrency of SETTINGS.concurrency) {
       progress(`${name}: turns per second, ${concurrency} concurrent`);
       const cell = await turnsPerSecond(base, concurrency);
       throughput[concurrency] = cell.rate;
       deltasPerTurn = cell.deltasPerTurn;
-      for (const [key, value] of cell.arrivals) arrivals.set(key, value);
+      const { stamps } = await ask(child, { type: 'stamps' }, 'stamps');
+      const delays = deltaDelays(new Map(stamps), cell.arrivals);
+      delay[concurrency] = { deltas: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) };
     }
-    const { stamps } = await ask(child, { type: 'stamps' }, 'stamps');
-    const delays = deltaDelays(new Map(stamps), arrivals);
     progress(`${name}: ${SETTINGS.openConversations} conversations held open`);
     const open = await heldOpen(child, base, SETTINGS.openConversations);
     return {
       name,
       throughput,
       deltasPerTurn,
-      delay: { deltas: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) },
+      delay,
       open,
     };
   } finally {
@@ -327,6 +327,8 @@ export async function measureHost() {
 
 const rate = (value) => `${value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en')}/s`;
 const milliseconds = (value) => `${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en')} ms`;
+const delayCell = ({ p50, p99, max, deltas }) =>
+  `${milliseconds(p50)} / ${milliseconds(p99)} / ${milliseconds(max)} (${deltas.toLocaleString('en')} deltas)`;
 const kibibytes = (value) => `${(value / 1024).toFixed(1)} KiB`;
 
 /** The RESULTS.md section of the host benchmark. */
@@ -336,7 +338,8 @@ export function hostSection(results) {
       backend: 'store',
       c1: 'turns/s, 1 client',
       c8: 'turns/s, 8 concurrent clients',
-      delay: 'agent delta → client p50 / p99 / max',
+      delay1: 'agent delta → client p50 / p99 / max, 1 client',
+      delay8: '8 clients',
       open: `${SETTINGS.openConversations} conversations held open: memory per conversation`,
       finish: 'then all answered: until every turn ended',
     },
@@ -344,7 +347,8 @@ export function hostSection(results) {
       backend: backend.name,
       c1: rate(backend.throughput[1]),
       c8: rate(backend.throughput[8]),
-      delay: `${milliseconds(backend.delay.p50)} / ${milliseconds(backend.delay.p99)} / ${milliseconds(backend.delay.max)} (${backend.delay.deltas.toLocaleString('en')} deltas)`,
+      delay1: delayCell(backend.delay[1]),
+      delay8: delayCell(backend.delay[8]),
       open: `${kibibytes(backend.open.heapPerConversation)} heap, ${kibibytes(backend.open.rssPerConversation)} RSS`,
       finish: milliseconds(backend.open.finishMilliseconds),
     })),
@@ -366,7 +370,7 @@ ${table}
   turn is a new conversation of a new caller with its own text. At least ${SETTINGS.throughputMilliseconds / 1000} s per cell, after one
   warm-up turn per client.
 - Delta → client: the agent's yield of each delta is stamped in the host process and its arrival at the client in
-  this one (\`performance.timeOrigin + performance.now()\` on both sides), over every delta of both throughput cells;
+  this one (\`performance.timeOrigin + performance.now()\` on both sides), over every delta of each throughput cell;
   between the two, the host appends the frame to the store's log, the log wakes the stream, and the client parses it.
 - Held open: ${SETTINGS.openConversations} conversations, each a running turn waiting on its card with its event stream
   open, one caller each (opened about 32 at a time); memory is the host process's \`heapUsed\` and RSS growth after a
