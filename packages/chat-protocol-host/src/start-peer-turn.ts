@@ -24,14 +24,14 @@ export interface PeerTurnRequest {
 const NOT_FORWARDED = ['content-length', 'content-type', 'transfer-encoding', 'last-event-id', IDEMPOTENCY_KEY_HEADER];
 
 /** The original request's headers (so `authenticate` sees the same credentials), without body and cursor headers. */
-export function forwardedHeaders(original: Request): Headers {
+function forwardedHeaders(original: Request): Headers {
   const headers = new Headers(original.headers);
   for (const name of NOT_FORWARDED) headers.delete(name);
   return headers;
 }
 
 /** The base URL of a conversation's v1 routes on the original request's origin. */
-export function conversationBase(original: Request, conversationId: string): string {
+function conversationBase(original: Request, conversationId: string): string {
   return `${new URL(original.url).origin}/v1/conversations/${encodeURIComponent(conversationId)}`;
 }
 
