@@ -26,6 +26,7 @@ import { readChatStream, writeChatSseResponse } from '@papercusp/chat-protocol-s
 import pg from 'pg';
 import { startPostgresCluster } from '../../../test-support/postgres-cluster.mjs';
 import { markdownTable } from './markdown-table.mjs';
+import { ask } from './sse.mjs';
 
 const CHILD_FLAG = '--host-server';
 const SELF = fileURLToPath(import.meta.url);
@@ -134,18 +135,6 @@ async function runHostChild(backend) {
     }
   });
   process.send({ type: 'ready', port: server.address().port });
-}
-
-function ask(child, message, answer) {
-  return new Promise((resolve) => {
-    const onMessage = (reply) => {
-      if (reply.type !== answer) return;
-      child.off('message', onMessage);
-      resolve(reply);
-    };
-    child.on('message', onMessage);
-    child.send(message);
-  });
 }
 
 let sequence = 0;

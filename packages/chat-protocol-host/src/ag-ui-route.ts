@@ -7,11 +7,8 @@
  */
 import type { Hono } from 'hono';
 import type { ChatHostCaller } from './chat-host-caller.js';
-import { refusalResponse } from './host-responses.js';
-import { hostTurnId } from './host-turn-id.js';
-import { isJsonObject, readJsonBody } from './read-json-body.js';
-import { isRouteId } from './route-ids.js';
-import { startPeerTurn, type HostDispatch } from './start-peer-turn.js';
+import { isJsonObject } from './read-json-body.js';
+import { answerPeerPost, type HostDispatch, type PeerTurnInput } from './start-peer-turn.js';
 
 /** The path `HttpAgent`'s `url` names. */
 export const AG_UI_RUN_PATH = '/v1/ag-ui';
@@ -25,8 +22,6 @@ export interface AgUiRouteContext {
   readonly maxBodyBytes: number;
 }
 
-type RunInput = { readonly runId: string; readonly text: string } | { readonly refusal: string };
-
 // AG-UI user content is a string or input parts; v1 turn input is text, so only text parts are read.
 function textOf(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
@@ -39,7 +34,7 @@ function textOf(content: unknown): string | undefined {
   return texts.join('');
 }
 
-function readRunInput(body: Record<string, unknown>): RunInput {
+function readRunInput(body: Record<string, unknown>): PeerTurnInput {
   const { runId, messages, resume } = body;
   if (typeof runId !== 'string' || runId === '') return { refusal: 'runId: expected the run id' };
   // Resume entries answer the interrupts of a run that ended waiting; this host's turns wait for cards in-run.
@@ -48,7 +43,7 @@ function readRunInput(body: Record<string, unknown>): RunInput {
   const last: unknown = messages[messages.length - 1];
   const text = isJsonObject(last) && last['role'] === 'user' ? textOf(last['content']) : undefined;
   if (text === undefined) return { refusal: 'the last message must be a user message of text' };
-  return { runId, text };
+  return { turnKey: runId, text };
 }
 
 /**
@@ -65,24 +60,13 @@ function readRunInput(body: Record<string, unknown>): RunInput {
  * `context` and `forwardedProps` are not read.
  */
 export function registerAgUiRoute(app: Hono, context: AgUiRouteContext): void {
-  app.post(AG_UI_RUN_PATH, async (hono) => {
-    const request = hono.req.raw;
-    if ((await context.authenticate(request)) === null) return refusalResponse('unauthenticated', 'a bearer token is required');
-    const body = await readJsonBody(request, context.maxBodyBytes);
-    if (!body.ok) return refusalResponse(body.code, body.message);
-    if (!isJsonObject(body.value)) return refusalResponse('invalid-body', 'expected an AG-UI RunAgentInput');
-    const conversationId = body.value['threadId'];
-    if (typeof conversationId !== 'string' || !isRouteId(conversationId)) {
-      return refusalResponse('invalid-id', 'threadId: expected letters, digits, _ or -');
-    }
-    const input = readRunInput(body.value);
-    if ('refusal' in input) return refusalResponse('invalid-body', input.refusal);
-    return startPeerTurn(context.dispatch, {
-      original: request,
-      conversationId,
-      clientTurnId: await hostTurnId('ag-ui', input.runId),
-      text: input.text,
+  app.post(AG_UI_RUN_PATH, (hono) =>
+    answerPeerPost(hono.req.raw, {
+      ...context,
       format: 'ag-ui',
-    });
-  });
+      conversationField: 'threadId',
+      expected: 'an AG-UI RunAgentInput',
+      read: readRunInput,
+    }),
+  );
 }

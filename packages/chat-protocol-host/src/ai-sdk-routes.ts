@@ -8,11 +8,8 @@
  */
 import type { Context, Hono } from 'hono';
 import type { ChatHostCaller } from './chat-host-caller.js';
-import { refusalResponse } from './host-responses.js';
-import { hostTurnId } from './host-turn-id.js';
-import { isJsonObject, readJsonBody } from './read-json-body.js';
-import { isRouteId } from './route-ids.js';
-import { startPeerTurn, streamTurn, type HostDispatch } from './start-peer-turn.js';
+import { isJsonObject } from './read-json-body.js';
+import { answerPeerPost, streamTurn, type HostDispatch, type PeerTurnInput } from './start-peer-turn.js';
 
 /** The `api` path of the AI SDK routes. */
 export const AI_SDK_CHAT_PATH = '/v1/ai-sdk/chat';
@@ -34,11 +31,8 @@ export interface AiSdkRoutesContext {
   readonly maxBodyBytes: number;
 }
 
-/** The person's message the AI SDK's POST carries: its id and its text. */
-type UserMessage = { readonly id: string; readonly text: string } | { readonly refusal: string };
-
-// The last message must be the person's, made of text parts only: v1 turn input is text.
-function readUserMessage(body: Record<string, unknown>): UserMessage {
+// The last message must be the person's, made of text parts only (v1 turn input is text); its id is the turn key.
+function readUserMessage(body: Record<string, unknown>): PeerTurnInput {
   const { messages, trigger } = body;
   if (trigger !== undefined && trigger !== 'submit-message') {
     return { refusal: `trigger ${JSON.stringify(trigger)}: v1 turns are not regenerated; send a new message` };
@@ -57,7 +51,7 @@ function readUserMessage(body: Record<string, unknown>): UserMessage {
     }
     texts.push(part['text']);
   }
-  return { id: last['id'], text: texts.join('') };
+  return { turnKey: last['id'], text: texts.join('') };
 }
 
 /**
@@ -77,26 +71,15 @@ function readUserMessage(body: Record<string, unknown>): UserMessage {
  *   start (the AI SDK replays a resumed message whole), else `204`.
  */
 export function registerAiSdkRoutes(app: Hono, context: AiSdkRoutesContext): void {
-  app.post(AI_SDK_CHAT_PATH, async (hono) => {
-    const request = hono.req.raw;
-    if ((await context.authenticate(request)) === null) return refusalResponse('unauthenticated', 'a bearer token is required');
-    const body = await readJsonBody(request, context.maxBodyBytes);
-    if (!body.ok) return refusalResponse(body.code, body.message);
-    if (!isJsonObject(body.value)) return refusalResponse('invalid-body', 'expected the AI SDK chat request { id, messages }');
-    const conversationId = body.value['id'];
-    if (typeof conversationId !== 'string' || !isRouteId(conversationId)) {
-      return refusalResponse('invalid-id', 'id: expected letters, digits, _ or -');
-    }
-    const message = readUserMessage(body.value);
-    if ('refusal' in message) return refusalResponse('invalid-body', message.refusal);
-    return startPeerTurn(context.dispatch, {
-      original: request,
-      conversationId,
-      clientTurnId: await hostTurnId('ai-sdk', message.id),
-      text: message.text,
+  app.post(AI_SDK_CHAT_PATH, (hono) =>
+    answerPeerPost(hono.req.raw, {
+      ...context,
       format: 'ai-sdk',
-    });
-  });
+      conversationField: 'id',
+      expected: 'the AI SDK chat request { id, messages }',
+      read: readUserMessage,
+    }),
+  );
 
   app.get(`${AI_SDK_CHAT_PATH}/:conversationId/stream`, async (hono) => {
     const checked = await context.check(hono, []);

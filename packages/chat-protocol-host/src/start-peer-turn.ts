@@ -6,13 +6,18 @@
  * It owns the internal requests only; reading the peer's body is each route's.
  */
 import { IDEMPOTENCY_KEY_HEADER } from '@papercusp/chat-protocol-recovery';
+import type { ChatHostCaller } from './chat-host-caller.js';
+import { refusalResponse } from './host-responses.js';
+import { hostTurnId } from './host-turn-id.js';
 import { formatChatStream, type ChatStreamFormat } from './peer-stream.js';
+import { isJsonObject, readJsonBody } from './read-json-body.js';
+import { isRouteId } from './route-ids.js';
 
 /** The host's own routes, answered in process (`app.fetch`). */
 export type HostDispatch = (request: Request) => Response | Promise<Response>;
 
 /** What {@link startPeerTurn} needs: the conversation, the client turn id derived from the peer's request, the person's text. */
-export interface PeerTurnRequest {
+interface PeerTurnRequest {
   readonly original: Request;
   readonly conversationId: string;
   readonly clientTurnId: string;
@@ -55,7 +60,7 @@ function turnIdOf(body: unknown): string | undefined {
  * start, whether it runs or ended; every refusal of `POST /turns` or of the
  * events route is answered as the v1 route answers it. Never rejects.
  */
-export async function startPeerTurn(dispatch: HostDispatch, request: PeerTurnRequest): Promise<Response> {
+async function startPeerTurn(dispatch: HostDispatch, request: PeerTurnRequest): Promise<Response> {
   const { original, conversationId, clientTurnId, text, format } = request;
   const headers = forwardedHeaders(original);
   headers.set('content-type', 'application/json');
@@ -76,4 +81,47 @@ export async function startPeerTurn(dispatch: HostDispatch, request: PeerTurnReq
   if (typeof turnId !== 'string') return started;
   const stream = await streamTurn(dispatch, original, conversationId, turnId, 'v1');
   return formatChatStream(stream, format, { omitUserInput: true });
+}
+
+/** What a peer's request body says: a key the client turn id derives from (a run id, a message id) and the person's text. */
+export type PeerTurnInput = { readonly turnKey: string; readonly text: string } | { readonly refusal: string };
+
+/** How one peer's POST-and-stream route reads its body. */
+export interface PeerPostOptions {
+  readonly dispatch: HostDispatch;
+  /** The caller, or `null` (never throws). */
+  readonly authenticate: (request: Request) => Promise<ChatHostCaller | null>;
+  readonly maxBodyBytes: number;
+  readonly format: Exclude<ChatStreamFormat, 'v1'>;
+  /** The body field naming the conversation (`threadId`, `id`). */
+  readonly conversationField: string;
+  /** What the body should be, for the refusal of one that is not an object. */
+  readonly expected: string;
+  readonly read: (body: Record<string, unknown>) => PeerTurnInput;
+}
+
+/**
+ * A peer's POST-and-stream request: `401` before the body is read, the body
+ * under `maxBodyBytes`, `invalid-id` for a conversation field that is not a
+ * route id, `invalid-body` for what `read` refuses, then {@link startPeerTurn}
+ * once per turn key (the client turn id is derived from the format and the key).
+ */
+export async function answerPeerPost(request: Request, options: PeerPostOptions): Promise<Response> {
+  if ((await options.authenticate(request)) === null) return refusalResponse('unauthenticated', 'a bearer token is required');
+  const body = await readJsonBody(request, options.maxBodyBytes);
+  if (!body.ok) return refusalResponse(body.code, body.message);
+  if (!isJsonObject(body.value)) return refusalResponse('invalid-body', `expected ${options.expected}`);
+  const conversationId = body.value[options.conversationField];
+  if (typeof conversationId !== 'string' || !isRouteId(conversationId)) {
+    return refusalResponse('invalid-id', `${options.conversationField}: expected letters, digits, _ or -`);
+  }
+  const input = options.read(body.value);
+  if ('refusal' in input) return refusalResponse('invalid-body', input.refusal);
+  return startPeerTurn(options.dispatch, {
+    original: request,
+    conversationId,
+    clientTurnId: await hostTurnId(options.format, input.turnKey),
+    text: input.text,
+    format: options.format,
+  });
 }
