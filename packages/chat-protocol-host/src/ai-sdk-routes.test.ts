@@ -211,6 +211,27 @@ describe('the AI SDK routes over loopback (DESIGN §11 ?format=ai-sdk, issue 18 
     });
   });
 
+  it("§10 on ?format=: the cursor answers are the v1 route's, unchanged (409 beyond the latest, 204 at the end of a finished turn, 400 for another turn's cursor)", async () => {
+    const conversationId = 'c_ana_aisdk_answers';
+    const { turnId } = await startTurn(host, conversationId, 'fail please');
+    const { envelopes } = await follow(host, conversationId, turnId);
+    const last = envelopes.at(-1)?.seq ?? 0;
+    const events = `/v1/conversations/${conversationId}/turns/${turnId}/events`;
+    for (const format of ['ai-sdk', 'ag-ui']) {
+      const beyond = await call(host, 'GET', `${events}?format=${format}&lastEventId=${turnId}:${last + 5}`, 'token-ana');
+      expect(beyond).toEqual(await call(host, 'GET', `${events}?lastEventId=${turnId}:${last + 5}`, 'token-ana'));
+      expect(beyond).toEqual({ status: 409, body: { code: 'cursor-beyond-latest', lowerBound: 0, latestSeq: last } });
+      expect(await call(host, 'GET', `${events}?format=${format}&lastEventId=${turnId}:${last}`, 'token-ana')).toEqual({
+        status: 204,
+        body: '',
+      });
+      expect(await call(host, 'GET', `${events}?format=${format}&lastEventId=turn_other:1`, 'token-ana')).toMatchObject({
+        status: 400,
+        body: { code: 'foreign-turn' },
+      });
+    }
+  });
+
   it("§11 security on the AI SDK routes: 401 without a bearer, another tenant's conversation answers as a missing one, the stream limit holds, odd input is a typed 400", async () => {
     const body = (id: string, extra: Record<string, unknown> = {}) => ({
       id,
