@@ -23,6 +23,7 @@ import { createChatHost, createScriptedChatAgent } from '@papercusp/chat-protoco
 import { createPostgresChatStore, migrateChatStore, pgDatabase, pgliteDatabase } from '@papercusp/chat-protocol-postgres';
 import { createTurnId } from '@papercusp/chat-protocol-recovery';
 import { readChatStream, writeChatSseResponse } from '@papercusp/chat-protocol-sse';
+import { DefaultChatTransport, readUIMessageStream } from 'ai';
 import pg from 'pg';
 import { startPostgresCluster } from '../../../test-support/postgres-cluster.mjs';
 import { markdownTable } from './markdown-table.mjs';
@@ -192,6 +193,37 @@ async function runTurn(base, arrivals, { stopAtCard = false, signal } = {}) {
   return deltas;
 }
 
+/** One whole turn as the AI SDK's own client runs it against the host's AI SDK route (`useChat`'s transport and reader). */
+async function runAiSdkTurn(base) {
+  const { token, conversationId, text } = nextInput();
+  const headers = { authorization: `Bearer ${token}` };
+  const transport = new DefaultChatTransport({ api: `${base}/v1/ai-sdk/chat`, headers });
+  const messages = [{ id: `msg_${sequence}`, role: 'user', parts: [{ type: 'text', text }] }];
+  const stream = await transport.sendMessages({
+    chatId: conversationId,
+    messages,
+    trigger: 'submit-message',
+    messageId: undefined,
+    abortSignal: undefined,
+  });
+  let answer;
+  let last;
+  for await (const message of readUIMessageStream({ stream })) {
+    last = message;
+    const card = answer === undefined ? message.parts.find((part) => part.type === 'data-card') : undefined;
+    if (card !== undefined) {
+      const { correlationId } = card.data;
+      answer = post(base, `/v1/conversations/${conversationId}/cards/${correlationId}`, token, {
+        action: 'submit',
+        correlationId,
+        value: { confirmed: true },
+      });
+    }
+  }
+  await answer;
+  if (last?.parts.at(-1)?.text !== 'Ticket closed.') throw new Error(`the AI SDK turn of ${conversationId} did not end as scripted`);
+}
+
 async function startChild(backend) {
   const child = fork(SELF, [CHILD_FLAG, JSON.stringify(backend)], {
     execArgv: ['--expose-gc'],
@@ -212,14 +244,14 @@ async function stopChild(child) {
 }
 
 /** `concurrency` clients running whole turns back to back for the cell's time: turns per second. */
-async function turnsPerSecond(base, concurrency) {
+async function turnsPerSecond(base, concurrency, run = (arrivals) => runTurn(base, arrivals)) {
   const arrivals = new Map();
-  const [deltasPerTurn] = await Promise.all(Array.from({ length: concurrency }, () => runTurn(base, arrivals)));
+  const [deltasPerTurn] = await Promise.all(Array.from({ length: concurrency }, () => run(arrivals)));
   const startedAt = now();
   let turns = 0;
   const clients = Array.from({ length: concurrency }, async () => {
     while (now() - startedAt < SETTINGS.throughputMilliseconds) {
-      await runTurn(base, arrivals);
+      await run(arrivals);
       turns += 1;
     }
   });
@@ -284,6 +316,9 @@ async function measureBackend(name, backend) {
       const delays = deltaDelays(new Map(stamps), cell.arrivals);
       delay[concurrency] = { deltas: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) };
     }
+    progress(`${name}: turns per second through the AI SDK route, 8 concurrent`);
+    const aiSdk = (await turnsPerSecond(base, 8, () => runAiSdkTurn(base))).rate;
+    await ask(child, { type: 'stamps' }, 'stamps');
     progress(`${name}: ${SETTINGS.openConversations} conversations held open`);
     const open = await heldOpen(child, base, SETTINGS.openConversations);
     return {
@@ -291,6 +326,7 @@ async function measureBackend(name, backend) {
       throughput,
       deltasPerTurn,
       delay,
+      aiSdk,
       open,
     };
   } finally {
@@ -327,6 +363,7 @@ export function hostSection(results) {
       backend: 'store',
       c1: 'turns/s, 1 client',
       c8: 'turns/s, 8 concurrent clients',
+      aiSdk: '8 clients on `POST /v1/ai-sdk/chat`',
       delay1: 'agent delta → client p50 / p99 / max, 1 client',
       delay8: '8 clients',
       open: `${SETTINGS.openConversations} conversations held open: memory per conversation`,
@@ -336,6 +373,7 @@ export function hostSection(results) {
       backend: backend.name,
       c1: rate(backend.throughput[1]),
       c8: rate(backend.throughput[8]),
+      aiSdk: rate(backend.aiSdk),
       delay1: delayCell(backend.delay[1]),
       delay8: delayCell(backend.delay[8]),
       open: `${kibibytes(backend.open.heapPerConversation)} heap, ${kibibytes(backend.open.rssPerConversation)} RSS`,
@@ -358,6 +396,10 @@ ${table}
   \`Idempotency-Key\`, the events through \`readChatStream\`, \`POST /cards\` when the card arrives, until \`done\`. Every
   turn is a new conversation of a new caller with its own text. At least ${SETTINGS.throughputMilliseconds / 1000} s per cell, after one
   warm-up turn per client.
+- The AI SDK column runs the same turns through the host's AI SDK route with the \`ai\` package's own client:
+  \`DefaultChatTransport.sendMessages\` and \`readUIMessageStream\` (what \`useChat\` runs), the card answered on
+  \`POST /cards\` when its \`data-card\` part arrives: the v1 stream re-encoded by \`createAiSdkEncoder\`, and the client's
+  schema validation and message rebuilding per chunk.
 - Delta → client: the agent's yield of each delta is stamped in the host process and its arrival at the client in
   this one (\`performance.timeOrigin + performance.now()\` on both sides), over every delta of each throughput cell;
   between the two, the host appends the frame to the store's log, the log wakes the stream, and the client parses it.
