@@ -99,8 +99,8 @@ async function runHostChild(backend) {
     store,
     agent: stampingAgent(stamps),
     authenticate: (request) => callerOf(request.headers.get('authorization')),
-    // Every answer reaches this process, which wakes the waiting run at once: no poll needed.
-    cardPollMs: 600_000,
+    // The card poll stays the host's default (1 s): an answer that lands between the run's read of its card and
+    // its wait wakes no one, and the run sees it at the next poll.
     heartbeatMs: 600_000,
   });
   const server = createServer((incoming, outgoing) => {
@@ -408,6 +408,8 @@ ${table}
   GC, divided by them. Then every card is answered at once and the time is until every stream read its \`done\`. The
   host bounds streams per caller (8 by default), not conversations: what it holds is the process's memory and file
   descriptors divided by these figures.
+- The card poll is the host's default (1 s): an answer that reaches the host between the run's read of its card and
+  the start of its wait wakes no one, so that turn waits for the next poll; turns per second include those waits.
 `;
 }
 
