@@ -13,6 +13,7 @@ import { legacyContenders, legacyRows } from './legacy.mjs';
 import { postgresSection, measurePostgresStores } from './postgres.mjs';
 import { measureSse, measureSseClientBundle, sseSection } from './sse.mjs';
 import { interopSection, measureInteropBundles } from './interop.mjs';
+import { hostSection, measureHost } from './host.mjs';
 import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
 import { reducerResults } from './reducer.mjs';
 import { deltaTurnTexts, POOL_SIZE } from './fixtures.mjs';
@@ -70,6 +71,7 @@ const reducerSection = reducerResults({ median });
 const postgresResults = await measurePostgresStores({ median });
 const sseResults = { results: await measureSse({ median }), bundle: await measureSseClientBundle() };
 const interopBundles = await measureInteropBundles();
+const hostResults = await measureHost();
 const seconds = (performance.now() - startedAt) / 1000;
 
 const ns = (id) => median(samples.get(id));
@@ -213,6 +215,7 @@ ${postgresSection(postgresResults)}
 ${sseSection(sseResults)}
 ${interopSection(interopBundles)}
 ${clientImportsSection(clientImports)}
+${hostSection(hostResults)}
 ## Testkit: what a browser test bundle pays (issue #7)
 
 - The golden sessions travel inside the testkit's bundle, so a browser or React Native test runner replays them

@@ -137,7 +137,8 @@ async function runServerChild() {
   process.send({ type: 'ready', port: server.address().port });
 }
 
-function ask(child, message, answer) {
+/** Sends `message` to a child process and resolves with its first reply of type `answer`. */
+export function ask(child, message, answer) {
   return new Promise((resolve) => {
     const onMessage = (reply) => {
       if (reply.type !== answer) return;

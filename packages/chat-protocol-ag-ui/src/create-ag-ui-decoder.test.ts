@@ -71,9 +71,10 @@ describe("createAgUiDecoder: AG-UI's own published streams (issue 18)", () => {
     error_handling: { refused: 'outside-run', at: 5 },
     custom_events: { refused: 'unsupported-event', at: 1 },
     concurrent_messages: { refused: 'unsupported-event', at: 2 },
-    text_message_chunk: { refused: 'unsupported-event', at: 1 },
+    // Chunks expand as @ag-ui/client's transformChunks expands them (issue 18).
+    text_message_chunk: { accepted: 2 },
     activity_events: { refused: 'unsupported-event', at: 1 },
-    reasoning_events: { refused: 'unsupported-event', at: 4 },
+    reasoning_events: { refused: 'unsupported-event', at: 6 },
     thinking_text_message_legacy: { refused: 'invalid-event', at: 1 },
   };
 

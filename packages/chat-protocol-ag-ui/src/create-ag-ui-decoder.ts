@@ -19,7 +19,7 @@ import {
 import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY } from './ag-ui-event.js';
 import type { AgUiLoss } from './loss.js';
 import { applyJsonPatch } from './apply-json-patch.js';
-import { readCarried } from './resume-entries.js';
+import { cardResponseFromResumeEntry, readCarried } from './resume-entries.js';
 
 /** A v1 tool result status. */
 type ToolResultStatus = (typeof TOOL_RESULT_STATUSES)[number];
@@ -116,9 +116,12 @@ type Step =
   | { readonly ok: true; readonly events: readonly Fields[]; readonly lost: readonly AgUiLoss[]; readonly commit?: () => void }
   | ChatRefusal<DecodeAgUiEventRefusalCode>;
 
+// How a resume entry's card answer closed its card.
+const RESOLUTIONS = { submit: 'submitted', cancel: 'cancelled', decline: 'declined' } as const;
+
 // Per AG-UI type, the fields the mapping reads; any other field present is reported lost.
 const READ_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  RUN_STARTED: ['threadId', 'runId'],
+  RUN_STARTED: ['threadId', 'runId', 'input'],
   RUN_FINISHED: ['threadId', 'runId', 'outcome', 'usage'],
   RUN_ERROR: ['message', 'code'],
   TEXT_MESSAGE_START: ['messageId', 'role'],
@@ -138,16 +141,36 @@ const READ_FIELDS: Readonly<Record<string, readonly string[]>> = {
   CUSTOM: ['name', 'value'],
 };
 
+// AG-UI's shorthand events, expanded as `@ag-ui/client`'s `transformChunks` does: a chunk opens (or continues) a lane
+// of its kind, and the lane closes at a chunk of another kind or id, or at the next event that is not a chunk.
+const CHUNK_KINDS: Readonly<Record<string, 'text' | 'tool' | 'reasoning'>> = {
+  TEXT_MESSAGE_CHUNK: 'text',
+  TOOL_CALL_CHUNK: 'tool',
+  REASONING_MESSAGE_CHUNK: 'reasoning',
+};
+const CHUNK_FIELDS: Readonly<Record<'text' | 'tool' | 'reasoning', readonly string[]>> = {
+  text: ['messageId', 'role', 'delta'],
+  tool: ['toolCallId', 'toolCallName', 'delta'],
+  reasoning: ['messageId', 'delta'],
+};
+// Events that pass an open lane by without closing it (as in `transformChunks`); all of them are refused here.
+const PASS_LANE = new Set([
+  'RAW',
+  'ACTIVITY_SNAPSHOT',
+  'ACTIVITY_DELTA',
+  'REASONING_ENCRYPTED_VALUE',
+  'SUBAGENT_STARTED',
+  'SUBAGENT_FINISHED',
+  'SUBAGENT_ERROR',
+]);
+
 const NO_V1_MEANING = new Set([
-  'TEXT_MESSAGE_CHUNK',
-  'TOOL_CALL_CHUNK',
   'MESSAGES_SNAPSHOT',
   'ACTIVITY_SNAPSHOT',
   'ACTIVITY_DELTA',
   'RAW',
   'STEP_STARTED',
   'STEP_FINISHED',
-  'REASONING_MESSAGE_CHUNK',
   'REASONING_ENCRYPTED_VALUE',
   'SUBAGENT_STARTED',
   'SUBAGENT_FINISHED',
@@ -161,7 +184,8 @@ const NO_V1_MEANING = new Set([
  * returns passed core's strict `parseChatEnvelope` with the identity the
  * host's `identify` allocated; brackets (`*_START`/`*_END`) yield no envelope
  * (a user message yields its `user_input` at its end, a tool call its
- * `tool_call` at `TOOL_CALL_END`); a `TOOL_CALL_RESULT` whose status is
+ * `tool_call` at `TOOL_CALL_END`); chunk events decode as the brackets
+ * `@ag-ui/client`'s `transformChunks` expands them to; a `TOOL_CALL_RESULT` whose status is
  * neither carried by this package's encoder nor given by the host's
  * `toolResultStatus` is `unknown-tool-status`, never a success; an AG-UI
  * event with no v1 meaning is `unsupported-event`; every refusal is counted.
@@ -172,6 +196,9 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
   const counts: Partial<Record<DecodeAgUiEventRefusalCode, number>> = {};
   const callNames = new Map<string, string>();
   let run: OpenRun | undefined;
+  // The chunk lane open now, and what closing one made while the event that closed it was refused.
+  let lane: { readonly kind: 'text' | 'tool' | 'reasoning'; readonly id: string } | undefined;
+  let pending: { envelopes: Envelope[]; lost: AgUiLoss[] } = { envelopes: [], lost: [] };
   let stateVersion = -1;
   // The last host state seen, which an AG-UI STATE_DELTA patches.
   let lastSnapshot: { readonly snapshot: unknown } | undefined;
@@ -204,6 +231,74 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
   }
 
   function decodeEvent(input: unknown): DecodeAgUiEventResult<Envelope> {
+    if (!isRecord(input) || typeof input['type'] !== 'string') return decodeOne(input);
+    const kind = CHUNK_KINDS[input['type']];
+    if (kind !== undefined) return deliver(decodeChunk(kind, input));
+    if (lane !== undefined && !PASS_LANE.has(input['type'])) closeLane(input['timestamp']);
+    return deliver(decodeOne(input));
+  }
+
+  // What closing a lane made travels with the next accepted event, in seq order: never dropped.
+  function deliver(result: DecodeAgUiEventResult<Envelope>): DecodeAgUiEventResult<Envelope> {
+    if (!result.ok || (pending.envelopes.length === 0 && pending.lost.length === 0)) return result;
+    const { envelopes, lost } = pending;
+    pending = { envelopes: [], lost: [] };
+    return { ok: true, envelopes: [...envelopes, ...result.envelopes], lost: [...lost, ...result.lost] };
+  }
+
+  // Closes the open lane with the END event `transformChunks` would write; a lane that cannot close (arguments that
+  // are not JSON) is counted as that refusal, and the event that closed it is decoded all the same.
+  function closeLane(timestamp: unknown): void {
+    if (lane === undefined) return;
+    const { kind, id } = lane;
+    lane = undefined;
+    const end =
+      kind === 'text'
+        ? { type: 'TEXT_MESSAGE_END', messageId: id }
+        : kind === 'tool'
+          ? { type: 'TOOL_CALL_END', toolCallId: id }
+          : { type: 'REASONING_MESSAGE_END', messageId: id };
+    const closed = decodeOne(timestamp === undefined ? end : { ...end, timestamp });
+    if (!closed.ok) {
+      counts[closed.code] = (counts[closed.code] ?? 0) + 1;
+      return;
+    }
+    pending.envelopes.push(...closed.envelopes);
+    pending.lost.push(...closed.lost);
+  }
+
+  function decodeChunk(kind: 'text' | 'tool' | 'reasoning', input: Fields): DecodeAgUiEventResult<Envelope> {
+    const idField = kind === 'tool' ? 'toolCallId' : 'messageId';
+    const id = input[idField];
+    const timing = input['timestamp'] === undefined ? {} : { timestamp: input['timestamp'] };
+    if (lane !== undefined && (lane.kind !== kind || (id !== undefined && id !== lane.id))) closeLane(input['timestamp']);
+    const steps: Fields[] = [];
+    if (lane === undefined) {
+      if (typeof id !== 'string') return refuse('invalid-event', `the first ${String(input['type'])} of a lane needs a string ${idField}`);
+      if (kind === 'tool' && typeof input['toolCallName'] !== 'string')
+        return refuse('invalid-event', 'the first TOOL_CALL_CHUNK of a lane needs a string toolCallName');
+      if (kind === 'text') steps.push({ type: 'TEXT_MESSAGE_START', messageId: id, role: input['role'] ?? 'assistant', ...timing });
+      else if (kind === 'tool') steps.push({ type: 'TOOL_CALL_START', toolCallId: id, toolCallName: input['toolCallName'], ...timing });
+      else steps.push({ type: 'REASONING_MESSAGE_START', messageId: id, role: 'reasoning', ...timing });
+    }
+    const laneId = lane?.id ?? (id as string);
+    if (input['delta'] !== undefined) {
+      const content = kind === 'text' ? 'TEXT_MESSAGE_CONTENT' : kind === 'tool' ? 'TOOL_CALL_ARGS' : 'REASONING_MESSAGE_CONTENT';
+      steps.push({ type: content, [idField]: laneId, delta: input['delta'], ...timing });
+    }
+    const envelopes: Envelope[] = [];
+    const lost: AgUiLoss[] = unreadFields(input, CHUNK_FIELDS[kind]);
+    for (const step of steps) {
+      const result = decodeOne(step);
+      if (!result.ok) return result;
+      if (step['type'] !== undefined && String(step['type']).endsWith('_START')) lane = { kind, id: laneId };
+      envelopes.push(...result.envelopes);
+      lost.push(...result.lost);
+    }
+    return { ok: true, envelopes, lost };
+  }
+
+  function decodeOne(input: unknown): DecodeAgUiEventResult<Envelope> {
     if (!isRecord(input) || typeof input['type'] !== 'string')
       return refuse('invalid-event', 'an AG-UI event is an object with a string type');
     const type = input['type'];
@@ -328,13 +423,38 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     if (threadId !== context.conversationId) return refuse('foreign-thread', 'the AG-UI thread is not this conversation');
     if (run !== undefined) return refuse('outside-run', 'a run started before the previous one finished');
     run = { runId, text: new Map(), reasoning: new Set(), calls: new Map() };
+    return runInput(input['input']);
+  }
+
+  // A run's request is not an event, but its resume entries say how the cards it answers closed: card_closed each.
+  function runInput(request: unknown): Step {
     const lost: AgUiLoss[] = [];
-    if (input['input'] !== undefined)
-      lost.push({
-        field: 'input',
-        reason: "a run's input is the host's request, not a v1 event; read its resume entries with cardResponseFromResumeEntry",
-      });
-    return { ok: true, events: [], lost };
+    const events: Fields[] = [];
+    if (request === undefined) return { ok: true, events, lost };
+    if (!isRecord(request)) return { ok: true, events, lost: [{ field: 'input', reason: "a run's request is not a v1 event" }] };
+    for (const key of Object.keys(request)) {
+      if (key !== 'resume') lost.push({ field: `input.${key}`, reason: "a run's request is not a v1 event" });
+    }
+    const resume = request['resume'];
+    if (resume === undefined) return { ok: true, events, lost };
+    if (!Array.isArray(resume))
+      return { ok: true, events, lost: [...lost, { field: 'input.resume', reason: 'not a list of resume entries' }] };
+    const entries: unknown[] = resume;
+    entries.forEach((entry, index) => {
+      const answer = cardResponseFromResumeEntry(entry);
+      if (!answer.ok) {
+        lost.push({ field: `input.resume[${index}]`, reason: `not a card answer (${answer.code})` });
+        return;
+      }
+      const { action, correlationId } = answer.value;
+      events.push({ type: 'card_closed', correlationId, resolution: RESOLUTIONS[action] });
+      if (action === 'submit')
+        lost.push({ field: `input.resume[${index}].payload`, reason: 'card_closed says how the card closed, not the answer' });
+      if (answer.value.action === 'decline' && answer.value.reason !== undefined) {
+        lost.push({ field: `input.resume[${index}].metadata`, reason: 'card_closed carries no decline reason' });
+      }
+    });
+    return { ok: true, events, lost };
   }
 
   function runFinished(input: Fields, current: OpenRun): Step {

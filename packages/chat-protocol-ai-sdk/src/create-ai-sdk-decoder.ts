@@ -15,7 +15,7 @@ import {
   type ChatEventEnvelope,
   type ChatRefusal,
 } from '@papercusp/chat-protocol-core';
-import { AI_SDK_DATA_PARTS, AI_SDK_TURN_END_PART, type AiSdkLoss } from './ui-message-chunk.js';
+import { AI_SDK_DATA_PARTS, AI_SDK_TOOL_RESULT_PART, AI_SDK_TURN_END_PART, type AiSdkLoss } from './ui-message-chunk.js';
 
 /** What the host tells the decoder about the stream. */
 export interface AiSdkDecoderContext {
@@ -156,6 +156,8 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
   const calls = new Map<string, { readonly name: string; readonly input: unknown }>();
   const cards = new Set<string>();
   let turnEnd: Readonly<Record<string, unknown>> | undefined;
+  // The v1 fields of a failed or cancelled tool result, by call id, from the part written before its chunk.
+  const toolResults = new Map<string, Readonly<Record<string, unknown>>>();
   // A card made from an approval request is created when the host records its envelope.
   const approvalCards = new WeakSet<object>();
   const counts = { decoded: 0, transport: 0, refused: 0 };
@@ -188,34 +190,68 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
       counts.transport += 1;
       return { ok: true, envelopes: [], lost };
     }
+    if (type === AI_SDK_TOOL_RESULT_PART) {
+      const data = chunk['data'];
+      const id = chunk['id'];
+      if (typeof data !== 'object' || data === null || Array.isArray(data) || typeof id !== 'string')
+        return refused('invalid-chunk', 'a data-tool-result part needs a string id and a data object');
+      toolResults.set(id, data as Readonly<Record<string, unknown>>);
+      counts.transport += 1;
+      return { ok: true, envelopes: [], lost };
+    }
     const events = eventsOf(chunk, type, lost);
     if (!Array.isArray(events)) return refused(events.code, events.message);
     const envelopes: ChatEventEnvelope[] = [];
+    // Whether the chunk's tool result read the part written before it (or reported why not).
+    let readDetail = false;
     for (const [index, event] of events.entries()) {
       const { eventId, occurredAt } = identify({ seq: seq + index, chunk });
       if (approvalCards.has(event)) (event['card'] as Record<string, unknown>)['createdAt'] = occurredAt;
       const record = { schemaVersion: 1, conversationId, turnId, eventId, seq: seq + index, occurredAt };
       const terminalEvent = event['type'] === 'done' || event['type'] === 'error';
-      const merged = terminalEvent && turnEnd !== undefined ? { ...event, ...turnEnd, type: event['type'] } : event;
+      const detail = event['type'] === 'tool_result' ? toolResultDetail(event, type) : undefined;
+      const merged =
+        terminalEvent && turnEnd !== undefined
+          ? { ...event, ...turnEnd, type: event['type'] }
+          : detail !== undefined
+            ? { type: 'tool_result', callId: event['callId'], name: event['name'], ...detail }
+            : event;
       let encoded = encodeChatEnvelope({ ...record, event: merged });
+      if (detail !== undefined) readDetail = true;
       // What the turn-end part or the chunk adds that v1 cannot hold never costs the turn its end: it is dropped and reported.
       if (!encoded.ok && merged !== event) {
         encoded = encodeChatEnvelope({ ...record, event });
-        if (encoded.ok) lost.push({ field: AI_SDK_TURN_END_PART, reason: 'its fields do not fit the terminal event' });
+        const part = detail === undefined ? AI_SDK_TURN_END_PART : AI_SDK_TOOL_RESULT_PART;
+        if (encoded.ok) lost.push({ field: part, reason: `its fields do not fit the ${String(event['type'])} event` });
       }
       if (!encoded.ok && event['type'] === 'done' && event['stopReason'] !== undefined) {
         const { stopReason: _stopReason, ...withoutReason } = event;
         encoded = encodeChatEnvelope({ ...record, event: withoutReason });
         if (encoded.ok) lost.push({ field: type === 'finish' ? 'finishReason' : 'reason', reason: 'not a v1 stop reason' });
       }
-      if (encoded.ok && merged !== event) lost.push(...turnEndLost(merged));
+      if (encoded.ok && merged !== event && detail === undefined) lost.push(...turnEndLost(merged));
       if (!encoded.ok) return refused('invalid-envelope', encoded.message, encoded.issues);
       envelopes.push(encoded.envelope);
     }
     seq += envelopes.length;
     commit(chunk, type);
+    const stale = typeof chunk['toolCallId'] === 'string' && type.startsWith('tool-output-') ? chunk['toolCallId'] : undefined;
+    if (stale !== undefined && toolResults.delete(stale) && !readDetail) {
+      lost.push({ field: AI_SDK_TOOL_RESULT_PART, reason: `its status does not fit the ${type} chunk after it` });
+    }
     counts.decoded += 1;
     return { ok: true, envelopes, lost: [...lost, ...dataLost(chunk, type)] };
+  }
+
+  // The part's fields for the failed or cancelled result of the same call, when its status agrees with the chunk's.
+  function toolResultDetail(event: Readonly<Record<string, unknown>>, type: string): Readonly<Record<string, unknown>> | undefined {
+    const detail = toolResults.get(event['callId'] as string);
+    if (detail === undefined) return undefined;
+    const agrees =
+      type === 'tool-output-denied'
+        ? detail['status'] === 'cancelled'
+        : type === 'tool-output-error' && (detail['status'] === 'failed' || detail['status'] === 'needs-reconciliation');
+    return agrees ? detail : undefined;
   }
 
   // State changes happen only once every envelope of the chunk was made.

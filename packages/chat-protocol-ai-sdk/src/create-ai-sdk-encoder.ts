@@ -17,6 +17,7 @@ import {
 import {
   AI_SDK_DATA_PARTS,
   AI_SDK_FINISH_REASONS,
+  AI_SDK_TOOL_RESULT_PART,
   AI_SDK_TURN_END_PART,
   type AiSdkFinishReason,
   type AiSdkLoss,
@@ -205,22 +206,20 @@ function encodeToolResult(
     if (event.error !== undefined) lost.push({ field: 'event.error', reason: 'a tool output has no error beside it' });
     return;
   }
+  // A denial carries nothing and an error only its text: the rest of the v1 result travels in the part before it.
+  const { type: _type, callId: _callId, name: _name, ...result } = event;
+  const whole =
+    event.status === 'cancelled'
+      ? event.summary === undefined && event.blocks === undefined && event.error === undefined
+      : event.status === 'failed' && event.error !== undefined && event.summary === undefined && event.blocks === undefined;
+  if (!whole) chunks.push({ type: AI_SDK_TOOL_RESULT_PART, id: event.callId, data: result });
   if (event.status === 'cancelled') {
     chunks.push({ type: 'tool-output-denied', toolCallId: event.callId });
-    for (const field of ['summary', 'blocks', 'error'] as const) {
-      if (event[field] !== undefined) lost.push({ field: `event.${field}`, reason: 'a denied tool output carries nothing' });
-    }
     return;
   }
   const errorText =
     event.error ?? event.summary ?? (event.status === 'failed' ? 'the tool failed' : 'the tool outcome needs reconciliation');
   chunks.push({ type: 'tool-output-error', toolCallId: event.callId, errorText });
-  if (event.status === 'needs-reconciliation') {
-    lost.push({ field: 'event.status', reason: 'the AI SDK has no unknown tool outcome: written as an error, read back as failed' });
-  }
-  if (event.error === undefined) lost.push({ field: 'event.error', reason: 'the error text is the summary or a fixed sentence' });
-  if (event.summary !== undefined) lost.push({ field: 'event.summary', reason: 'a tool error carries only its text' });
-  if (event.blocks !== undefined) lost.push({ field: 'event.blocks', reason: 'a tool error carries only its text' });
 }
 
 function encodeDone(event: Extract<ChatEventV1, { type: 'done' }>, chunks: AiSdkUiMessageChunk[]): void {

@@ -11,6 +11,7 @@ describe('the public surface of @papercusp/chat-protocol-ai-sdk', () => {
       'AI_SDK_ERROR_CODE',
       'AI_SDK_FINISH_REASONS',
       'AI_SDK_SSE_DONE',
+      'AI_SDK_TOOL_RESULT_PART',
       'AI_SDK_TURN_END_PART',
       'AI_SDK_UI_MESSAGE_STREAM_HEADER',
       'AI_SDK_UI_MESSAGE_STREAM_HEADERS',

@@ -13,7 +13,7 @@ export type {
   AiSdkDecoderContext,
   AiSdkDecoderCounts,
 } from './create-ai-sdk-decoder.js';
-export { AI_SDK_DATA_PARTS, AI_SDK_FINISH_REASONS, AI_SDK_TURN_END_PART } from './ui-message-chunk.js';
+export { AI_SDK_DATA_PARTS, AI_SDK_FINISH_REASONS, AI_SDK_TOOL_RESULT_PART, AI_SDK_TURN_END_PART } from './ui-message-chunk.js';
 export type { AiSdkDataPartName, AiSdkFinishReason, AiSdkLoss, AiSdkUiMessageChunk } from './ui-message-chunk.js';
 export {
   AI_SDK_SSE_DONE,

@@ -34,6 +34,16 @@ export const AI_SDK_DATA_PARTS = {
  */
 export const AI_SDK_TURN_END_PART = 'data-turn-end';
 
+/**
+ * The `data-*` part written just before a `tool-output-error` or
+ * `tool-output-denied` whose chunk cannot hold the whole v1 tool result: its
+ * `data` is the result's `status`, `summary`, `blocks` and `error` (absent
+ * when the result had none, so the chunk's error text is not read as one).
+ * Its `id` is the call id, so the AI SDK keeps it in the message beside the
+ * tool part; the decoder folds it into the tool result.
+ */
+export const AI_SDK_TOOL_RESULT_PART = 'data-tool-result';
+
 /** A `data-*` part name of {@link AI_SDK_DATA_PARTS}. */
 export type AiSdkDataPartName = (typeof AI_SDK_DATA_PARTS)[keyof typeof AI_SDK_DATA_PARTS];
 
@@ -51,7 +61,8 @@ export type AiSdkUiMessageChunk =
   | { readonly type: 'tool-output-denied'; readonly toolCallId: string }
   | { readonly type: 'tool-approval-request'; readonly approvalId: string; readonly toolCallId: string }
   | { readonly type: AiSdkDataPartName; readonly id?: string; readonly data: unknown; readonly transient?: boolean }
-  | { readonly type: typeof AI_SDK_TURN_END_PART; readonly data: Readonly<Record<string, unknown>> };
+  | { readonly type: typeof AI_SDK_TURN_END_PART; readonly data: Readonly<Record<string, unknown>> }
+  | { readonly type: typeof AI_SDK_TOOL_RESULT_PART; readonly id: string; readonly data: Readonly<Record<string, unknown>> };
 
 /**
  * What a conversion could not carry: the field (a dotted path from the

@@ -10,6 +10,8 @@ import { InteractionResolver, type InteractionStore } from '@papercusp/chat-prot
 import { IDEMPOTENCY_KEY_HEADER, TurnRecovery, isTurnId, type ChatEventLog, type TurnStore } from '@papercusp/chat-protocol-recovery';
 import { createChatSseResponse } from '@papercusp/chat-protocol-sse';
 import { Hono, type Context } from 'hono';
+import { registerAgUiRoute } from './ag-ui-route.js';
+import { registerAiSdkRoutes } from './ai-sdk-routes.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { closeAbandonedTurn } from './close-abandoned-turn.js';
@@ -17,6 +19,7 @@ import { readConversationState, type ChatHostConversationLogReader } from './con
 import { hostTurnId } from './host-turn-id.js';
 import { jsonResponse, notFoundResponse, refusalResponse } from './host-responses.js';
 import { hasOrphanedEffect } from './orphaned-effects.js';
+import { formatChatStream, readChatStreamFormat } from './peer-stream.js';
 import { readJsonBody } from './read-json-body.js';
 import { isRouteId } from './route-ids.js';
 import { runChatTurn } from './run-chat-turn.js';
@@ -80,6 +83,8 @@ export interface ChatHostOptions {
   readonly maxStateTurns?: number;
   /** The most frames `GET /state` folds, over all turns (default: the store's bound). */
   readonly maxStateFrames?: number;
+  /** The largest body of the AG-UI and AI SDK POST routes, which carry the whole message history (default 1 MiB). */
+  readonly maxPeerBodyBytes?: number;
 }
 
 /** The longest `text` a turn's message may hold, in UTF-16 code units. */
@@ -132,6 +137,8 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   };
   // The turn runs and effects this process holds, so cancellation and card answers reach them at once.
   const runs = new Map<string, AbortController>();
+  // The turn each conversation runs in this process: what the AI SDK's resume GET streams.
+  const runningTurns = new Map<string, string>();
   const effects = new Map<string, AbortController>();
   const cardWaiters = new Map<string, Set<() => void>>();
   const recovery = new TurnRecovery<unknown, ChatHostCaller>(
@@ -246,6 +253,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
         for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
       },
     });
+    runningTurns.set(conversationId, turnId);
     void runChatTurn({
       turn,
       caller,
@@ -265,6 +273,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       .finally(() => {
         stopWatching();
         runs.delete(turnId);
+        if (runningTurns.get(conversationId) === turnId) runningTurns.delete(conversationId);
         for (const effectId of effectIds) effects.delete(`${turnId}/${effectId}`);
       });
     return jsonResponse(202, { turnId });
@@ -291,6 +300,8 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     if (checked instanceof Response) return checked;
     const { turnId, progress } = checked;
     const { callerId } = checked.caller;
+    const format = readChatStreamFormat(context.req.raw);
+    if (format === null) return refusalResponse('unsupported-format', 'format: expected v1, ag-ui or ai-sdk');
     if (!streams.acquire(callerId)) return refusalResponse('too-many-streams', 'this caller holds too many open streams');
     try {
       const response = await createChatSseResponse(context.req.raw, {
@@ -299,7 +310,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
         turnId,
         ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       });
-      return streams.release(callerId, response);
+      return streams.release(callerId, formatChatStream(response, format));
     } catch {
       streams.release(callerId, new Response(null));
       return refusalResponse('store-unavailable', 'the stream could not start');
@@ -368,6 +379,24 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
 
   // The browser page needs no auth: it holds no data, and sends the person's bearer token to the routes above.
   app.get('/', () => browserPageResponse());
+  const authenticate = async (request: Request): Promise<ChatHostCaller | null> => {
+    try {
+      const caller = await options.authenticate(request);
+      return caller !== null && typeof caller === 'object' ? caller : null;
+    } catch {
+      return null;
+    }
+  };
+  const dispatch = (request: Request): Response | Promise<Response> => app.fetch(request);
+  const maxPeerBodyBytes = options.maxPeerBodyBytes ?? 1024 * 1024;
+  registerAiSdkRoutes(app, {
+    dispatch,
+    check,
+    authenticate,
+    runningTurn: (conversationId) => runningTurns.get(conversationId),
+    maxBodyBytes: maxPeerBodyBytes,
+  });
+  registerAgUiRoute(app, { dispatch, authenticate, maxBodyBytes: maxPeerBodyBytes });
 
   app.notFound(() => notFoundResponse());
   app.onError(() => refusalResponse('internal-error', 'the host failed'));

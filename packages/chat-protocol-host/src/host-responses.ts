@@ -22,6 +22,7 @@ export type ChatHostRefusalCode =
   | 'turn-finished'
   | 'card-refused'
   | 'too-many-streams'
+  | 'unsupported-format'
   | 'store-unavailable'
   | 'internal-error'
   | 'state-too-large'
@@ -44,6 +45,7 @@ export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, numb
   'turn-finished': 409,
   'card-refused': 409,
   'too-many-streams': 429,
+  'unsupported-format': 400,
   'store-unavailable': 503,
   'internal-error': 500,
   'state-too-large': 422,

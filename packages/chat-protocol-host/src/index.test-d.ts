@@ -9,6 +9,7 @@ import {
   type ChatHostCaller,
   type ChatHostStore,
   type ConversationStateAnswer,
+  type ChatStreamFormat,
 } from './index.js';
 import type { ChatStateV1 } from '@papercusp/chat-protocol-core';
 import type { PostgresChatStore } from '@papercusp/chat-protocol-postgres';
@@ -42,5 +43,9 @@ describe('the public types of @papercusp/chat-protocol-host', () => {
   it('the scripted agent is a ChatAgent, and a caller carries interaction authority', () => {
     expectTypeOf(createScriptedChatAgent()).toEqualTypeOf<ChatAgent>();
     expectTypeOf<ChatHostCaller>().toHaveProperty('tenantId').toEqualTypeOf<string>();
+  });
+
+  it('the events route formats are v1, AG-UI and the AI SDK UI message stream', () => {
+    expectTypeOf<ChatStreamFormat>().toEqualTypeOf<'v1' | 'ag-ui' | 'ai-sdk'>();
   });
 });

@@ -6,6 +6,8 @@ import * as host from './index.js';
 describe('the public surface of @papercusp/chat-protocol-host', () => {
   it('exports exactly these runtime names', () => {
     expectRuntimeExports(Object.keys(host), [
+      'AG_UI_RUN_PATH',
+      'AI_SDK_CHAT_PATH',
       'CHAT_HOST_REFUSAL_STATUS',
       'MAX_TURN_TEXT_LENGTH',
       'SCRIPTED_REFUND_CALL_ID',

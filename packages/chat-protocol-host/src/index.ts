@@ -27,4 +27,8 @@ export type {
 } from './chat-agent.js';
 export { createNodeRequestListener } from './node-request-listener.js';
 export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
+// The peers' formats and routes (DESIGN §11, §12): `?format=` on the events route, AG-UI's and the AI SDK's own routes.
+export type { ChatStreamFormat } from './peer-stream.js';
+export { AG_UI_RUN_PATH } from './ag-ui-route.js';
+export { AI_SDK_CHAT_PATH } from './ai-sdk-routes.js';
 export type { ScriptedChatAgentOptions } from './scripted-agent.js';

@@ -53,3 +53,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
   return isSafeJson(value) ? { ok: true, value } : refuse('invalid-json', 'the body is outside the JSON bounds');
 }
+
+/** Whether a value {@link readJsonBody} returned is a JSON object (safe JSON: a plain object, never an array or null). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
