@@ -16,13 +16,12 @@
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { createChatHost, createScriptedChatAgent } from '@papercusp/chat-protocol-host';
+import { createChatHost, createNodeRequestListener, createScriptedChatAgent } from '@papercusp/chat-protocol-host';
 import { createPostgresChatStore, migrateChatStore, pgDatabase, pgliteDatabase } from '@papercusp/chat-protocol-postgres';
 import { createTurnId } from '@papercusp/chat-protocol-recovery';
-import { readChatStream, writeChatSseResponse } from '@papercusp/chat-protocol-sse';
+import { readChatStream } from '@papercusp/chat-protocol-sse';
 import { DefaultChatTransport, readUIMessageStream } from 'ai';
 import pg from 'pg';
 import { startPostgresCluster } from '../../../test-support/postgres-cluster.mjs';
@@ -99,26 +98,9 @@ async function runHostChild(backend) {
     store,
     agent: stampingAgent(stamps),
     authenticate: (request) => callerOf(request.headers.get('authorization')),
-    // The card poll stays the host's default (1 s): an answer that lands between the run's read of its card and
-    // its wait wakes no one, and the run sees it at the next poll.
     heartbeatMs: 600_000,
   });
-  const server = createServer((incoming, outgoing) => {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
-    const controller = new AbortController();
-    outgoing.on('close', () => controller.abort());
-    const method = incoming.method ?? 'GET';
-    const body = method === 'GET' || method === 'HEAD' ? null : Readable.toWeb(incoming);
-    const request = new Request(new URL(incoming.url ?? '/', 'http://127.0.0.1'), {
-      method,
-      headers,
-      body,
-      signal: controller.signal,
-      ...(body === null ? {} : { duplex: 'half' }),
-    });
-    void handler(request).then((response) => writeChatSseResponse(response, outgoing));
-  });
+  const server = createServer(createNodeRequestListener(handler));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.on('message', async (message) => {
     if (message.type === 'memory') {
@@ -390,7 +372,7 @@ ${table}
 - The host is \`createChatHost\` with \`createScriptedChatAgent()\` (no delays: reasoning, ${results.backends[0]?.deltasPerTurn} deltas of
   8 characters with a report block among them, the refund tool with its external effect through \`TurnRecovery\`, a
   confirm card)
-  behind a Node \`http\` server (\`writeChatSseResponse\`) in a child process of its own, on
+  behind a Node \`http\` server (\`createNodeRequestListener\`) in a child process of its own, on
   \`createPostgresChatStore\` over PGlite in memory or a throwaway Postgres server (a \`pg\` Pool of ${SETTINGS.poolSize}).
   Each client in this process runs whole turns back to back as a v1 client does: \`POST /turns\` with its
   \`Idempotency-Key\`, the events through \`readChatStream\`, \`POST /cards\` when the card arrives, until \`done\`. Every
@@ -408,8 +390,8 @@ ${table}
   GC, divided by them. Then every card is answered at once and the time is until every stream read its \`done\`. The
   host bounds streams per caller (8 by default), not conversations: what it holds is the process's memory and file
   descriptors divided by these figures.
-- The card poll is the host's default (1 s): an answer that reaches the host between the run's read of its card and
-  the start of its wait wakes no one, so that turn waits for the next poll; turns per second include those waits.
+- A card answer wakes the waiting run in the host process at once (the run arms its wakeup before it reads the card);
+  the card poll (1 s, the default) only matters for answers taken by another process, which this bench has none of.
 `;
 }
 

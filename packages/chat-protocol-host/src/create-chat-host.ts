@@ -12,6 +12,7 @@ import { createChatSseResponse } from '@papercusp/chat-protocol-sse';
 import { Hono, type Context } from 'hono';
 import { registerAgUiRoute } from './ag-ui-route.js';
 import { registerAiSdkRoutes } from './ai-sdk-routes.js';
+import { createCardWakeups } from './card-wakeups.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { closeAbandonedTurn } from './close-abandoned-turn.js';
@@ -20,7 +21,7 @@ import { hostTurnId } from './host-turn-id.js';
 import { jsonResponse, notFoundResponse, refusalResponse } from './host-responses.js';
 import { hasOrphanedEffect } from './orphaned-effects.js';
 import { formatChatStream, readChatStreamFormat } from './peer-stream.js';
-import { readJsonBody } from './read-json-body.js';
+import { isJsonObject, readJsonBody } from './read-json-body.js';
 import { isRouteId } from './route-ids.js';
 import { runChatTurn } from './run-chat-turn.js';
 import { browserPageResponse } from './serve-browser-page.js';
@@ -101,11 +102,6 @@ const FULL_CAPABILITIES = {
 
 const PREFIX = '/v1/conversations/:conversationId';
 
-// The body is already safe JSON (readJsonBody): an object here is a plain one.
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 type Checked = { readonly caller: ChatHostCaller; readonly conversationId: string } | Response;
 
 /**
@@ -140,7 +136,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   // The turn each conversation runs in this process: what the AI SDK's resume GET streams.
   const runningTurns = new Map<string, string>();
   const effects = new Map<string, AbortController>();
-  const cardWaiters = new Map<string, Set<() => void>>();
+  const cardWakeups = createCardWakeups(cardPollMs);
   const recovery = new TurnRecovery<unknown, ChatHostCaller>(
     {
       capabilities: FULL_CAPABILITIES,
@@ -159,22 +155,6 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     validate: ({ value }) => ({ value }),
     clock,
   });
-  const waitForCard = (correlationId: string, signal: AbortSignal): Promise<void> =>
-    new Promise((resolve) => {
-      const waiters = cardWaiters.get(correlationId) ?? new Set<() => void>();
-      cardWaiters.set(correlationId, waiters);
-      const done = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        waiters.delete(done);
-        if (waiters.size === 0) cardWaiters.delete(correlationId);
-        resolve();
-      };
-      const timer = setTimeout(done, cardPollMs);
-      signal.addEventListener('abort', done, { once: true });
-      waiters.add(done);
-    });
-
   const check = async (context: Context, ids: readonly string[]): Promise<Checked> => {
     let caller: ChatHostCaller | null;
     try {
@@ -265,7 +245,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       clock,
       signal: controller.signal,
       registerEffect: (effectId, effect) => effects.set(`${turnId}/${effectId}`, effect),
-      waitForCard,
+      armCardWait: (correlationId, signal) => cardWakeups.arm(correlationId, signal),
       cardLifetimeMs,
     })
       // runChatTurn never rejects; this keeps a future bug from becoming an unhandled rejection that ends the process.
@@ -364,7 +344,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       }
       return refusalResponse('card-refused', answer.message, { reason: answer.code });
     }
-    for (const wake of [...(cardWaiters.get(correlationId) ?? [])]) wake();
+    cardWakeups.wake(correlationId);
     if (answer.outcome === 'needs-reconciliation') return refusalResponse('store-unavailable', 'the answer could not be confirmed');
     return jsonResponse(200, { correlationId, status: answer.record.status });
   });

@@ -58,7 +58,9 @@ export interface Host {
 export async function startHost(
   { store, servers }: TestStore,
   agentOptions: ScriptedChatAgentOptions = {},
-  hostOptions: Partial<Pick<ChatHostOptions, 'maxStreamsPerCaller' | 'maxBodyBytes' | 'maxStateTurns' | 'maxStateFrames' | 'agent'>> = {},
+  hostOptions: Partial<
+    Pick<ChatHostOptions, 'maxStreamsPerCaller' | 'maxBodyBytes' | 'maxStateTurns' | 'maxStateFrames' | 'agent' | 'cardPollMs'>
+  > = {},
 ): Promise<Host> {
   const effects: string[] = [];
   const handler = createChatHost({

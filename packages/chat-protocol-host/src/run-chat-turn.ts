@@ -8,6 +8,7 @@
 import type { ChatEventV1, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import type { ChatEventLog, TurnRecovery } from '@papercusp/chat-protocol-recovery';
+import type { CardWakeup } from './card-wakeups.js';
 import type { ChatAgent, ChatAgentFeedback, ChatAgentStep, ChatAgentTurn } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { turnFrame } from './turn-frame.js';
@@ -29,8 +30,8 @@ export interface RunChatTurnContext {
   readonly signal: AbortSignal;
   /** Registers the abort controller of an admitted effect, for recovery's abort hook. */
   readonly registerEffect: (effectId: string, controller: AbortController) => void;
-  /** Resolves when a card answer may have been stored (or after a poll interval): the runner then reads the card. */
-  readonly waitForCard: (correlationId: string, signal: AbortSignal) => Promise<void>;
+  /** Arms a wait that settles when a card answer may have been stored (or after a poll interval); armed before each read of the card. */
+  readonly armCardWait: (correlationId: string, signal: AbortSignal) => CardWakeup;
   /** How long a card stays open, in milliseconds. */
   readonly cardLifetimeMs: number;
 }
@@ -206,8 +207,11 @@ async function askCard(
       if ((await append({ type: 'card_closed', correlationId, resolution: 'cancelled' })) === 'stopped') return 'stopped';
       return 'cancelled';
     }
+    // Armed before the read: an answer committing between the read and the wait still wakes this run.
+    const wakeup = context.armCardWait(correlationId, signal);
     const read = await resolver.read({ ...request, at: context.clock() });
     if (read.ok && read.record.status !== 'pending') {
+      wakeup.release();
       const resolution = read.record.status;
       if ((await append({ type: 'card_closed', correlationId, resolution })) === 'stopped') return 'stopped';
       return read.record.value === undefined
@@ -215,9 +219,10 @@ async function askCard(
         : { type: 'card-closed', resolution, value: read.record.value };
     }
     if (read.ok && read.expired) {
+      wakeup.release();
       await resolver.expire({ ...request, at: context.clock() });
       continue;
     }
-    await context.waitForCard(correlationId, signal);
+    await wakeup.woken;
   }
 }
