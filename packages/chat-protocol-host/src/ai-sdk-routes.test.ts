@@ -153,22 +153,24 @@ describe('the AI SDK routes over loopback (DESIGN §11 ?format=ai-sdk, issue 18 
     expect(host.effects.filter((id) => id === first?.id)).toHaveLength(1);
   });
 
-  it("issue 18: the AI SDK's resume GET (<api>/:chatId/stream, Chat.resumeStream) streams the conversation's running turn from its start, and answers 204 once it ended", async () => {
+  it("issue 18: the AI SDK's resume GET (<api>/:chatId/stream, Chat.resumeStream) streams the conversation's running turn from its start through another host process than the one running it, and answers 204 once it ended", async () => {
     const conversationId = 'c_ana_aisdk_resume';
     const { turnId } = await startTurn(host, conversationId, 'Refund order 1042');
+    // A second host on the same store: it holds no run of the turn, as after a reconnect to another process.
+    const other = await startHost(testStore);
     // The turn waits for its card: it is running when the client comes back.
     await follow(host, conversationId, turnId, (envelope) => envelope.event.type === 'card');
     const user: UIMessage = { id: 'msg_user', role: 'user', parts: [{ type: 'text', text: 'Refund order 1042' }] };
     const chat = new TestChat({
       id: conversationId,
-      transport: transportFor(host),
-      onData: answerCards(host, conversationId),
+      transport: transportFor(other),
+      onData: answerCards(other, conversationId),
       initial: [user],
     });
     await chat.resumeStream();
     expect(chat.error).toBeUndefined();
     expect(plain(chat.messages)).toEqual([user, await expectedAssistant(host, conversationId, turnId, { echoed: true })]);
-    expect(await transportFor(host).reconnectToStream({ chatId: conversationId })).toBeNull();
+    expect(await transportFor(other).reconnectToStream({ chatId: conversationId })).toBeNull();
   });
 
   it("§10 resumable: ?format=ai-sdk with a cursor streams what follows it, each envelope's last message carrying the v1 cursor as its id", async () => {

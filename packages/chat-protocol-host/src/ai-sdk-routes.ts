@@ -25,8 +25,8 @@ export interface AiSdkRoutesContext {
   ) => Promise<{ readonly caller: ChatHostCaller; readonly conversationId: string } | Response>;
   /** The caller, or `null` (never throws). */
   readonly authenticate: (request: Request) => Promise<ChatHostCaller | null>;
-  /** The turn of the conversation running in this process, if any. */
-  readonly runningTurn: (conversationId: string) => string | undefined;
+  /** The conversation's latest running turn (in any host process), `undefined` when none runs, or the refusal to answer. */
+  readonly runningTurn: (conversationId: string) => Promise<string | undefined | Response>;
   /** The largest POST body: the AI SDK sends the whole message history. */
   readonly maxBodyBytes: number;
 }
@@ -67,8 +67,9 @@ function readUserMessage(body: Record<string, unknown>): PeerTurnInput {
  *   `regenerate-message` trigger; then whatever `POST /turns` and the events
  *   route answer (404 for a conversation that is not the caller's, 429, …).
  * - GET `/stream` (the transport's `reconnectToStream`): after the host's
- *   checks, the conversation's turn running in this process streamed from its
- *   start (the AI SDK replays a resumed message whole), else `204`.
+ *   checks, the conversation's latest running turn, whichever host process
+ *   runs it (read from the store), streamed from its start (the AI SDK
+ *   replays a resumed message whole), else `204`.
  */
 export function registerAiSdkRoutes(app: Hono, context: AiSdkRoutesContext): void {
   app.post(AI_SDK_CHAT_PATH, (hono) =>
@@ -84,7 +85,8 @@ export function registerAiSdkRoutes(app: Hono, context: AiSdkRoutesContext): voi
   app.get(`${AI_SDK_CHAT_PATH}/:conversationId/stream`, async (hono) => {
     const checked = await context.check(hono, []);
     if (checked instanceof Response) return checked;
-    const turnId = context.runningTurn(checked.conversationId);
+    const turnId = await context.runningTurn(checked.conversationId);
+    if (turnId instanceof Response) return turnId;
     if (turnId === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
     return streamTurn(context.dispatch, hono.req.raw, checked.conversationId, turnId, 'ai-sdk');
   });

@@ -16,7 +16,7 @@ import { createCardWakeups } from './card-wakeups.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { closeAbandonedTurn } from './close-abandoned-turn.js';
-import { readConversationState, type ChatHostConversationLogReader } from './conversation-state.js';
+import { readConversationState, type ChatHostConversationLogReader, type ConversationStateAnswer } from './conversation-state.js';
 import { hostTurnId } from './host-turn-id.js';
 import { jsonResponse, notFoundResponse, refusalResponse } from './host-responses.js';
 import { hasOrphanedEffect } from './orphaned-effects.js';
@@ -123,6 +123,12 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     ...(options.maxStateTurns === undefined ? {} : { maxTurns: options.maxStateTurns }),
     ...(options.maxStateFrames === undefined ? {} : { maxFrames: options.maxStateFrames }),
   };
+  // The conversation's folded state (GET /state, the AI SDK's resume), or the refusal to answer.
+  const readState = async (conversationId: string): Promise<ConversationStateAnswer | Response> => {
+    const answer = await readConversationState(store.readConversationLog, conversationId, stateBounds);
+    if (answer.ok) return answer.value;
+    return refusalResponse(answer.code, answer.message, answer.limit === undefined ? {} : { limit: answer.limit });
+  };
   const streams = createStreamLimit(options.maxStreamsPerCaller ?? 8);
   const authorized = async (caller: ChatHostCaller, conversationId: string): Promise<boolean> => {
     try {
@@ -133,8 +139,6 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   };
   // The turn runs and effects this process holds, so cancellation and card answers reach them at once.
   const runs = new Map<string, AbortController>();
-  // The turn each conversation runs in this process: what the AI SDK's resume GET streams.
-  const runningTurns = new Map<string, string>();
   const effects = new Map<string, AbortController>();
   const cardWakeups = createCardWakeups(cardPollMs);
   const recovery = new TurnRecovery<unknown, ChatHostCaller>(
@@ -233,7 +237,6 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
         for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
       },
     });
-    runningTurns.set(conversationId, turnId);
     void runChatTurn({
       turn,
       caller,
@@ -253,7 +256,6 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       .finally(() => {
         stopWatching();
         runs.delete(turnId);
-        if (runningTurns.get(conversationId) === turnId) runningTurns.delete(conversationId);
         for (const effectId of effectIds) effects.delete(`${turnId}/${effectId}`);
       });
     return jsonResponse(202, { turnId });
@@ -352,9 +354,8 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   app.get(`${PREFIX}/state`, async (context) => {
     const checked = await check(context, []);
     if (checked instanceof Response) return checked;
-    const answer = await readConversationState(store.readConversationLog, checked.conversationId, stateBounds);
-    if (!answer.ok) return refusalResponse(answer.code, answer.message, answer.limit === undefined ? {} : { limit: answer.limit });
-    return jsonResponse(200, answer.value);
+    const answer = await readState(checked.conversationId);
+    return answer instanceof Response ? answer : jsonResponse(200, answer);
   });
 
   // The browser page needs no auth: it holds no data, and sends the person's bearer token to the routes above.
@@ -373,7 +374,10 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     dispatch,
     check,
     authenticate,
-    runningTurn: (conversationId) => runningTurns.get(conversationId),
+    runningTurn: async (conversationId) => {
+      const answer = await readState(conversationId);
+      return answer instanceof Response ? answer : answer.running.at(-1)?.turnId;
+    },
     maxBodyBytes: maxPeerBodyBytes,
   });
   registerAgUiRoute(app, { dispatch, authenticate, maxBodyBytes: maxPeerBodyBytes });
