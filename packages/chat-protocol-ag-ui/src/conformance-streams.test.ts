@@ -6,7 +6,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { applyChatEvent, createChatState, parseChatEnvelope, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { createAgUiDecoder, type AgUiDecoderContext, type DecodeAgUiEventRefusalCode } from './create-ag-ui-decoder.js';
+import { countingHost } from '../test/counting-host.js';
+import { createAgUiDecoder, type DecodeAgUiEventRefusalCode } from './create-ag-ui-decoder.js';
 
 interface ConformanceFixture {
   readonly name: string;
@@ -136,19 +137,6 @@ const TOTALS = {
   'unknown-tool-status': 2,
   'invalid-tool-arguments': 1,
 };
-
-/** A host that allocates turn = run, seq counted per turn, event ids from both, and a fixed clock. */
-function countingHost(conversationId: string): AgUiDecoderContext {
-  const seqs = new Map<string, number>();
-  return {
-    conversationId,
-    identify: ({ runId }) => {
-      const seq = (seqs.get(runId) ?? 0) + 1;
-      seqs.set(runId, seq);
-      return { turnId: runId, eventId: `${runId}.${seq}`, seq, occurredAt: '2026-12-01T10:00:00.000Z' };
-    },
-  };
-}
 
 interface Decoded {
   readonly decoded: string[];

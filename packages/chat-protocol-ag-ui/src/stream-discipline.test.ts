@@ -5,18 +5,8 @@
  */
 import { applyChatEvent, createChatState, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { createAgUiDecoder, type AgUiDecoderContext } from './create-ag-ui-decoder.js';
-
-function countingHost(conversationId: string): AgUiDecoderContext {
-  let seq = 0;
-  return {
-    conversationId,
-    identify: ({ runId }) => {
-      seq += 1;
-      return { turnId: runId, eventId: `evt_${seq}`, seq, occurredAt: '2026-12-01T10:00:00.000Z' };
-    },
-  };
-}
+import { countingHost } from '../test/counting-host.js';
+import { createAgUiDecoder } from './create-ag-ui-decoder.js';
 
 /** Decodes each event; per event `-` (no envelope), the v1 types joined by `+`, or `!code`. */
 function play(events: readonly Record<string, unknown>[]): { rows: string[]; envelopes: ChatEventEnvelope[] } {
