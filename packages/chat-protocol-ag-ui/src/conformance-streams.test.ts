@@ -248,6 +248,35 @@ describe("createAgUiDecoder: AG-UI's published conformance streams (issue 18)", 
     expect(checked).toBe(7);
   });
 
+  it("decodes a generic TOOL_CALL_RESULT only through the host's explicit mapping: its text becomes the summary and its document part is reported lost", () => {
+    for (const name of ['tool-result-parts-mint-tool-message', 'tool-result-file-source-passes-through']) {
+      const fixture = fixtures.find((candidate) => candidate.name === name) as ConformanceFixture;
+      const asked: unknown[] = [];
+      const decoder = createAgUiDecoder(
+        countingHost(String(fixture.stream[0]?.['threadId']), {
+          toolResultStatus: (request) => {
+            asked.push(request.toolName);
+            return 'succeeded';
+          },
+        }),
+      );
+      const results = fixture.stream.map((event) => decoder.decode(event));
+      const result = results[4];
+      expect(result?.ok && result.envelopes.map((envelope) => envelope.event), name).toStrictEqual([
+        {
+          type: 'tool_result',
+          callId: String(fixture.stream[4]?.['toolCallId']),
+          name: String(fixture.stream[1]?.['toolCallName']),
+          status: 'succeeded',
+          summary: name === 'tool-result-parts-mint-tool-message' ? 'Invoice INV-2291 attached.' : 'Uploaded the invoice.',
+        },
+      ]);
+      expect(result?.ok && result.lost.map((loss) => loss.field), name).toStrictEqual(['content[1]']);
+      expect(asked).toStrictEqual([String(fixture.stream[1]?.['toolCallName'])]);
+      expect(decoder.refusals()).toStrictEqual({});
+    }
+  });
+
   it('reports no terminal for a run whose stream stops before RUN_FINISHED (never a fabricated completion)', () => {
     const truncated = fixtures.find((fixture) => fixture.name === 'truncated-run-reported-as-completed') as ConformanceFixture;
     expect(decodeFixture(truncated).envelopes.map((envelope) => envelope.event.type)).toStrictEqual(['delta', 'delta']);
