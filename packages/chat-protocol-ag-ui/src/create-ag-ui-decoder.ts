@@ -199,7 +199,11 @@ const NO_V1_MEANING = new Set([
  * `@ag-ui/client`'s `transformChunks` expands them to; a `TOOL_CALL_RESULT` whose status is
  * neither carried by this package's encoder nor given by the host's
  * `toolResultStatus` is `unknown-tool-status`, never a success; an AG-UI
- * event with no v1 meaning is `unsupported-event`; every refusal is counted.
+ * event with no v1 meaning is `unsupported-event`; a `RUN_FINISHED` while a
+ * message, tool call or announced subagent of the run is open is
+ * `unclosed-brackets` (the run stays open); an interrupt that names no card
+ * the run asked ends the turn `interrupted`, never `completed`, and is
+ * reported lost; every refusal is counted.
  */
 export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDecoderContext<Envelope>): AgUiDecoder<Envelope> {
   // Without a parser of its own, Envelope is its default, ChatEventEnvelope.
