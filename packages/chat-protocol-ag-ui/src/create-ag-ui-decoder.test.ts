@@ -8,6 +8,7 @@ import {
   type ChatStateV1,
 } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
+import { countingHost } from '../test/counting-host.js';
 import { encodedGoldenSessions, type EncodedGoldenSession } from '../test/golden-sessions.js';
 import { createAgUiDecoder, type AgUiDecoderContext, type DecodeAgUiEventRefusalCode } from './create-ag-ui-decoder.js';
 import type { AgUiLoss } from './loss.js';
@@ -17,20 +18,6 @@ const streams = JSON.parse(readFileSync(new URL('../fixtures/ag-ui-dart-sdk-even
   string,
   Record<string, unknown>[]
 >;
-
-/** A host that allocates turn = run, seq counted per turn, event ids from both, and a fixed clock. */
-function countingHost(conversationId: string, extra: Partial<AgUiDecoderContext> = {}): AgUiDecoderContext {
-  const seqs = new Map<string, number>();
-  return {
-    conversationId,
-    identify: ({ runId }) => {
-      const seq = (seqs.get(runId) ?? 0) + 1;
-      seqs.set(runId, seq);
-      return { turnId: runId, eventId: `${runId}.${seq}`, seq, occurredAt: '2026-12-01T10:00:00.000Z' };
-    },
-    ...extra,
-  };
-}
 
 type Verdict = { accepted: number } | { refused: DecodeAgUiEventRefusalCode; at: number };
 

@@ -83,7 +83,8 @@ export type DecodeAgUiEventRefusalCode =
   | 'unknown-tool-status'
   | 'unknown-state'
   | 'invalid-patch'
-  | 'invalid-envelope';
+  | 'invalid-envelope'
+  | 'unclosed-brackets';
 
 /** What one AG-UI event decoded to: zero or more envelopes (brackets yield none), and what was not carried. */
 export interface AgUiDecoded<Envelope = ChatEventEnvelope> {
@@ -105,10 +106,20 @@ export interface AgUiDecoder<Envelope = ChatEventEnvelope> {
 
 interface OpenRun {
   readonly runId: string;
-  readonly text: Map<string, { readonly role: 'assistant' | 'user'; buffer: string }>;
+  // Each open bracket keeps its opener's subagentRunId: a continuation naming another producer is refused.
+  readonly text: Map<string, { readonly role: 'assistant' | 'user'; buffer: string; readonly subagent: unknown }>;
   readonly reasoning: Set<string>;
-  readonly calls: Map<string, { readonly name: string; args: string }>;
+  readonly calls: Map<string, { readonly name: string; args: string; readonly subagent: unknown }>;
+  // Announced subagent invocations still running (their events are refused, but the run cannot finish over them).
+  readonly subagents: Set<string>;
+  // The v1 cards this run asked (carried in CUSTOM events): an interrupt naming one is an awaited card.
+  readonly cards: Set<string>;
 }
+
+// AG-UI 1.0's text message roles; another value is not AG-UI.
+const TEXT_ROLES = new Set(['assistant', 'user', 'system', 'developer']);
+// AG-UI 1.0's RUN_FINISHED outcome types.
+const OUTCOME_TYPES = new Set(['success', 'cancelled', 'interrupt']);
 
 type Fields = Readonly<Record<string, unknown>>;
 // A translated event; `commit` updates the decoder's state once its envelopes passed the parser.
@@ -188,7 +199,11 @@ const NO_V1_MEANING = new Set([
  * `@ag-ui/client`'s `transformChunks` expands them to; a `TOOL_CALL_RESULT` whose status is
  * neither carried by this package's encoder nor given by the host's
  * `toolResultStatus` is `unknown-tool-status`, never a success; an AG-UI
- * event with no v1 meaning is `unsupported-event`; every refusal is counted.
+ * event with no v1 meaning is `unsupported-event`; a `RUN_FINISHED` while a
+ * message, tool call or announced subagent of the run is open is
+ * `unclosed-brackets` (the run stays open); an interrupt that names no card
+ * the run asked ends the turn `interrupted`, never `completed`, and is
+ * reported lost; every refusal is counted.
  */
 export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDecoderContext<Envelope>): AgUiDecoder<Envelope> {
   // Without a parser of its own, Envelope is its default, ChatEventEnvelope.
@@ -272,6 +287,8 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     const id = input[idField];
     const timing = input['timestamp'] === undefined ? {} : { timestamp: input['timestamp'] };
     if (lane !== undefined && (lane.kind !== kind || (id !== undefined && id !== lane.id))) closeLane(input['timestamp']);
+    const conflict = laneConflict(kind, input);
+    if (conflict !== undefined) return refuse('invalid-event', conflict);
     const steps: Fields[] = [];
     if (lane === undefined) {
       if (typeof id !== 'string') return refuse('invalid-event', `the first ${String(input['type'])} of a lane needs a string ${idField}`);
@@ -298,11 +315,32 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     return { ok: true, envelopes, lost };
   }
 
+  // A continuation chunk may repeat its lane's role or toolCallName, never contradict it (AG-UI's chunk rules).
+  function laneConflict(kind: 'text' | 'tool' | 'reasoning', input: Fields): string | undefined {
+    if (lane === undefined || run === undefined) return undefined;
+    if (kind === 'text' && input['role'] !== undefined && input['role'] !== run.text.get(lane.id)?.role)
+      return `the TEXT_MESSAGE_CHUNK role ${String(input['role'])} contradicts the open message's`;
+    if (kind === 'tool' && input['toolCallName'] !== undefined && input['toolCallName'] !== run.calls.get(lane.id)?.name)
+      return `the TOOL_CALL_CHUNK toolCallName ${String(input['toolCallName'])} contradicts the open call's`;
+    return undefined;
+  }
+
+  // Subagent lifecycles have no v1 meaning, but a run must not finish while one it announced is still running.
+  function observeSubagent(type: string, input: Fields): void {
+    const id = input['subagentRunId'];
+    if (run === undefined || typeof id !== 'string') return;
+    if (type === 'SUBAGENT_STARTED' && typeof input['name'] === 'string') run.subagents.add(id);
+    if (type === 'SUBAGENT_FINISHED' || type === 'SUBAGENT_ERROR') run.subagents.delete(id);
+  }
+
   function decodeOne(input: unknown): DecodeAgUiEventResult<Envelope> {
     if (!isRecord(input) || typeof input['type'] !== 'string')
       return refuse('invalid-event', 'an AG-UI event is an object with a string type');
     const type = input['type'];
-    if (NO_V1_MEANING.has(type)) return refuse('unsupported-event', `AG-UI ${type} has no v1 meaning`);
+    if (NO_V1_MEANING.has(type)) {
+      observeSubagent(type, input);
+      return refuse('unsupported-event', `AG-UI ${type} has no v1 meaning`);
+    }
     const read = READ_FIELDS[type];
     if (read === undefined) return refuse('invalid-event', `${type} is not an AG-UI 1.0 event type`);
     const step = translate(type, input);
@@ -351,14 +389,17 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
         const messageId = input['messageId'];
         const role = input['role'] ?? 'assistant';
         if (typeof messageId !== 'string') return refuse('invalid-event', 'TEXT_MESSAGE_START needs a string messageId');
-        if (role !== 'assistant' && role !== 'user') return refuse('unsupported-event', `a ${String(role)} text message has no v1 meaning`);
-        current.text.set(messageId, { role, buffer: '' });
+        if (typeof role !== 'string' || !TEXT_ROLES.has(role))
+          return refuse('invalid-event', `${String(role)} is not an AG-UI text message role`);
+        if (role !== 'assistant' && role !== 'user') return refuse('unsupported-event', `a ${role} text message has no v1 meaning`);
+        current.text.set(messageId, { role, buffer: '', subagent: input['subagentRunId'] });
         return { ok: true, events: [], lost: [] };
       }
       case 'TEXT_MESSAGE_CONTENT': {
         const message = current.text.get(String(input['messageId']));
         if (message === undefined) return refuse('unknown-message', 'TEXT_MESSAGE_CONTENT for a message that was not started');
         if (typeof input['delta'] !== 'string') return refuse('invalid-event', 'TEXT_MESSAGE_CONTENT needs a string delta');
+        if (!sameProducer(input, message.subagent)) return refuse('invalid-event', 'its subagentRunId does not match its message opener');
         if (message.role === 'user') {
           message.buffer += input['delta'];
           return { ok: true, events: [], lost: [] };
@@ -369,11 +410,14 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
         const messageId = String(input['messageId']);
         const message = current.text.get(messageId);
         if (message === undefined) return refuse('unknown-message', 'TEXT_MESSAGE_END for a message that was not started');
+        if (!sameProducer(input, message.subagent)) return refuse('invalid-event', 'its subagentRunId does not match its message opener');
         current.text.delete(messageId);
         return { ok: true, events: message.role === 'user' ? [{ type: 'user_input', text: message.buffer }] : [], lost: [] };
       }
       case 'REASONING_START':
       case 'REASONING_MESSAGE_START':
+        if (type === 'REASONING_MESSAGE_START' && input['role'] !== undefined && input['role'] !== 'reasoning')
+          return refuse('invalid-event', 'a REASONING_MESSAGE_START role is "reasoning"');
         current.reasoning.add(String(input['messageId']));
         return { ok: true, events: [], lost: [] };
       case 'REASONING_MESSAGE_CONTENT': {
@@ -392,18 +436,19 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
         const name = input['toolCallName'];
         if (typeof toolCallId !== 'string' || typeof name !== 'string')
           return refuse('invalid-event', 'TOOL_CALL_START needs a string toolCallId and toolCallName');
-        current.calls.set(toolCallId, { name, args: '' });
+        current.calls.set(toolCallId, { name, args: '', subagent: input['subagentRunId'] });
         return { ok: true, events: [], lost: [] };
       }
       case 'TOOL_CALL_ARGS': {
         const call = current.calls.get(String(input['toolCallId']));
         if (call === undefined) return refuse('unknown-tool-call', 'TOOL_CALL_ARGS for a call that was not started');
         if (typeof input['delta'] !== 'string') return refuse('invalid-event', 'TOOL_CALL_ARGS needs a string delta');
+        if (!sameProducer(input, call.subagent)) return refuse('invalid-event', 'its subagentRunId does not match its call opener');
         call.args += input['delta'];
         return { ok: true, events: [], lost: [] };
       }
       case 'TOOL_CALL_END':
-        return toolCallEnd(String(input['toolCallId']), current);
+        return toolCallEnd(input, current);
       case 'TOOL_CALL_RESULT':
         return toolCallResult(input);
       case 'STATE_SNAPSHOT':
@@ -422,7 +467,7 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
       return refuse('invalid-event', 'RUN_STARTED needs a string threadId and runId');
     if (threadId !== context.conversationId) return refuse('foreign-thread', 'the AG-UI thread is not this conversation');
     if (run !== undefined) return refuse('outside-run', 'a run started before the previous one finished');
-    run = { runId, text: new Map(), reasoning: new Set(), calls: new Map() };
+    run = { runId, text: new Map(), reasoning: new Set(), calls: new Map(), subagents: new Set(), cards: new Set() };
     return runInput(input['input']);
   }
 
@@ -459,19 +504,33 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
 
   function runFinished(input: Fields, current: OpenRun): Step {
     if (input['runId'] !== current.runId) return refuse('outside-run', 'RUN_FINISHED for another run');
+    const open = [...current.text.keys(), ...current.calls.keys(), ...current.subagents];
+    if (open.length > 0) return refuse('unclosed-brackets', `RUN_FINISHED while ${open.join(', ')} is still open`);
+    // An outcome that is not an object is malformed: reading the run as finished would drop, say, its interrupt.
+    if (input['outcome'] !== undefined && !isRecord(input['outcome']))
+      return refuse('invalid-event', 'a RUN_FINISHED outcome is an object');
     const carried = readCarried(input['metadata']);
     const outcome = isRecord(input['outcome']) ? input['outcome'] : undefined;
     const lost: AgUiLoss[] = [];
+    if (outcome !== undefined && !OUTCOME_TYPES.has(String(outcome['type'])))
+      lost.push({ field: 'outcome', reason: 'not an AG-UI 1.0 outcome; the run reads as finished without one' });
     const event: Record<string, unknown> = { type: 'done' };
-    const carriedStatus = carried?.['status'];
-    if (isOneOf(carriedStatus, DONE_STATUSES)) event['status'] = carriedStatus;
-    else event['status'] = outcome?.['type'] === 'cancelled' ? 'cancelled' : 'completed';
-    if (carried?.['stopReason'] !== undefined) event['stopReason'] = carried['stopReason'];
+    let foreignInterrupt = false;
     if (outcome?.['type'] === 'interrupt' && Array.isArray(outcome['interrupts'])) {
       const interrupts: unknown[] = outcome['interrupts'];
-      event['awaiting'] = interrupts.map((interrupt) => (isRecord(interrupt) ? interrupt['id'] : undefined));
+      const awaiting: unknown[] = [];
       interrupts.forEach((interrupt, index) => {
-        if (!isRecord(interrupt)) return;
+        const id = isRecord(interrupt) ? interrupt['id'] : undefined;
+        // Only a card this run asked can be awaited in v1; any other interrupt stops the turn unfinished.
+        if (!isRecord(interrupt) || typeof id !== 'string' || !current.cards.has(id)) {
+          foreignInterrupt = true;
+          lost.push({
+            field: `outcome.interrupts[${index}]`,
+            reason: 'it names no v1 card this run asked: v1 cannot show what the run waits for',
+          });
+          return;
+        }
+        awaiting.push(id);
         for (const key of Object.keys(interrupt)) {
           if (key !== 'id')
             lost.push({
@@ -480,7 +539,12 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
             });
         }
       });
+      if (awaiting.length > 0) event['awaiting'] = awaiting;
     }
+    const carriedStatus = carried?.['status'];
+    if (isOneOf(carriedStatus, DONE_STATUSES)) event['status'] = carriedStatus;
+    else event['status'] = outcome?.['type'] === 'cancelled' ? 'cancelled' : foreignInterrupt ? 'interrupted' : 'completed';
+    if (carried?.['stopReason'] !== undefined) event['stopReason'] = carried['stopReason'];
     if (outcome?.['type'] === 'success' && outcome['pendingToolCallIds'] !== undefined) {
       lost.push({ field: 'outcome.pendingToolCallIds', reason: 'v1 has no pending client-side tool calls' });
     }
@@ -498,9 +562,11 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     return { ok: true, events: [event], lost: [] };
   }
 
-  function toolCallEnd(toolCallId: string, current: OpenRun): Step {
+  function toolCallEnd(input: Fields, current: OpenRun): Step {
+    const toolCallId = String(input['toolCallId']);
     const call = current.calls.get(toolCallId);
     if (call === undefined) return refuse('unknown-tool-call', 'TOOL_CALL_END for a call that was not started');
+    if (!sameProducer(input, call.subagent)) return refuse('invalid-event', 'its subagentRunId does not match its call opener');
     current.calls.delete(toolCallId);
     callNames.set(toolCallId, call.name);
     const event: Record<string, unknown> = { type: 'tool_call', callId: toolCallId, name: call.name };
@@ -563,7 +629,11 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
       return refuse('unsupported-event', `the CUSTOM event ${String(input['name'])} has no v1 meaning`);
     const value = input['value'];
     if (!isRecord(value)) return refuse('invalid-event', `a ${AG_UI_CUSTOM_EVENT_NAME} value is a v1 event`);
-    return { ok: true, events: [value], lost: [] };
+    const asked = value['type'] === 'card' && isRecord(value['card']) ? value['card']['correlationId'] : undefined;
+    const card = typeof asked === 'string' ? asked : undefined;
+    const current = run;
+    const commit = card === undefined || current === undefined ? undefined : () => current.cards.add(card);
+    return commit === undefined ? { ok: true, events: [value], lost: [] } : { ok: true, events: [value], lost: [], commit };
   }
 
   return { decode, refusals: () => ({ ...counts }) };
@@ -582,6 +652,11 @@ function unreadFields(input: Fields, read: readonly string[]): AgUiLoss[] {
     lost.push({ field: key, reason: 'v1 has no field for it' });
   }
   return lost;
+}
+
+// A continuation that names a producer must name its opener's; one that names none continues it.
+function sameProducer(input: Fields, opener: unknown): boolean {
+  return input['subagentRunId'] === undefined || input['subagentRunId'] === opener;
 }
 
 function contentText(content: unknown, lost: AgUiLoss[]): string {

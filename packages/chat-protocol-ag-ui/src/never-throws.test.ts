@@ -16,6 +16,7 @@ const CODES: readonly DecodeAgUiEventRefusalCode[] = [
   'unknown-state',
   'invalid-patch',
   'invalid-envelope',
+  'unclosed-brackets',
 ];
 
 const goldenEvents = encodedGoldenSessions().flatMap((session) => session.events) as unknown[];
