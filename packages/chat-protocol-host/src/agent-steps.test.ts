@@ -139,7 +139,7 @@ describe('ChatAgent steps for every v1 event type (issue 17, DESIGN §3.3)', () 
   it.each(refusals)(
     'a %s step core refuses ends the turn with a non-retryable invalid-agent-step error, never an invalid frame',
     async (text, message, types) => {
-      const conversationId = `c_ana_steps_${text.replaceAll('-', '_')}`;
+      const conversationId = `c_ana_steps_${text.replace(/-/g, '_')}`;
       const { events, state } = await runTurn(conversationId, text);
       expect(events.map((event) => event.type)).toEqual(types);
       expect(events.at(-1)).toEqual({ type: 'error', code: 'invalid-agent-step', message, retryable: false });

@@ -6,8 +6,8 @@
 import { isSafeJson, parseChatEnvelope, refuse } from '@papercusp/chat-protocol-core';
 import type { ChatEventEnvelope, ChatRefusal } from '@papercusp/chat-protocol-core';
 
-/** Why {@link checkAgentFrame} refused a frame: the one code the turn's `error` carries. */
-export type CheckAgentFrameRefusalCode = 'invalid-agent-step';
+/** Why {@link checkAgentFrame} refused a frame: the one code the turn's `error` carries (the README documents it). */
+type CheckAgentFrameRefusalCode = 'invalid-agent-step';
 
 /** Result of {@link checkAgentFrame}: the envelope core parsed, or the refusal. */
 export type CheckAgentFrameResult = { readonly ok: true; readonly value: ChatEventEnvelope } | ChatRefusal<CheckAgentFrameRefusalCode>;
