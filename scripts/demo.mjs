@@ -265,6 +265,11 @@ async function followTurn(url, turnId, onEnvelope = () => undefined, { reconnect
         }
         line(cyan('   └'));
       }
+      if (segment.kind === 'ask') {
+        line(cyan(`   ┌ question block: ${segment.block.question}`));
+        for (const option of segment.block.options ?? []) line(cyan(`   │ · ${option.label}`));
+        line(cyan('   └'));
+      }
     }
   };
   for await (const item of readChatStream({
@@ -303,6 +308,15 @@ async function followTurn(url, turnId, onEnvelope = () => undefined, { reconnect
       case 'reasoning':
         line(dim(`   (thinking: ${event.text})`));
         break;
+      case 'provenance':
+        line(dim(`   (answered by ${event.engine}, model ${event.model})`));
+        break;
+      case 'state':
+        line(dim(`   (the app's saved state, version ${event.version}: ${JSON.stringify(event.snapshot)})`));
+        break;
+      case 'navigate':
+        line(`   ${cyan('→')} the agent asks the app to open ${event.href}`);
+        break;
       case 'delta':
         seen.text += event.text;
         show(splitter.push(event.text));
@@ -321,7 +335,9 @@ async function followTurn(url, turnId, onEnvelope = () => undefined, { reconnect
         break;
       case 'done':
         show(splitter.end());
-        line(`   ${bold('turn ended:')} ${event.status}`);
+        line(
+          `   ${bold('turn ended:')} ${event.status}${event.usage?.totalTokens === undefined ? '' : ` (${event.usage.totalTokens} tokens used)`}`,
+        );
         break;
       case 'error':
         show(splitter.end());

@@ -78,6 +78,7 @@ async function expectedAssistant(host: Host, conversationId: string, turnId: str
     parts: [
       // The POST's stream leaves out the user_input its client sent; the resume GET replays the whole turn.
       ...(echoed ? [{ type: 'data-user-input', data: { text: 'Refund order 1042', source: 'text_typed' } }] : []),
+      { type: 'data-provenance', id: 'provenance', data: { engine: 'scripted', model: 'scripted-refund-1' } },
       { type: 'reasoning', id: `${turnId}:reasoning:1`, text: 'The order qualifies for a refund.', state: 'done' },
       { type: 'text', text: 'Looking into order 1042. ', state: 'done' },
       {
@@ -85,8 +86,13 @@ async function expectedAssistant(host: Host, conversationId: string, turnId: str
         toolCallId: 'call_refund',
         state: 'output-available',
         input: { orderId: '1042' },
-        output: { summary: 'refund 1042 issued' },
+        output: {
+          summary: 'refund 1042 issued',
+          blocks: [{ kind: 'data', data: { orderId: '1042', refund: 'issued' }, sources: [{ ref: 'order:1042', label: 'Order 1042' }] }],
+        },
       },
+      // navigate is transient: not part of the message.
+      { type: 'data-state', id: 'state', data: { version: 1, snapshot: { orderId: '1042', refund: 'issued', ticket: 'open' } } },
       { type: 'text', text: text.slice('Looking into order 1042. '.length, -'Ticket closed.'.length), state: 'done' },
       { type: 'data-card', id: card.event.card.correlationId, data: card.event.card },
       {
@@ -95,6 +101,7 @@ async function expectedAssistant(host: Host, conversationId: string, turnId: str
         data: { correlationId: card.event.card.correlationId, resolution: 'submitted' },
       },
       { type: 'text', text: 'Ticket closed.', state: 'done' },
+      { type: 'data-turn-end', data: { stopReason: 'end_turn', usage: { inputTokens: 120, outputTokens: 48, totalTokens: 168 } } },
     ],
   };
 }
@@ -209,6 +216,7 @@ describe('the AI SDK routes over loopback (DESIGN §11 ?format=ai-sdk, issue 18 
       parts: [
         { type: 'data-card-closed', id: correlationId, data: { correlationId, resolution: 'submitted' } },
         { type: 'text', text: 'Ticket closed.', state: 'done' },
+        { type: 'data-turn-end', data: { stopReason: 'end_turn', usage: { inputTokens: 120, outputTokens: 48, totalTokens: 168 } } },
       ],
     });
   });

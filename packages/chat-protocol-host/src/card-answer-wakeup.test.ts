@@ -54,7 +54,12 @@ describe('a card answer wakes the waiting run (issue 17)', () => {
     expect(answer).toEqual({ status: 200, body: { correlationId, status: 'submitted' } });
     answered();
     const rest = await follow(host, 'c_ana_wakeup', turnId);
-    expect(rest.envelopes.at(-1)?.event).toEqual({ type: 'done', status: 'completed' });
+    expect(rest.envelopes.at(-1)?.event).toEqual({
+      type: 'done',
+      status: 'completed',
+      stopReason: 'end_turn',
+      usage: { inputTokens: 120, outputTokens: 48, totalTokens: 168 },
+    });
     expect(rest.state?.turns[0]?.text.endsWith('Ticket closed.')).toBe(true);
   }, 20_000);
 });

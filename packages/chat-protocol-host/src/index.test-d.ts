@@ -1,11 +1,14 @@
-import type { OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import type { ChatResultBlock, ChatUsage, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   createChatHost,
   createScriptedChatAgent,
   type ChatAgent,
   type ChatAgentCard,
+  type ChatAgentCompletion,
+  type ChatAgentFeedback,
   type ChatAgentStep,
+  type ChatAgentToolOutcome,
   type ChatHostCaller,
   type ChatHostStore,
   type ConversationStateAnswer,
@@ -30,8 +33,18 @@ describe('the public types of @papercusp/chat-protocol-host', () => {
   });
 
   it('a ChatAgentStep discriminates on type, and a tool carries its execute', () => {
-    expectTypeOf<Extract<ChatAgentStep, { type: 'tool' }>['execute']>().returns.resolves.toEqualTypeOf<{ readonly summary: string }>();
-    expectTypeOf<ChatAgentStep['type']>().toEqualTypeOf<'delta' | 'reasoning' | 'tool' | 'card' | 'fail'>();
+    expectTypeOf<Extract<ChatAgentStep, { type: 'tool' }>['execute']>().returns.resolves.toEqualTypeOf<ChatAgentToolOutcome>();
+    expectTypeOf<ChatAgentToolOutcome>().toEqualTypeOf<{ readonly summary: string; readonly blocks?: readonly ChatResultBlock[] }>();
+    expectTypeOf<ChatAgentStep['type']>().toEqualTypeOf<
+      'delta' | 'reasoning' | 'tool' | 'card' | 'fail' | 'provenance' | 'state' | 'navigate'
+    >();
+  });
+
+  it('an agent may return its completion (stopReason, usage) for done', () => {
+    expectTypeOf<ReturnType<ChatAgent['run']>>().toEqualTypeOf<
+      AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback>
+    >();
+    expectTypeOf<ChatAgentCompletion>().toEqualTypeOf<{ readonly stopReason?: string; readonly usage?: ChatUsage }>();
   });
 
   it('an agent card has no correlationId or createdAt: the host allocates both', () => {

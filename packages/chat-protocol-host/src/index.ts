@@ -19,6 +19,7 @@ export type { ChatHostRefusalCode } from './host-responses.js';
 export type {
   ChatAgent,
   ChatAgentCard,
+  ChatAgentCompletion,
   ChatAgentFeedback,
   ChatAgentStep,
   ChatAgentToolExecution,

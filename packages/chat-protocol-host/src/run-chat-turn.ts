@@ -5,11 +5,12 @@
  * (claimed, admitted, completed) and cards through `InteractionResolver`. It
  * never throws: a failure it cannot report in the log ends the run.
  */
-import type { ChatEventV1, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import type { ChatEventEnvelope, ChatEventV1, ChatResultBlock, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import type { ChatEventLog, TurnRecovery } from '@papercusp/chat-protocol-recovery';
 import type { CardWakeup } from './card-wakeups.js';
-import type { ChatAgent, ChatAgentFeedback, ChatAgentStep, ChatAgentTurn } from './chat-agent.js';
+import type { ChatAgent, ChatAgentCompletion, ChatAgentFeedback, ChatAgentStep, ChatAgentTurn } from './chat-agent.js';
+import { checkAgentFrame } from './check-agent-frame.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { turnFrame } from './turn-frame.js';
 
@@ -43,14 +44,15 @@ type Appended = 'appended' | 'stopped';
  * person's `user_input`; the last is `done` or `error`; a cancellation ends the
  * run with `done { status: 'cancelled' }` without waiting for an in-flight tool,
  * whose late result recovery still stores; an agent that throws or yields an
- * undeclared effect ends the turn with a non-retryable `error`.
+ * undeclared effect ends the turn with a non-retryable `error`, and so does a
+ * step (or a completion) core's parser refuses as a frame
+ * (`invalid-agent-step`): no invalid frame reaches the log. `state` steps are
+ * versioned by the run: 1, 2, … within the turn.
  */
 export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
   const { turn, signal } = context;
   let seq = 0;
-  const append = async (event: ChatEventV1): Promise<Appended> => {
-    seq += 1;
-    const envelope = turnFrame(turn, seq, event, context.clock);
+  const write = async (envelope: ChatEventEnvelope): Promise<Appended> => {
     try {
       const result = await context.eventLog.append(envelope);
       return result.ok ? 'appended' : 'stopped';
@@ -58,15 +60,29 @@ export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
       return 'stopped';
     }
   };
+  const append = async (event: ChatEventV1): Promise<Appended> => {
+    seq += 1;
+    return write(turnFrame(turn, seq, event, context.clock));
+  };
   const cancelled = async (): Promise<void> => {
     await append({ type: 'done', status: 'cancelled' });
   };
   const failed = async (code: string, message: string): Promise<void> => {
     await append({ type: 'error', code, message, retryable: false });
   };
+  // A frame made from what the agent yielded: written only as core parses it, else the turn fails.
+  const appendStep = async (event: ChatEventV1): Promise<Appended> => {
+    const checked = checkAgentFrame(turnFrame(turn, seq + 1, event, context.clock));
+    if (!checked.ok) {
+      await failed(checked.code, checked.message);
+      return 'stopped';
+    }
+    seq += 1;
+    return write(checked.value);
+  };
 
   if ((await append({ type: 'user_input', text: turn.text, source: 'text_typed' })) === 'stopped') return;
-  let generator: AsyncGenerator<ChatAgentStep, void, ChatAgentFeedback>;
+  let generator: AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback>;
   try {
     generator = context.agent.run(turn);
   } catch {
@@ -74,9 +90,10 @@ export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
   }
   let feedback: ChatAgentFeedback = undefined;
   let cards = 0;
+  let stateVersion = 0;
   for (;;) {
     if (signal.aborted) return cancelled();
-    let next: IteratorResult<ChatAgentStep, void>;
+    let next: IteratorResult<ChatAgentStep, ChatAgentCompletion | void>;
     try {
       next = await generator.next(feedback);
     } catch {
@@ -84,7 +101,7 @@ export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
     }
     if (signal.aborted) return cancelled();
     if (next.done === true) {
-      await append({ type: 'done', status: 'completed' });
+      await appendStep(doneEvent(next.value));
       return;
     }
     const step = next.value;
@@ -92,10 +109,23 @@ export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
     switch (step.type) {
       case 'delta':
       case 'reasoning':
-        if ((await append({ type: step.type, text: step.text })) === 'stopped') return;
+        if ((await appendStep({ type: step.type, text: step.text })) === 'stopped') return;
+        break;
+      case 'provenance': {
+        const provenance = { type: 'provenance', engine: step.engine, model: step.model } as const;
+        const event = step.accountRoute === undefined ? provenance : { ...provenance, accountRoute: step.accountRoute };
+        if ((await appendStep(event)) === 'stopped') return;
+        break;
+      }
+      case 'state':
+        stateVersion += 1;
+        if ((await appendStep({ type: 'state', version: stateVersion, snapshot: step.snapshot })) === 'stopped') return;
+        break;
+      case 'navigate':
+        if ((await appendStep({ type: 'navigate', href: step.href })) === 'stopped') return;
         break;
       case 'fail':
-        await append({
+        await appendStep({
           type: 'error',
           code: step.code,
           message: step.message,
@@ -106,20 +136,31 @@ export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
       case 'tool': {
         if (!context.effectIds.includes(step.callId)) return failed('undeclared-effect', 'the agent ran a tool it did not declare');
         const call = { type: 'tool_call', callId: step.callId, name: step.name } as const;
-        if ((await append(step.input === undefined ? call : { ...call, input: step.input })) === 'stopped') return;
+        if ((await appendStep(step.input === undefined ? call : { ...call, input: step.input })) === 'stopped') return;
         const outcome = await runTool(context, step);
         if (outcome === 'cancelled') {
           await append({ type: 'tool_result', callId: step.callId, name: step.name, status: 'cancelled' });
           return cancelled();
         }
         const status = outcome.status;
-        const result = { type: 'tool_result', callId: step.callId, name: step.name, status } as const;
-        if ((await append(outcome.summary === undefined ? result : { ...result, summary: outcome.summary })) === 'stopped') return;
+        const result = {
+          type: 'tool_result',
+          callId: step.callId,
+          name: step.name,
+          status,
+          ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
+          ...(outcome.blocks === undefined ? {} : { blocks: outcome.blocks }),
+        } as const;
+        if ((await appendStep(result as ChatEventV1)) === 'stopped') return;
         if (status === 'needs-reconciliation') {
           await append({ type: 'done', status: 'needs-reconciliation' });
           return;
         }
-        feedback = { type: 'tool-result', status, summary: outcome.summary ?? '' };
+        const summary = outcome.summary ?? '';
+        feedback =
+          outcome.blocks === undefined
+            ? { type: 'tool-result', status, summary }
+            : { type: 'tool-result', status, summary, blocks: outcome.blocks };
         break;
       }
       case 'card': {
@@ -134,7 +175,21 @@ export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
   }
 }
 
-type ToolOutcome = 'cancelled' | { readonly status: 'succeeded' | 'failed' | 'needs-reconciliation'; readonly summary?: string };
+type ToolOutcome =
+  | 'cancelled'
+  | {
+      readonly status: 'succeeded' | 'failed' | 'needs-reconciliation';
+      readonly summary?: string;
+      readonly blocks?: readonly ChatResultBlock[];
+    };
+
+// The completed turn's `done`, with the agent's stop reason and usage when it returned them.
+function doneEvent(completion: ChatAgentCompletion | void): ChatEventV1 {
+  const done = { type: 'done', status: 'completed' } as const;
+  if (typeof completion !== 'object' || completion === null) return done;
+  const { stopReason, usage } = completion;
+  return { ...done, ...(stopReason === undefined ? {} : { stopReason }), ...(usage === undefined ? {} : { usage }) };
+}
 
 // Claim, admit and complete through recovery; a cancellation ends the wait at once, not the execution.
 async function runTool(context: RunChatTurnContext, step: Extract<ChatAgentStep, { type: 'tool' }>): Promise<ToolOutcome> {
@@ -164,9 +219,16 @@ async function runTool(context: RunChatTurnContext, step: Extract<ChatAgentStep,
   return { status: 'needs-reconciliation' };
 }
 
+// The stored result as the tool returned it; its blocks are checked with the tool_result frame.
 function readOutcome(result: unknown): ToolOutcome {
-  const summary = (result as { summary?: unknown } | null)?.summary;
-  return typeof summary === 'string' ? { status: 'succeeded', summary } : { status: 'succeeded' };
+  const stored = result as { summary?: unknown; blocks?: unknown } | null;
+  const summary = stored?.summary;
+  const blocks = stored?.blocks as readonly ChatResultBlock[] | undefined;
+  return {
+    status: 'succeeded',
+    ...(typeof summary === 'string' ? { summary } : {}),
+    ...(blocks === undefined ? {} : { blocks }),
+  };
 }
 
 // Opens the card durably, shows it, then waits for its terminal record (the resolver is the authority on answers).

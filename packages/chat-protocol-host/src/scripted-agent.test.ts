@@ -34,15 +34,18 @@ describe('createScriptedChatAgent (issue 17: a scripted, deterministic agent)', 
     expect(shape(await drive('refund please', true))).toEqual(shape(first));
     expect(createScriptedChatAgent().effects(turn)).toEqual([SCRIPTED_REFUND_CALL_ID]);
     expect(first.map((step) => step.type).filter((type, index, all) => type !== all[index - 1])).toEqual([
+      'provenance',
       'reasoning',
       'delta',
       'tool',
+      'state',
+      'navigate',
       'delta',
       'card',
       'delta',
     ]);
     const text = first.flatMap((step) => (step.type === 'delta' ? [step.text] : [])).join('');
-    expect(text).toMatch(/^Looking into order 1042\. The refund is issued\. <report>\{.*\}<\/report>Ticket closed\.$/);
+    expect(text).toMatch(/^Looking into order 1042\. The refund is issued\. <report>\{.*\}<\/report><ask>\{.*\}<\/ask>Ticket closed\.$/);
     expect(first.every((step) => step.type !== 'delta' || step.text.length <= 5)).toBe(true);
   });
 
