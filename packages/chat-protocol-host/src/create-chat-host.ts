@@ -159,14 +159,18 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     validate: ({ value }) => ({ value }),
     clock,
   });
-  const check = async (context: Context, ids: readonly string[]): Promise<Checked> => {
-    let caller: ChatHostCaller | null;
+  // The caller, or `null` for no caller, a non-object or a throw: every route's 401.
+  const authenticate = async (request: Request): Promise<ChatHostCaller | null> => {
     try {
-      caller = await options.authenticate(context.req.raw);
+      const caller = await options.authenticate(request);
+      return caller !== null && typeof caller === 'object' ? caller : null;
     } catch {
-      caller = null;
+      return null;
     }
-    if (caller === null || typeof caller !== 'object') return refusalResponse('unauthenticated', 'a bearer token is required');
+  };
+  const check = async (context: Context, ids: readonly string[]): Promise<Checked> => {
+    const caller = await authenticate(context.req.raw);
+    if (caller === null) return refusalResponse('unauthenticated', 'a bearer token is required');
     const conversationId = context.req.param('conversationId');
     for (const name of ['conversationId', ...ids]) {
       if (!isRouteId(context.req.param(name))) return refusalResponse('invalid-id', `${name}: expected letters, digits, _ or -`);
@@ -360,14 +364,6 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
 
   // The browser page needs no auth: it holds no data, and sends the person's bearer token to the routes above.
   app.get('/', () => browserPageResponse());
-  const authenticate = async (request: Request): Promise<ChatHostCaller | null> => {
-    try {
-      const caller = await options.authenticate(request);
-      return caller !== null && typeof caller === 'object' ? caller : null;
-    } catch {
-      return null;
-    }
-  };
   const dispatch = (request: Request): Response | Promise<Response> => app.fetch(request);
   const maxPeerBodyBytes = options.maxPeerBodyBytes ?? 1024 * 1024;
   registerAiSdkRoutes(app, {
