@@ -153,7 +153,7 @@ describe('SSE framing (the AI SDK’s own transport)', () => {
 describe('the committed fixtures are named in the README', () => {
   it('lists every fixture file with its source', () => {
     const readme = readFileSync(new URL('../fixtures/README.md', import.meta.url), 'utf8');
-    for (const name of ['text-and-reasoning', 'tool-call-succeeded', 'tool-call-failed', 'tool-approval-requested', 'model-error']) {
+    for (const name of ['text-and-reasoning', 'tool-call-succeeded', 'tool-call-failed', 'tool-call-invalid', 'tool-approval-requested', 'model-error']) {
       expect(readme).toContain(`ai-sdk-6/${name}.jsonl`);
     }
   });
