@@ -122,31 +122,33 @@ const DATA_EVENTS: ReadonlyMap<string, keyof typeof AI_SDK_DATA_PARTS> = new Map
   Object.entries(AI_SDK_DATA_PARTS).map(([type, part]) => [part, type as keyof typeof AI_SDK_DATA_PARTS]),
 );
 /** The fields each chunk type hands to v1; any other field present is reported lost. */
-const CARRIED: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>(Object.entries({
-  'text-delta': ['id', 'delta'],
-  'reasoning-delta': ['id', 'delta'],
-  // A part's id is reported once, on its start: v1 keeps one text and one reasoning per turn.
-  'text-start': [],
-  'text-end': ['id'],
-  'reasoning-start': [],
-  'reasoning-end': ['id'],
-  'start-step': [],
-  'finish-step': [],
-  // The host's turn id names the turn, so the stream's message id is reported lost.
-  start: [],
-  'tool-input-start': ['toolCallId', 'toolName'],
-  'tool-input-delta': ['toolCallId', 'inputTextDelta'],
-  'tool-input-available': ['toolCallId', 'toolName', 'input'],
-  'tool-input-error': ['toolCallId', 'toolName', 'input', 'errorText'],
-  'tool-output-available': ['toolCallId', 'output', 'preliminary'],
-  'tool-output-error': ['toolCallId', 'errorText'],
-  'tool-output-denied': ['toolCallId'],
-  'tool-approval-request': ['approvalId', 'toolCallId'],
-  'tool-approval-response': ['approvalId', 'approved'],
-  error: ['errorText'],
-  finish: ['finishReason'],
-  abort: ['reason'],
-}));
+const CARRIED: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>(
+  Object.entries({
+    'text-delta': ['id', 'delta'],
+    'reasoning-delta': ['id', 'delta'],
+    // A part's id is reported once, on its start: v1 keeps one text and one reasoning per turn.
+    'text-start': [],
+    'text-end': ['id'],
+    'reasoning-start': [],
+    'reasoning-end': ['id'],
+    'start-step': [],
+    'finish-step': [],
+    // The host's turn id names the turn, so the stream's message id is reported lost.
+    start: [],
+    'tool-input-start': ['toolCallId', 'toolName'],
+    'tool-input-delta': ['toolCallId', 'inputTextDelta'],
+    'tool-input-available': ['toolCallId', 'toolName', 'input'],
+    'tool-input-error': ['toolCallId', 'toolName', 'input', 'errorText'],
+    'tool-output-available': ['toolCallId', 'output', 'preliminary'],
+    'tool-output-error': ['toolCallId', 'errorText'],
+    'tool-output-denied': ['toolCallId'],
+    'tool-approval-request': ['approvalId', 'toolCallId'],
+    'tool-approval-response': ['approvalId', 'approved'],
+    error: ['errorText'],
+    finish: ['finishReason'],
+    abort: ['reason'],
+  }),
+);
 const DATA_CARRIED = ['id', 'data', 'transient'];
 
 /** The code a v1 error decoded from an AI SDK `error` chunk carries (the chunk has none). */
@@ -231,7 +233,8 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
     if (type === AI_SDK_TOOL_RESULT_PART) {
       const data = chunk['data'];
       const id = chunk['id'];
-      if (!isRecord(data) || typeof id !== 'string') return refused('invalid-chunk', 'a data-tool-result part needs a string id and a data object');
+      if (!isRecord(data) || typeof id !== 'string')
+        return refused('invalid-chunk', 'a data-tool-result part needs a string id and a data object');
       toolResults.set(id, data);
       counts.transport += 1;
       return { ok: true, envelopes: [], lost };
@@ -334,7 +337,12 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
         if (card === undefined) return { code: 'unknown-card', message: `no card ${event['correlationId']} in this stream` };
         if (card.closed) return { code: 'card-closed', message: `card ${event['correlationId']} is already closed` };
       }
-      if (event['type'] === 'state' && typeof event['version'] === 'number' && stateVersion !== undefined && event['version'] <= stateVersion) {
+      if (
+        event['type'] === 'state' &&
+        typeof event['version'] === 'number' &&
+        stateVersion !== undefined &&
+        event['version'] <= stateVersion
+      ) {
         return { code: 'stale-state', message: `state version ${event['version']} is not after ${stateVersion}` };
       }
     }

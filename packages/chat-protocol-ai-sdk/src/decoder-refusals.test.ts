@@ -88,7 +88,11 @@ const REFUSALS: readonly (readonly [string, readonly unknown[], unknown, AiSdkDe
   ],
   [
     'AI SDK 7: an approval answered twice',
-    [call, { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'call_1' }, { type: 'tool-approval-response', approvalId: 'a1', approved: true }],
+    [
+      call,
+      { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'call_1' },
+      { type: 'tool-approval-response', approvalId: 'a1', approved: true },
+    ],
     { type: 'tool-approval-response', approvalId: 'a1', approved: false },
     'card-closed',
   ],
@@ -110,7 +114,12 @@ const REFUSALS: readonly (readonly [string, readonly unknown[], unknown, AiSdkDe
     { type: 'tool-output-available', toolCallId: 'call_of_an_earlier_turn', output: { ok: true } },
     'unknown-tool-call',
   ],
-  ['a tool-input-error for a call already announced', [call], { ...call, type: 'tool-input-error', errorText: 'bad' }, 'duplicate-tool-call'],
+  [
+    'a tool-input-error for a call already announced',
+    [call],
+    { ...call, type: 'tool-input-error', errorText: 'bad' },
+    'duplicate-tool-call',
+  ],
   [
     'a state write that is not after the last one',
     [{ type: 'data-state', id: 'state', data: { version: 2, snapshot: {} } }],
@@ -173,7 +182,10 @@ describe('the decoder refuses what has no v1 meaning, with a typed code, and cou
     });
     expect(reader.decode(cardPart)).toMatchObject({ ok: false, code: 'duplicate-card' });
     const closed = { type: 'data-card-closed', id: 'card_1', data: { correlationId: 'card_1', resolution: 'submitted' } };
-    expect(reader.decode(closed)).toMatchObject({ ok: true, envelopes: [{ seq: 1, event: { type: 'card_closed', correlationId: 'card_1' } }] });
+    expect(reader.decode(closed)).toMatchObject({
+      ok: true,
+      envelopes: [{ seq: 1, event: { type: 'card_closed', correlationId: 'card_1' } }],
+    });
     expect(reader.decode(closed)).toMatchObject({ ok: false, code: 'card-closed' });
   });
 

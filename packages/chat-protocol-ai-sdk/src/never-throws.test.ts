@@ -34,7 +34,10 @@ function decodeInOrder(...chunks: unknown[]): unknown {
 const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   'createAiSdkDecoder().decode of a tool call, then its output': {
     call: decodeInOrder,
-    valid: [call, { type: 'tool-output-available', toolCallId: 'call_1', output: { summary: 'sunny', blocks: [{ kind: 'text', text: 'x' }] } }],
+    valid: [
+      call,
+      { type: 'tool-output-available', toolCallId: 'call_1', output: { summary: 'sunny', blocks: [{ kind: 'text', text: 'x' }] } },
+    ],
     returns: 'result',
   },
   'createAiSdkDecoder().decode of a card, its approval request and its closing': {
@@ -93,7 +96,8 @@ describeHostileContract('ai-sdk', aiSdk, {
   neverThrowing,
   throwing: { createAiSdkDecoder: { call: anyArguments(aiSdk.createAiSdkDecoder), valid: [context] } },
   others: {
-    encodeAiSdkSseFrame: 'serializes a chunk the encoder wrote (typed AiSdkUiMessageChunk); src/encoder.test.ts holds it to the AI SDK’s own framing',
+    encodeAiSdkSseFrame:
+      'serializes a chunk the encoder wrote (typed AiSdkUiMessageChunk); src/encoder.test.ts holds it to the AI SDK’s own framing',
   },
 });
 
@@ -104,7 +108,13 @@ describe('ai-sdk: exact outcomes of hostile chunks (issue 24)', () => {
     const cyclic: Record<string, unknown> = { type: 'text-delta', id: 't1', delta: 'x' };
     cyclic['self'] = cyclic;
     const reader = decoder();
-    for (const chunk of [getter(call, 'type'), getter(call, 'toolCallId'), everyTrapThrows, new Proxy(call, { ownKeys: throwHostile }), cyclic]) {
+    for (const chunk of [
+      getter(call, 'type'),
+      getter(call, 'toolCallId'),
+      everyTrapThrows,
+      new Proxy(call, { ownKeys: throwHostile }),
+      cyclic,
+    ]) {
       expect(reader.decode(chunk)).toMatchObject({ ok: false, code: 'invalid-chunk' });
     }
     expect(reader.counts()).toEqual({ decoded: 0, transport: 0, refused: 5, refusals: { 'invalid-chunk': 5 } });
