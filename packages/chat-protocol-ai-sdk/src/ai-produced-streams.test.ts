@@ -1,101 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { applyChatEvent, createChatState, parseChatEnvelope, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
-import { jsonSchema, simulateReadableStream, stepCountIs, streamText, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { produceAiStream, type AiStreamScenario } from '../test/ai-streams.js';
 import { createAiSdkDecoder } from './create-ai-sdk-decoder.js';
 
-// The streams below are what the `ai` package itself writes: its own mock
-// language model, `streamText`, then `toUIMessageStream`. Each is committed
-// under fixtures/ai-sdk-6/ (UPDATE_AI_SDK_FIXTURES=1 rewrites them), and the
-// test fails when the installed `ai` writes something else.
-type LanguageModelV3StreamPart =
-  Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer Part> ? Part : never;
-const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
-const finish = (unified: 'stop' | 'tool-calls') => ({ type: 'finish', finishReason: { unified, raw: undefined }, usage });
-const text = (id: string, delta: string) => [
-  { type: 'text-start', id },
-  { type: 'text-delta', id, delta },
-  { type: 'text-end', id },
-];
-
-function model(steps: readonly (readonly unknown[])[]): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
-    doStream: steps.map((chunks) => ({
-      stream: simulateReadableStream({ chunks: chunks as LanguageModelV3StreamPart[], chunkDelayInMs: null }),
-    })),
-  });
-}
-
-const lookup = (fail: boolean) =>
-  tool({
-    inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } } }),
-    execute: async ({ city }) => {
-      if (fail) throw new Error('the weather service is down');
-      return { city, celsius: 21 };
-    },
-  });
-
-/** A weather tool call over two steps: the tool's `execute` returns or throws, then the model answers. */
-function weatherCall(fail: boolean, answer: string) {
-  return streamText({
-    model: model([
-      [{ type: 'tool-call', toolCallId: 'call_weather_1', toolName: 'weather', input: '{"city":"Lyon"}' }, finish('tool-calls')],
-      [...text('t1', answer), finish('stop')],
-    ]),
-    prompt: 'weather in Lyon?',
-    tools: { weather: lookup(fail) },
-    stopWhen: stepCountIs(2),
-  }).toUIMessageStream({ onError: (error) => (error instanceof Error ? error.message : 'tool error') });
-}
-
-const SCENARIOS = {
-  'text-and-reasoning': () =>
-    streamText({
-      model: model([
-        [
-          { type: 'reasoning-start', id: 'r1' },
-          { type: 'reasoning-delta', id: 'r1', delta: 'The person greets me.' },
-          { type: 'reasoning-end', id: 'r1' },
-          ...text('t1', 'Hello! '),
-          ...text('t2', 'How can I help?'),
-          finish('stop'),
-        ],
-      ]),
-      prompt: 'hi',
-    }).toUIMessageStream({ sendReasoning: true }),
-  'tool-call-succeeded': () => weatherCall(false, 'It is 21 °C in Lyon.'),
-  'tool-call-failed': () => weatherCall(true, 'I could not reach the weather service.'),
-  'tool-approval-requested': () =>
-    streamText({
-      model: model([
-        [
-          ...text('t1', 'I will deploy once you approve.'),
-          { type: 'tool-call', toolCallId: 'call_deploy_1', toolName: 'deploy', input: '{"service":"api"}' },
-          finish('tool-calls'),
-        ],
-      ]),
-      prompt: 'deploy the api',
-      tools: {
-        deploy: tool({
-          inputSchema: jsonSchema<{ service: string }>({ type: 'object' }),
-          needsApproval: true,
-          execute: async () => 'deployed',
-        }),
-      },
-      _internal: { generateId: () => 'approval_deploy_1' },
-    }).toUIMessageStream(),
-  'model-error': () =>
-    streamText({
-      model: model([[...text('t1', 'Let me').slice(0, 2), { type: 'error', error: new Error('model overloaded') }]]),
-      prompt: 'hi',
-      onError: () => {},
-    }).toUIMessageStream({ onError: (error) => (error instanceof Error ? error.message : 'error') }),
-} as const;
-
-async function produce(name: keyof typeof SCENARIOS): Promise<unknown[]> {
-  const chunks: unknown[] = [];
-  for await (const chunk of SCENARIOS[name]()) chunks.push(JSON.parse(JSON.stringify(chunk)) as unknown);
+// The streams below are what the `ai` package itself writes (test/ai-streams.ts).
+// Each is committed under fixtures/ai-sdk-6/ (UPDATE_AI_SDK_FIXTURES=1 rewrites
+// them), and the test fails when the installed `ai` writes something else.
+async function produce(name: AiStreamScenario): Promise<unknown[]> {
+  const chunks = await produceAiStream(name);
   const file = new URL(`../fixtures/ai-sdk-6/${name}.jsonl`, import.meta.url);
   const jsonl = chunks.map((chunk) => `${JSON.stringify(chunk)}\n`).join('');
   if (process.env['UPDATE_AI_SDK_FIXTURES'] === '1') writeFileSync(file, jsonl);
@@ -173,6 +86,34 @@ describe('the decoder reads streams the ai package produces (DESIGN §12)', () =
       { type: 'tool_result', callId: 'call_weather_1', name: 'weather', status: 'failed', error: 'the weather service is down' },
     ]);
     expect(expectAcceptedByCore(envelopes).turns[0]?.toolCalls[0]?.result?.status).toBe('failed');
+  });
+
+  it('an unknown tool and an invalid input: each call fails once; ai’s second failure of the call is refused and counted, and the turn goes on without a gap (DESIGN §12)', async () => {
+    const { envelopes, refusals, counts } = decodeAll(await produce('tool-call-invalid'));
+    expect(refusals).toEqual(['duplicate-tool-result', 'duplicate-tool-result']);
+    expect(counts.refusals).toEqual({ 'duplicate-tool-result': 2 });
+    expect(envelopes.map((envelope) => envelope.event)).toEqual([
+      { type: 'tool_call', callId: 'call_unknown_1', name: 'launch', input: { target: 'moon' } },
+      {
+        type: 'tool_result',
+        callId: 'call_unknown_1',
+        name: 'launch',
+        status: 'failed',
+        error: "Model tried to call unavailable tool 'launch'. Available tools: forecast.",
+      },
+      { type: 'tool_call', callId: 'call_invalid_1', name: 'forecast', input: { city: 3 } },
+      {
+        type: 'tool_result',
+        callId: 'call_invalid_1',
+        name: 'forecast',
+        status: 'failed',
+        error: expect.stringContaining('Invalid input for tool forecast') as unknown as string,
+      },
+      { type: 'delta', text: 'I could not use those tools.' },
+      { type: 'done', status: 'completed', stopReason: 'stop' },
+    ]);
+    expect(envelopes.map((envelope) => envelope.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(expectAcceptedByCore(envelopes).turns[0]).toMatchObject({ status: 'completed', text: 'I could not use those tools.' });
   });
 
   it('a tool approval request becomes an open confirm card with the approval, created at the host’s time', async () => {

@@ -3,16 +3,21 @@
  * assistant message, so one turn; the host's context supplies the
  * conversation, the turn, each event id and time, and the seq (as the legacy
  * adapter's decoder context does). Chunks with no v1 meaning are refused and
- * counted; an outcome the stream does not state is never made a success.
+ * counted; an outcome the stream does not state is never made a success; and
+ * a chunk whose envelope core's reducer would refuse after the ones already
+ * made is refused here instead, so one bad chunk never costs the rest of the turn.
  */
 import {
   CHAT_EVENT_FIELDS,
   CHAT_LIMITS,
   encodeChatEnvelope,
   isChatEventTypeV1,
+  isChatId,
   isSafeJson,
+  readFields,
   refuse,
   type ChatEventEnvelope,
+  type ChatEventV1,
   type ChatRefusal,
 } from '@papercusp/chat-protocol-core';
 import { AI_SDK_DATA_PARTS, AI_SDK_TOOL_RESULT_PART, AI_SDK_TURN_END_PART, type AiSdkLoss } from './ui-message-chunk.js';
@@ -33,6 +38,13 @@ export interface AiSdkDecoderContext {
     readonly eventId: string;
     readonly occurredAt: string;
   };
+  /**
+   * The correlation ids of the cards earlier turns of the conversation left
+   * waiting (their `done.awaiting`, not closed since): a `data-card-closed` or
+   * an approval response of this stream may close them (DESIGN §3.3). Any
+   * other card the stream did not ask is `unknown-card`.
+   */
+  readonly awaitingCards?: readonly string[] | undefined;
 }
 
 /** Refusal codes of {@link AiSdkDecoder.decode}. */
@@ -41,12 +53,22 @@ export type AiSdkDecodeRefusalCode =
   | 'invalid-chunk'
   /** A chunk with no v1 meaning (sources, files, message metadata, a `data-*` part this package does not write, an unknown type). */
   | 'unsupported-chunk'
-  /** A tool output, error, denial or approval request for a call the stream never announced. */
+  /** A tool output, error, denial or approval request for a call the stream never announced (a call of an earlier stream included). */
   | 'unknown-tool-call'
-  /** An AI SDK 7 `tool-approval-response` for an approval the stream never requested. */
+  /** A `data-card-closed` or AI SDK 7 `tool-approval-response` for a card or approval the stream never asked (nor one the context names waiting). */
   | 'unknown-card'
-  /** A second `tool-input-available` for a call. */
+  /** A second `tool-input-available` or `tool-input-error` for a call. */
   | 'duplicate-tool-call'
+  /** A second outcome for a call: `ai` writes `tool-input-error` then `tool-output-error` for an unknown tool or an invalid input. */
+  | 'duplicate-tool-result'
+  /** A `data-card` for a card already asked (by a `data-card`, an approval request, or an earlier turn still waiting for it). */
+  | 'duplicate-card'
+  /** A `data-card-closed` or approval response for a card already closed. */
+  | 'card-closed'
+  /** A `data-state` whose version is not after the last one. */
+  | 'stale-state'
+  /** A `data-user-input` that would not be the turn's first envelope (seq 1). */
+  | 'misplaced-user-input'
   /** A preliminary tool output: it states no outcome, so it is never read as a success. */
   | 'unknown-status'
   /** A chunk after the turn's terminal chunk (`finish`, `abort`, `error`). */
@@ -81,6 +103,8 @@ export interface AiSdkDecoder {
   counts(): AiSdkDecoderCounts;
 }
 
+// Every lookup keyed by a chunk's own strings goes through a Set or a Map: a plain
+// record would answer `toString` or `constructor` from Object.prototype.
 const TRANSPORT = new Set([
   'start',
   'start-step',
@@ -98,31 +122,33 @@ const DATA_EVENTS: ReadonlyMap<string, keyof typeof AI_SDK_DATA_PARTS> = new Map
   Object.entries(AI_SDK_DATA_PARTS).map(([type, part]) => [part, type as keyof typeof AI_SDK_DATA_PARTS]),
 );
 /** The fields each chunk type hands to v1; any other field present is reported lost. */
-const CARRIED: Readonly<Record<string, readonly string[]>> = {
-  'text-delta': ['id', 'delta'],
-  'reasoning-delta': ['id', 'delta'],
-  // A part's id is reported once, on its start: v1 keeps one text and one reasoning per turn.
-  'text-start': [],
-  'text-end': ['id'],
-  'reasoning-start': [],
-  'reasoning-end': ['id'],
-  'start-step': [],
-  'finish-step': [],
-  // The host's turn id names the turn, so the stream's message id is reported lost.
-  start: [],
-  'tool-input-start': ['toolCallId', 'toolName'],
-  'tool-input-delta': ['toolCallId', 'inputTextDelta'],
-  'tool-input-available': ['toolCallId', 'toolName', 'input'],
-  'tool-input-error': ['toolCallId', 'toolName', 'input', 'errorText'],
-  'tool-output-available': ['toolCallId', 'output', 'preliminary'],
-  'tool-output-error': ['toolCallId', 'errorText'],
-  'tool-output-denied': ['toolCallId'],
-  'tool-approval-request': ['approvalId', 'toolCallId'],
-  'tool-approval-response': ['approvalId', 'approved'],
-  error: ['errorText'],
-  finish: ['finishReason'],
-  abort: ['reason'],
-};
+const CARRIED: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>(
+  Object.entries({
+    'text-delta': ['id', 'delta'],
+    'reasoning-delta': ['id', 'delta'],
+    // A part's id is reported once, on its start: v1 keeps one text and one reasoning per turn.
+    'text-start': [],
+    'text-end': ['id'],
+    'reasoning-start': [],
+    'reasoning-end': ['id'],
+    'start-step': [],
+    'finish-step': [],
+    // The host's turn id names the turn, so the stream's message id is reported lost.
+    start: [],
+    'tool-input-start': ['toolCallId', 'toolName'],
+    'tool-input-delta': ['toolCallId', 'inputTextDelta'],
+    'tool-input-available': ['toolCallId', 'toolName', 'input'],
+    'tool-input-error': ['toolCallId', 'toolName', 'input', 'errorText'],
+    'tool-output-available': ['toolCallId', 'output', 'preliminary'],
+    'tool-output-error': ['toolCallId', 'errorText'],
+    'tool-output-denied': ['toolCallId'],
+    'tool-approval-request': ['approvalId', 'toolCallId'],
+    'tool-approval-response': ['approvalId', 'approved'],
+    error: ['errorText'],
+    finish: ['finishReason'],
+    abort: ['reason'],
+  }),
+);
 const DATA_CARRIED = ['id', 'data', 'transient'];
 
 /** The code a v1 error decoded from an AI SDK `error` chunk carries (the chunk has none). */
@@ -134,8 +160,12 @@ export const AI_SDK_ERROR_CODE = 'ai-sdk-error';
  *
  * Guarantees:
  * - every envelope passes the strict v1 encoder, with the context's ids, time
- *   and a contiguous seq from `firstSeq`; the envelopes of an accepted stream
- *   are accepted by core's `applyChatEvent`;
+ *   and a contiguous seq from `firstSeq`;
+ * - core's `applyChatEvent`, given the envelopes in order (after the earlier
+ *   turns the context's `awaitingCards` come from), applies every one: a
+ *   chunk whose envelope it would refuse (a second outcome for a call, a card
+ *   asked twice or closed unasked, a stale state, a misplaced user input) is
+ *   refused here with the reducer's code, counted, and uses up no seq;
  * - `tool-output-available` (final) is `succeeded`, `tool-output-error` and
  *   `tool-input-error` are `failed`, `tool-output-denied` is `cancelled`; a
  *   preliminary output is refused (`unknown-status`): no outcome is invented;
@@ -143,18 +173,29 @@ export const AI_SDK_ERROR_CODE = 'ai-sdk-error';
  *   no retry) and the code {@link AI_SDK_ERROR_CODE}; `finish` is `done`
  *   completed (its reason the `stopReason`), `abort` is `done` cancelled;
  * - a chunk's fields v1 cannot hold are listed in `lost`; a refused chunk
- *   yields nothing and is counted by its code.
+ *   yields nothing and is counted by its code;
+ * - `decode` never throws: a chunk is read once, as its JSON text carries it,
+ *   so getters and Proxy traps run only there and a failing read is
+ *   `invalid-chunk`.
  *
- * Throws `TypeError` at creation only, when the context has no `identify`
- * function; the context is read once, here.
+ * Throws `TypeError` at creation only, when the context cannot be read, has
+ * no `identify` function, or has `awaitingCards` that are not strings; the
+ * context is read once, here.
  */
 export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
-  if (typeof context?.identify !== 'function') throw new TypeError('createAiSdkDecoder needs a context with an identify function');
-  const { conversationId, turnId, identify } = context;
-  let seq = context.firstSeq ?? 1;
+  const read = typeof context === 'object' && context !== null ? readFields(context, CONTEXT_FIELDS) : undefined;
+  if (typeof read?.identify !== 'function') throw new TypeError('createAiSdkDecoder needs a context with an identify function');
+  const { conversationId, turnId, identify } = read;
+  const awaitingCards = readAwaitingCards(read.awaitingCards);
+  let seq = read.firstSeq ?? 1;
   let terminal = false;
-  const calls = new Map<string, { readonly name: string; readonly input: unknown }>();
-  const cards = new Set<string>();
+  // What the envelopes made so far told core's reducer: the rules below refuse what it would.
+  const calls = new Map<string, { readonly name: string; readonly input: unknown; resulted: boolean }>();
+  // `own` cards were asked in this stream; the others are earlier turns' cards still waiting.
+  const cards = new Map<string, { readonly own: boolean; closed: boolean }>(
+    awaitingCards.map((correlationId) => [correlationId, { own: false, closed: false }]),
+  );
+  let stateVersion: number | undefined;
   let turnEnd: Readonly<Record<string, unknown>> | undefined;
   // The v1 fields of a failed or cancelled tool result, by call id, from the part written before its chunk.
   const toolResults = new Map<string, Readonly<Record<string, unknown>>>();
@@ -184,23 +225,24 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
     }
     if (type === AI_SDK_TURN_END_PART) {
       const data = chunk['data'];
-      if (typeof data !== 'object' || data === null || Array.isArray(data))
-        return refused('invalid-chunk', 'a data-turn-end part needs a data object');
-      turnEnd = data as Readonly<Record<string, unknown>>;
+      if (!isRecord(data)) return refused('invalid-chunk', 'a data-turn-end part needs a data object');
+      turnEnd = data;
       counts.transport += 1;
       return { ok: true, envelopes: [], lost };
     }
     if (type === AI_SDK_TOOL_RESULT_PART) {
       const data = chunk['data'];
       const id = chunk['id'];
-      if (typeof data !== 'object' || data === null || Array.isArray(data) || typeof id !== 'string')
+      if (!isRecord(data) || typeof id !== 'string')
         return refused('invalid-chunk', 'a data-tool-result part needs a string id and a data object');
-      toolResults.set(id, data as Readonly<Record<string, unknown>>);
+      toolResults.set(id, data);
       counts.transport += 1;
       return { ok: true, envelopes: [], lost };
     }
     const events = eventsOf(chunk, type, lost);
     if (!Array.isArray(events)) return refused(events.code, events.message);
+    const misplaced = placementRefusal(events);
+    if (misplaced !== undefined) return refused(misplaced.code, misplaced.message);
     const envelopes: ChatEventEnvelope[] = [];
     // Whether the chunk's tool result read the part written before it (or reported why not).
     let readDetail = false;
@@ -212,9 +254,10 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
       const detail = event['type'] === 'tool_result' ? toolResultDetail(event, type) : undefined;
       const merged =
         terminalEvent && turnEnd !== undefined
-          ? { ...event, ...turnEnd, type: event['type'] }
+          ? { ...event, ...placedTurnEnd(turnEnd, event, lost), type: event['type'] }
           : detail !== undefined
-            ? { type: 'tool_result', callId: event['callId'], name: event['name'], ...detail }
+            ? // The call's id and name are the chunk's: a part cannot move the result to another call.
+              { ...detail, type: 'tool_result', callId: event['callId'], name: event['name'] }
             : event;
       let encoded = encodeChatEnvelope({ ...record, event: merged });
       if (detail !== undefined) readDetail = true;
@@ -234,7 +277,7 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
       envelopes.push(encoded.envelope);
     }
     seq += envelopes.length;
-    commit(chunk, type);
+    for (const envelope of envelopes) commit(envelope.event);
     const stale = typeof chunk['toolCallId'] === 'string' && type.startsWith('tool-output-') ? chunk['toolCallId'] : undefined;
     if (stale !== undefined && toolResults.delete(stale) && !readDetail) {
       lost.push({ field: AI_SDK_TOOL_RESULT_PART, reason: `its status does not fit the ${type} chunk after it` });
@@ -254,13 +297,87 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
     return agrees ? detail : undefined;
   }
 
-  // State changes happen only once every envelope of the chunk was made.
-  function commit(chunk: Readonly<Record<string, unknown>>, type: string): void {
-    if (type === 'tool-input-available' || type === 'tool-input-error') {
-      calls.set(chunk['toolCallId'] as string, { name: chunk['toolName'] as string, input: chunk['input'] });
+  // The turn-end fields the terminal event may take: a done awaits only cards this stream asked and left open.
+  function placedTurnEnd(
+    fields: Readonly<Record<string, unknown>>,
+    event: Readonly<Record<string, unknown>>,
+    lost: AiSdkLoss[],
+  ): Readonly<Record<string, unknown>> {
+    const awaiting = fields['awaiting'];
+    if (event['type'] !== 'done' || !Array.isArray(awaiting)) return fields;
+    const open = awaiting.every((correlationId) => {
+      const card = typeof correlationId === 'string' ? cards.get(correlationId) : undefined;
+      return card !== undefined && card.own && !card.closed;
+    });
+    if (open) return fields;
+    lost.push({ field: `${AI_SDK_TURN_END_PART}.awaiting`, reason: 'it names a card this stream did not ask or already closed' });
+    const { awaiting: _awaiting, ...rest } = fields;
+    return rest;
+  }
+
+  /**
+   * The reducer's refusal of the chunk's events after the envelopes already
+   * made, judged before any is made (the tool rules are judged in
+   * {@link eventsOf}, which needs the call). Malformed fields are left to the
+   * strict encoder, so they are refused as `invalid-envelope`.
+   */
+  function placementRefusal(events: readonly Record<string, unknown>[]): { code: AiSdkDecodeRefusalCode; message: string } | undefined {
+    for (const [index, event] of events.entries()) {
+      if (event['type'] === 'user_input' && seq + index !== 1) {
+        return { code: 'misplaced-user-input', message: `a user input must be the turn's first envelope, not seq ${seq + index}` };
+      }
+      if (event['type'] === 'card') {
+        const correlationId = (event['card'] as Readonly<Record<string, unknown>>)['correlationId'];
+        if (isChatId(correlationId) && cards.has(correlationId)) {
+          return { code: 'duplicate-card', message: `card ${correlationId} was already asked` };
+        }
+      }
+      if (event['type'] === 'card_closed' && isChatId(event['correlationId'])) {
+        const card = cards.get(event['correlationId']);
+        if (card === undefined) return { code: 'unknown-card', message: `no card ${event['correlationId']} in this stream` };
+        if (card.closed) return { code: 'card-closed', message: `card ${event['correlationId']} is already closed` };
+      }
+      if (
+        event['type'] === 'state' &&
+        typeof event['version'] === 'number' &&
+        stateVersion !== undefined &&
+        event['version'] <= stateVersion
+      ) {
+        return { code: 'stale-state', message: `state version ${event['version']} is not after ${stateVersion}` };
+      }
     }
-    if (type === 'tool-approval-request' || type === AI_SDK_DATA_PARTS.card) cards.add(cardId(chunk, type));
-    if (type === 'finish' || type === 'abort' || type === 'error') terminal = true;
+    return undefined;
+  }
+
+  // State changes happen only once every envelope of the chunk was made.
+  function commit(event: ChatEventV1): void {
+    switch (event.type) {
+      case 'tool_call':
+        calls.set(event.callId, { name: event.name, input: event.input, resulted: false });
+        return;
+      case 'tool_result': {
+        const call = calls.get(event.callId);
+        if (call !== undefined) call.resulted = true;
+        return;
+      }
+      case 'card':
+        cards.set(event.card.correlationId, { own: true, closed: false });
+        return;
+      case 'card_closed': {
+        const card = cards.get(event.correlationId);
+        if (card !== undefined) card.closed = true;
+        return;
+      }
+      case 'state':
+        stateVersion = event.version;
+        return;
+      case 'done':
+      case 'error':
+        terminal = true;
+        return;
+      default:
+        return;
+    }
   }
 
   function eventsOf(
@@ -299,6 +416,9 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
         if (callId === undefined) return invalid('toolCallId');
         const call = calls.get(callId);
         if (call === undefined) return { code: 'unknown-tool-call', message: `no tool-input-available announced call ${callId}` };
+        if (type !== 'tool-approval-request' && call.resulted) {
+          return { code: 'duplicate-tool-result', message: `tool call ${callId} already has a result` };
+        }
         if (type === 'tool-output-available') {
           if (chunk['preliminary'] === true) return { code: 'unknown-status', message: 'a preliminary tool output states no outcome' };
           return [{ type: 'tool_result', callId, name: call.name, status: 'succeeded', ...outputFields(chunk['output']) }];
@@ -321,7 +441,6 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
         if (approvalId === undefined) return invalid('approvalId');
         if (typeof chunk['approved'] !== 'boolean')
           return { code: 'invalid-chunk', message: 'a tool-approval-response chunk needs a boolean approved' };
-        if (!cards.has(approvalId)) return { code: 'unknown-card', message: `no approval request or card ${approvalId} in this stream` };
         return [{ type: 'card_closed', correlationId: approvalId, resolution: chunk['approved'] ? 'submitted' : 'declined' }];
       }
       case 'error': {
@@ -343,8 +462,8 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
     const dataEvent = DATA_EVENTS.get(type);
     if (dataEvent !== undefined) {
       const data = chunk['data'];
-      if (typeof data !== 'object' || data === null || Array.isArray(data)) return invalid('data object');
-      return [dataEvent === 'card' ? { type: 'card', card: data } : { ...(data as Record<string, unknown>), type: dataEvent }];
+      if (!isRecord(data)) return invalid('data object');
+      return [dataEvent === 'card' ? { type: 'card', card: data } : { ...data, type: dataEvent }];
     }
     return {
       code: 'unsupported-chunk',
@@ -355,7 +474,7 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
   return {
     decode(input) {
       const chunk = readChunk(input);
-      if (chunk === undefined) return refused('invalid-chunk', 'a UI message chunk is an object with a string type');
+      if (chunk === undefined) return refused('invalid-chunk', 'a UI message chunk is a JSON object with a string type');
       return decodeChunk(chunk, chunk['type'] as string);
     },
     counts() {
@@ -364,19 +483,36 @@ export function createAiSdkDecoder(context: AiSdkDecoderContext): AiSdkDecoder {
   };
 }
 
-function readChunk(input: unknown): Readonly<Record<string, unknown>> | undefined {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+const CONTEXT_FIELDS = ['conversationId', 'turnId', 'firstSeq', 'identify', 'awaitingCards'] as const;
+
+function readAwaitingCards(value: unknown): readonly string[] {
+  if (value === undefined) return [];
   try {
-    const type = (input as { readonly type?: unknown }).type;
-    return typeof type === 'string' ? (input as Readonly<Record<string, unknown>>) : undefined;
+    if (Array.isArray(value) && value.every((correlationId) => typeof correlationId === 'string')) return [...(value as string[])];
+  } catch {
+    // A Proxy or a getter in the list: the same TypeError as any other malformed list.
+  }
+  throw new TypeError('createAiSdkDecoder: awaitingCards must be an array of correlation ids');
+}
+
+/**
+ * The chunk as its JSON text carries it (a chunk is the parsed JSON of one SSE
+ * `data:` line): getters, `toJSON` and Proxy traps run once, here, and every
+ * later read is of plain data. `undefined` when it is no JSON object with a
+ * string `type`, or cannot be read (a throwing getter, a revoked Proxy, a cycle).
+ */
+function readChunk(input: unknown): Readonly<Record<string, unknown>> | undefined {
+  try {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+    const chunk: unknown = JSON.parse(JSON.stringify(input));
+    return isRecord(chunk) && typeof chunk['type'] === 'string' ? chunk : undefined;
   } catch {
     return undefined;
   }
 }
 
-function cardId(chunk: Readonly<Record<string, unknown>>, type: string): string {
-  if (type === 'tool-approval-request') return chunk['approvalId'] as string;
-  return (chunk['data'] as { readonly correlationId: string }).correlationId;
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -408,7 +544,7 @@ function approvalCard(approvalId: string, call: { readonly name: string; readonl
 }
 
 function lostFields(chunk: Readonly<Record<string, unknown>>, type: string): AiSdkLoss[] {
-  const carried = CARRIED[type] ?? (type.startsWith('data-') ? DATA_CARRIED : undefined);
+  const carried = CARRIED.get(type) ?? (type.startsWith('data-') ? DATA_CARRIED : undefined);
   if (carried === undefined) return [];
   return Object.keys(chunk)
     .filter((field) => field !== 'type' && !carried.includes(field) && chunk[field] !== undefined)

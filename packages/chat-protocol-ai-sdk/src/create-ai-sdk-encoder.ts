@@ -61,7 +61,8 @@ const FINISH_REASONS: readonly string[] = AI_SDK_FINISH_REASONS;
  * Creates the encoder for one conversation's envelopes in delivery order.
  *
  * Guarantees:
- * - every chunk passes the AI SDK 6 `uiMessageChunkSchema`, and the chunks of
+ * - every chunk passes the AI SDK 6 `uiMessageChunkSchema` as the JSON text it
+ *   travels in (no field is `undefined`), and the chunks of
  *   one turn drive the AI SDK's `readUIMessageStream` to one assistant message
  *   (message id = the turn id);
  * - text and reasoning parts are opened before their first delta and closed
@@ -164,11 +165,11 @@ export function createAiSdkEncoder(): AiSdkEncoder {
         return;
       case 'tool_call':
         turn.calls.set(event.callId, { name: event.name, resulted: false });
-        chunks.push(
-          event.input === undefined
-            ? { type: 'tool-input-available', toolCallId: event.callId, toolName: event.name, input: undefined }
-            : { type: 'tool-input-available', toolCallId: event.callId, toolName: event.name, input: event.input },
-        );
+        // The AI SDK's schema requires the input key, which JSON drops from an undefined value; null is what
+        // core's state holds for a call without input, and the absence itself is reported.
+        if (event.input === undefined)
+          lost.push({ field: 'event.input', reason: 'absent, and a tool-input-available chunk needs an input: written as null' });
+        chunks.push({ type: 'tool-input-available', toolCallId: event.callId, toolName: event.name, input: event.input ?? null });
         return;
       case 'tool_result':
         encodeToolResult(event, turn, chunks, lost);

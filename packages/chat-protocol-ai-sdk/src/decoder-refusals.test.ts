@@ -11,6 +11,11 @@ function decoder() {
 }
 
 const call = { type: 'tool-input-available', toolCallId: 'call_1', toolName: 'weather', input: { city: 'Lyon' } };
+const cardPart = {
+  type: 'data-card',
+  id: 'card_1',
+  data: { correlationId: 'card_1', createdAt: '2026-12-01T10:00:00Z', prompt: 'Go?', presentation: { kind: 'confirm' } },
+};
 
 // Each row: the chunks before (all accepted), the chunk refused, its code.
 const REFUSALS: readonly (readonly [string, readonly unknown[], unknown, AiSdkDecodeRefusalCode])[] = [
@@ -21,6 +26,15 @@ const REFUSALS: readonly (readonly [string, readonly unknown[], unknown, AiSdkDe
   ['a file has no v1 meaning', [], { type: 'file', url: 'https://example.com/a.png', mediaType: 'image/png' }, 'unsupported-chunk'],
   ['message metadata has no v1 meaning', [], { type: 'message-metadata', messageMetadata: { a: 1 } }, 'unsupported-chunk'],
   ['an app’s own data part has no v1 meaning', [], { type: 'data-weather', data: { celsius: 21 } }, 'unsupported-chunk'],
+  ...['toString', 'constructor', 'hasOwnProperty', '__proto__', 'valueOf'].map(
+    (name) =>
+      [
+        `a type named like an Object.prototype member (${name}) is no chunk type`,
+        [],
+        JSON.parse(`{"type":"${name}","id":"t1","data":{}}`) as unknown,
+        'unsupported-chunk',
+      ] as const,
+  ),
   ['a chunk type AI SDK 6 does not have', [], { type: 'tool-output-partial', toolCallId: 'call_1' }, 'unsupported-chunk'],
   ['AI SDK 7: a custom chunk has no v1 meaning', [], { type: 'custom', kind: 'acme.progress' }, 'unsupported-chunk'],
   ['AI SDK 7: v1 cannot retract a streamed step', [], { type: 'reset-step' }, 'unsupported-chunk'],
@@ -54,6 +68,71 @@ const REFUSALS: readonly (readonly [string, readonly unknown[], unknown, AiSdkDe
   ['text after an error', [{ type: 'error', errorText: 'boom' }], { type: 'text-delta', id: 't1', delta: 'x' }, 'turn-terminal'],
   ['a call id v1 does not accept', [], { ...call, toolCallId: 'call with spaces' }, 'invalid-envelope'],
   [
+    'a card closed that the stream never asked',
+    [],
+    { type: 'data-card-closed', id: 'card_1', data: { correlationId: 'card_1', resolution: 'submitted' } },
+    'unknown-card',
+  ],
+  ['the same card asked twice', [cardPart], cardPart, 'duplicate-card'],
+  [
+    'a card asked after an approval request of the same id made it',
+    [call, { type: 'tool-approval-request', approvalId: 'card_1', toolCallId: 'call_1' }],
+    cardPart,
+    'duplicate-card',
+  ],
+  [
+    'a card closed twice',
+    [cardPart, { type: 'data-card-closed', id: 'card_1', data: { correlationId: 'card_1' } }],
+    { type: 'data-card-closed', id: 'card_1', data: { correlationId: 'card_1', resolution: 'declined' } },
+    'card-closed',
+  ],
+  [
+    'AI SDK 7: an approval answered twice',
+    [
+      call,
+      { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'call_1' },
+      { type: 'tool-approval-response', approvalId: 'a1', approved: true },
+    ],
+    { type: 'tool-approval-response', approvalId: 'a1', approved: false },
+    'card-closed',
+  ],
+  [
+    'ai’s tool-output-error after the tool-input-error of an unknown or invalid tool: the call already failed',
+    [{ type: 'tool-input-error', toolCallId: 'call_1', toolName: 'launch', input: {}, errorText: 'no such tool' }],
+    { type: 'tool-output-error', toolCallId: 'call_1', errorText: 'tool error' },
+    'duplicate-tool-result',
+  ],
+  [
+    'a second output for a call',
+    [call, { type: 'tool-output-available', toolCallId: 'call_1', output: 1 }],
+    { type: 'tool-output-denied', toolCallId: 'call_1' },
+    'duplicate-tool-result',
+  ],
+  [
+    'a client-side tool’s result for a call of an earlier stream (run)',
+    [{ type: 'start', messageId: 'msg_2' }],
+    { type: 'tool-output-available', toolCallId: 'call_of_an_earlier_turn', output: { ok: true } },
+    'unknown-tool-call',
+  ],
+  [
+    'a tool-input-error for a call already announced',
+    [call],
+    { ...call, type: 'tool-input-error', errorText: 'bad' },
+    'duplicate-tool-call',
+  ],
+  [
+    'a state write that is not after the last one',
+    [{ type: 'data-state', id: 'state', data: { version: 2, snapshot: {} } }],
+    { type: 'data-state', id: 'state', data: { version: 2, snapshot: { a: 1 } } },
+    'stale-state',
+  ],
+  [
+    'a user input that is not the turn’s first envelope',
+    [{ type: 'text-delta', id: 't1', delta: 'Hi' }],
+    { type: 'data-user-input', data: { text: 'hello' } },
+    'misplaced-user-input',
+  ],
+  [
     'a card data part that is not a v1 card',
     [],
     { type: 'data-card', id: 'card_1', data: { correlationId: 'card_1' } },
@@ -76,6 +155,61 @@ describe('the decoder refuses what has no v1 meaning, with a typed code, and cou
     expect(reader.decode({ type: 'source-url', sourceId: 's1', url: 'https://example.com' }).ok).toBe(false);
     const result = reader.decode({ type: 'text-delta', id: 't1', delta: 'Hi' });
     expect(result).toMatchObject({ ok: true, envelopes: [{ seq: 1, eventId: 'evt_1', event: { type: 'delta', text: 'Hi' } }] });
+  });
+
+  it('after a refused chunk the numbering goes on without a gap, and the turn still ends (DESIGN §12)', () => {
+    const reader = decoder();
+    reader.decode({ type: 'tool-input-error', toolCallId: 'call_1', toolName: 'launch', input: {}, errorText: 'no such tool' });
+    expect(reader.decode({ type: 'tool-output-error', toolCallId: 'call_1', errorText: 'tool error' })).toMatchObject({
+      ok: false,
+      code: 'duplicate-tool-result',
+    });
+    expect(reader.decode({ type: 'data-card-closed', id: 'card_9', data: { correlationId: 'card_9' } })).toMatchObject({
+      ok: false,
+      code: 'unknown-card',
+    });
+    expect(reader.decode({ type: 'text-delta', id: 't1', delta: 'Sorry.' })).toMatchObject({ ok: true, envelopes: [{ seq: 3 }] });
+    expect(reader.decode({ type: 'finish' })).toMatchObject({ ok: true, envelopes: [{ seq: 4, event: { type: 'done' } }] });
+    expect(reader.counts()).toEqual({ decoded: 3, transport: 0, refused: 2, refusals: { 'duplicate-tool-result': 1, 'unknown-card': 1 } });
+  });
+
+  it('a card an earlier turn left waiting (the context’s awaitingCards) may be closed once, and not asked again (DESIGN §3.3)', () => {
+    const reader = createAiSdkDecoder({
+      conversationId: 'conv_1',
+      turnId: 'turn_2',
+      awaitingCards: ['card_1'],
+      identify: ({ seq }) => ({ eventId: `evt_${seq}`, occurredAt: '2026-12-01T10:00:00Z' }),
+    });
+    expect(reader.decode(cardPart)).toMatchObject({ ok: false, code: 'duplicate-card' });
+    const closed = { type: 'data-card-closed', id: 'card_1', data: { correlationId: 'card_1', resolution: 'submitted' } };
+    expect(reader.decode(closed)).toMatchObject({
+      ok: true,
+      envelopes: [{ seq: 1, event: { type: 'card_closed', correlationId: 'card_1' } }],
+    });
+    expect(reader.decode(closed)).toMatchObject({ ok: false, code: 'card-closed' });
+  });
+
+  it('a turn end awaiting a card the stream did not leave open keeps the done and reports the awaiting lost', () => {
+    const reader = decoder();
+    reader.decode(cardPart);
+    reader.decode({ type: 'data-card-closed', id: 'card_1', data: { correlationId: 'card_1' } });
+    reader.decode({ type: 'data-turn-end', data: { awaiting: ['card_1'], usage: { outputTokens: 2 } } });
+    expect(reader.decode({ type: 'finish' })).toEqual({
+      ok: true,
+      envelopes: [expect.objectContaining({ seq: 3, event: { type: 'done', status: 'completed', usage: { outputTokens: 2 } } })],
+      lost: [{ field: 'data-turn-end.awaiting', reason: 'it names a card this stream did not ask or already closed' }],
+    });
+  });
+
+  it('a tool-result part cannot move a result to another call: the chunk’s call id and name win', () => {
+    const reader = decoder();
+    reader.decode(call);
+    reader.decode({ ...call, toolCallId: 'call_2' });
+    reader.decode({ type: 'data-tool-result', id: 'call_1', data: { status: 'failed', callId: 'call_2', name: 'other', summary: 's' } });
+    expect(reader.decode({ type: 'tool-output-error', toolCallId: 'call_1', errorText: 'boom' })).toMatchObject({
+      ok: true,
+      envelopes: [{ event: { type: 'tool_result', callId: 'call_1', name: 'weather', status: 'failed', summary: 's' } }],
+    });
   });
 
   it('a tool-input-error is the call and its failure; never a success', () => {

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
-import { createUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
+import { createUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS, uiMessageChunkSchema, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../../../test-support/property-runs.js';
+import { eventArb } from '../../../test-support/v1-arbitraries.js';
 import { createAiSdkEncoder } from './create-ai-sdk-encoder.js';
 import {
   AI_SDK_SSE_DONE,
@@ -40,9 +42,27 @@ describe('the encoder (issue 18: stateful brackets, loss as data)', () => {
       { type: 'reasoning-start', id: 'turn_1:reasoning:2' },
       { type: 'reasoning-delta', id: 'turn_1:reasoning:2', delta: 'hmm' },
       { type: 'reasoning-end', id: 'turn_1:reasoning:2' },
-      { type: 'tool-input-available', toolCallId: 'call_1', toolName: 'weather', input: undefined },
+      { type: 'tool-input-available', toolCallId: 'call_1', toolName: 'weather', input: null },
       { type: 'finish', finishReason: 'stop' },
     ]);
+  });
+
+  it('a tool call without input is written with input null, the value core’s state holds for it, and the absence is reported lost (issue 24)', () => {
+    seq = 0;
+    const result = createAiSdkEncoder().encode(envelope({ type: 'tool_call', callId: 'call_1', name: 'weather' }));
+    expect(result).toEqual({
+      ok: true,
+      outcome: 'encoded',
+      chunks: [
+        { type: 'start', messageId: 'turn_1' },
+        { type: 'tool-input-available', toolCallId: 'call_1', toolName: 'weather', input: null },
+      ],
+      lost: [{ field: 'event.input', reason: 'absent, and a tool-input-available chunk needs an input: written as null' }],
+    });
+    // Once serialized the chunk still has its input, so the AI SDK's schema (and useChat after it) accepts it.
+    expect(JSON.stringify(result.ok ? result.chunks[1] : null)).toBe(
+      '{"type":"tool-input-available","toolCallId":"call_1","toolName":"weather","input":null}',
+    );
   });
 
   it('a redelivered envelope is a duplicate with no chunks (replay overlap never repeats text)', () => {
@@ -126,6 +146,52 @@ describe('the encoder never throws (DESIGN §2.7)', () => {
   });
 });
 
+/** v1 streams over two turns, in order, whose tool results mostly answer a call written earlier in their turn. */
+const v1StreamArb = fc.array(fc.tuple(fc.constantFrom('turn_1', 'turn_2'), eventArb, fc.nat()), { maxLength: 25 }).map((drawn) => {
+  const seqs = new Map<string, number>();
+  const calls = new Map<string, { callId: string; name: string }[]>();
+  return drawn.map(([turnId, drawnEvent, pick]): ChatEventEnvelope => {
+    const turnCalls = calls.get(turnId) ?? [];
+    let event = drawnEvent;
+    const answered = turnCalls[pick % (turnCalls.length + 1)];
+    if (event.type === 'tool_result' && answered !== undefined) event = { ...event, ...answered };
+    if (event.type === 'tool_call') calls.set(turnId, [...turnCalls, { callId: event.callId, name: event.name }]);
+    const next = (seqs.get(turnId) ?? 0) + 1;
+    seqs.set(turnId, next);
+    return {
+      schemaVersion: 1,
+      conversationId: 'conv_1',
+      turnId,
+      eventId: `${turnId}_${next}`,
+      seq: next,
+      occurredAt: '2026-12-01T10:00:00Z',
+      event,
+    };
+  });
+});
+
+describe('the encoder against the AI SDK’s own chunk schema, as JSON text (issue 24)', () => {
+  it('every chunk written for any v1 stream passes uiMessageChunkSchema once serialized and parsed', async () => {
+    const schema = uiMessageChunkSchema();
+    await fc.assert(
+      fc.asyncProperty(v1StreamArb, async (envelopes) => {
+        const encoder = createAiSdkEncoder();
+        const chunks = envelopes.flatMap((input) => {
+          const result = encoder.encode(input);
+          expect(result.ok).toBe(true);
+          return result.ok ? result.chunks : [];
+        });
+        for (const chunk of [...chunks, ...encoder.close()]) {
+          const wire: unknown = JSON.parse(JSON.stringify(chunk));
+          const verdict = await schema.validate?.(wire);
+          expect(verdict?.success ? 'valid' : wire).toBe('valid');
+        }
+      }),
+      { numRuns: runs(200) },
+    );
+  });
+});
+
 describe('SSE framing (the AI SDK’s own transport)', () => {
   it('frames chunks byte for byte as the AI SDK’s createUIMessageStreamResponse does, and ends with data: [DONE]', async () => {
     const chunks: UIMessageChunk[] = [
@@ -153,7 +219,14 @@ describe('SSE framing (the AI SDK’s own transport)', () => {
 describe('the committed fixtures are named in the README', () => {
   it('lists every fixture file with its source', () => {
     const readme = readFileSync(new URL('../fixtures/README.md', import.meta.url), 'utf8');
-    for (const name of ['text-and-reasoning', 'tool-call-succeeded', 'tool-call-failed', 'tool-approval-requested', 'model-error']) {
+    for (const name of [
+      'text-and-reasoning',
+      'tool-call-succeeded',
+      'tool-call-failed',
+      'tool-call-invalid',
+      'tool-approval-requested',
+      'model-error',
+    ]) {
       expect(readme).toContain(`ai-sdk-6/${name}.jsonl`);
     }
   });

@@ -1,30 +1,9 @@
-import { listGoldenSessions, replayGoldenSession, type GoldenReplay } from '@papercusp/chat-protocol-testkit';
+import { listGoldenSessions, replayGoldenSession } from '@papercusp/chat-protocol-testkit';
 import type { ChatTurnState } from '@papercusp/chat-protocol-core';
 import { readUIMessageStream, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createAiSdkEncoder } from './create-ai-sdk-encoder.js';
-import type { AiSdkLoss, AiSdkUiMessageChunk } from './ui-message-chunk.js';
-
-/** Every golden session encoded: the chunks by turn (a `start` opens each) and the loss by envelope. */
-export function encodeSession(replay: GoldenReplay): {
-  readonly messages: AiSdkUiMessageChunk[][];
-  readonly lost: { readonly eventId: string; readonly lost: readonly AiSdkLoss[] }[];
-} {
-  const encoder = createAiSdkEncoder();
-  const messages: AiSdkUiMessageChunk[][] = [];
-  const lost: { eventId: string; lost: readonly AiSdkLoss[] }[] = [];
-  for (const envelope of replay.envelopes) {
-    const result = encoder.encode(envelope);
-    if (!result.ok) throw new Error(`${replay.name} seq ${envelope.seq}: ${result.code} ${result.message}`);
-    for (const chunk of result.chunks) {
-      if (chunk.type === 'start') messages.push([]);
-      messages.at(-1)?.push(chunk);
-    }
-    if (result.outcome === 'encoded') lost.push({ eventId: envelope.eventId, lost: result.lost });
-  }
-  messages.at(-1)?.push(...encoder.close());
-  return { messages, lost };
-}
+import { encodeSession } from '../test/encoded-golden-sessions.js';
+import type { AiSdkUiMessageChunk } from './ui-message-chunk.js';
 
 async function readMessage(chunks: readonly AiSdkUiMessageChunk[]): Promise<{ message: UIMessage | undefined; errors: unknown[] }> {
   const errors: unknown[] = [];
