@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatAgent, ChatAgentCard } from './chat-agent.js';
 import { launchChromium } from './chromium.testing.js';
-import { follow, openTestStore, startHost, type Host, type TestStore } from './loopback-host.testing.js';
+import { call, follow, openTestStore, startHost, type Host, type TestStore } from './loopback-host.testing.js';
 import { SCRIPTED_REFUND_CALL_ID } from './scripted-agent.js';
 
 const ARTIFACTS = new URL('../test-artifacts/', import.meta.url);
@@ -47,21 +47,41 @@ const store = (): TestStore => {
   return testStore;
 };
 
+// A new page in `browserContext` whose page errors and console errors are collected in `problems`.
+async function watchedPage(browserContext: BrowserContext): Promise<Page> {
+  const page = await browserContext.newPage();
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    // The browser asks for /favicon.ico on its own; the host has none (404).
+    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) problems.push(`console: ${message.text()}`);
+  });
+  return page;
+}
+
 // A fresh page on the host, signed in through the URL fragment; page errors and console errors are collected.
 async function openPage(host: Host, conversationId: string): Promise<Page> {
   if (browser === undefined) throw new Error('no browser');
   context = await browser.newContext({ viewport: { width: 900, height: 900 } });
   // Waits end in 10 s: a page that never shows what a test waits for fails it quickly.
   context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
   problems = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    // The browser asks for /favicon.ico on its own; the host has none (404).
-    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) problems.push(`console: ${message.text()}`);
-  });
+  const page = await watchedPage(context);
   await page.goto(`${host.base}/#token=token-ana&conversation=${conversationId}`);
   return page;
+}
+
+// Another tab of the same browser on the same conversation, signed in the same way; its problems are collected too.
+async function openTab(host: Host, conversationId: string, token = 'token-ana'): Promise<Page> {
+  if (context === undefined) throw new Error('no context');
+  const page = await watchedPage(context);
+  await page.goto(`${host.base}/#token=${token}&conversation=${conversationId}`);
+  return page;
+}
+
+// After a reload the page knows the conversation (fragment) but not the token: the person types it and opens.
+async function reopen(page: Page): Promise<void> {
+  await page.getByLabel('Bearer token').fill('token-ana');
+  await page.getByRole('button', { name: 'Open' }).click();
 }
 
 async function send(page: Page, text: string): Promise<void> {
@@ -69,7 +89,7 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByRole('button', { name: 'Send' }).click();
 }
 
-const turn = (page: Page) => page.locator('#turns > li').first();
+const turn = (page: Page, index = 0) => page.locator('#turns > li').nth(index);
 const prose = (page: Page) => turn(page).locator('.text .prose').allTextContents();
 const turnIdOf = async (page: Page): Promise<string> => (await turn(page).getAttribute('data-turn-id')) ?? '';
 
@@ -77,8 +97,8 @@ describe('the browser page at / in headless Chromium (DESIGN §11, issue 17)', (
   it('§11 a turn streams into the page: text, the report block, tool activity; the card is answered by clicking', async () => {
     const host = await startHost(store());
     const page = await openPage(host, 'c_ana_page');
-    // The token was read from the fragment and dropped from the address bar.
-    expect(page.url()).toBe(`${host.base}/`);
+    // The token was read from the fragment and dropped from the address bar; the conversation stays, for a reload.
+    expect(page.url()).toBe(`${host.base}/#conversation=c_ana_page`);
     await send(page, 'Refund order 1042');
     const card = turn(page).locator('fieldset.card');
     await card.getByRole('button', { name: 'Yes' }).click();
@@ -201,6 +221,128 @@ describe('the browser page at / in headless Chromium (DESIGN §11, issue 17)', (
     expect(host.effects).toEqual([turnId]);
     expect(await page.getByRole('button', { name: 'Cancel turn' }).isDisabled()).toBe(true);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the page shows a conversation opened again from GET /state (issue 24)', () => {
+  it('issue 24: after a reload the whole conversation is shown: each message, the text, blocks, tool activity, the answered card, the error', async () => {
+    const host = await startHost(store());
+    const page = await openPage(host, 'c_ana_reload');
+    await send(page, 'Refund order 1042');
+    await turn(page).locator('fieldset.card').getByRole('button', { name: 'Yes' }).click();
+    await turn(page).and(page.locator('[data-status="completed"]')).waitFor();
+    await send(page, 'fail this one');
+    await turn(page, 1).and(page.locator('[data-status="failed"]')).waitFor();
+    const shownLive = await page.locator('#turns').textContent();
+    await page.reload();
+    // A reload keeps the conversation (in the fragment) but never the token: it is asked for again.
+    expect(page.url()).toBe(`${host.base}/#conversation=c_ana_reload`);
+    expect(await page.getByRole('textbox', { name: 'Conversation' }).inputValue()).toBe('c_ana_reload');
+    expect(await page.getByLabel('Bearer token').inputValue()).toBe('');
+    expect(await page.locator('#connection-status').textContent()).toBe('Enter the bearer token and choose Open to show the conversation.');
+    expect(await page.locator('#turns > li').count()).toBe(0);
+    await reopen(page);
+    await turn(page, 1).and(page.locator('[data-status="failed"]')).waitFor();
+    expect(await page.locator('#turns > li').count()).toBe(2);
+    expect(await page.locator('#turns .user').allTextContents()).toEqual(['You: Refund order 1042', 'You: fail this one']);
+    expect(await page.locator('#turns .turn-status').allTextContents()).toEqual(['Completed', 'Failed']);
+    expect((await prose(page)).join('')).toBe(FINAL_PROSE);
+    expect(await turn(page).locator('.reasoning p').textContent()).toBe('The order qualifies for a refund.');
+    expect(await page.getByRole('region', { name: 'Report: Refund' }).locator('li').allTextContents()).toEqual([
+      'Order 1042 wipRefund issued done',
+      'Refund issued done',
+    ]);
+    expect(await page.getByRole('region', { name: 'Question' }).textContent()).toBe(
+      'Anything else about order 1042?Email me the receiptNo, thanks',
+    );
+    expect(await turn(page).locator('.tools li').allTextContents()).toEqual([
+      'issue_refund {"orderId":"1042"}: succeeded (refund 1042 issued)',
+    ]);
+    const card = turn(page).locator('fieldset.card');
+    expect(await card.locator('legend').textContent()).toBe('Close the ticket?');
+    expect(await card.locator('.card-status').textContent()).toBe('Closed: submitted.');
+    expect(await card.getAttribute('data-closed')).toBe('true');
+    expect(await card.getByRole('button', { name: 'Yes' }).isDisabled()).toBe(true);
+    expect(await turn(page, 1).getByRole('alert').textContent()).toBe('the scripted provider is down (you may send it again)');
+    expect((await turn(page, 1).locator('.text .prose').allTextContents()).join('')).toBe('Let me check. ');
+    // Drawn from the folded state, the conversation reads exactly as it did live.
+    expect(await page.locator('#turns').textContent()).toBe(shownLive);
+    expect(await page.locator('#connection-status').textContent()).toBe('');
+    expect(await page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Cancel turn' }).isDisabled()).toBe(true);
+    await page.screenshot({ path: fileURLToPath(new URL('browser-page-reopened.png', ARTIFACTS)), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  it('issue 24: a second tab opened during a running turn shows it so far, resumes it after the /state cursor, and shows every word once', async () => {
+    const host = await startHost(store());
+    const first = await openPage(host, 'c_ana_tabs');
+    await send(first, 'Refund order 1042');
+    await turn(first).locator('fieldset.card').getByRole('button', { name: 'Yes' }).waitFor();
+    const turnId = await turnIdOf(first);
+    // The turn waits on its card: the state and its cursor stay as they are until it is answered.
+    const stateAnswer = await call(host, 'GET', '/v1/conversations/c_ana_tabs/state', 'token-ana');
+    const { running } = stateAnswer.body as { running: { turnId: string; cursor: string }[] };
+    expect(running).toEqual([{ turnId, cursor: expect.stringMatching(new RegExp(`^${turnId}:\\d+$`)) as unknown }]);
+    const resumedAfter: (string | undefined)[] = [];
+    context?.on('request', (request) => {
+      if (request.url().endsWith('/events')) resumedAfter.push(request.headers()['last-event-id']);
+    });
+    const second = await openTab(host, 'c_ana_tabs');
+    const secondCard = turn(second).locator('fieldset.card');
+    await secondCard.getByRole('button', { name: 'Yes' }).waitFor();
+    expect(await turn(second).getAttribute('data-turn-id')).toBe(turnId);
+    expect(await turn(second).locator('.user').textContent()).toBe('You: Refund order 1042');
+    expect(await turn(second).locator('.turn-status').textContent()).toBe('Responding…');
+    expect((await prose(second)).join('')).toBe('Looking into order 1042. The refund is issued. ');
+    expect(await secondCard.getAttribute('data-closed')).toBe('false');
+    expect(await second.getByRole('button', { name: 'Cancel turn' }).isEnabled()).toBe(true);
+    expect(await second.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await second.locator('#connection-status[data-state="connected"]').waitFor();
+    expect(resumedAfter).toEqual([running[0]?.cursor]);
+    await second.screenshot({ path: fileURLToPath(new URL('browser-page-second-tab.png', ARTIFACTS)), fullPage: true });
+    // Answered in the first tab: the second follows the rest of the turn on its resumed stream.
+    await turn(first).locator('fieldset.card').getByRole('button', { name: 'Yes' }).click();
+    await turn(second).and(second.locator('[data-status="completed"]')).waitFor();
+    expect((await prose(second)).join('')).toBe(FINAL_PROSE);
+    expect(await secondCard.locator('.card-status').textContent()).toBe('Closed: submitted.');
+    await turn(first).and(first.locator('[data-status="completed"]')).waitFor();
+    expect(await second.locator('#turns').textContent()).toBe(await first.locator('#turns').textContent());
+    expect(await second.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+    expect(await second.getByRole('button', { name: 'Cancel turn' }).isDisabled()).toBe(true);
+    expect(resumedAfter).toEqual([running[0]?.cursor]);
+    expect(problems).toEqual([]);
+  });
+
+  it('issue 24: a card still open after a reload is answered by clicking, and the resumed turn runs to its end', async () => {
+    const host = await startHost(store());
+    const page = await openPage(host, 'c_ana_reload_card');
+    await send(page, 'Refund order 1042');
+    await turn(page).locator('fieldset.card').getByRole('button', { name: 'Yes' }).waitFor();
+    await page.reload();
+    await reopen(page);
+    const card = turn(page).locator('fieldset.card');
+    await card.getByRole('button', { name: 'Yes' }).waitFor();
+    expect(await card.getAttribute('data-closed')).toBe('false');
+    expect(await card.getByRole('button', { name: 'Yes' }).isEnabled()).toBe(true);
+    await card.getByRole('button', { name: 'Yes' }).click();
+    await turn(page).and(page.locator('[data-status="completed"]')).waitFor();
+    expect((await prose(page)).join('')).toBe(FINAL_PROSE);
+    expect(await card.locator('.card-status').textContent()).toBe('Closed: submitted.');
+    expect(await page.locator('#turns > li').count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it("issue 24: a conversation the token may not read is refused with the host's code, and nothing is shown", async () => {
+    const host = await startHost(store());
+    await openPage(host, 'c_ana_refused');
+    const page = await openTab(host, 'c_ana_refused', 'token-bob');
+    await page.locator('#connection-status[data-state="refused"]').waitFor();
+    expect(await page.locator('#connection-status').textContent()).toBe(
+      'The host answered 404: not-found (no such conversation, turn or card)',
+    );
+    expect(await page.locator('#turns > li').count()).toBe(0);
+    expect(problems.filter((problem) => !problem.includes('404'))).toEqual([]);
   });
 });
 

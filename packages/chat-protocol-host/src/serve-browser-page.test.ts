@@ -1,11 +1,14 @@
 /**
  * The browser page's route (DESIGN §11): `GET /` answers the page without
  * auth, under a Content-Security-Policy that pins its inline script and style
- * by SHA-256 and requires Trusted Types; the API routes keep their auth.
+ * by SHA-256 and requires Trusted Types; the API routes keep their auth. Also
+ * the page's pure readers: its URL fragment and the `GET /state` answer.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFragmentSession } from './browser-page/page-session.js';
+import { everyHostileArgument, syncOutcomeOf } from '../../../test-support/hostile-values.js';
+import { readConversationSnapshot } from './browser-page/conversation-snapshot.js';
+import { conversationFragment, readFragmentSession } from './browser-page/page-session.js';
 import { call, openTestStore, startHost, type Host, type TestStore } from './loopback-host.testing.js';
 
 let testStore: TestStore;
@@ -83,5 +86,61 @@ describe('the page reads its token from the URL fragment (never sent to the serv
     ['#', {}],
   ])('issue 17: readFragmentSession(%j) reads the token and conversation the fragment holds', (hash, expected) => {
     expect(readFragmentSession(hash)).toEqual(expected);
+  });
+});
+
+describe('the address bar keeps the conversation, never the token (issue 24)', () => {
+  it.each([
+    ['c_ana_1', '#conversation=c_ana_1'],
+    ['c a&b=#', '#conversation=c+a%26b%3D%23'],
+    ['', ''],
+  ])('issue 24: conversationFragment(%j) is %j, and readFragmentSession reads the conversation back without a token', (id, fragment) => {
+    expect(conversationFragment(id)).toBe(fragment);
+    expect(readFragmentSession(fragment)).toEqual(id === '' ? {} : { conversationId: id });
+  });
+});
+
+describe('the page reads the GET /state answer it draws and resumes (issue 24)', () => {
+  const state = { schemaVersion: 1, conversationId: 'c_ana_1', turns: [] };
+  const body = { state, running: [{ turnId: 'turn_a:b', cursor: 'turn_a:b:7' }], pruned: [{ turnId: 'turn_old', lastSeq: 3 }] };
+
+  it('issue 24: a state answer gives the state, each running turn as a cursor (split at the last colon) and the pruned count', async () => {
+    expect(readConversationSnapshot(body, 'c_ana_1')).toEqual({ state, running: [{ turnId: 'turn_a:b', seq: 7 }], prunedTurns: 1 });
+    // What the host answers is what the page reads.
+    const answer = await call(host, 'GET', '/v1/conversations/c_ana_empty/state', 'token-ana');
+    expect(answer).toEqual({
+      status: 200,
+      body: { state: { schemaVersion: 1, conversationId: 'c_ana_empty', turns: [] }, running: [], pruned: [] },
+    });
+    expect(readConversationSnapshot(answer.body, 'c_ana_empty')).toEqual({
+      state: { schemaVersion: 1, conversationId: 'c_ana_empty', turns: [] },
+      running: [],
+      prunedTurns: 0,
+    });
+  });
+
+  it.each([
+    ['another conversation', body, 'c_ana_2'],
+    ['no state', { running: [], pruned: [] }, 'c_ana_1'],
+    ['another schema version', { ...body, state: { ...state, schemaVersion: 2 } }, 'c_ana_1'],
+    ['turns not a list', { ...body, state: { ...state, turns: {} } }, 'c_ana_1'],
+    ['running not a list', { ...body, running: {} }, 'c_ana_1'],
+    ['pruned missing', { state, running: [] }, 'c_ana_1'],
+    ['a malformed cursor', { ...body, running: [{ turnId: 'turn_a', cursor: 'turn_a:07' }] }, 'c_ana_1'],
+    ['a cursor on another turn', { ...body, running: [{ turnId: 'turn_b', cursor: 'turn_a:7' }] }, 'c_ana_1'],
+    ['a running entry that is not an object', { ...body, running: ['turn_a:7'] }, 'c_ana_1'],
+    ['not an object', 'state', 'c_ana_1'],
+    ['null', null, 'c_ana_1'],
+  ])('issue 24: %s is null (the page says it cannot read the answer)', (_name, input, conversationId) => {
+    expect(readConversationSnapshot(input, conversationId)).toBeNull();
+  });
+
+  it('issue 24: readConversationSnapshot never throws on a hostile value in either argument', () => {
+    for (const hostile of everyHostileArgument([body, 'c_ana_1'])) {
+      expect(
+        syncOutcomeOf(() => readConversationSnapshot(...(hostile.args as [unknown, string]))),
+        hostile.label,
+      ).toHaveProperty('returned');
+    }
   });
 });

@@ -21,7 +21,7 @@ fieldset, .turn { background: #fff; border: 1px solid #d4d4d0; border-radius: 6p
 .user { margin: 0 0 0.4rem; font-weight: 600; }
 .text { white-space: pre-wrap; }
 .turn-status, .card-status, #connection-status { color: #55554f; font-size: 0.9rem; margin: 0.2rem 0; }
-#connection-status[data-state="reconnecting"], #connection-status[data-state="lost"] { color: #9a3412; font-weight: 600; }
+#connection-status[data-state="reconnecting"], #connection-status[data-state="lost"], #connection-status[data-state="refused"] { color: #9a3412; font-weight: 600; }
 .block { border-left: 3px solid #6b8afd; padding-left: 0.6rem; margin: 0.4rem 0; white-space: normal; }
 .block h3 { font-size: 1rem; margin: 0.2rem 0; }
 .badge { font-size: 0.8rem; border-radius: 3px; padding: 0 0.3rem; background: #ececea; }
@@ -46,11 +46,14 @@ const body = (script: string): string => `<!doctype html>
 <body>
 <main>
 <h1>Chat protocol host</h1>
+<form id="session">
 <fieldset id="settings">
 <legend>Connection</legend>
 <p><label for="conversation">Conversation</label> <input id="conversation" autocomplete="off" spellcheck="false" required></p>
 <p><label for="token">Bearer token</label> <input id="token" type="password" autocomplete="off" required></p>
+<p><button id="open" type="submit">Open</button></p>
 </fieldset>
+</form>
 <p id="connection-status" role="status" aria-live="polite"></p>
 <ol id="turns" role="log" aria-live="polite" aria-label="Conversation"></ol>
 <form id="composer">

@@ -1,11 +1,13 @@
 /**
  * The page's calls to the host's routes (DESIGN §11) with the person's bearer
- * token: start a turn (`POST /turns` with `Idempotency-Key`, resent with the
- * same client turn id after a network failure, as recovery's delivery model
- * asks), cancel it, answer a card. Answers come back as values, never throws.
+ * token: read the conversation (`GET /state`), start a turn (`POST /turns`
+ * with `Idempotency-Key`, resent with the same client turn id after a network
+ * failure, as recovery's delivery model asks), cancel it, answer a card.
+ * Answers come back as values, never throws.
  */
 import type { CardValue } from '@papercusp/chat-protocol-core';
 import { IDEMPOTENCY_KEY_HEADER, createTurnId } from '@papercusp/chat-protocol-recovery';
+import { field, readConversationSnapshot, type ConversationSnapshot } from './conversation-snapshot.js';
 
 /** Who the page is and which conversation it shows: read from its form, kept in memory only. */
 export interface PageSession {
@@ -27,13 +29,9 @@ export function authorization(session: PageSession): Record<string, string> {
   return { authorization: `Bearer ${session.token}` };
 }
 
-async function post(session: PageSession, path: string, body: unknown, headers: Record<string, string> = {}): Promise<HostAnswer> {
+async function send(session: PageSession, path: string, init: RequestInit): Promise<HostAnswer> {
   try {
-    const response = await fetch(conversationUrl(session, path), {
-      method: 'POST',
-      headers: { ...authorization(session), 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
+    const response = await fetch(conversationUrl(session, path), init);
     const text = await response.text();
     let parsed: unknown = null;
     try {
@@ -47,8 +45,12 @@ async function post(session: PageSession, path: string, body: unknown, headers: 
   }
 }
 
-const field = (body: unknown, name: string): unknown =>
-  typeof body === 'object' && body !== null && name in body ? (body as Record<string, unknown>)[name] : undefined;
+const post = (session: PageSession, path: string, body: unknown, headers: Record<string, string> = {}): Promise<HostAnswer> =>
+  send(session, path, {
+    method: 'POST',
+    headers: { ...authorization(session), 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 /** Says what a refusal was: the host's `code` and `message`. */
 export function describeRefusal(answer: HostAnswer): string {
@@ -90,4 +92,14 @@ export function answerCard(
   response: { readonly action: 'submit' | 'decline'; readonly correlationId: string; readonly value?: CardValue },
 ): Promise<HostAnswer> {
   return post(session, `/cards/${encodeURIComponent(response.correlationId)}`, response);
+}
+
+/** Reads the conversation (`GET /state`): its snapshot, or the message saying why not. */
+export async function readConversation(
+  session: PageSession,
+): Promise<{ readonly ok: true; readonly snapshot: ConversationSnapshot } | { readonly ok: false; readonly message: string }> {
+  const answer = await send(session, '/state', { headers: authorization(session) });
+  if (!answer.ok || answer.status !== 200) return { ok: false, message: describeRefusal(answer) };
+  const snapshot = readConversationSnapshot(answer.body, session.conversationId);
+  return snapshot === null ? { ok: false, message: 'The host answered a conversation the page cannot read.' } : { ok: true, snapshot };
 }

@@ -2,7 +2,9 @@
  * Where the page gets its bearer token and conversation: the URL fragment
  * (`#token=…&conversation=…`, which browsers never send to the server, so it
  * reaches no access log) or the form fields. The fragment is read once and
- * removed from the address bar; the token lives only in the form field.
+ * replaced by `#conversation=…` alone, so a reload reopens the conversation
+ * while the token lives only in the form field, never in the address bar,
+ * the history or any storage.
  */
 
 /** What the fragment carried, each absent when not given. */
@@ -20,4 +22,9 @@ export function readFragmentSession(hash: string): FragmentSession {
     ...(token === null || token === '' ? {} : { token }),
     ...(conversationId === null || conversationId === '' ? {} : { conversationId }),
   };
+}
+
+/** The fragment the page keeps in the address bar: the conversation only (`''` for none), which `readFragmentSession` reads back. */
+export function conversationFragment(conversationId: string): string {
+  return conversationId === '' ? '' : `#${new URLSearchParams({ conversation: conversationId }).toString()}`;
 }

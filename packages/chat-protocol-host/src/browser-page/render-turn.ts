@@ -1,6 +1,6 @@
 /**
- * One turn on the page, redrawn from the reducer's `ChatTurnState` (core
- * §3.5) each time `followChatTurn` applies a frame: the person's message, the
+ * One turn on the page, drawn from the reducer's `ChatTurnState` (core §3.5)
+ * of `GET /state` and again each time `followChatTurn` applies a frame: the person's message, the
  * status, reasoning, the streamed text with its blocks, tool activity (each
  * call, its input and result) and the cards. It reads the state only; what
  * the person does (answering a card) goes out through `answer`.
@@ -40,8 +40,8 @@ function toolRow(call: ChatTurnState['toolCalls'][number]): HTMLElement {
   ]);
 }
 
-/** Creates the view of a turn the person opened with `text`. */
-export function createTurnView(text: string, answer: AnswerCard): TurnView {
+/** Creates the view of a turn the person opened with `text` (`undefined`: a turn no message opened, shown without one). */
+export function createTurnView(text: string | undefined, answer: AnswerCard): TurnView {
   const status = element('p', { class: 'turn-status' }, ['Starting…']);
   const reasoning = element('p');
   const reasoningBox = element('details', { class: 'reasoning', hidden: '' }, [element('summary', {}, ['Reasoning']), reasoning]);
@@ -50,7 +50,7 @@ export function createTurnView(text: string, answer: AnswerCard): TurnView {
   const cards = element('div', { class: 'cards' });
   const problem = element('p', { class: 'problem', role: 'alert' });
   const root = element('li', { class: 'turn' }, [
-    element('p', { class: 'user' }, [element('span', { class: 'who' }, ['You: ']), text]),
+    ...(text === undefined ? [] : [element('p', { class: 'user' }, [element('span', { class: 'who' }, ['You: ']), text])]),
     element('section', { class: 'assistant', 'aria-label': 'Assistant' }, [status, reasoningBox, textView.element, tools, cards, problem]),
   ]);
   const cardViews = new Map<string, CardView>();
