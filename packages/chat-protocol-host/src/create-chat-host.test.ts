@@ -194,8 +194,10 @@ describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
       body: { correlationId, status: 'submitted' },
     });
     const again = await call(host, 'POST', path, 'token-ana', { action: 'decline', correlationId });
-    expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'card-refused', reason: 'already-closed' });
+    expect(again).toEqual({
+      status: 409,
+      body: { code: 'already-closed', message: 'the card was already submitted', correlationId, status: 'submitted' },
+    });
     const all = await follow(host, 'c_ana_card', turnId);
     expect(all.state?.turns[0]?.text.endsWith('Ticket closed.')).toBe(true);
   });
@@ -257,7 +259,9 @@ describe('cancellation through the host (DESIGN §6.5, §6.8, §11)', () => {
       correlationId,
       value: { confirmed: true },
     });
-    expect(late.status).toBe(409);
-    expect(late.body).toMatchObject({ code: 'card-refused', reason: 'already-closed' });
+    expect(late).toEqual({
+      status: 409,
+      body: { code: 'already-closed', message: 'the card was already cancelled', correlationId, status: 'cancelled' },
+    });
   });
 });

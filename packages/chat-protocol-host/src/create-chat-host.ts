@@ -345,6 +345,9 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     if (!answer.ok) {
       if (answer.code === 'not-found') return notFoundResponse();
       if (answer.code === 'store-unavailable') return refusalResponse('store-unavailable', answer.message);
+      // Another answer closed the card first: the client learns the stored resolution, not just that it lost.
+      if (answer.code === 'already-closed')
+        return refusalResponse('already-closed', answer.message, { correlationId, status: answer.status });
       if (answer.code === 'invalid-request' || answer.code === 'validation-failed' || answer.code.startsWith('invalid-')) {
         return refusalResponse('invalid-body', answer.message, { reason: answer.code });
       }
@@ -352,7 +355,9 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     }
     cardWakeups.wake(correlationId);
     if (answer.outcome === 'needs-reconciliation') return refusalResponse('store-unavailable', 'the answer could not be confirmed');
-    return jsonResponse(200, { correlationId, status: answer.record.status });
+    // The same answer resent (a network retry) gets the stored resolution, marked so the client can tell (DESIGN §7.5).
+    const status = answer.record.status;
+    return jsonResponse(200, answer.replayed ? { correlationId, status, replayed: true } : { correlationId, status });
   });
 
   app.get(`${PREFIX}/state`, async (context) => {

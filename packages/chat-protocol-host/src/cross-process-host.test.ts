@@ -186,7 +186,10 @@ describe('two host processes on one real Postgres server (issue 17, DESIGN §9.3
       correlationId,
       value: { confirmed: true },
     });
-    expect(late).toMatchObject({ status: 409, body: { code: 'card-refused', reason: 'already-closed' } });
+    expect(late).toEqual({
+      status: 409,
+      body: { code: 'already-closed', message: 'the card was already cancelled', correlationId, status: 'cancelled' },
+    });
     const state = await call(other, 'GET', `/v1/conversations/${conversationId}/state`, 'token-ana');
     expect(state).toEqual({ status: 200, body: { state: all.state, running: [], pruned: [] } });
   }, 30_000);

@@ -21,6 +21,7 @@ export type ChatHostRefusalCode =
   | 'turn-already-processed'
   | 'turn-finished'
   | 'card-refused'
+  | 'already-closed'
   | 'too-many-streams'
   | 'unsupported-format'
   | 'store-unavailable'
@@ -44,6 +45,7 @@ export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, numb
   'turn-already-processed': 409,
   'turn-finished': 409,
   'card-refused': 409,
+  'already-closed': 409,
   'too-many-streams': 429,
   'unsupported-format': 400,
   'store-unavailable': 503,
