@@ -59,9 +59,12 @@ describe('AG-UI chunk events (issue 18)', () => {
     const theirs = decodeAll(await expand(chunkStream));
     expect(ours.codes.every((code) => code === 'ok')).toBe(true);
     expect(ours.envelopes).toStrictEqual(theirs.envelopes);
+    // A second user message in one run is a user_input core's reducer refuses (it opens its turn, DESIGN §3.3): the
+    // lane that closes it is counted as misplaced-user-input, in both readings, and the run goes on (DESIGN §12).
+    expect(ours.refusals).toStrictEqual({ 'misplaced-user-input': 1 });
+    expect(theirs.refusals).toStrictEqual({ 'misplaced-user-input': 1 });
     expect(ours.envelopes.map(({ event }) => event)).toStrictEqual([
       { type: 'user_input', text: 'Hello.' },
-      { type: 'user_input', text: 'Where is my parcel?' },
       { type: 'reasoning', text: 'Look it up.' },
       { type: 'delta', text: 'Checking ' },
       { type: 'delta', text: 'now.' },

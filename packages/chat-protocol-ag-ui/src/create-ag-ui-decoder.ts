@@ -4,12 +4,16 @@
  * adapter; the decoder only translates, buffers AG-UI's brackets and
  * re-parses each envelope with core's strict parser. It never invents an
  * outcome: a tool result that states no success or failure is refused unless
- * the host maps it explicitly. An event with no v1 meaning is refused and counted.
+ * the host maps it explicitly. An event with no v1 meaning, or one core's
+ * reducer could not place after what the decoder already emitted, is refused
+ * and counted, and takes no identity, so the host's numbering has no gap.
  */
 import {
+  CHAT_LIMITS,
   DONE_STATUSES,
   TOOL_RESULT_STATUSES,
   parseChatEnvelope,
+  readFields,
   refuse,
   type ChatEventEnvelope,
   type ChatEventTypeV1,
@@ -19,6 +23,8 @@ import {
 import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY } from './ag-ui-event.js';
 import type { AgUiLoss } from './loss.js';
 import { applyJsonPatch } from './apply-json-patch.js';
+import { readPlainData } from './read-plain-data.js';
+import { createReducerView, type PlacementRefusalCode } from './reducer-view.js';
 import { cardResponseFromResumeEntry, readCarried } from './resume-entries.js';
 
 /** A v1 tool result status. */
@@ -84,7 +90,8 @@ export type DecodeAgUiEventRefusalCode =
   | 'unknown-state'
   | 'invalid-patch'
   | 'invalid-envelope'
-  | 'unclosed-brackets';
+  | 'unclosed-brackets'
+  | PlacementRefusalCode;
 
 /** What one AG-UI event decoded to: zero or more envelopes (brackets yield none), and what was not carried. */
 export interface AgUiDecoded<Envelope = ChatEventEnvelope> {
@@ -98,7 +105,10 @@ export type DecodeAgUiEventResult<Envelope = ChatEventEnvelope> = AgUiDecoded<En
 
 /** A stateful AG-UI → v1 decoder for one conversation's stream. */
 export interface AgUiDecoder<Envelope = ChatEventEnvelope> {
-  /** Decodes one AG-UI event (unknown input). Never throws on its input; an exception of the host's own callbacks propagates. */
+  /**
+   * Decodes one AG-UI event (unknown input). Never throws on its input (it is read once, as plain data); an
+   * exception of the host's own callbacks propagates.
+   */
   decode(event: unknown): DecodeAgUiEventResult<Envelope>;
   /** How many events were refused so far, by code. */
   refusals(): Readonly<Partial<Record<DecodeAgUiEventRefusalCode, number>>>;
@@ -112,8 +122,6 @@ interface OpenRun {
   readonly calls: Map<string, { readonly name: string; args: string; readonly subagent: unknown }>;
   // Announced subagent invocations still running (their events are refused, but the run cannot finish over them).
   readonly subagents: Set<string>;
-  // The v1 cards this run asked (carried in CUSTOM events): an interrupt naming one is an awaited card.
-  readonly cards: Set<string>;
 }
 
 // AG-UI 1.0's text message roles; another value is not AG-UI.
@@ -122,43 +130,65 @@ const TEXT_ROLES = new Set(['assistant', 'user', 'system', 'developer']);
 const OUTCOME_TYPES = new Set(['success', 'cancelled', 'interrupt']);
 
 type Fields = Readonly<Record<string, unknown>>;
-// A translated event; `commit` updates the decoder's state once its envelopes passed the parser.
-type Step =
-  | { readonly ok: true; readonly events: readonly Fields[]; readonly lost: readonly AgUiLoss[]; readonly commit?: () => void }
-  | ChatRefusal<DecodeAgUiEventRefusalCode>;
+// A translated event; `commit` updates the decoder's state once its envelopes took their identities. A RUN_STARTED
+// also names the run it `opens`: its envelopes belong to that run, which is open only once they are made.
+interface TranslatedStep {
+  readonly ok: true;
+  readonly events: readonly Fields[];
+  readonly lost: readonly AgUiLoss[];
+  readonly commit?: () => void;
+}
+type Step = TranslatedStep | ChatRefusal<DecodeAgUiEventRefusalCode>;
+
+// v1 events AG-UI has a native event for: a CUSTOM "papercusp.event" never carries them (the encoder never writes
+// one), and one that did could end or reorder the turn behind the run's back.
+const NATIVE_TYPES = new Set(['user_input', 'delta', 'reasoning', 'tool_call', 'tool_result', 'state', 'done', 'error']);
+
+// The identity every event is first parsed with, before the host is asked for the real one: ids as long as any the
+// host may give and the longest seq, so an event that passes with it passes with the host's, and a refused event
+// never takes a seq from the host.
+const PLACEHOLDER_IDENTITY: AgUiEnvelopeIdentity = {
+  turnId: 'x'.repeat(CHAT_LIMITS.maxIdLength),
+  eventId: 'x'.repeat(CHAT_LIMITS.maxIdLength),
+  seq: Number.MAX_SAFE_INTEGER,
+  occurredAt: '2026-12-01T10:00:00.000000000+00:00',
+};
 
 // How a resume entry's card answer closed its card.
 const RESOLUTIONS = { submit: 'submitted', cancel: 'cancelled', decline: 'declined' } as const;
 
-// Per AG-UI type, the fields the mapping reads; any other field present is reported lost.
-const READ_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  RUN_STARTED: ['threadId', 'runId', 'input'],
-  RUN_FINISHED: ['threadId', 'runId', 'outcome', 'usage'],
-  RUN_ERROR: ['message', 'code'],
-  TEXT_MESSAGE_START: ['messageId', 'role'],
-  TEXT_MESSAGE_CONTENT: ['messageId', 'delta'],
-  TEXT_MESSAGE_END: ['messageId'],
-  REASONING_START: ['messageId'],
-  REASONING_MESSAGE_START: ['messageId', 'role'],
-  REASONING_MESSAGE_CONTENT: ['messageId', 'delta'],
-  REASONING_MESSAGE_END: ['messageId'],
-  REASONING_END: ['messageId'],
-  TOOL_CALL_START: ['toolCallId', 'toolCallName'],
-  TOOL_CALL_ARGS: ['toolCallId', 'delta'],
-  TOOL_CALL_END: ['toolCallId'],
-  TOOL_CALL_RESULT: ['messageId', 'toolCallId', 'content', 'role'],
-  STATE_SNAPSHOT: ['snapshot'],
-  STATE_DELTA: ['delta'],
-  CUSTOM: ['name', 'value'],
-};
+// Per AG-UI type, the fields the mapping reads; any other field present is reported lost. A Map, so a `type` such as
+// `toString` or `constructor` finds nothing inherited.
+const READ_FIELDS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    RUN_STARTED: ['threadId', 'runId', 'input'],
+    RUN_FINISHED: ['threadId', 'runId', 'outcome', 'usage'],
+    RUN_ERROR: ['message', 'code'],
+    TEXT_MESSAGE_START: ['messageId', 'role'],
+    TEXT_MESSAGE_CONTENT: ['messageId', 'delta'],
+    TEXT_MESSAGE_END: ['messageId'],
+    REASONING_START: ['messageId'],
+    REASONING_MESSAGE_START: ['messageId', 'role'],
+    REASONING_MESSAGE_CONTENT: ['messageId', 'delta'],
+    REASONING_MESSAGE_END: ['messageId'],
+    REASONING_END: ['messageId'],
+    TOOL_CALL_START: ['toolCallId', 'toolCallName'],
+    TOOL_CALL_ARGS: ['toolCallId', 'delta'],
+    TOOL_CALL_END: ['toolCallId'],
+    TOOL_CALL_RESULT: ['messageId', 'toolCallId', 'content', 'role'],
+    STATE_SNAPSHOT: ['snapshot'],
+    STATE_DELTA: ['delta'],
+    CUSTOM: ['name', 'value'],
+  }),
+);
 
 // AG-UI's shorthand events, expanded as `@ag-ui/client`'s `transformChunks` does: a chunk opens (or continues) a lane
 // of its kind, and the lane closes at a chunk of another kind or id, or at the next event that is not a chunk.
-const CHUNK_KINDS: Readonly<Record<string, 'text' | 'tool' | 'reasoning'>> = {
-  TEXT_MESSAGE_CHUNK: 'text',
-  TOOL_CALL_CHUNK: 'tool',
-  REASONING_MESSAGE_CHUNK: 'reasoning',
-};
+const CHUNK_KINDS: ReadonlyMap<string, 'text' | 'tool' | 'reasoning'> = new Map([
+  ['TEXT_MESSAGE_CHUNK', 'text'],
+  ['TOOL_CALL_CHUNK', 'tool'],
+  ['REASONING_MESSAGE_CHUNK', 'reasoning'],
+]);
 const CHUNK_FIELDS: Readonly<Record<'text' | 'tool' | 'reasoning', readonly string[]>> = {
   text: ['messageId', 'role', 'delta'],
   tool: ['toolCallId', 'toolCallName', 'delta'],
@@ -191,25 +221,43 @@ const NO_V1_MEANING = new Set([
 /**
  * Creates a decoder from AG-UI 1.0 events to v1 envelopes (DESIGN §12).
  *
- * Guarantees: never throws and never mutates its input; every envelope it
- * returns passed core's strict `parseChatEnvelope` with the identity the
- * host's `identify` allocated; brackets (`*_START`/`*_END`) yield no envelope
- * (a user message yields its `user_input` at its end, a tool call its
- * `tool_call` at `TOOL_CALL_END`); chunk events decode as the brackets
- * `@ag-ui/client`'s `transformChunks` expands them to; a `TOOL_CALL_RESULT` whose status is
- * neither carried by this package's encoder nor given by the host's
- * `toolResultStatus` is `unknown-tool-status`, never a success; an AG-UI
- * event with no v1 meaning is `unsupported-event`; a `RUN_FINISHED` while a
- * message, tool call or announced subagent of the run is open is
- * `unclosed-brackets` (the run stays open); an interrupt that names no card
- * the run asked ends the turn `interrupted`, never `completed`, and is
- * reported lost; every refusal is counted.
+ * Guarantees: never throws on its input (each event is read once, as plain data: a getter, a Proxy or a class
+ * instance anywhere in it is `invalid-event`) and never mutates it; every envelope it returns passed the strict
+ * parser with the identity the host's `identify` allocated, and the host is asked for an identity only for an
+ * envelope it returns (a refused event takes no seq); core's reducer applies every envelope it returns, in order,
+ * after those it returned before (what it could not place is refused with the reducer's code, and a tool result
+ * for a call of another run is `earlier-run-tool-call`); brackets (`*_START`/`*_END`) yield no envelope (a user
+ * message yields its `user_input` at its end, a tool call its `tool_call` at `TOOL_CALL_END`, and a call whose
+ * arguments are not JSON is `invalid-tool-arguments` and is never made); chunk events decode as the brackets
+ * `@ag-ui/client`'s `transformChunks` expands them to; a `TOOL_CALL_RESULT` whose status is neither carried by
+ * this package's encoder nor given by the host's `toolResultStatus` is `unknown-tool-status`, never a success; an
+ * AG-UI event with no v1 meaning is `unsupported-event`; a `RUN_FINISHED` while a message, tool call or announced
+ * subagent of the run is open is `unclosed-brackets` (the run stays open); a `RUN_FINISHED` the encoder marked
+ * (`metadata.papercusp.turnEnded: false`) closes the run and ends no turn; an interrupt that names no open card the
+ * run asked ends the turn `interrupted`, never `completed`, and is reported lost; every refusal is counted.
  */
 export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDecoderContext<Envelope>): AgUiDecoder<Envelope> {
+  // The context is read once: a getter cannot answer one way now and another later. Its callbacks keep it as `this`.
+  const fields = readFields(context, ['conversationId', 'identify', 'toolResultStatus', 'parseChatEnvelope']);
+  const { conversationId, identify: identifyAs, toolResultStatus, parseChatEnvelope: hostParse } = fields ?? {};
+  if (
+    typeof conversationId !== 'string' ||
+    typeof identifyAs !== 'function' ||
+    (toolResultStatus !== undefined && typeof toolResultStatus !== 'function') ||
+    (hostParse !== undefined && typeof hostParse !== 'function')
+  )
+    throw new TypeError(
+      'createAgUiDecoder needs { conversationId: string, identify: function, toolResultStatus?: function, parseChatEnvelope?: function }',
+    );
+  // Narrowed here, for the function declarations below (hoisted, they see no narrowing).
+  const identify = identifyAs;
   // Without a parser of its own, Envelope is its default, ChatEventEnvelope.
-  const parse = context.parseChatEnvelope ?? (parseChatEnvelope as (input: unknown) => ParseResult<Envelope>);
+  const parse =
+    hostParse === undefined
+      ? (parseChatEnvelope as (input: unknown) => ParseResult<Envelope>)
+      : (input: unknown) => hostParse.call(context, input);
   const counts: Partial<Record<DecodeAgUiEventRefusalCode, number>> = {};
-  const callNames = new Map<string, string>();
+  const view = createReducerView();
   let run: OpenRun | undefined;
   // The chunk lane open now, and what closing one made while the event that closed it was refused.
   let lane: { readonly kind: 'text' | 'tool' | 'reasoning'; readonly id: string } | undefined;
@@ -218,36 +266,24 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
   // The last host state seen, which an AG-UI STATE_DELTA patches.
   let lastSnapshot: { readonly snapshot: unknown } | undefined;
 
-  let hostFailed = false;
-  function host<Value>(callback: () => Value): Value {
-    try {
-      return callback();
-    } catch (error) {
-      hostFailed = true;
-      throw error;
-    }
+  function count(code: DecodeAgUiEventRefusalCode): void {
+    counts[code] = (counts[code] ?? 0) + 1;
   }
 
   function decode(input: unknown): DecodeAgUiEventResult<Envelope> {
-    let result: DecodeAgUiEventResult<Envelope>;
-    try {
-      result = decodeEvent(input);
-    } catch (error) {
-      // A bug in the host's own callback is the host's to see: only the event's own faults are refusals.
-      if (hostFailed) {
-        hostFailed = false;
-        throw error;
-      }
-      // A hostile input (a throwing getter, a revoked proxy) is malformed input, not a crash.
-      result = refuse('invalid-event', 'the event could not be read');
-    }
-    if (!result.ok) counts[result.code] = (counts[result.code] ?? 0) + 1;
+    // Read once: no getter of the input runs, no Proxy trap runs twice, and nothing inherited is looked up later.
+    const read = readPlainData(input);
+    const result =
+      read === undefined
+        ? refuse('invalid-event', 'an AG-UI event is plain JSON data (no getters, Proxies or class instances)')
+        : decodeEvent(read.value);
+    if (!result.ok) count(result.code);
     return result;
   }
 
   function decodeEvent(input: unknown): DecodeAgUiEventResult<Envelope> {
     if (!isRecord(input) || typeof input['type'] !== 'string') return decodeOne(input);
-    const kind = CHUNK_KINDS[input['type']];
+    const kind = CHUNK_KINDS.get(input['type']);
     if (kind !== undefined) return deliver(decodeChunk(kind, input));
     if (lane !== undefined && !PASS_LANE.has(input['type'])) closeLane(input['timestamp']);
     return deliver(decodeOne(input));
@@ -275,7 +311,7 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
           : { type: 'REASONING_MESSAGE_END', messageId: id };
     const closed = decodeOne(timestamp === undefined ? end : { ...end, timestamp });
     if (!closed.ok) {
-      counts[closed.code] = (counts[closed.code] ?? 0) + 1;
+      count(closed.code);
       return;
     }
     pending.envelopes.push(...closed.envelopes);
@@ -291,7 +327,8 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     if (conflict !== undefined) return refuse('invalid-event', conflict);
     const steps: Fields[] = [];
     if (lane === undefined) {
-      if (typeof id !== 'string') return refuse('invalid-event', `the first ${String(input['type'])} of a lane needs a string ${idField}`);
+      if (typeof id !== 'string')
+        return refuse('invalid-event', `the first ${describe(input['type'])} of a lane needs a string ${idField}`);
       if (kind === 'tool' && typeof input['toolCallName'] !== 'string')
         return refuse('invalid-event', 'the first TOOL_CALL_CHUNK of a lane needs a string toolCallName');
       if (kind === 'text') steps.push({ type: 'TEXT_MESSAGE_START', messageId: id, role: input['role'] ?? 'assistant', ...timing });
@@ -308,7 +345,7 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     for (const step of steps) {
       const result = decodeOne(step);
       if (!result.ok) return result;
-      if (step['type'] !== undefined && String(step['type']).endsWith('_START')) lane = { kind, id: laneId };
+      if (typeof step['type'] === 'string' && step['type'].endsWith('_START')) lane = { kind, id: laneId };
       envelopes.push(...result.envelopes);
       lost.push(...result.lost);
     }
@@ -319,9 +356,9 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
   function laneConflict(kind: 'text' | 'tool' | 'reasoning', input: Fields): string | undefined {
     if (lane === undefined || run === undefined) return undefined;
     if (kind === 'text' && input['role'] !== undefined && input['role'] !== run.text.get(lane.id)?.role)
-      return `the TEXT_MESSAGE_CHUNK role ${String(input['role'])} contradicts the open message's`;
+      return `the TEXT_MESSAGE_CHUNK role ${describe(input['role'])} contradicts the open message's`;
     if (kind === 'tool' && input['toolCallName'] !== undefined && input['toolCallName'] !== run.calls.get(lane.id)?.name)
-      return `the TOOL_CALL_CHUNK toolCallName ${String(input['toolCallName'])} contradicts the open call's`;
+      return `the TOOL_CALL_CHUNK toolCallName ${describe(input['toolCallName'])} contradicts the open call's`;
     return undefined;
   }
 
@@ -341,45 +378,57 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
       observeSubagent(type, input);
       return refuse('unsupported-event', `AG-UI ${type} has no v1 meaning`);
     }
-    const read = READ_FIELDS[type];
+    const read = READ_FIELDS.get(type);
     if (read === undefined) return refuse('invalid-event', `${type} is not an AG-UI 1.0 event type`);
-    const step = translate(type, input);
-    if (!step.ok) return step;
-    const lost: AgUiLoss[] = [...unreadFields(input, read), ...step.lost];
+    let step: TranslatedStep;
+    let target: OpenRun;
+    if (type === 'RUN_STARTED') {
+      const started = runStarted(input);
+      if (!started.ok) return started;
+      step = started;
+      target = started.opens;
+    } else {
+      if (run === undefined) return refuse('outside-run', `${type} arrived outside an AG-UI run`);
+      const translated = translate(type, input, run);
+      if (!translated.ok) return translated;
+      step = translated;
+      target = run;
+    }
+    // Every event is checked before any takes an identity: a refused one never costs the host a seq.
+    for (const event of step.events) {
+      const placed = view.refusal(target.runId, event);
+      if (placed !== undefined) return placed;
+      const checked = parse(envelopeOf(event, PLACEHOLDER_IDENTITY));
+      if (!checked.ok) return refuse('invalid-envelope', `the v1 parser refused the envelope: ${checked.message}`, checked.issues);
+    }
     const envelopes: Envelope[] = [];
     for (const event of step.events) {
-      const envelope = toEnvelope(event, input);
-      if (!envelope.ok) return envelope;
-      envelopes.push(envelope.value);
+      const timestamp = typeof input['timestamp'] === 'number' ? input['timestamp'] : undefined;
+      const identity = identify.call(context, { runId: target.runId, type: event['type'] as ChatEventTypeV1, timestamp });
+      const parsed = parse(envelopeOf(event, identity));
+      // Only the host's identity can fail here: its own fault, refused as the envelope it made.
+      if (!parsed.ok) return refuse('invalid-envelope', `the v1 parser refused the envelope: ${parsed.message}`, parsed.issues);
+      view.record(target.runId, event);
+      envelopes.push(parsed.value);
     }
     step.commit?.();
-    // The run closes once its terminal envelope has its identity.
-    if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') run = undefined;
-    return { ok: true, envelopes, lost };
+    return { ok: true, envelopes, lost: [...unreadFields(input, read), ...step.lost] };
   }
 
-  function toEnvelope(event: Fields, input: Fields): { ok: true; value: Envelope } | ChatRefusal<'invalid-envelope' | 'outside-run'> {
-    if (run === undefined) return refuse('outside-run', 'an envelope needs an open AG-UI run');
-    const timestamp = typeof input['timestamp'] === 'number' ? input['timestamp'] : undefined;
-    const request = { runId: run.runId, type: event['type'] as ChatEventTypeV1, timestamp };
-    const identity = host(() => context.identify(request));
-    const parsed = parse({
+  function envelopeOf(event: Fields, identity: AgUiEnvelopeIdentity): unknown {
+    return {
       schemaVersion: 1,
-      conversationId: context.conversationId,
+      conversationId,
       turnId: identity.turnId,
       eventId: identity.eventId,
       seq: identity.seq,
       occurredAt: identity.occurredAt,
       event,
-    });
-    if (!parsed.ok) return refuse('invalid-envelope', `the v1 parser refused the envelope: ${parsed.message}`, parsed.issues);
-    return { ok: true, value: parsed.value };
+    };
   }
 
-  function translate(type: string, input: Fields): Step {
-    if (type === 'RUN_STARTED') return runStarted(input);
-    if (run === undefined) return refuse('outside-run', `${type} arrived outside an AG-UI run`);
-    const current = run;
+  // Every event but RUN_STARTED, inside the open run.
+  function translate(type: string, input: Fields, current: OpenRun): Step {
     switch (type) {
       case 'RUN_FINISHED':
         return runFinished(input, current);
@@ -390,13 +439,13 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
         const role = input['role'] ?? 'assistant';
         if (typeof messageId !== 'string') return refuse('invalid-event', 'TEXT_MESSAGE_START needs a string messageId');
         if (typeof role !== 'string' || !TEXT_ROLES.has(role))
-          return refuse('invalid-event', `${String(role)} is not an AG-UI text message role`);
+          return refuse('invalid-event', `${describe(role)} is not an AG-UI text message role`);
         if (role !== 'assistant' && role !== 'user') return refuse('unsupported-event', `a ${role} text message has no v1 meaning`);
         current.text.set(messageId, { role, buffer: '', subagent: input['subagentRunId'] });
         return { ok: true, events: [], lost: [] };
       }
       case 'TEXT_MESSAGE_CONTENT': {
-        const message = current.text.get(String(input['messageId']));
+        const message = lookup(current.text, input['messageId']);
         if (message === undefined) return refuse('unknown-message', 'TEXT_MESSAGE_CONTENT for a message that was not started');
         if (typeof input['delta'] !== 'string') return refuse('invalid-event', 'TEXT_MESSAGE_CONTENT needs a string delta');
         if (!sameProducer(input, message.subagent)) return refuse('invalid-event', 'its subagentRunId does not match its message opener');
@@ -407,40 +456,50 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
         return { ok: true, events: [{ type: 'delta', text: input['delta'] }], lost: [] };
       }
       case 'TEXT_MESSAGE_END': {
-        const messageId = String(input['messageId']);
-        const message = current.text.get(messageId);
-        if (message === undefined) return refuse('unknown-message', 'TEXT_MESSAGE_END for a message that was not started');
+        const messageId = input['messageId'];
+        const message = lookup(current.text, messageId);
+        if (typeof messageId !== 'string' || message === undefined)
+          return refuse('unknown-message', 'TEXT_MESSAGE_END for a message that was not started');
         if (!sameProducer(input, message.subagent)) return refuse('invalid-event', 'its subagentRunId does not match its message opener');
         current.text.delete(messageId);
         return { ok: true, events: message.role === 'user' ? [{ type: 'user_input', text: message.buffer }] : [], lost: [] };
       }
       case 'REASONING_START':
-      case 'REASONING_MESSAGE_START':
+      case 'REASONING_MESSAGE_START': {
+        const messageId = input['messageId'];
+        if (typeof messageId !== 'string') return refuse('invalid-event', `${type} needs a string messageId`);
         if (type === 'REASONING_MESSAGE_START' && input['role'] !== undefined && input['role'] !== 'reasoning')
           return refuse('invalid-event', 'a REASONING_MESSAGE_START role is "reasoning"');
-        current.reasoning.add(String(input['messageId']));
+        current.reasoning.add(messageId);
         return { ok: true, events: [], lost: [] };
+      }
       case 'REASONING_MESSAGE_CONTENT': {
-        if (!current.reasoning.has(String(input['messageId'])))
+        const messageId = input['messageId'];
+        if (typeof messageId !== 'string' || !current.reasoning.has(messageId))
           return refuse('unknown-message', 'reasoning content for a message that was not started');
         if (typeof input['delta'] !== 'string') return refuse('invalid-event', 'REASONING_MESSAGE_CONTENT needs a string delta');
         return { ok: true, events: [{ type: 'reasoning', text: input['delta'] }], lost: [] };
       }
       case 'REASONING_MESSAGE_END':
         return { ok: true, events: [], lost: [] };
-      case 'REASONING_END':
-        current.reasoning.delete(String(input['messageId']));
+      case 'REASONING_END': {
+        const messageId = input['messageId'];
+        if (typeof messageId === 'string') current.reasoning.delete(messageId);
         return { ok: true, events: [], lost: [] };
+      }
       case 'TOOL_CALL_START': {
         const toolCallId = input['toolCallId'];
         const name = input['toolCallName'];
         if (typeof toolCallId !== 'string' || typeof name !== 'string')
           return refuse('invalid-event', 'TOOL_CALL_START needs a string toolCallId and toolCallName');
+        // A call id names one call of the turn: a second START (open or made) would be a tool call the reducer refuses.
+        if (current.calls.has(toolCallId) || view.callName(current.runId, toolCallId) !== undefined)
+          return refuse('duplicate-tool-call', `the call ${toolCallId} was already started in this run`);
         current.calls.set(toolCallId, { name, args: '', subagent: input['subagentRunId'] });
         return { ok: true, events: [], lost: [] };
       }
       case 'TOOL_CALL_ARGS': {
-        const call = current.calls.get(String(input['toolCallId']));
+        const call = lookup(current.calls, input['toolCallId']);
         if (call === undefined) return refuse('unknown-tool-call', 'TOOL_CALL_ARGS for a call that was not started');
         if (typeof input['delta'] !== 'string') return refuse('invalid-event', 'TOOL_CALL_ARGS needs a string delta');
         if (!sameProducer(input, call.subagent)) return refuse('invalid-event', 'its subagentRunId does not match its call opener');
@@ -450,7 +509,7 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
       case 'TOOL_CALL_END':
         return toolCallEnd(input, current);
       case 'TOOL_CALL_RESULT':
-        return toolCallResult(input);
+        return toolCallResult(input, current);
       case 'STATE_SNAPSHOT':
         return stateSnapshot(input);
       case 'STATE_DELTA':
@@ -460,19 +519,23 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     }
   }
 
-  function runStarted(input: Fields): Step {
+  function runStarted(input: Fields): (TranslatedStep & { readonly opens: OpenRun }) | ChatRefusal<DecodeAgUiEventRefusalCode> {
     const threadId = input['threadId'];
     const runId = input['runId'];
     if (typeof threadId !== 'string' || typeof runId !== 'string')
       return refuse('invalid-event', 'RUN_STARTED needs a string threadId and runId');
-    if (threadId !== context.conversationId) return refuse('foreign-thread', 'the AG-UI thread is not this conversation');
+    if (threadId !== conversationId) return refuse('foreign-thread', 'the AG-UI thread is not this conversation');
     if (run !== undefined) return refuse('outside-run', 'a run started before the previous one finished');
-    run = { runId, text: new Map(), reasoning: new Set(), calls: new Map(), subagents: new Set(), cards: new Set() };
-    return runInput(input['input']);
+    // A run id names one turn: its turn ended, so anything more in it is what the reducer calls turn-terminal.
+    if (view.ended(runId)) return refuse('outside-run', `the run ${runId} already finished`);
+    const opening: OpenRun = { runId, text: new Map(), reasoning: new Set(), calls: new Map(), subagents: new Set() };
+    const request = runInput(input['input'], runId);
+    return { ...request, opens: opening, commit: () => (run = opening) };
   }
 
-  // A run's request is not an event, but its resume entries say how the cards it answers closed: card_closed each.
-  function runInput(request: unknown): Step {
+  // A run's request is not an event, but its resume entries say how the cards it answers closed: card_closed each,
+  // when it closes a card this stream left waiting (else the reducer would refuse it: reported lost with its code).
+  function runInput(request: unknown, runId: string): { ok: true; events: Fields[]; lost: AgUiLoss[] } {
     const lost: AgUiLoss[] = [];
     const events: Fields[] = [];
     if (request === undefined) return { ok: true, events, lost };
@@ -485,6 +548,7 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     if (!Array.isArray(resume))
       return { ok: true, events, lost: [...lost, { field: 'input.resume', reason: 'not a list of resume entries' }] };
     const entries: unknown[] = resume;
+    const closing = new Set<string>();
     entries.forEach((entry, index) => {
       const answer = cardResponseFromResumeEntry(entry);
       if (!answer.ok) {
@@ -492,7 +556,14 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
         return;
       }
       const { action, correlationId } = answer.value;
-      events.push({ type: 'card_closed', correlationId, resolution: RESOLUTIONS[action] });
+      const event = { type: 'card_closed', correlationId, resolution: RESOLUTIONS[action] };
+      const placed = closing.has(correlationId) ? refuse('card-closed', 'answered twice') : view.refusal(runId, event);
+      if (placed !== undefined) {
+        lost.push({ field: `input.resume[${index}]`, reason: `it answers no card this stream left waiting (${placed.code})` });
+        return;
+      }
+      closing.add(correlationId);
+      events.push(event);
       if (action === 'submit')
         lost.push({ field: `input.resume[${index}].payload`, reason: 'card_closed says how the card closed, not the answer' });
       if (answer.value.action === 'decline' && answer.value.reason !== undefined) {
@@ -509,24 +580,32 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     // An outcome that is not an object is malformed: reading the run as finished would drop, say, its interrupt.
     if (input['outcome'] !== undefined && !isRecord(input['outcome']))
       return refuse('invalid-event', 'a RUN_FINISHED outcome is an object');
+    const close = () => (run = undefined);
     const carried = readCarried(input['metadata']);
     const outcome = isRecord(input['outcome']) ? input['outcome'] : undefined;
     const lost: AgUiLoss[] = [];
-    if (outcome !== undefined && !OUTCOME_TYPES.has(String(outcome['type'])))
+    // This package's encoder closes the run of a turn that never ended this way (AG-UI runs do not interleave): the
+    // turn goes on in v1, so no done is made, and a later run with the same id continues it.
+    if (carried?.['turnEnded'] === false) {
+      for (const field of ['outcome', 'usage'])
+        if (input[field] !== undefined) lost.push({ field, reason: 'the run closed a turn that had not ended: no done is made' });
+      return { ok: true, events: [], lost, commit: close };
+    }
+    if (outcome !== undefined && (typeof outcome['type'] !== 'string' || !OUTCOME_TYPES.has(outcome['type'])))
       lost.push({ field: 'outcome', reason: 'not an AG-UI 1.0 outcome; the run reads as finished without one' });
     const event: Record<string, unknown> = { type: 'done' };
     let foreignInterrupt = false;
     if (outcome?.['type'] === 'interrupt' && Array.isArray(outcome['interrupts'])) {
       const interrupts: unknown[] = outcome['interrupts'];
-      const awaiting: unknown[] = [];
+      const awaiting: string[] = [];
       interrupts.forEach((interrupt, index) => {
         const id = isRecord(interrupt) ? interrupt['id'] : undefined;
-        // Only a card this run asked can be awaited in v1; any other interrupt stops the turn unfinished.
-        if (!isRecord(interrupt) || typeof id !== 'string' || !current.cards.has(id)) {
+        // Only an open card this run asked can be awaited in v1; any other interrupt stops the turn unfinished.
+        if (!isRecord(interrupt) || typeof id !== 'string' || !view.awaitable(current.runId, id) || awaiting.includes(id)) {
           foreignInterrupt = true;
           lost.push({
             field: `outcome.interrupts[${index}]`,
-            reason: 'it names no v1 card this run asked: v1 cannot show what the run waits for',
+            reason: 'it names no open v1 card this run asked (or one named before): v1 cannot show what the run waits for',
           });
           return;
         }
@@ -549,7 +628,7 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
       lost.push({ field: 'outcome.pendingToolCallIds', reason: 'v1 has no pending client-side tool calls' });
     }
     if (Array.isArray(input['usage'])) event['usage'] = usageOf(input['usage'], lost);
-    return { ok: true, events: [event], lost };
+    return { ok: true, events: [event], lost, commit: close };
   }
 
   function runError(input: Fields): Step {
@@ -559,16 +638,18 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     const retryable = carried?.['retryable'] === true;
     const event: Record<string, unknown> = { type: 'error', code: input['code'] ?? 'ag-ui-run-error', message, retryable };
     if (retryable && carried?.['retryAfterMs'] !== undefined) event['retryAfterMs'] = carried['retryAfterMs'];
-    return { ok: true, events: [event], lost: [] };
+    return { ok: true, events: [event], lost: [], commit: () => (run = undefined) };
   }
 
   function toolCallEnd(input: Fields, current: OpenRun): Step {
-    const toolCallId = String(input['toolCallId']);
-    const call = current.calls.get(toolCallId);
-    if (call === undefined) return refuse('unknown-tool-call', 'TOOL_CALL_END for a call that was not started');
+    const toolCallId = input['toolCallId'];
+    const call = lookup(current.calls, toolCallId);
+    if (typeof toolCallId !== 'string' || call === undefined)
+      return refuse('unknown-tool-call', 'TOOL_CALL_END for a call that was not started');
     if (!sameProducer(input, call.subagent)) return refuse('invalid-event', 'its subagentRunId does not match its call opener');
+    // The END closes the bracket whatever follows; the call is made (and its result placeable) only once its
+    // tool_call envelope is emitted.
     current.calls.delete(toolCallId);
-    callNames.set(toolCallId, call.name);
     const event: Record<string, unknown> = { type: 'tool_call', callId: toolCallId, name: call.name };
     if (call.args !== '') {
       try {
@@ -580,16 +661,19 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
     return { ok: true, events: [event], lost: [] };
   }
 
-  function toolCallResult(input: Fields): Step {
+  function toolCallResult(input: Fields, current: OpenRun): Step {
     const toolCallId = input['toolCallId'];
-    const name = typeof toolCallId === 'string' ? callNames.get(toolCallId) : undefined;
-    if (typeof toolCallId !== 'string' || name === undefined)
-      return refuse('unknown-tool-call', 'TOOL_CALL_RESULT for a call this stream did not make');
+    if (typeof toolCallId !== 'string') return refuse('unknown-tool-call', 'TOOL_CALL_RESULT for a call this stream did not make');
+    // A result for a call this run did not make (another run's: AG-UI's client-side tools; a refused one; none) or
+    // already answered is one the reducer refuses: the view names which.
+    const call = view.resultFor(current.runId, toolCallId);
+    if (!call.ok) return call;
+    const { name } = call;
     const carried = readCarried(input['metadata']);
     const carriedStatus = carried?.['status'];
     const status = isOneOf(carriedStatus, TOOL_RESULT_STATUSES)
       ? carriedStatus
-      : host(() => context.toolResultStatus?.({ toolCallId, toolName: name, content: input['content'], metadata: input['metadata'] }));
+      : toolResultStatus?.call(context, { toolCallId, toolName: name, content: input['content'], metadata: input['metadata'] });
     if (status === undefined)
       return refuse('unknown-tool-status', 'the AG-UI tool result does not say whether it succeeded, and the host gave no mapping');
     const lost: AgUiLoss[] = [];
@@ -626,14 +710,12 @@ export function createAgUiDecoder<Envelope = ChatEventEnvelope>(context: AgUiDec
 
   function custom(input: Fields): Step {
     if (input['name'] !== AG_UI_CUSTOM_EVENT_NAME)
-      return refuse('unsupported-event', `the CUSTOM event ${String(input['name'])} has no v1 meaning`);
+      return refuse('unsupported-event', `the CUSTOM event ${describe(input['name'])} has no v1 meaning`);
     const value = input['value'];
     if (!isRecord(value)) return refuse('invalid-event', `a ${AG_UI_CUSTOM_EVENT_NAME} value is a v1 event`);
-    const asked = value['type'] === 'card' && isRecord(value['card']) ? value['card']['correlationId'] : undefined;
-    const card = typeof asked === 'string' ? asked : undefined;
-    const current = run;
-    const commit = card === undefined || current === undefined ? undefined : () => current.cards.add(card);
-    return commit === undefined ? { ok: true, events: [value], lost: [] } : { ok: true, events: [value], lost: [], commit };
+    if (typeof value['type'] === 'string' && NATIVE_TYPES.has(value['type']))
+      return refuse('invalid-event', `a v1 ${value['type']} travels as its own AG-UI event, never in ${AG_UI_CUSTOM_EVENT_NAME}`);
+    return { ok: true, events: [value], lost: [] };
   }
 
   return { decode, refusals: () => ({ ...counts }) };
@@ -684,6 +766,17 @@ function usageOf(entries: readonly unknown[], lost: AgUiLoss[]): Record<string, 
     }
   });
   return usage;
+}
+
+// A Map lookup by a field that may not be a string: anything else finds nothing (never `String(value)`'s "[object Object]").
+function lookup<Value>(map: ReadonlyMap<string, Value>, key: unknown): Value | undefined {
+  return typeof key === 'string' ? map.get(key) : undefined;
+}
+
+// A value in a refusal message: `String` of a copied object with its own `toString` field would throw.
+function describe(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === null ? 'null' : typeof value;
 }
 
 function isOneOf<Value extends string>(value: unknown, values: readonly Value[]): value is Value {

@@ -25,7 +25,6 @@ export interface AgUiEncoder {
 
 interface RunState {
   readonly turnId: string;
-  finished: boolean;
   text: string | undefined;
   reasoning: string | undefined;
   messages: number;
@@ -43,12 +42,21 @@ const ENVELOPE_IDENTITY_LOSS: readonly AgUiLoss[] = [
  * `threadId` = conversation id, `runId` = turn id); `done` closes it with
  * `RUN_FINISHED` (cancelled and waiting-for-a-card outcomes stated, the
  * awaited cards as interrupts) and `error` with `RUN_ERROR`; every text,
- * reasoning and tool bracket it opens is closed before the run ends; an
- * envelope redelivered by a replay overlap yields nothing; inputs are never
- * mutated; every field not carried is listed in `lost`.
+ * reasoning and tool bracket it opens is closed before the run ends; a turn
+ * that has not ended when another turn's envelope comes is never reported
+ * finished: its run is closed (AG-UI runs do not interleave) by a
+ * `RUN_FINISHED` marked `metadata.papercusp.turnEnded: false`, which this
+ * package's decoder reads as no end, and a later envelope of it opens its run
+ * again; an envelope of a turn that ended yields nothing; an envelope
+ * redelivered by a replay overlap yields nothing; inputs are never mutated;
+ * every field not carried is listed in `lost`.
  */
 export function createAgUiEncoder(): AgUiEncoder {
   const seen = new Set<string>();
+  // Turns that reached done or error: AG-UI has nothing to say after their run.
+  const ended = new Set<string>();
+  // Turns whose run was closed before they ended, by turn id.
+  const unended = new Map<string, RunState>();
   const cards = new Map<string, OpenCardSnapshotV1>();
   let run: RunState | undefined;
 
@@ -65,22 +73,35 @@ export function createAgUiEncoder(): AgUiEncoder {
         reason: 'AG-UI timestamps are epoch milliseconds: the offset and sub-millisecond digits are not carried',
       });
     }
-    if (run === undefined || run.turnId !== envelope.turnId) {
-      if (run !== undefined && !run.finished) {
-        // A turn that never reported its end: its run stays open in v1 terms,
-        // but AG-UI runs do not interleave, so the bracket is closed without an outcome.
-        closeBrackets(run, events, timestamp);
-        events.push({ type: 'RUN_FINISHED', threadId: envelope.conversationId, runId: run.turnId, timestamp });
-        lost.push({ field: 'turnId', reason: 'the previous turn had no terminal event; its AG-UI run was closed without an outcome' });
-      }
-      run = { turnId: envelope.turnId, finished: false, text: undefined, reasoning: undefined, messages: 0 };
-      events.push({ type: 'RUN_STARTED', threadId: envelope.conversationId, runId: envelope.turnId, timestamp });
-    }
-    if (run.finished) {
+    if (ended.has(envelope.turnId)) {
       return {
         events,
         lost: [...lost, { field: 'event', reason: 'the turn already ended; AG-UI has no event after RUN_FINISHED or RUN_ERROR' }],
       };
+    }
+    if (run === undefined || run.turnId !== envelope.turnId) {
+      if (run !== undefined) {
+        // A turn that has not ended yet: AG-UI runs do not interleave, so its run is closed, marked so that no
+        // reader of this package takes it for an end (DESIGN §12: never a fabricated completion).
+        closeBrackets(run, events, timestamp);
+        unended.set(run.turnId, run);
+        events.push({
+          type: 'RUN_FINISHED',
+          threadId: envelope.conversationId,
+          runId: run.turnId,
+          timestamp,
+          metadata: { [AG_UI_METADATA_KEY]: { turnEnded: false } },
+        });
+        lost.push({
+          field: 'turnId',
+          reason:
+            'the previous turn has not ended: its AG-UI run was closed marked metadata.papercusp.turnEnded false, which a generic AG-UI client reads as finished',
+        });
+      }
+      // A turn that comes back continues its own message numbering: its AG-UI message ids stay unique.
+      const resumed = unended.get(envelope.turnId);
+      run = resumed ?? { turnId: envelope.turnId, text: undefined, reasoning: undefined, messages: 0 };
+      events.push({ type: 'RUN_STARTED', threadId: envelope.conversationId, runId: envelope.turnId, timestamp });
     }
     encodeEvent(envelope, run, events, lost, timestamp);
     return { events, lost };
@@ -160,7 +181,7 @@ export function createAgUiEncoder(): AgUiEncoder {
       }
       case 'done': {
         closeBrackets(current, events, timestamp);
-        current.finished = true;
+        endRun(current);
         const carried: Record<string, unknown> = { status: event.status };
         if (event.stopReason !== undefined) carried['stopReason'] = event.stopReason;
         const outcome = outcomeOf(event, cards);
@@ -178,7 +199,7 @@ export function createAgUiEncoder(): AgUiEncoder {
       }
       case 'error': {
         closeBrackets(current, events, timestamp);
-        current.finished = true;
+        endRun(current);
         const carried: Record<string, unknown> = { retryable: event.retryable };
         if (event.retryAfterMs !== undefined) carried['retryAfterMs'] = event.retryAfterMs;
         events.push({
@@ -198,6 +219,12 @@ export function createAgUiEncoder(): AgUiEncoder {
         events.push({ type: 'CUSTOM', name: AG_UI_CUSTOM_EVENT_NAME, value: event, timestamp });
       }
     }
+  }
+
+  function endRun(current: RunState): void {
+    ended.add(current.turnId);
+    unended.delete(current.turnId);
+    run = undefined;
   }
 
   return { encode };

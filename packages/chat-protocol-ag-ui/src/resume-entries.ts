@@ -7,6 +7,7 @@
  */
 import { CardResponseSchema, refuse, type CardResponse, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import { AG_UI_METADATA_KEY } from './ag-ui-event.js';
+import { ownField, readPlainData } from './read-plain-data.js';
 
 /** An AG-UI 1.0 resume entry, typed locally. */
 export interface AgUiResumeEntry {
@@ -49,32 +50,38 @@ export type CardResponseFromResumeEntryResult =
 /**
  * Reads an AG-UI resume entry (unknown input) as a v1 card response.
  *
- * Guarantees: never throws; a `resolved` entry without a payload is
+ * Guarantees: never throws, whatever the entry (a throwing getter, a Proxy
+ * whose traps throw, at the top or inside `payload` or `metadata`: each is
+ * `invalid-resume-entry`); the entry is read once, as plain data, through its
+ * own fields only (an inherited `interruptId` or `status` is not the entry's);
+ * a `resolved` entry without a payload (or with an `undefined` one) is
  * `missing-payload` (no answer is invented); the result passes core's strict
  * `CardResponseSchema` (else `invalid-card-response`); whether the value fits
  * the card is the host's `validateCardResponse`, not this function's.
  */
 export function cardResponseFromResumeEntry(entry: unknown): CardResponseFromResumeEntryResult {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+  const read = readPlainData(entry);
+  if (read === undefined) return refuse('invalid-resume-entry', 'a resume entry is plain data: no getters, Proxies or class instances');
+  const record = read.value;
+  if (typeof record !== 'object' || record === null || Array.isArray(record))
     return refuse('invalid-resume-entry', 'a resume entry is an object');
-  const record = entry as Record<string, unknown>;
-  const correlationId = record['interruptId'];
-  const status = record['status'];
+  const fields = record as Readonly<Record<string, unknown>>;
+  const correlationId = ownField(fields, 'interruptId');
+  const status = ownField(fields, 'status');
   if (typeof correlationId !== 'string' || (status !== 'resolved' && status !== 'cancelled')) {
     return refuse('invalid-resume-entry', 'a resume entry has a string interruptId and a status of resolved or cancelled');
   }
   let candidate: unknown;
   if (status === 'resolved') {
-    if (!Object.prototype.hasOwnProperty.call(record, 'payload'))
-      return refuse('missing-payload', 'a resolved resume entry without a payload states no answer');
-    candidate = { action: 'submit', correlationId, value: record['payload'] };
+    const payload = ownField(fields, 'payload');
+    if (payload === undefined) return refuse('missing-payload', 'a resolved resume entry without a payload states no answer');
+    candidate = { action: 'submit', correlationId, value: payload };
   } else {
-    const carried = readCarried(record['metadata']);
-    if (carried?.['action'] === 'decline') {
-      candidate =
-        carried['reason'] === undefined
-          ? { action: 'decline', correlationId }
-          : { action: 'decline', correlationId, reason: carried['reason'] };
+    const carried = readCarried(ownField(fields, 'metadata'));
+    const action = carried === undefined ? undefined : ownField(carried, 'action');
+    const reason = carried === undefined ? undefined : ownField(carried, 'reason');
+    if (action === 'decline') {
+      candidate = reason === undefined ? { action: 'decline', correlationId } : { action: 'decline', correlationId, reason };
     } else {
       candidate = { action: 'cancel', correlationId };
     }
@@ -84,10 +91,13 @@ export function cardResponseFromResumeEntry(entry: unknown): CardResponseFromRes
   return { ok: true, value: parsed.data };
 }
 
-/** The `metadata.papercusp` record of an AG-UI value, when it is one. */
+/**
+ * The `metadata.papercusp` record of an AG-UI value already read as plain data
+ * (see `readPlainData`), when it is one: read through own fields only.
+ */
 export function readCarried(metadata: unknown): Readonly<Record<string, unknown>> | undefined {
-  if (typeof metadata !== 'object' || metadata === null) return undefined;
-  const carried: unknown = (metadata as Record<string, unknown>)[AG_UI_METADATA_KEY];
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return undefined;
+  const carried = ownField(metadata as Readonly<Record<string, unknown>>, AG_UI_METADATA_KEY);
   if (typeof carried !== 'object' || carried === null || Array.isArray(carried)) return undefined;
   return carried as Readonly<Record<string, unknown>>;
 }
