@@ -49,6 +49,14 @@ const step = (title, explanation) => {
   line(dim(`   ${explanation}`));
 };
 
+// A word the demo uses is explained once, where it first appears.
+const explained = new Set();
+const explain = (term, text) => {
+  if (explained.has(term)) return;
+  explained.add(term);
+  line(dim(`     (${text})`));
+};
+
 let checks = 0;
 let failures = 0;
 const check = (ok, what) => {
@@ -73,23 +81,54 @@ const finish = async (code) => {
 };
 process.once('SIGINT', () => void finish(130));
 process.once('SIGTERM', () => void finish(143));
+// 0. Build quietly: a line of progress, and the build's output only when it fails.
+if (!process.argv.includes('--no-build')) await build();
+
+// The demo's own time starts now: a cold build on a busy machine takes minutes and is not the demo.
 setTimeout(() => {
   line(red(`✗ the demo did not finish in ${DEMO_TIMEOUT_MS / 1000} s`));
   void finish(1);
 }, DEMO_TIMEOUT_MS).unref();
 
-// 0. Build quietly: the build's output only when it fails.
-if (!process.argv.includes('--no-build')) {
-  process.stdout.write(dim('Building the packages… '));
+/** Builds the host and what it depends on through turbo, naming each package as it is built. */
+async function build() {
+  write(dim('Building the packages (the first build takes a few minutes; later ones are cached)…'));
   const turbo = join(root, 'node_modules/.bin/turbo');
-  const built = spawnSync(turbo, ['run', 'build', '--filter=@papercusp/chat-protocol-host...'], { cwd: root, encoding: 'utf8' });
-  if (built.status !== 0) {
-    process.stdout.write('\n');
-    process.stderr.write(`${built.stdout ?? ''}${built.stderr ?? ''}${built.error ? String(built.error) : ''}\n`);
+  const child = spawn(turbo, ['run', 'build', '--filter=@papercusp/chat-protocol-host...', '--output-logs=full'], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let pending = '';
+  const built = new Set();
+  const read = (chunk) => {
+    output += chunk;
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const text of lines) {
+      // turbo prefixes each line with `<package>:build:`; a package is built once its log says so or its cache is hit.
+      const done = /^@papercusp\/chat-protocol-?([\w-]*):build: .*(Build success|cache hit)/.exec(text);
+      const name = done?.[1] === '' ? 'facade' : done?.[1];
+      if (name === undefined || built.has(name)) continue;
+      built.add(name);
+      write(dim(` ${name}`));
+    }
+  };
+  child.stdout.on('data', read);
+  child.stderr.on('data', read);
+  const code = await new Promise((resolve) => {
+    child.once('error', (error) => ((output += String(error)), resolve(1)));
+    child.once('close', resolve);
+  });
+  if (code !== 0) {
+    line();
+    process.stderr.write(`${output}\n`);
     process.stderr.write(red('The build failed (its output is above).\n'));
     process.exit(1);
   }
-  process.stdout.write(dim('done.\n'));
+  write(dim(' done.\n'));
 }
 
 const { applyChatEvent, createChatState } = await import('@papercusp/chat-protocol-core');
@@ -264,6 +303,10 @@ async function followTurn(url, turnId, onEnvelope = () => undefined, { reconnect
           for (const item of plan.items ?? []) line(cyan(`   │   ${item.status === 'done' ? '✓' : '·'} ${item.text}`));
         }
         line(cyan('   └'));
+        explain(
+          'block',
+          'a block is structured content inside the text, <report>…</report> here: an app draws it as a panel instead of showing the tags',
+        );
       }
       if (segment.kind === 'ask') {
         line(cyan(`   ┌ question block: ${segment.block.question}`));
@@ -313,6 +356,10 @@ async function followTurn(url, turnId, onEnvelope = () => undefined, { reconnect
         break;
       case 'state':
         line(dim(`   (the app's saved state, version ${event.version}: ${JSON.stringify(event.snapshot)})`));
+        explain(
+          'state',
+          'saved state: data the agent keeps for the app beside the text, such as a form filled in so far; each write has a higher version and replaces the last',
+        );
         break;
       case 'navigate':
         line(`   ${cyan('→')} the agent asks the app to open ${event.href}`);
@@ -329,6 +376,10 @@ async function followTurn(url, turnId, onEnvelope = () => undefined, { reconnect
         break;
       case 'card':
         line(`   ${cyan('?')} card: "${event.card.prompt}" [${event.card.presentation.kind}]`);
+        explain(
+          'card',
+          'a card is a question the agent asks the person, with its own controls (here a yes/no confirmation); the turn waits for the answer',
+        );
         break;
       case 'card_closed':
         line(`   ${cyan('?')} card closed: ${event.resolution}`);
@@ -355,8 +406,8 @@ async function main() {
   step(
     databaseUrl === null ? 'Start the chat host' : 'Start two chat host processes',
     databaseUrl === null
-      ? 'The host is the server a chat app talks to. It keeps every event in a database: here PGlite, an embedded Postgres, in a temporary folder.'
-      : 'Both processes use the Postgres server in DATABASE_URL, so either one can serve any conversation.',
+      ? 'The host is the server a chat app talks to. It keeps every event in a database: here PGlite, an embedded Postgres, in a temporary folder. Its agent is scripted: no language model is involved, so every run says the same.'
+      : 'Both processes use the Postgres server in DATABASE_URL, so either one can serve any conversation. Their agent is scripted: no language model is involved, so every run says the same.',
   );
   const first = await startHost('A');
   firstHost = first;
@@ -448,7 +499,7 @@ async function main() {
 
   step(
     "Bob, from another company, asks for Ana's conversation",
-    'A conversation someone may not see answers exactly like one that does not exist, so its existence is not given away.',
+    'Ana and Bob work for different companies, two tenants of the same host, whose data is kept apart. A conversation someone may not see answers exactly like one that does not exist, so its existence is not given away.',
   );
   const statusPath = `/${conversationId}/turns/by-client-id/${refund.clientTurnId}`;
   const foreign = await request(second.url, 'GET', statusPath, TOKENS.bob);

@@ -35,6 +35,12 @@ const KEY_LINES = [
   /✓ the replay of 3 turns over HTTP equals the live client's state/,
   /✓ the events stored in the database give exactly the live client's state/,
   /All \d+ checks passed\./,
+  // Each word a newcomer meets is explained once, where it first appears (issue 25, "The first run").
+  /no language model is involved/,
+  /two tenants of the same host/,
+  /\(a block is structured content inside the text/,
+  /\(a card is a question the agent asks the person/,
+  /\(saved state: data the agent keeps for the app/,
 ];
 
 describe('pnpm demo (issue 17, "The demo")', () => {
