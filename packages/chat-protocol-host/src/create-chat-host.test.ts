@@ -52,6 +52,51 @@ describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
     expect(host.effects.filter((id) => id === turnId)).toHaveLength(1);
   });
 
+  it('§11 a resend under the same client turn id with a different body is 409 turn-id-reused with its turnId, while it runs and after it ended; never a 5xx', async () => {
+    const { clientTurnId, turnId } = await startTurn(host, 'c_ana_reused', 'refund please');
+    const first = await follow(host, 'c_ana_reused', turnId, (envelope) => envelope.event.type === 'card');
+    const resend = (text: string) =>
+      call(host, 'POST', '/v1/conversations/c_ana_reused/turns', 'token-ana', { clientTurnId, text }, { 'Idempotency-Key': clientTurnId });
+    const reused = { status: 409, body: { code: 'turn-id-reused', message: 'this client turn id was used for another message', turnId } };
+    // Another text whose turn would authorize other effects (recovery's turn-conflict), and one that would authorize the same.
+    expect(await resend('fail please')).toEqual(reused);
+    expect(await resend('refund please, quickly')).toEqual(reused);
+    expect(await resend('refund please')).toMatchObject({ status: 409, body: { code: 'turn-in-flight', turnId } });
+    const correlationId = cardOf(first.envelopes);
+    await call(host, 'POST', `/v1/conversations/c_ana_reused/cards/${correlationId}`, 'token-ana', {
+      action: 'submit',
+      correlationId,
+      value: { confirmed: true },
+    });
+    expect((await follow(host, 'c_ana_reused', turnId)).state?.turns[0]?.status).toBe('completed');
+    expect(await resend('fail please')).toEqual(reused);
+    expect(await resend('refund please, quickly')).toEqual(reused);
+    expect(await resend('refund please')).toMatchObject({ status: 409, body: { code: 'turn-already-processed', turnId } });
+    // Nothing the resends sent ran: the first text's turn alone, its refund once.
+    const { state } = await follow(host, 'c_ana_reused', turnId);
+    expect(state?.turns.map((turn) => turn.userInput)).toEqual([{ text: 'refund please', source: 'text_typed' }]);
+    expect(host.effects.filter((id) => id === turnId)).toHaveLength(1);
+  });
+
+  it('§11 a turn store that cannot answer is still 503 store-unavailable on POST /turns', async () => {
+    const down = () => Promise.reject(new Error('connection refused'));
+    const { turnStore } = testStore.store;
+    const broken = await startHost({
+      ...testStore,
+      store: { ...testStore.store, turnStore: { ...turnStore, read: down, compareAndSwap: down } },
+    });
+    const clientTurnId = createTurnId();
+    const answer = await call(
+      broken,
+      'POST',
+      '/v1/conversations/c_ana_outage/turns',
+      'token-ana',
+      { clientTurnId, text: 'refund please' },
+      { 'Idempotency-Key': clientTurnId },
+    );
+    expect(answer).toEqual({ status: 503, body: { code: 'store-unavailable', message: 'the turn could not be created or confirmed' } });
+  });
+
   it('§11 GET /turns/:turnId/events streams the scripted turn: every step as a v1 frame, the effect once through TurnRecovery, the card through InteractionResolver', async () => {
     const { turnId } = await startTurn(host, 'c_ana_stream', 'refund please');
     const first = await follow(host, 'c_ana_stream', turnId, (envelope) => envelope.event.type === 'card');

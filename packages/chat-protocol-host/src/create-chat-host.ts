@@ -17,6 +17,7 @@ import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { closeAbandonedTurn } from './close-abandoned-turn.js';
 import { readConversationState, type ChatHostConversationLogReader, type ConversationStateAnswer } from './conversation-state.js';
+import { answerExistingTurn } from './existing-turn.js';
 import { hostTurnId } from './host-turn-id.js';
 import { jsonResponse, notFoundResponse, refusalResponse } from './host-responses.js';
 import { hasOrphanedEffect } from './orphaned-effects.js';
@@ -221,13 +222,13 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       effectIds = [];
     }
     const started = await recovery.startTurn({ caller, conversationId, turnId, effectIds });
-    if (!started.ok) return started.code === 'forbidden' ? notFoundResponse() : refusalResponse('store-unavailable', started.message);
-    if (started.outcome === 'existing') {
-      const progress = await readTurnProgress(store, conversationId, turnId);
-      if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
-      return progress !== null && progress.status !== 'running'
-        ? refusalResponse('turn-already-processed', 'this client turn was already processed', { turnId })
-        : refusalResponse('turn-in-flight', 'this client turn is running', { turnId });
+    if (!started.ok) {
+      if (started.code === 'forbidden') return notFoundResponse();
+      // The id names a turn started with other effect ids: a resend of another message, a client's error (409), not an outage.
+      if (started.code !== 'turn-conflict') return refusalResponse('store-unavailable', started.message);
+    }
+    if (!started.ok || started.outcome === 'existing') {
+      return answerExistingTurn(store, { conversationId, turnId, text, effectsDiffer: !started.ok });
     }
     const controller = new AbortController();
     runs.set(turnId, controller);
