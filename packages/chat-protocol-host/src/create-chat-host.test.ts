@@ -7,6 +7,7 @@ import { createTurnId, parseTurnStatusResponse } from '@papercusp/chat-protocol-
 import { readChatStream } from '@papercusp/chat-protocol-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import { hostTurnId } from './host-turn-id.js';
 import { SCRIPTED_REFUND_CALL_ID } from './scripted-agent.js';
 
 let testStore: TestStore;
@@ -243,6 +244,74 @@ describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
     expect(again.body).toMatchObject({ code: 'card-refused', reason: 'already-closed' });
     const all = await follow(host, 'c_ana_card', turnId);
     expect(all.state?.turns[0]?.text.endsWith('Ticket closed.')).toBe(true);
+  });
+});
+
+describe('claimConversation: a first-use grant only for an accepted turn (issue 24, DESIGN §11 "The HTTP edge")', () => {
+  it('§11 no refused POST reaches the hook (415, invalid-json, invalid-body, 413, missing or mismatched key, a peer body); an accepted one on an ungranted conversation does, once, and its grant is read again', async () => {
+    const claims: string[] = [];
+    const host = await startHost(
+      testStore,
+      {},
+      { claimConversation: ({ caller, conversationId }) => void claims.push(`${caller.callerId}:${conversationId}`) },
+    );
+    const turns = '/v1/conversations/c_zed_claim/turns';
+    const clientTurnId = createTurnId();
+    const key = { 'Idempotency-Key': clientTurnId };
+    const raw = async (body: string, headers: Record<string, string>) => {
+      const answer = await fetch(`${host.base}${turns}`, { method: 'POST', headers: { ...auth('token-bob'), ...headers }, body });
+      return { status: answer.status, code: ((await answer.json()) as { code: string }).code };
+    };
+    const json = { 'content-type': 'application/json' };
+    const valid = JSON.stringify({ clientTurnId, text: 'refund please' });
+    expect(await raw(valid, { ...key, 'content-type': 'text/plain' })).toEqual({ status: 415, code: 'unsupported-media-type' });
+    expect(await raw('{"clientTurnId":', { ...key, ...json })).toEqual({ status: 400, code: 'invalid-json' });
+    expect(await raw(JSON.stringify({ clientTurnId, text: '' }), { ...key, ...json })).toEqual({ status: 400, code: 'invalid-body' });
+    expect(await raw(JSON.stringify({ clientTurnId, text: 'x'.repeat(20_000) }), { ...key, ...json })).toEqual({
+      status: 413,
+      code: 'body-too-large',
+    });
+    expect(await raw(valid, json)).toEqual({ status: 400, code: 'missing-idempotency-key' });
+    expect(await raw(valid, { ...json, 'Idempotency-Key': createTurnId() })).toEqual({ status: 400, code: 'idempotency-key-mismatch' });
+    const chat = { id: 'c_zed_chat', messages: [{ id: 'msg_1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }] };
+    expect(await call(host, 'POST', '/v1/ai-sdk/chat', 'token-bob', { ...chat, trigger: 'regenerate-message' })).toMatchObject({
+      status: 400,
+      body: { code: 'invalid-body' },
+    });
+    expect(claims).toEqual([]);
+    // Accepted: the hook runs; these grants never give c_zed_… to anyone, so the grant read again is still 404.
+    const notFound = { status: 404, body: { code: 'not-found', message: 'no such conversation, turn or card' } };
+    expect(await call(host, 'POST', turns, 'token-bob', JSON.parse(valid), key)).toEqual(notFound);
+    expect(await call(host, 'POST', '/v1/ai-sdk/chat', 'token-bob', chat)).toEqual(notFound);
+    expect(claims).toEqual(['bob:c_zed_claim', 'bob:c_zed_chat']);
+    // A conversation the caller already holds needs no claim.
+    await startTurn(host, 'c_ana_claim_held', 'fail please');
+    expect(claims).toEqual(['bob:c_zed_claim', 'bob:c_zed_chat']);
+  });
+
+  it('§11 a hook that throws is 503 store-unavailable and starts nothing', async () => {
+    const host = await startHost(
+      testStore,
+      {},
+      {
+        claimConversation: () => {
+          throw new Error('connection refused');
+        },
+      },
+    );
+    const clientTurnId = createTurnId();
+    const answer = await call(
+      host,
+      'POST',
+      '/v1/conversations/c_zed_down/turns',
+      'token-bob',
+      { clientTurnId, text: 'hi' },
+      {
+        'Idempotency-Key': clientTurnId,
+      },
+    );
+    expect(answer).toEqual({ status: 503, body: { code: 'store-unavailable', message: 'the conversation could not be claimed' } });
+    expect(await testStore.store.turnStore.read(await hostTurnId('c_zed_down', clientTurnId))).toBeNull();
   });
 });
 
