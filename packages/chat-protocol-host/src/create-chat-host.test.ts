@@ -7,6 +7,7 @@ import { createTurnId, parseTurnStatusResponse } from '@papercusp/chat-protocol-
 import { readChatStream } from '@papercusp/chat-protocol-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import { hostTurnId } from './host-turn-id.js';
 import { SCRIPTED_REFUND_CALL_ID } from './scripted-agent.js';
 
 let testStore: TestStore;
@@ -50,6 +51,51 @@ describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
     });
     // The resends started nothing: the refund ran once.
     expect(host.effects.filter((id) => id === turnId)).toHaveLength(1);
+  });
+
+  it('§11 a resend under the same client turn id with a different body is 409 turn-id-reused with its turnId, while it runs and after it ended; never a 5xx', async () => {
+    const { clientTurnId, turnId } = await startTurn(host, 'c_ana_reused', 'refund please');
+    const first = await follow(host, 'c_ana_reused', turnId, (envelope) => envelope.event.type === 'card');
+    const resend = (text: string) =>
+      call(host, 'POST', '/v1/conversations/c_ana_reused/turns', 'token-ana', { clientTurnId, text }, { 'Idempotency-Key': clientTurnId });
+    const reused = { status: 409, body: { code: 'turn-id-reused', message: 'this client turn id was used for another message', turnId } };
+    // Another text whose turn would authorize other effects (recovery's turn-conflict), and one that would authorize the same.
+    expect(await resend('fail please')).toEqual(reused);
+    expect(await resend('refund please, quickly')).toEqual(reused);
+    expect(await resend('refund please')).toMatchObject({ status: 409, body: { code: 'turn-in-flight', turnId } });
+    const correlationId = cardOf(first.envelopes);
+    await call(host, 'POST', `/v1/conversations/c_ana_reused/cards/${correlationId}`, 'token-ana', {
+      action: 'submit',
+      correlationId,
+      value: { confirmed: true },
+    });
+    expect((await follow(host, 'c_ana_reused', turnId)).state?.turns[0]?.status).toBe('completed');
+    expect(await resend('fail please')).toEqual(reused);
+    expect(await resend('refund please, quickly')).toEqual(reused);
+    expect(await resend('refund please')).toMatchObject({ status: 409, body: { code: 'turn-already-processed', turnId } });
+    // Nothing the resends sent ran: the first text's turn alone, its refund once.
+    const { state } = await follow(host, 'c_ana_reused', turnId);
+    expect(state?.turns.map((turn) => turn.userInput)).toEqual([{ text: 'refund please', source: 'text_typed' }]);
+    expect(host.effects.filter((id) => id === turnId)).toHaveLength(1);
+  });
+
+  it('§11 a turn store that cannot answer is still 503 store-unavailable on POST /turns', async () => {
+    const down = () => Promise.reject(new Error('connection refused'));
+    const { turnStore } = testStore.store;
+    const broken = await startHost({
+      ...testStore,
+      store: { ...testStore.store, turnStore: { ...turnStore, read: down, compareAndSwap: down } },
+    });
+    const clientTurnId = createTurnId();
+    const answer = await call(
+      broken,
+      'POST',
+      '/v1/conversations/c_ana_outage/turns',
+      'token-ana',
+      { clientTurnId, text: 'refund please' },
+      { 'Idempotency-Key': clientTurnId },
+    );
+    expect(answer).toEqual({ status: 503, body: { code: 'store-unavailable', message: 'the turn could not be created or confirmed' } });
   });
 
   it('§11 GET /turns/:turnId/events streams the scripted turn: every step as a v1 frame, the effect once through TurnRecovery, the card through InteractionResolver', async () => {
@@ -200,6 +246,74 @@ describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
     });
     const all = await follow(host, 'c_ana_card', turnId);
     expect(all.state?.turns[0]?.text.endsWith('Ticket closed.')).toBe(true);
+  });
+});
+
+describe('claimConversation: a first-use grant only for an accepted turn (issue 24, DESIGN §11 "The HTTP edge")', () => {
+  it('§11 no refused POST reaches the hook (415, invalid-json, invalid-body, 413, missing or mismatched key, a peer body); an accepted one on an ungranted conversation does, once, and its grant is read again', async () => {
+    const claims: string[] = [];
+    const host = await startHost(
+      testStore,
+      {},
+      { claimConversation: ({ caller, conversationId }) => void claims.push(`${caller.callerId}:${conversationId}`) },
+    );
+    const turns = '/v1/conversations/c_zed_claim/turns';
+    const clientTurnId = createTurnId();
+    const key = { 'Idempotency-Key': clientTurnId };
+    const raw = async (body: string, headers: Record<string, string>) => {
+      const answer = await fetch(`${host.base}${turns}`, { method: 'POST', headers: { ...auth('token-bob'), ...headers }, body });
+      return { status: answer.status, code: ((await answer.json()) as { code: string }).code };
+    };
+    const json = { 'content-type': 'application/json' };
+    const valid = JSON.stringify({ clientTurnId, text: 'refund please' });
+    expect(await raw(valid, { ...key, 'content-type': 'text/plain' })).toEqual({ status: 415, code: 'unsupported-media-type' });
+    expect(await raw('{"clientTurnId":', { ...key, ...json })).toEqual({ status: 400, code: 'invalid-json' });
+    expect(await raw(JSON.stringify({ clientTurnId, text: '' }), { ...key, ...json })).toEqual({ status: 400, code: 'invalid-body' });
+    expect(await raw(JSON.stringify({ clientTurnId, text: 'x'.repeat(20_000) }), { ...key, ...json })).toEqual({
+      status: 413,
+      code: 'body-too-large',
+    });
+    expect(await raw(valid, json)).toEqual({ status: 400, code: 'missing-idempotency-key' });
+    expect(await raw(valid, { ...json, 'Idempotency-Key': createTurnId() })).toEqual({ status: 400, code: 'idempotency-key-mismatch' });
+    const chat = { id: 'c_zed_chat', messages: [{ id: 'msg_1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }] };
+    expect(await call(host, 'POST', '/v1/ai-sdk/chat', 'token-bob', { ...chat, trigger: 'regenerate-message' })).toMatchObject({
+      status: 400,
+      body: { code: 'invalid-body' },
+    });
+    expect(claims).toEqual([]);
+    // Accepted: the hook runs; these grants never give c_zed_… to anyone, so the grant read again is still 404.
+    const notFound = { status: 404, body: { code: 'not-found', message: 'no such conversation, turn or card' } };
+    expect(await call(host, 'POST', turns, 'token-bob', JSON.parse(valid), key)).toEqual(notFound);
+    expect(await call(host, 'POST', '/v1/ai-sdk/chat', 'token-bob', chat)).toEqual(notFound);
+    expect(claims).toEqual(['bob:c_zed_claim', 'bob:c_zed_chat']);
+    // A conversation the caller already holds needs no claim.
+    await startTurn(host, 'c_ana_claim_held', 'fail please');
+    expect(claims).toEqual(['bob:c_zed_claim', 'bob:c_zed_chat']);
+  });
+
+  it('§11 a hook that throws is 503 store-unavailable and starts nothing', async () => {
+    const host = await startHost(
+      testStore,
+      {},
+      {
+        claimConversation: () => {
+          throw new Error('connection refused');
+        },
+      },
+    );
+    const clientTurnId = createTurnId();
+    const answer = await call(
+      host,
+      'POST',
+      '/v1/conversations/c_zed_down/turns',
+      'token-bob',
+      { clientTurnId, text: 'hi' },
+      {
+        'Idempotency-Key': clientTurnId,
+      },
+    );
+    expect(answer).toEqual({ status: 503, body: { code: 'store-unavailable', message: 'the conversation could not be claimed' } });
+    expect(await testStore.store.turnStore.read(await hostTurnId('c_zed_down', clientTurnId))).toBeNull();
   });
 });
 

@@ -17,6 +17,7 @@ import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { closeAbandonedTurn } from './close-abandoned-turn.js';
 import { readConversationState, type ChatHostConversationLogReader, type ConversationStateAnswer } from './conversation-state.js';
+import { answerExistingTurn } from './existing-turn.js';
 import { hostTurnId } from './host-turn-id.js';
 import { jsonResponse, notFoundResponse, refusalResponse } from './host-responses.js';
 import { hasOrphanedEffect } from './orphaned-effects.js';
@@ -50,6 +51,17 @@ export interface ChatHostOptions {
   readonly agent: ChatAgent;
   /** Resolves the caller from the request (its `Authorization: Bearer …`); `null` (or a throw) is 401. */
   readonly authenticate: (request: Request) => ChatHostCaller | null | Promise<ChatHostCaller | null>;
+  /**
+   * Grants a conversation to its first caller, for a host whose grants are
+   * made on first use (the `chat-protocol-host` command). Called on `POST
+   * /turns`, and so on the peer routes' POSTs, only once the request was
+   * validated completely (body, text, `Idempotency-Key`) and the caller holds
+   * no grant to the conversation; the grant is then read again, so a
+   * conversation another caller owns stays `404`. A refused request never
+   * reaches it. A throw is `503 store-unavailable` and starts nothing. Without
+   * it, grants are the store's alone.
+   */
+  readonly claimConversation?: (request: { readonly caller: ChatHostCaller; readonly conversationId: string }) => void | Promise<void>;
   /** RFC 3339 clock for frames, admissions and cards (default: the system clock). */
   readonly clock?: () => string;
   /** The largest POST body accepted, in bytes (default 16 KiB). */
@@ -109,7 +121,8 @@ type Checked = { readonly caller: ChatHostCaller; readonly conversationId: strin
  * validates its ids (400 `invalid-id`), and checks the caller's current
  * authority before touching anything; a conversation, turn or card that is
  * missing or the caller may not see gets the same `404` body; hostile bodies
- * get typed 4xx answers; the handler never rejects.
+ * get typed 4xx answers, and a refused `POST /turns` claims and writes
+ * nothing; the handler never rejects.
  */
 export function createChatHost(options: ChatHostOptions): (request: Request) => Promise<Response> {
   const { store, agent } = options;
@@ -168,15 +181,31 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       return null;
     }
   };
-  const check = async (context: Context, ids: readonly string[]): Promise<Checked> => {
+  // Who calls and on which ids, before any grant is read: POST /turns validates its body between the two.
+  const identify = async (context: Context, ids: readonly string[]): Promise<Checked> => {
     const caller = await authenticate(context.req.raw);
     if (caller === null) return refusalResponse('unauthenticated', 'a bearer token is required');
     const conversationId = context.req.param('conversationId');
     for (const name of ['conversationId', ...ids]) {
       if (!isRouteId(context.req.param(name))) return refusalResponse('invalid-id', `${name}: expected letters, digits, _ or -`);
     }
-    if (conversationId === undefined || !(await authorized(caller, conversationId))) return notFoundResponse();
-    return { caller, conversationId };
+    return conversationId === undefined ? notFoundResponse() : { caller, conversationId };
+  };
+  const check = async (context: Context, ids: readonly string[]): Promise<Checked> => {
+    const identified = await identify(context, ids);
+    if (identified instanceof Response) return identified;
+    return (await authorized(identified.caller, identified.conversationId)) ? identified : notFoundResponse();
+  };
+  // An accepted turn's grant: the caller's own, or the one `claimConversation` gives a first caller.
+  const grantTurn = async (caller: ChatHostCaller, conversationId: string): Promise<Response | null> => {
+    if (await authorized(caller, conversationId)) return null;
+    if (options.claimConversation === undefined) return notFoundResponse();
+    try {
+      await options.claimConversation({ caller, conversationId });
+    } catch {
+      return refusalResponse('store-unavailable', 'the conversation could not be claimed');
+    }
+    return (await authorized(caller, conversationId)) ? null : notFoundResponse();
   };
 
   // The routes on one turn: the checks above, then the turn must exist in this conversation.
@@ -195,10 +224,11 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
 
   const app = new Hono();
 
+  // Every check that needs no grant comes first, so a refused request claims and writes nothing (§11 "The HTTP edge").
   app.post(`${PREFIX}/turns`, async (context) => {
-    const checked = await check(context, []);
-    if (checked instanceof Response) return checked;
-    const { caller, conversationId } = checked;
+    const identified = await identify(context, []);
+    if (identified instanceof Response) return identified;
+    const { caller, conversationId } = identified;
     const body = await readJsonBody(context.req.raw, maxBodyBytes);
     if (!body.ok) return refusalResponse(body.code, body.message);
     if (!isJsonObject(body.value)) return refusalResponse('invalid-body', 'expected { clientTurnId, text }');
@@ -212,6 +242,8 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
     const key = context.req.header(IDEMPOTENCY_KEY_HEADER);
     if (key === undefined) return refusalResponse('missing-idempotency-key', `the ${IDEMPOTENCY_KEY_HEADER} header is required`);
     if (key !== clientTurnId) return refusalResponse('idempotency-key-mismatch', `${IDEMPOTENCY_KEY_HEADER} must equal clientTurnId`);
+    const refused = await grantTurn(caller, conversationId);
+    if (refused !== null) return refused;
     const turnId = await hostTurnId(conversationId, clientTurnId);
     const turn = { conversationId, turnId, text };
     let effectIds: readonly string[];
@@ -221,13 +253,13 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       effectIds = [];
     }
     const started = await recovery.startTurn({ caller, conversationId, turnId, effectIds });
-    if (!started.ok) return started.code === 'forbidden' ? notFoundResponse() : refusalResponse('store-unavailable', started.message);
-    if (started.outcome === 'existing') {
-      const progress = await readTurnProgress(store, conversationId, turnId);
-      if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
-      return progress !== null && progress.status !== 'running'
-        ? refusalResponse('turn-already-processed', 'this client turn was already processed', { turnId })
-        : refusalResponse('turn-in-flight', 'this client turn is running', { turnId });
+    if (!started.ok) {
+      if (started.code === 'forbidden') return notFoundResponse();
+      // The id names a turn started with other effect ids: a resend of another message, a client's error (409), not an outage.
+      if (started.code !== 'turn-conflict') return refusalResponse('store-unavailable', started.message);
+    }
+    if (!started.ok || started.outcome === 'existing') {
+      return answerExistingTurn(store, { conversationId, turnId, text, effectsDiffer: !started.ok });
     }
     const controller = new AbortController();
     runs.set(turnId, controller);

@@ -64,8 +64,9 @@ environment:
                              or spaces (each token at least ${MIN_TOKEN_LENGTH} characters); without
                              it one random token for local@local is made up and printed
 
-A conversation belongs to the caller whose POST /turns first names it; anyone
-else gets 404 for it, exactly as for a conversation that does not exist.
+A conversation belongs to the caller whose first accepted turn names it (POST
+/turns, or the AG-UI and AI SDK POSTs); a refused request claims nothing, and
+anyone else gets 404 for it, exactly as for a conversation that does not exist.
 exit code: 0 after SIGINT or SIGTERM, 1 when the database cannot be opened, 2 for bad options
 `;
 

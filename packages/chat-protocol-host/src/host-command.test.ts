@@ -7,8 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTurnId } from '@papercusp/chat-protocol-recovery';
 import { readChatStream } from '@papercusp/chat-protocol-sse';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../test-support/postgres-cluster.mjs';
 import { HOST_COMMAND_USAGE } from './host-command-options.js';
 import { runHostCommand, spawnHostCommand, stopAllHostCommands, TOKENS, TOKENS_VARIABLE } from './host-command.testing.js';
@@ -145,6 +146,101 @@ describe('the chat-protocol-host command on PGlite in a data directory (issue 17
     const { clientTurnId } = await startTurn(host, 'c_local', 'fail please', token);
     expect((await call(host, 'GET', `/v1/conversations/c_local/turns/by-client-id/${clientTurnId}`, token ?? '')).status).toBe(200);
     expect((await call(host, 'GET', `/v1/conversations/c_local/turns/by-client-id/${clientTurnId}`, TOKENS.ana)).status).toBe(401);
+    expect((await running.stop()).code).toBe(0);
+  });
+});
+
+describe('the command claims a conversation only for an accepted turn (issue 24, DESIGN §11 "The HTTP edge")', () => {
+  // One data directory for both tests: the second start reopens it instead of initialising another.
+  let dataDirectory: string;
+  beforeAll(() => {
+    dataDirectory = temporaryDirectory();
+  });
+
+  it('§11 a refused POST /turns (415, invalid-json, invalid-body, 413, no Idempotency-Key) claims nothing: the owner then starts its turn and the refuser gets 404', async () => {
+    const running = await spawnHostCommand(['--port', '0', '--data-dir', dataDirectory], {
+      CHAT_PROTOCOL_HOST_TOKENS: TOKENS_VARIABLE,
+      DATABASE_URL: undefined,
+    });
+    const host = hostAt(running.url);
+    const clientTurnId = createTurnId();
+    const key = { 'Idempotency-Key': clientTurnId };
+    const valid = JSON.stringify({ clientTurnId, text: 'fail please' });
+    // Each refusal on its own new conversation, so each one alone is shown to claim nothing.
+    const refusals: [string, string, Record<string, string>, number, string][] = [
+      ['c_claim_415', valid, { ...key, 'content-type': 'text/plain' }, 415, 'unsupported-media-type'],
+      ['c_claim_json', '{"clientTurnId":', { ...key, 'content-type': 'application/json' }, 400, 'invalid-json'],
+      ['c_claim_body', JSON.stringify({ clientTurnId, text: '' }), { ...key, 'content-type': 'application/json' }, 400, 'invalid-body'],
+      [
+        'c_claim_413',
+        JSON.stringify({ clientTurnId, text: 'x'.repeat(20_000) }),
+        { ...key, 'content-type': 'application/json' },
+        413,
+        'body-too-large',
+      ],
+      ['c_claim_key', valid, { 'content-type': 'application/json' }, 400, 'missing-idempotency-key'],
+    ];
+    for (const [conversationId, body, headers, status, code] of refusals) {
+      const refused = await fetch(`${running.url}/v1/conversations/${conversationId}/turns`, {
+        method: 'POST',
+        headers: { ...auth(TOKENS.bob), ...headers },
+        body,
+      });
+      expect(refused.status, code).toBe(status);
+      expect(await refused.json()).toMatchObject({ code });
+    }
+    const notFound = { status: 404, body: { code: 'not-found', message: 'no such conversation, turn or card' } };
+    for (const [conversationId] of refusals) {
+      const { turnId } = await startTurn(host, conversationId, 'fail please', TOKENS.ana);
+      expect(turnId).toMatch(/^turn_[0-9a-f]{32}$/);
+      expect(await call(host, 'GET', `/v1/conversations/${conversationId}/state`, TOKENS.bob)).toEqual(notFound);
+    }
+    expect((await running.stop()).code).toBe(0);
+  });
+
+  it("§11 the peer routes start a new conversation like POST /turns: a new AI SDK chat id and a new AG-UI thread id both stream their turn, and stay the starter's", async () => {
+    const running = await spawnHostCommand(['--port', '0', '--data-dir', dataDirectory], {
+      CHAT_PROTOCOL_HOST_TOKENS: TOKENS_VARIABLE,
+      DATABASE_URL: undefined,
+    });
+    const host = hostAt(running.url);
+    const chat = (id: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      messages: [{ id: 'msg_1', role: 'user', parts: [{ type: 'text', text: 'fail please' }] }],
+      trigger: 'submit-message',
+      ...extra,
+    });
+    const run = (threadId: string, extra: Record<string, unknown> = {}) => ({
+      threadId,
+      runId: 'run_1',
+      state: {},
+      messages: [{ id: 'msg_1', role: 'user', content: 'fail please' }],
+      tools: [],
+      context: [],
+      forwardedProps: {},
+      ...extra,
+    });
+    // A peer request refused by its own reading claims nothing either.
+    expect(await call(host, 'POST', '/v1/ai-sdk/chat', TOKENS.bob, chat('c_peer_chat', { trigger: 'regenerate-message' }))).toMatchObject({
+      status: 400,
+      body: { code: 'invalid-body' },
+    });
+    const resume = run('c_peer_thread', { resume: [{ interruptId: 'card_1', status: 'cancelled' }] });
+    expect(await call(host, 'POST', '/v1/ag-ui', TOKENS.bob, resume)).toMatchObject({ status: 400, body: { code: 'invalid-body' } });
+
+    const started = await call(host, 'POST', '/v1/ai-sdk/chat', TOKENS.ana, chat('c_peer_chat'));
+    expect(started.status).toBe(200);
+    expect(started.body).toEqual(expect.stringContaining('"errorText":"the scripted provider is down"'));
+    const ran = await call(host, 'POST', '/v1/ag-ui', TOKENS.ana, run('c_peer_thread'));
+    expect(ran.status).toBe(200);
+    expect(ran.body).toEqual(expect.stringContaining('"type":"RUN_ERROR"'));
+
+    const notFound = { status: 404, body: { code: 'not-found', message: 'no such conversation, turn or card' } };
+    expect(await call(host, 'POST', '/v1/ai-sdk/chat', TOKENS.bob, chat('c_peer_chat'))).toEqual(notFound);
+    expect(await call(host, 'POST', '/v1/ag-ui', TOKENS.bob, run('c_peer_thread'))).toEqual(notFound);
+    expect(await call(host, 'GET', '/v1/conversations/c_peer_chat/state', TOKENS.bob)).toEqual(notFound);
+    expect(await call(host, 'GET', '/v1/conversations/c_peer_thread/state', TOKENS.bob)).toEqual(notFound);
+    expect((await call(host, 'GET', '/v1/conversations/c_peer_chat/state', TOKENS.ana)).status).toBe(200);
     expect((await running.stop()).code).toBe(0);
   });
 });

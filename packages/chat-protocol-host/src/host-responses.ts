@@ -19,6 +19,7 @@ export type ChatHostRefusalCode =
   | 'idempotency-key-mismatch'
   | 'turn-in-flight'
   | 'turn-already-processed'
+  | 'turn-id-reused'
   | 'turn-finished'
   | 'card-refused'
   | 'already-closed'
@@ -43,6 +44,7 @@ export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, numb
   'idempotency-key-mismatch': 400,
   'turn-in-flight': 409,
   'turn-already-processed': 409,
+  'turn-id-reused': 409,
   'turn-finished': 409,
   'card-refused': 409,
   'already-closed': 409,

@@ -59,7 +59,10 @@ export async function startHost(
   { store, servers }: TestStore,
   agentOptions: ScriptedChatAgentOptions = {},
   hostOptions: Partial<
-    Pick<ChatHostOptions, 'maxStreamsPerCaller' | 'maxBodyBytes' | 'maxStateTurns' | 'maxStateFrames' | 'agent' | 'cardPollMs'>
+    Pick<
+      ChatHostOptions,
+      'maxStreamsPerCaller' | 'maxBodyBytes' | 'maxStateTurns' | 'maxStateFrames' | 'agent' | 'cardPollMs' | 'claimConversation'
+    >
   > = {},
 ): Promise<Host> {
   const effects: string[] = [];

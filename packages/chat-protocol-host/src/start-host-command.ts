@@ -11,11 +11,9 @@ import { createPostgresChatStore, migrateChatStore } from '@papercusp/chat-proto
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { createChatHost } from './create-chat-host.js';
 import type { HostCommandIdentity, HostCommandOptions } from './host-command-options.js';
-import { refusalResponse } from './host-responses.js';
 import { claimConversation, hostGrantLookups, migrateHostGrants } from './host-grants.js';
 import { createNodeRequestListener } from './node-request-listener.js';
 import { openHostDatabase } from './open-host-database.js';
-import { isRouteId } from './route-ids.js';
 import { createScriptedChatAgent } from './scripted-agent.js';
 
 /** A started command. */
@@ -32,7 +30,6 @@ export interface RunningHostCommand {
 
 // Who the made-up token stands for when no tokens were configured.
 const LOCAL_IDENTITY: HostCommandIdentity = { callerId: 'local', tenantId: 'local' };
-const TURNS_PATH = /^\/v1\/conversations\/([^/]+)\/turns$/;
 
 function callerOf({ callerId, tenantId }: HostCommandIdentity): ChatHostCaller {
   return { callerId, principalId: callerId, tenantId, customerId: null, publicOwnerId: null };
@@ -41,8 +38,9 @@ function callerOf({ callerId, tenantId }: HostCommandIdentity): ChatHostCaller {
 /**
  * Starts the command with `options`. Guarantees: the server listens only after
  * both migrations succeeded; a bearer token resolves to its configured caller
- * and nothing else does; a `POST /turns` on a conversation nobody owns gives it
- * to the caller first (the host then checks the grant like on every route).
+ * and nothing else does; a turn accepted on a conversation nobody owns (`POST
+ * /turns` or a peer route's POST, validated completely first) gives it to its
+ * caller, through the host's `claimConversation`: a refused request claims nothing.
  * Rejects, with everything it opened closed, when the database cannot be
  * opened or migrated or the port cannot be taken.
  */
@@ -69,21 +67,10 @@ export async function startHostCommand(options: HostCommandOptions): Promise<Run
     agent: createScriptedChatAgent({ toolDelayMs: options.toolDelayMs }),
     authenticate,
     cardPollMs: options.cardPollMs,
+    claimConversation: ({ caller, conversationId }) => claimConversation(opened.database, caller, conversationId),
   });
-  const handler = async (request: Request): Promise<Response> => {
-    const conversationId = request.method === 'POST' ? TURNS_PATH.exec(new URL(request.url).pathname)?.[1] : undefined;
-    const caller = conversationId === undefined ? null : authenticate(request);
-    if (caller !== null && conversationId !== undefined && isRouteId(conversationId)) {
-      try {
-        await claimConversation(opened.database, caller, conversationId);
-      } catch {
-        return refusalResponse('store-unavailable', 'the conversation could not be claimed');
-      }
-    }
-    return host(request);
-  };
   const sockets = new Set<Socket>();
-  const server = createServer(createNodeRequestListener(handler));
+  const server = createServer(createNodeRequestListener(host));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));

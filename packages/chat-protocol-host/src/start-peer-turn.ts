@@ -105,6 +105,9 @@ export interface PeerPostOptions {
  * under `maxBodyBytes`, `invalid-id` for a conversation field that is not a
  * route id, `invalid-body` for what `read` refuses, then {@link startPeerTurn}
  * once per turn key (the client turn id is derived from the format and the key).
+ * Nothing is claimed before every check passed: a host's `claimConversation`
+ * runs inside `POST /turns`, after that route's own checks, so a new chat or
+ * thread id starts a conversation exactly as a v1 client's first turn does.
  */
 export async function answerPeerPost(request: Request, options: PeerPostOptions): Promise<Response> {
   if ((await options.authenticate(request)) === null) return refusalResponse('unauthenticated', 'a bearer token is required');
