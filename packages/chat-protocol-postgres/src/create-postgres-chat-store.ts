@@ -19,6 +19,7 @@ import { createPostgresEventLog, type PostgresEventLogOptions } from './postgres
 import { createPostgresInteractionStore, type PostgresInteractionStoreOptions } from './postgres-interaction-store.js';
 import { createPostgresTurnStore, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
 import { createConversationLogReader, type ReadConversationLogRequest, type ReadConversationLogResult } from './read-conversation-log.js';
+import { optionalLookup, readStoreOptions } from './store-options.js';
 
 /** Options of {@link createPostgresChatStore}: the schema and the host's authority lookups. */
 export interface PostgresChatStoreOptions<Caller>
@@ -54,18 +55,32 @@ export interface PostgresChatStore<Result, Caller> {
 
 /**
  * The store's components over `database`, in `options.schema` (default
- * `chat_protocol`, which `migrateChatStore` must have created). Throws
- * `TypeError` for a schema that is not a lower-case identifier.
+ * `chat_protocol`, which `migrateChatStore` must have created). Each option
+ * is read once, so every component gets the same values. Throws `TypeError`
+ * for options that cannot be read (a throwing getter, a Proxy), a schema or
+ * channel that is not a lower-case identifier, or a lookup that is not a
+ * function. It reads nothing of `database` until a component is used.
  */
 export function createPostgresChatStore<Result = unknown, Caller = unknown>(
   database: ChatDatabase,
-  options: PostgresChatStoreOptions<Caller> = {},
+  options?: PostgresChatStoreOptions<Caller>,
 ): PostgresChatStore<Result, Caller> {
+  const factory = 'createPostgresChatStore';
+  const read: PostgresChatStoreOptions<Caller> = readStoreOptions(factory, options, [
+    'schema',
+    'channel',
+    'authorizeDispatch',
+    'interactionAuthority',
+    'authorizeConversation',
+  ]);
   return {
-    turnStore: createPostgresTurnStore<Result, Caller>(database, options),
-    interactionStore: createPostgresInteractionStore<Caller>(database, options),
-    eventLog: createPostgresEventLog(database, options),
-    authorizeConversation: createConversationAuthority(database, options.authorizeConversation),
-    readConversationLog: createConversationLogReader(database, options.schema ?? DEFAULT_CHAT_STORE_SCHEMA),
+    turnStore: createPostgresTurnStore<Result, Caller>(database, read),
+    interactionStore: createPostgresInteractionStore<Caller>(database, read),
+    eventLog: createPostgresEventLog(database, read),
+    authorizeConversation: createConversationAuthority(
+      database,
+      optionalLookup(factory, 'authorizeConversation', read.authorizeConversation),
+    ),
+    readConversationLog: createConversationLogReader(database, read.schema ?? DEFAULT_CHAT_STORE_SCHEMA),
   };
 }

@@ -4,7 +4,9 @@
  * a deadlock: nothing committed), `timeout` (a statement or lock timeout, or
  * a cancel: nothing committed by that statement), `constraint` (the database
  * refused the row), `connection` (the connection or server went away: a
- * `COMMIT` in flight may or may not have landed), `other`.
+ * `COMMIT` in flight may or may not have landed), `other`. A thrown value is
+ * read defensively: a driver (or a host's wrapper) may throw anything, and
+ * reading it must never throw in the catch that handles it.
  */
 
 /** The kinds of failure the store tells apart. */
@@ -21,8 +23,27 @@ function sqlStateOf(error: unknown): string | undefined {
 const CONNECTION_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTCONN', 'EHOSTUNREACH']);
 const CONNECTION_ERROR_MESSAGE = /connection terminated|connection ended|client has encountered a connection error|not queryable|closed/i;
 
-/** Which kind of failure `error` is. */
+/** Which kind of failure `error` is; `other` for a value that cannot be read (a throwing getter, a Proxy). Never throws. */
 export function classifyDatabaseError(error: unknown): DatabaseFailureKind {
+  try {
+    return classify(error);
+  } catch {
+    return 'other';
+  }
+}
+
+/** `error`'s message for a refusal, or `fallback` when it is not an `Error` or cannot be read. Never throws. */
+export function describeDatabaseError(error: unknown, fallback = 'the store could not answer'): string {
+  try {
+    if (!(error instanceof Error)) return fallback;
+    const message: unknown = error.message;
+    return typeof message === 'string' ? message : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function classify(error: unknown): DatabaseFailureKind {
   const state = sqlStateOf(error);
   if (state !== undefined) {
     if (state === '40001' || state === '40P01') return 'conflict';

@@ -5,9 +5,10 @@
  * schema, and each migration commits with its version row. A database that
  * an newer package migrated is refused, never downgraded or written.
  */
-import type { ChatRefusal } from '@papercusp/chat-protocol-core';
+import { readFields, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import { MIGRATION_LOCK_NAMESPACE, advisoryLockSql, advisoryUnlockSql } from './advisory-locks.js';
 import type { ChatDatabase } from './chat-database.js';
+import { describeDatabaseError } from './database-errors.js';
 import { isChatIdentifier, quoteIdentifier } from './identifiers.js';
 import { CHAT_STORE_MIGRATIONS, CHAT_STORE_SCHEMA_VERSION } from './migrations.js';
 
@@ -22,7 +23,8 @@ export interface MigrateChatStoreOptions {
 
 /**
  * Refusal codes of {@link migrateChatStore}: `invalid-schema` (the schema name
- * is not a lower-case identifier), `database-newer` (a newer package migrated
+ * is not a lower-case identifier, or the options holding it cannot be read:
+ * not an object, a throwing getter, a Proxy), `database-newer` (a newer package migrated
  * it: upgrade this one), `store-unavailable` (a statement failed; every
  * migration commits whole, so a rerun resumes where it stopped).
  */
@@ -45,8 +47,6 @@ const refuse = (code: MigrateChatStoreRefusalCode, message: string): ChatRefusal
   message,
 });
 
-const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /**
  * Creates or upgrades the store's tables in `options.schema`.
  *
@@ -54,10 +54,15 @@ const describeError = (error: unknown): string => (error instanceof Error ? erro
  * `<schema>.migrations` commit together, so a crash leaves each migration
  * applied or not; concurrent callers wait on one advisory lock and the later
  * ones find nothing to do; a database whose recorded version is above this
- * package's is `database-newer` and nothing is written. Never rejects.
+ * package's is `database-newer` and nothing is written. Never rejects, on
+ * any argument: options are read once (options that cannot be read are
+ * `invalid-schema`), and whatever `database` throws, a Proxy's trap
+ * included, is `store-unavailable`.
  */
-export async function migrateChatStore(database: ChatDatabase, options: MigrateChatStoreOptions = {}): Promise<MigrateChatStoreResult> {
-  const schema = options.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
+export async function migrateChatStore(database: ChatDatabase, options?: MigrateChatStoreOptions): Promise<MigrateChatStoreResult> {
+  const read = options === undefined ? {} : readFields(options, ['schema']);
+  if (read === undefined) return refuse('invalid-schema', 'the options must be an object whose schema can be read');
+  const schema = read.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
   if (!isChatIdentifier(schema)) {
     return refuse('invalid-schema', 'the schema must be a lower-case identifier: a letter or _, then letters, digits or _, at most 63');
   }
@@ -99,6 +104,6 @@ export async function migrateChatStore(database: ChatDatabase, options: MigrateC
       return result;
     });
   } catch (error) {
-    return refuse('store-unavailable', `the migration could not finish: ${describeError(error)}`);
+    return refuse('store-unavailable', `the migration could not finish: ${describeDatabaseError(error)}`);
   }
 }

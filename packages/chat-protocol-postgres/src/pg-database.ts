@@ -109,8 +109,8 @@ function poolDatabase(pool: PgPoolLike): ChatDatabase {
   // An idle pooled connection that fails is the pool's to discard; without a
   // listener node-postgres would throw the error at the process.
   if (!watchedPools.has(pool)) {
-    watchedPools.add(pool);
     pool.on('error', () => undefined);
+    watchedPools.add(pool);
   }
   return {
     ...queryableOf(pool),
@@ -210,7 +210,19 @@ function clientDatabase(client: PgClientLike): ChatDatabase {
  * an idle connection the server drops is discarded instead of crashing the
  * process. With one `Client`, sessions, statements and `LISTEN` take turns on
  * it; a session that threw rolls back and releases its locks.
+ *
+ * Throws `TypeError` at creation when `poolOrClient` is not an object or
+ * cannot be read (a throwing getter, a Proxy whose traps throw: telling a
+ * pool from a client reads `totalCount`, and a pool gets its `error`
+ * listener). A driver that throws later makes the statement or session that
+ * used it reject, which the store's never-rejecting methods answer
+ * `store-unavailable`.
  */
 export function pgDatabase(poolOrClient: PgPoolLike | PgClientLike): ChatDatabase {
-  return isPool(poolOrClient) ? poolDatabase(poolOrClient) : clientDatabase(poolOrClient);
+  if (typeof poolOrClient !== 'object' || poolOrClient === null) throw new TypeError('pgDatabase: expected a node-postgres Pool or Client');
+  try {
+    return isPool(poolOrClient) ? poolDatabase(poolOrClient) : clientDatabase(poolOrClient);
+  } catch {
+    throw new TypeError('pgDatabase: the pool or client could not be read (a throwing getter or Proxy trap)');
+  }
 }

@@ -42,11 +42,17 @@ function queryableOf(handle: Pick<PgliteLike, 'query'>): ChatQueryable {
  * its commit, as on a server); when the session throws, whatever it left open
  * is rolled back and its session locks released. `listen` uses PGlite's own
  * notifications; an embedded database has no connection to lose.
+ *
+ * Throws `TypeError` at creation when `db` is not an object; it reads nothing
+ * of `db` until used, so an instance that throws when read (a getter, a
+ * Proxy) makes the statement, session or `listen` that read it reject, never
+ * throw synchronously.
  */
 export function pgliteDatabase(db: PgliteLike): ChatDatabase {
+  if (typeof db !== 'object' || db === null) throw new TypeError('pgliteDatabase: expected a PGlite instance');
   return {
     ...queryableOf(db),
-    session: (work) =>
+    session: async (work) =>
       db.transaction(async (transaction) => {
         const connection = queryableOf(transaction);
         await connection.query('COMMIT');

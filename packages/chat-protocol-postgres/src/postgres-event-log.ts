@@ -9,6 +9,7 @@
 import {
   canonicalJson,
   compareChatTimestamps,
+  isChatId,
   isZonedTimestamp,
   parseChatEnvelope,
   readFields,
@@ -25,10 +26,11 @@ import type {
   ReplayWindowRequest,
 } from '@papercusp/chat-protocol-recovery';
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
-import { classifyDatabaseError } from './database-errors.js';
+import { classifyDatabaseError, describeDatabaseError } from './database-errors.js';
 import { createEventLogSubscriptions, notificationPayload, type TailRead, type TailRequest } from './event-log-subscriptions.js';
 import { isChatIdentifier, quoteIdentifier } from './identifiers.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
+import { readStoreOptions } from './store-options.js';
 
 /** Options of {@link createPostgresEventLog}. */
 export interface PostgresEventLogOptions {
@@ -50,7 +52,6 @@ const MAX_SEQ = 2_147_483_647;
 const APPEND_ATTEMPTS = 3;
 
 const isTerminal = (envelope: ChatEventEnvelope): boolean => envelope.event.type === 'done' || envelope.event.type === 'error';
-const describeError = (error: unknown): string => (error instanceof Error ? error.message : 'the store could not answer');
 
 interface HeadRow {
   readonly conversation_id: string;
@@ -73,21 +74,25 @@ interface WindowRow {
   readonly envelope: ChatEventEnvelope | null;
 }
 
-/** A request's `{ conversationId, turnId, after }` read once, `after` as a whole seq; `undefined` when it names no turn. */
+/**
+ * A request's `{ conversationId, turnId, after }` read once, `after` as a whole seq; `undefined` when it names no
+ * turn: ids core refuses (a NUL or a lone surrogate Postgres cannot bind, a key past 256 characters) were never
+ * appended, so they read as an unknown turn without a round trip.
+ */
 function readTailRequest(given: ReplayWindowRequest): TailRequest | undefined {
   const request = readFields(given, ['conversationId', 'turnId', 'after']);
   const after = request?.after;
-  if (typeof request?.conversationId !== 'string' || typeof request.turnId !== 'string' || typeof after !== 'number' || Number.isNaN(after))
-    return undefined;
+  if (!isChatId(request?.conversationId) || !isChatId(request.turnId) || typeof after !== 'number' || Number.isNaN(after)) return undefined;
   return { conversationId: request.conversationId, turnId: request.turnId, after: Math.min(Math.max(Math.floor(after), 0), MAX_SEQ) };
 }
 
-/** The schema and channel of `options`, validated; a `TypeError` names what is wrong. */
-function readNames(options: PostgresEventLogOptions): { readonly schema: string; readonly channel: string } {
-  const schema = options.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
+/** The schema and channel of `options`, each read once and validated; a `TypeError` names what is wrong. */
+function readNames(options: PostgresEventLogOptions | undefined): { readonly schema: string; readonly channel: string } {
+  const read = readStoreOptions('createPostgresEventLog', options, ['schema', 'channel']);
+  const schema = read.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
   if (!isChatIdentifier(schema))
     throw new TypeError(`createPostgresEventLog: the schema ${JSON.stringify(schema)} is not a lower-case identifier`);
-  const channel = options.channel ?? `${schema}_event_log`;
+  const channel = read.channel ?? `${schema}_event_log`;
   if (!isChatIdentifier(channel))
     throw new TypeError(
       `createPostgresEventLog: the channel ${JSON.stringify(channel)} is not a lower-case identifier of at most 63 characters`,
@@ -112,6 +117,12 @@ function readNames(options: PostgresEventLogOptions): { readonly schema: string;
  *   read back (the checks run again on what committed); a lost connection or
  *   a timeout is `store-unavailable` (a redelivery then tells). Never rejects.
  * - `replayWindow` is one statement. A request that names no turn reads empty.
+ * - Ids core refuses (`isChatId`: a NUL, a lone surrogate, a control
+ *   character, more than 256 characters) never reach the database: `append`
+ *   refuses them `invalid-envelope` (core's parser), `replayWindow` reads the
+ *   empty window of an unknown turn, `subscribe` resolves an unsubscribe that
+ *   delivers nothing and never ends. Only a backend that cannot answer makes
+ *   `replayWindow` or `subscribe` reject.
  * - `subscribe` shares one `LISTEN` connection per log among its
  *   subscriptions (opened with the first, closed with the last): size a pool
  *   for it. A lost listening connection ends every subscription on it
@@ -120,10 +131,11 @@ function readNames(options: PostgresEventLogOptions): { readonly schema: string;
  *   `occurredAt` is before `before` (exact to the nanosecond) and keeps their
  *   head as a tombstone (`lowerBound = latestSeq`, appends `turn-terminal`).
  *
- * Throws `TypeError` at creation when the schema or the channel is not a
- * lower-case identifier (`isChatIdentifier`).
+ * Throws `TypeError` at creation when the options cannot be read (a throwing
+ * getter, a Proxy) or the schema or the channel is not a lower-case
+ * identifier (`isChatIdentifier`); each option is read once.
  */
-export function createPostgresEventLog(database: ChatDatabase, options: PostgresEventLogOptions = {}): ChatEventLog {
+export function createPostgresEventLog(database: ChatDatabase, options?: PostgresEventLogOptions): ChatEventLog {
   const { schema, channel } = readNames(options);
   const quoted = quoteIdentifier(schema);
   const heads = `${quoted}.event_log_turns`;
@@ -236,7 +248,7 @@ export function createPostgresEventLog(database: ChatDatabase, options: Postgres
           const kind = classifyDatabaseError(error);
           // Nothing committed; a rival's commit made the write fail, so the next attempt's checks answer from it.
           if ((kind === 'constraint' || kind === 'conflict') && attempt < APPEND_ATTEMPTS) continue;
-          return refuse('store-unavailable', `append: ${describeError(error)}`);
+          return refuse('store-unavailable', `append: ${describeDatabaseError(error)}`);
         }
       }
     },
@@ -280,7 +292,7 @@ export function createPostgresEventLog(database: ChatDatabase, options: Postgres
         });
         return { ok: true, pruned };
       } catch (error) {
-        return refuse('store-unavailable', `pruneTurns: ${describeError(error)}`);
+        return refuse('store-unavailable', `pruneTurns: ${describeDatabaseError(error)}`);
       }
     },
   };

@@ -18,6 +18,7 @@ import { INTERACTION_OUTBOX_NAMESPACE, advisoryLockSql } from './advisory-locks.
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { quoteIdentifier } from './identifiers.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
+import { optionalLookup, readStoreOptions } from './store-options.js';
 
 /** What the host's authority lookup is asked: who is calling, about which card. */
 export interface InteractionAuthorityRequest<Caller> {
@@ -129,15 +130,19 @@ function writableNext(
  * getter, ids that are not chat ids) sees no record and no authority without
  * a round trip; `next` for it rejects with `TypeError`. Without
  * `interactionAuthority`, every authority is `null` (the store fails closed).
- * Throws `TypeError` at creation when `options.schema` is not a lower-case
- * identifier (`isChatIdentifier`).
+ * Throws `TypeError` at creation when the options cannot be read (a throwing
+ * getter, a Proxy), `options.schema` is not a lower-case identifier
+ * (`isChatIdentifier`) or `interactionAuthority` is not a function; each
+ * option is read once.
  */
 export function createPostgresInteractionStore<Caller>(
   database: ChatDatabase,
-  options: PostgresInteractionStoreOptions<Caller> = {},
+  options?: PostgresInteractionStoreOptions<Caller>,
 ): InteractionStore<OpenCardSnapshotV1, Caller> {
-  const schema = quoteIdentifier(options.schema ?? DEFAULT_CHAT_STORE_SCHEMA);
-  const lookup = options.interactionAuthority;
+  const factory = 'createPostgresInteractionStore';
+  const read = readStoreOptions(factory, options, ['schema', 'interactionAuthority']);
+  const schema = quoteIdentifier(read.schema ?? DEFAULT_CHAT_STORE_SCHEMA);
+  const lookup = optionalLookup(factory, 'interactionAuthority', read.interactionAuthority);
   const cards = `${schema}.interactions`;
   const outbox = `${schema}.interaction_outbox`;
   const outboxLockName = `${schema}.interaction_outbox`;

@@ -6,7 +6,7 @@
  * It owns the turn and admission rows; the caller's authority is the host's
  * (`authorizeDispatch`), read inside the admission's own transaction.
  */
-import { isSafeJson, readFields } from '@papercusp/chat-protocol-core';
+import { isChatId, isSafeJson, isZonedTimestamp, readFields } from '@papercusp/chat-protocol-core';
 import {
   admissionRefusal,
   readAdmitDispatchRequest,
@@ -25,6 +25,7 @@ import { TURN_FENCE_NAMESPACE, advisoryLockSql, advisoryUnlockSql } from './advi
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { quoteIdentifier } from './identifiers.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
+import { optionalLookup, readStoreOptions } from './store-options.js';
 
 /** What `authorizeDispatch` is asked: may `caller` still launch `effectId` of this turn? */
 export interface DispatchAuthorityRequest<Caller> {
@@ -63,14 +64,14 @@ function unwritable(turnId: string, expectedRevision: number, next: unknown): st
   const record = readFields(next as TurnRecord<unknown>, ['turnId', 'conversationId', 'revision', 'status', 'effects']);
   if (
     record === undefined ||
-    typeof record.conversationId !== 'string' ||
+    !isChatId(record.conversationId) ||
     typeof record.status !== 'string' ||
     !Array.isArray(record.effects) ||
     !record.effects.every(
       (effect: unknown) =>
         typeof effect === 'object' &&
         effect !== null &&
-        typeof (effect as EffectRecord<unknown>).effectId === 'string' &&
+        isChatId((effect as EffectRecord<unknown>).effectId) &&
         typeof (effect as EffectRecord<unknown>).claim === 'number' &&
         typeof (effect as EffectRecord<unknown>).status === 'string',
     )
@@ -103,16 +104,29 @@ function unwritable(turnId: string, expectedRevision: number, next: unknown): st
  * throws is still admitted (the admission committed). Both transactions run
  * at READ COMMITTED whatever the server's default, so each reads after the
  * fence is granted and sees every write committed under it before. No lock is
- * held in the process: the fence holds across processes. Throws `TypeError`
- * at creation for a schema that is not a lower-case identifier.
+ * held in the process: the fence holds across processes.
+ *
+ * Ids core refuses (`isChatId`: a NUL, a lone surrogate, a control
+ * character, more than 256 characters) name no turn the store can hold, and
+ * never reach the database: `read` answers `null`, `compareAndSwap` on such a
+ * turn id `{ swapped: false, current: null }`, `admitDispatch` with such a
+ * conversation, turn or effect id (or an `admittedAt` that is not an RFC 3339
+ * instant) `forbidden`, like a request it cannot read, and a `next` record
+ * carrying one is the `TypeError` of a record that is not a turn record.
+ *
+ * Throws `TypeError` at creation for options that cannot be read (a throwing
+ * getter, a Proxy), a schema that is not a lower-case identifier, or an
+ * `authorizeDispatch` that is not a function; each option is read once.
  */
 export function createPostgresTurnStore<Result, Caller>(
   database: ChatDatabase,
-  options: PostgresTurnStoreOptions<Caller> = {},
+  options?: PostgresTurnStoreOptions<Caller>,
 ): Required<TurnStore<Result, Caller>> {
-  const schemaName = options.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
+  const factory = 'createPostgresTurnStore';
+  const read = readStoreOptions(factory, options, ['schema', 'authorizeDispatch']);
+  const schemaName = read.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
   const schema = quoteIdentifier(schemaName);
-  const authorizeDispatch = options.authorizeDispatch;
+  const authorizeDispatch = optionalLookup(factory, 'authorizeDispatch', read.authorizeDispatch);
   // The schema is an identifier (no `.`), so the key names one turn of one schema.
   const fenceKey = (turnId: string): string => `${schemaName}.${turnId}`;
   const selectTurn = `SELECT t.record, ${admissionsOf(schema, 't.turn_id')} AS admissions FROM ${schema}.turns t WHERE t.turn_id = $1`;
@@ -134,14 +148,15 @@ export function createPostgresTurnStore<Result, Caller>(
 
   return {
     async read(turnId: string): Promise<StoredTurn<Result> | null> {
-      // A turn id that is not a string names no turn.
-      if (typeof turnId !== 'string') return null;
+      // A turn id core refuses names no turn: no swap ever stored one.
+      if (!isChatId(turnId)) return null;
       return readOn(database, turnId);
     },
 
     async compareAndSwap(given: CompareAndSwapRequest<Result>): Promise<CompareAndSwapResult<Result>> {
       const request = readFields(given, ['turnId', 'expectedRevision', 'next']);
-      if (request === undefined || typeof request.turnId !== 'string') return { swapped: false, current: null };
+      // A turn id core refuses names no turn, and none can be created under it (nor its fence taken).
+      if (request === undefined || !isChatId(request.turnId)) return { swapped: false, current: null };
       const { turnId, expectedRevision, next } = request;
       // No stored revision is anything but a count: the swap cannot match.
       if (typeof expectedRevision !== 'number' || !Number.isSafeInteger(expectedRevision) || expectedRevision < 0)
@@ -186,8 +201,17 @@ export function createPostgresTurnStore<Result, Caller>(
 
     async admitDispatch(given: AdmitDispatchRequest<Caller>, launch: () => void): Promise<AdmitDispatchResult> {
       const request = readAdmitDispatchRequest(given);
-      // A request that cannot be read names no caller to authorize: nothing is admitted or launched.
-      if (request === undefined || typeof launch !== 'function') return { admitted: false, code: 'forbidden' };
+      // A request that cannot be read, whose ids core refuses or whose admittedAt is no instant (text the admissions
+      // table may not hold) names no turn to take the fence of: nothing is admitted or launched, nothing reaches the database.
+      if (
+        request === undefined ||
+        !isChatId(request.conversationId) ||
+        !isChatId(request.turnId) ||
+        !isChatId(request.effectId) ||
+        !isZonedTimestamp(request.admittedAt) ||
+        typeof launch !== 'function'
+      )
+        return { admitted: false, code: 'forbidden' };
       const { caller, conversationId, turnId, effectId, claim, admittedAt } = request;
       const key = fenceKey(turnId);
       let launched = false;

@@ -7,6 +7,7 @@
  */
 import { isChatId, readFields, refuse, type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import type { ChatDatabase } from './chat-database.js';
+import { describeDatabaseError } from './database-errors.js';
 import { quoteIdentifier } from './identifiers.js';
 
 /** The default bound on the turns one read returns. */
@@ -108,7 +109,7 @@ export function createConversationLogReader(
     try {
       rows = (await database.query<ConversationRow>(statement, [conversationId, maxTurns, maxFrames])).rows;
     } catch (error) {
-      return refuse('store-unavailable', `readConversationLog: ${error instanceof Error ? error.message : 'the store could not answer'}`);
+      return refuse('store-unavailable', `readConversationLog: ${describeDatabaseError(error)}`);
     }
     const totals = rows[0];
     if (totals === undefined) return refuse('store-unavailable', 'readConversationLog: the store answered no row');

@@ -8,6 +8,7 @@
 import { readFields, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import type { InteractionTransition } from '@papercusp/chat-protocol-interactions';
 import type { ChatDatabase } from './chat-database.js';
+import { describeDatabaseError } from './database-errors.js';
 import { isChatIdentifier, quoteIdentifier } from './identifiers.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
 
@@ -72,6 +73,6 @@ export async function readInteractionOutbox(
     );
     return { ok: true, value: rows.map((row) => ({ id: Number(row.id), transition: row.transition })) };
   } catch (error) {
-    return refuse('store-unavailable', `the outbox could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    return refuse('store-unavailable', `the outbox could not be read: ${describeDatabaseError(error)}`);
   }
 }

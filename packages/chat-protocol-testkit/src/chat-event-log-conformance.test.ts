@@ -44,3 +44,39 @@ describe('the event log conformance checks catch a broken log (each flaw once)',
     }, 60_000);
   }
 });
+
+// Issue 24: a log that hands ids core refuses to its database, as the Postgres log did: its window rejects on a
+// NUL (the database cannot bind it), and its tail's first read fails, so the subscription ends `lost` at once.
+function bindingLog(): ChatEventLogHarness {
+  const database = createFakeDatabase();
+  const cannotBind = (request: { readonly conversationId: string; readonly turnId: string }) =>
+    `${request.conversationId}${request.turnId}`.includes('\u0000');
+  return {
+    connect: () => {
+      const log = createFlawedFakeChatEventLog(database, null);
+      return {
+        ...log,
+        replayWindow: (request) =>
+          cannotBind(request) ? Promise.reject(new Error('invalid byte sequence for encoding "UTF8": 0x00')) : log.replayWindow(request),
+        subscribe: async (request, onEnvelope, onEnd) => {
+          if (!cannotBind(request)) return log.subscribe(request, onEnvelope, onEnd);
+          setTimeout(() => onEnd?.({ reason: 'lost', afterSeq: request.after }), 1);
+          return () => undefined;
+        },
+      };
+    },
+  };
+}
+
+describe('the event log conformance checks catch a log that lets refused ids reach its database (issue 24)', () => {
+  it('a window that rejects on a NUL and a tail that ends lost fail "ids core refuses name no turn…"', async () => {
+    const check = chatEventLogChecks({ deliveryTimeoutMs: 200 }).find((candidate) => candidate.name.startsWith('ids core refuses'));
+    const failures = await check?.run(bindingLog());
+    expect(failures).toEqual([
+      'the window of a conversationId with a NUL threw Error: invalid byte sequence for encoding "UTF8": 0x00',
+      'the window of a turnId with a NUL threw Error: invalid byte sequence for encoding "UTF8": 0x00',
+      'a subscription to a conversationId with a NUL heard [end:lost], not nothing',
+      'a subscription to a turnId with a NUL heard [end:lost], not nothing',
+    ]);
+  });
+});

@@ -17,6 +17,7 @@ import {
 import type { ConformanceCheck } from './interaction-conformance.js';
 import { scheduleChatEventLog } from './scheduled-chat-event-log.js';
 import { checkRaces, settleRace } from './scheduled-transit.js';
+import { outcomeOf } from './turn-recovery-conformance.js';
 
 /** What a host hands the checks: connections to its event log. */
 export interface ChatEventLogHarness {
@@ -46,6 +47,19 @@ function freshTurn(conversationId?: string): TurnKey {
   turnCount += 1;
   return { conversationId: conversationId ?? `conv_eventlog_${RUN_ID}_${turnCount}`, turnId: `turn_eventlog_${RUN_ID}_${turnCount}` };
 }
+
+/**
+ * Ids core's parsers refuse (`isChatId`), each a string a database may fail
+ * to bind or index: no append can have stored them, so they name no turn.
+ */
+const UNSTORABLE_IDS: readonly (readonly [string, string])[] = [
+  ['a NUL', 'turn\u0000x'],
+  ['a lone high surrogate', 'turn\ud800x'],
+  ['a lone low surrogate', '\udc00turn'],
+  ['257 characters', 't'.repeat(257)],
+  ['a control character', 'turn\u0007x'],
+  ['a space', 'turn x'],
+];
 
 const OCCURRED_AT = '2031-05-01T08:00:00Z';
 const delta = (text: string): ChatEventV1 => ({ type: 'delta', text });
@@ -309,6 +323,40 @@ export function chatEventLogChecks(options: ChatEventLogConformanceOptions = {})
         const unknown = await reader.replayWindow({ ...freshTurn(), after: 0 });
         if (canonicalJson(unknown) !== canonicalJson({ lowerBound: 0, latestSeq: 0, frames: [] }))
           failures.push(`an unknown turn answered ${describe(unknown)}, not the empty window`);
+        return failures;
+      },
+    },
+    {
+      name: 'ids core refuses name no turn: append is invalid-envelope, replayWindow the empty window, subscribe hears nothing; nothing rejects',
+      async run(harness) {
+        const log = harness.connect();
+        const key = freshTurn();
+        const failures = await appendAll(log, [envelopeOf(key, 1)]);
+        const tails: { readonly what: string; readonly tail: Tail }[] = [];
+        for (const [what, id] of UNSTORABLE_IDS) {
+          for (const field of ['conversationId', 'turnId'] as const) {
+            const named = `a ${field} with ${what}`;
+            const appended = await outcomeOf(() => log.append({ ...envelopeOf(key, 2), [field]: id }));
+            if (!('value' in appended)) failures.push(`appending ${named} threw ${appended.threw}`);
+            else expectAnswer(`appending ${named}`, appended.value as AppendChatEventResult, 'invalid-envelope', failures);
+            const window = await outcomeOf(() => log.replayWindow({ ...key, [field]: id, after: 0 }));
+            if (!('value' in window)) failures.push(`the window of ${named} threw ${window.threw}`);
+            else if (canonicalJson(window.value) !== canonicalJson({ lowerBound: 0, latestSeq: 0, frames: [] }))
+              failures.push(`the window of ${named} is ${describe(window.value)}, not the empty window`);
+            const followed = await outcomeOf(() => follow(log, { ...key, [field]: id }, 0, timeoutMs));
+            if (!('value' in followed)) failures.push(`subscribing to ${named} threw ${followed.threw}`);
+            else tails.push({ what: named, tail: followed.value as Tail });
+          }
+        }
+        failures.push(...(await appendAll(log, [envelopeOf(key, 2, DONE)])));
+        // Time for a frame or an end (`lost`, say, from a read the database refused) to arrive, if the log sends one.
+        await new Promise((resolve) => setTimeout(resolve, Math.min(timeoutMs, 250)));
+        for (const { what, tail } of tails) {
+          if (tail.timeline.length > 0) failures.push(`a subscription to ${what} heard [${tail.timeline.join(',')}], not nothing`);
+          tail.unsubscribe();
+        }
+        const window = await log.replayWindow({ ...key, after: 0 });
+        if (window.latestSeq !== 2) failures.push(`the turn itself holds ${describe(window)}, not its 2 frames`);
         return failures;
       },
     },

@@ -105,8 +105,8 @@ const RUN_ID = Math.random().toString(36).slice(2, 10);
 
 const resultOf = (key: TurnKey, effectId: string): string => `${RESULT_PREFIX}${key.turnId}/${effectId}`;
 
-/** How one call ended: its value, or the throw (described), which the calls checked here must never do. */
-async function outcomeOf(call: () => Promise<unknown>): Promise<{ readonly value: unknown } | { readonly threw: string }> {
+/** How one call ended: its value, or the throw (described), which the calls the conformance checks make must never do. */
+export async function outcomeOf(call: () => Promise<unknown>): Promise<{ readonly value: unknown } | { readonly threw: string }> {
   try {
     return { value: await call() };
   } catch (error) {
