@@ -95,7 +95,7 @@ export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope):
 }
 
 /** The channel of each product event a reader registered, by name (see `createChatCodec`). */
-export type ProductChannels = ReadonlyMap<string, ChatChannel>;
+type ProductChannels = ReadonlyMap<string, ChatChannel>;
 
 /**
  * A codec's vocabulary as the reducer needs it: the rules its card events and
