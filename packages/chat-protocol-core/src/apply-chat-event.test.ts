@@ -99,7 +99,7 @@ describe('applyChatEvent: ordering and idempotency (DESIGN §3.5)', () => {
   });
 
   it('key order of a redelivered event does not matter: same content with keys reordered is a duplicate', () => {
-    const card = at(4, { type: 'card', card: { ...RADIO_CARD, expiresAt: '2026-11-29T13:00:00+01:30' } });
+    const card = at(4, { type: 'card', card: { ...RADIO_CARD, expiresAt: '2026-11-29T13:00:00-01:30' } });
     const state = replay([HELLO, WORLD, SEARCH, card]);
     for (const envelope of [SEARCH, card]) {
       const reordered = reverseKeys(envelope) as ChatEventEnvelope;

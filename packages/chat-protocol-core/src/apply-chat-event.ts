@@ -2,13 +2,17 @@
  * The v1 reducer: applies one envelope to a `ChatStateV1` and returns a new
  * state that shares what did not change, or a typed refusal. Redelivery of an
  * identical envelope is a no-op; anything that contradicts what was applied
- * fails closed. It never mutates its input and never reads a clock.
+ * fails closed. It never mutates its input and never reads a clock. It is not
+ * a parser, but it holds every field it reads to the parser's rule, so no
+ * envelope, parsed or not, makes it throw or return a state `parseChatState`
+ * refuses.
  */
 import { digestEnvelopeInto } from './digest.js';
-import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope.js';
+import type { ChatEventEnvelope } from './envelope.js';
 import type { ChatChannel, ChatEventV1, ChatEventV1Of } from './events.js';
 import { addTurn, eventAt, eventIs, hasEventId, recordEvent, turnPosition, type EventMemory } from './event-memory.js';
 import { itemAt, lastItem, pushItem, setItem } from './persistent-list.js';
+import { isChatId, isCleanText, isSeq } from './primitives.js';
 import { refuse, type ChatRefusal } from './result.js';
 import type { ChatCursor } from './sse.js';
 import type { ChatCardState, ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
@@ -22,6 +26,7 @@ import {
   type StateRecord,
   type TurnRecord,
 } from './state-record.js';
+import { validateEvent, type ProductRules, type Rules } from './validate-envelope.js';
 
 /** Refusal codes of {@link applyChatEvent}. */
 export type ApplyChatEventRefusalCode =
@@ -39,6 +44,8 @@ export type ApplyChatEventRefusalCode =
   | 'card-closed'
   | 'card-not-awaiting'
   | 'stale-state'
+  | 'invalid-envelope'
+  | 'invalid-event'
   | 'unknown-event';
 
 /** A gap: the envelope's seq is past the next one; replay after `replayAfter` to fill it. */
@@ -69,27 +76,40 @@ const digest = /* @__PURE__ */ new Int32Array(2);
  * returns `seq-gap` with the cursor to replay after. The result shares unchanged
  * parts with `state` and with the envelope; treat both as immutable.
  *
+ * Never throws, and every state it returns is one `parseChatState` accepts,
+ * also for an envelope that was never parsed: a field it reads that breaks the
+ * envelope's rules is `invalid-envelope` (the ids, `seq`, `occurredAt`, or an
+ * envelope that cannot be read at all), and an event that breaks them is
+ * `invalid-event` or `unknown-event`, as the parser would say. Cards are held
+ * to the base v1 kinds: a product's card vocabulary applies through its
+ * codec's `applyChatEvent` (`createChatCodec`), which holds them to its own.
+ *
  * Cost: the same whatever the conversation's length (no copy of the turn list
  * or of the memory), except once when `state` is not the newest state derived
  * from its origin (a branch, or a state read with `parseChatState`): then the
  * memory is read or copied, O(events). The returned state's `turns` array is
  * built when first read (O(turns), once per state).
  */
-export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope): ApplyChatEventResult;
-/** Applies an envelope of a product's card vocabulary (see `createChatCodec`); the rules are the same. */
-export function applyChatEvent<Card extends { readonly correlationId: string }>(
-  state: ChatStateOf<Card>,
-  envelope: ChatEventEnvelopeOf<Card>,
-): ApplyChatEventResult<ChatStateOf<Card>>;
 export function applyChatEvent(state: ChatStateV1, envelope: ChatEventEnvelope): ApplyChatEventResult {
   return applyChatEventWith(state, envelope, undefined);
 }
 
 /** The channel of each product event a reader registered, by name (see `createChatCodec`). */
-export type ProductChannels = ReadonlyMap<string, ChatChannel>;
+type ProductChannels = ReadonlyMap<string, ChatChannel>;
 
 /**
- * {@link applyChatEvent} that also applies the product events in `products`:
+ * A codec's vocabulary as the reducer needs it: the rules its card events and
+ * product events are held to (see `cardEventRules`, `productEventRules`), and
+ * the channel of each product event.
+ */
+export interface ReducerVocabulary {
+  readonly cardRules: Rules | undefined;
+  readonly productRules: ProductRules;
+  readonly channels: ProductChannels;
+}
+
+/**
+ * {@link applyChatEvent} that also applies the product events of `vocabulary`:
  * an `event`-channel one is appended to the turn's `productEvents`, a
  * `state`-channel one replaces its name's value in `productState`, and a
  * `transient` one takes its seq in the log and changes nothing else. Any
@@ -98,17 +118,34 @@ export type ProductChannels = ReadonlyMap<string, ChatChannel>;
 export function applyChatEventWith(
   state: ChatStateV1,
   envelope: ChatEventEnvelope,
-  products: ProductChannels | undefined,
+  vocabulary: ReducerVocabulary | undefined,
 ): ApplyChatEventResult {
-  if (envelope.conversationId !== state.conversationId) {
-    return refuse('foreign-conversation', `envelope belongs to conversation ${envelope.conversationId}`);
+  // Every read of the envelope happens before the shared memory is written, so
+  // a getter or a Proxy trap that throws leaves no trace: it is a refusal.
+  try {
+    return reduce(state, envelope, vocabulary);
+  } catch {
+    return refuse('invalid-envelope', 'the envelope cannot be read (a getter or a Proxy trap threw)');
+  }
+}
+
+function reduce(state: ChatStateV1, envelope: ChatEventEnvelope, vocabulary: ReducerVocabulary | undefined): ApplyChatEventResult {
+  if (typeof envelope !== 'object' || envelope === null) return refuse('invalid-envelope', 'expected an envelope object');
+  // Each field is read once: what is checked is what is applied.
+  const { conversationId, turnId, seq, eventId, occurredAt, event } = envelope;
+  if (conversationId !== state.conversationId) {
+    return isChatId(conversationId)
+      ? refuse('foreign-conversation', `envelope belongs to conversation ${conversationId}`)
+      : invalidEnvelope('conversationId', 'expected a v1 id');
   }
   const record = recordOf(state);
-  const { turnId, seq, eventId } = envelope;
   // Most events continue the newest turn: its id is compared before the turn index is asked.
   const newest = lastItem(record.turns);
   const position =
     newest !== undefined && newest.turnId === turnId ? record.turns.size - 1 : turnPosition(record.memory, turnId, record.turns.size);
+  const problem = frameProblem(position === undefined, turnId, seq, eventId, occurredAt) ?? eventProblem(event, vocabulary);
+  if (problem !== null) return problem;
+
   const turn = position === undefined ? undefined : itemAt(record.turns, position);
   const lastSeq = turn?.lastSeq ?? 0;
   digestEnvelopeInto(envelope, digest);
@@ -138,28 +175,29 @@ export function applyChatEventWith(
 
   // A fresh turn this call owns: reduceTurn writes the event's effect into it.
   const nextTurn = turnRecord(turn ?? newTurnFields(turnId), seq, undefined);
-  const refusal = reduceTurn(nextTurn, envelope.event, products);
+  const refusal = reduceTurn(nextTurn, event, vocabulary?.channels);
   const at = position ?? record.turns.size;
   // The card index is read only from a memory this state owns (a branch copies it first).
   let owned: EventMemory | undefined;
   const memoryOf = (): EventMemory => (owned ??= ownMemory(record));
   let earlier: { readonly position: number; readonly turn: TurnRecord } | undefined;
+  const askedCard = event.type === 'card' ? event.card.correlationId : undefined;
   if (refusal === ANOTHER_TURN) {
-    const closed = closeAwaitingCard(record, memoryOf(), at, turnId, envelope.event as ChatEventV1Of<'card_closed'>);
+    const closed = closeAwaitingCard(record, memoryOf(), at, turnId, event as ChatEventV1Of<'card_closed'>);
     if (!('turn' in closed)) return closed;
     earlier = closed;
   } else if (refusal !== null) {
     return refusal;
-  } else if (envelope.event.type === 'card') {
-    const waiting = awaitingCardAt(record, memoryOf(), envelope.event.card.correlationId);
+  } else if (askedCard !== undefined) {
+    const waiting = awaitingCardAt(record, memoryOf(), askedCard);
     if (waiting !== undefined) {
-      return refuse('duplicate-card', `card ${envelope.event.card.correlationId} awaits an answer from turn ${waiting.turn.turnId}`);
+      return refuse('duplicate-card', `card ${askedCard} awaits an answer from turn ${waiting.turn.turnId}`);
     }
   }
   const memory = memoryOf();
   if (position === undefined) addTurn(memory, turnId);
   recordEvent(memory, at, seq, eventId, high, low);
-  if (envelope.event.type === 'card') memory.cardTurns.set(envelope.event.card.correlationId, at);
+  if (askedCard !== undefined) memory.cardTurns.set(askedCard, at);
   let turns = position === undefined ? pushItem(record.turns, nextTurn) : setItem(record.turns, position, nextTurn);
   if (earlier !== undefined) turns = setItem(turns, earlier.position, earlier.turn);
   const next: StateRecord = {
@@ -171,6 +209,51 @@ export function applyChatEventWith(
     view: undefined,
   };
   return { ok: true, state: viewOf(next), outcome: 'applied' };
+}
+
+/**
+ * Why the frame fields the reducer reads are not what the parser returns, or
+ * null. A turn id the state already holds is valid, so only a new one is
+ * checked. `occurredAt` never enters the state: it feeds the content digest,
+ * which takes any string, so the reducer asks only that it is one and leaves
+ * judging the timestamp to the parser.
+ */
+function frameProblem(
+  newTurn: boolean,
+  turnId: unknown,
+  seq: unknown,
+  eventId: unknown,
+  occurredAt: unknown,
+): ChatRefusal<'invalid-envelope'> | null {
+  if (newTurn && !isChatId(turnId)) return invalidEnvelope('turnId', 'expected a v1 id');
+  if (!isSeq(seq)) return invalidEnvelope('seq', 'expected a positive safe integer');
+  if (!isChatId(eventId)) return invalidEnvelope('eventId', 'expected a v1 id');
+  if (typeof occurredAt !== 'string') return invalidEnvelope('occurredAt', 'expected a timestamp string');
+  return null;
+}
+
+function invalidEnvelope(field: string, message: string): ChatRefusal<'invalid-envelope'> {
+  return refuse('invalid-envelope', `${field}: ${message}`, [{ path: [field], message }]);
+}
+
+/**
+ * Why `event` is not one the parser returns for this vocabulary, or null. Of a
+ * text delta, most of a stream, the reducer keeps only the text, so clean text
+ * is all it asks; any other event is held to the full rules of its type, since
+ * its fields enter the state as they are.
+ */
+function eventProblem(event: unknown, vocabulary: ReducerVocabulary | undefined): ChatRefusal<'invalid-event' | 'unknown-event'> | null {
+  if (typeof event === 'object' && event !== null) {
+    const { type, text } = event as { readonly type?: unknown; readonly text?: unknown };
+    if ((type === 'delta' || type === 'reasoning') && typeof text === 'string' && isCleanText(text)) return null;
+  }
+  const problem = validateEvent(event, vocabulary?.cardRules, vocabulary?.productRules);
+  if (problem === null) return null;
+  const issues = [{ path: ['event', ...problem.issue.path], message: problem.issue.message }];
+  if (problem.code !== 'unknown-event') return refuse('invalid-event', `event: ${problem.issue.message}`, issues);
+  // validateEvent says unknown-event only for an event object, whose type it has read.
+  const { type } = event as { readonly type?: unknown };
+  return refuse('unknown-event', typeof type === 'string' ? `${type} is not a registered event type` : 'event: unknown event type', issues);
 }
 
 /** reduceTurn's answer for a `card_closed` whose card is not the turn's own: the conversation decides. */
@@ -241,7 +324,7 @@ type TurnRefusal = ChatRefusal<
  * leaves it unused. A `card_closed` of a card the turn did not ask is
  * {@link ANOTHER_TURN}: the conversation-level rule decides it.
  */
-function reduceTurn(turn: TurnRecord, event: ChatEventV1, products: ProductChannels | undefined): TurnRefusal | typeof ANOTHER_TURN | null {
+function reduceTurn(turn: TurnRecord, event: ChatEventV1, channels: ProductChannels | undefined): TurnRefusal | typeof ANOTHER_TURN | null {
   switch (event.type) {
     case 'user_input':
       // The person's message opens the turn: seq 1 only, so at most one per turn.
@@ -332,15 +415,15 @@ function reduceTurn(turn: TurnRecord, event: ChatEventV1, products: ProductChann
       };
       return null;
     default:
-      return reduceProductEvent(turn, event as ProductEventEntry, products);
+      return reduceProductEvent(turn, event as ProductEventEntry, channels);
   }
 }
 
-function reduceProductEvent(turn: TurnRecord, event: ProductEventEntry, products: ProductChannels | undefined): TurnRefusal | null {
+function reduceProductEvent(turn: TurnRecord, event: ProductEventEntry, channels: ProductChannels | undefined): TurnRefusal | null {
   const { type, data } = event;
-  // The parsers never pass an unregistered type; a caller that built the envelope itself learns it here.
-  const channel = typeof type === 'string' ? products?.get(type) : undefined;
-  if (channel === undefined) return refuse('unknown-event', `${String(type)} is not a registered event type`);
+  // eventProblem has refused a type without rules; one with rules but no channel is a codec's own mistake.
+  const channel = channels?.get(type);
+  if (channel === undefined) return refuse('unknown-event', `${type} is not a registered event type`);
   if (channel === 'event') {
     turn.productEvents = [...(turn.productEvents ?? []), { type, data }];
   } else if (channel === 'state') {

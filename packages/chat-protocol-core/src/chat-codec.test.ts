@@ -63,7 +63,7 @@ describe('createChatCodec: a product card vocabulary on the wire (DESIGN §3.7)'
     };
     let state: ChatStateOf<ProductCard> = createChatState('conv_1');
     for (const envelope of [parse(asked), parse(closed)]) {
-      const result = applyChatEvent(state, envelope);
+      const result = chat.applyChatEvent(state, envelope);
       if (!result.ok) throw new Error(result.message);
       state = result.state;
     }
@@ -73,6 +73,22 @@ describe('createChatCodec: a product card vocabulary on the wire (DESIGN §3.7)'
     expect(restored).toEqual({ ok: true, value: JSON.parse(snapshot) });
     expect(parseChatState(snapshot)).toMatchObject({ ok: false, code: 'invalid-state' });
     if (!restored.ok) return;
-    expect(applyChatEvent(restored.value, parse(asked))).toMatchObject({ ok: true, outcome: 'duplicate' });
+    expect(chat.applyChatEvent(restored.value, parse(asked))).toMatchObject({ ok: true, outcome: 'duplicate' });
+  });
+
+  it('the base reducer refuses a product card as invalid-event: it would make a state the base parser refuses (issue 24)', () => {
+    const parsed = chat.parseChatEnvelope(asked);
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(applyChatEvent(createChatState('conv_1'), parsed.value as never)).toEqual({
+      ok: false,
+      code: 'invalid-event',
+      message: 'event: expected one of text, radio, select, checkbox, confirm, date, slider',
+      issues: [
+        {
+          path: ['event', 'card', 'presentation', 'kind'],
+          message: 'expected one of text, radio, select, checkbox, confirm, date, slider',
+        },
+      ],
+    });
   });
 });

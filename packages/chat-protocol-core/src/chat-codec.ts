@@ -6,7 +6,7 @@
  * unchanged; the base functions keep refusing product kinds and events
  * (`unknown-event`), so a reader opts in to a vocabulary.
  */
-import { applyChatEventWith, type ApplyChatEventResult } from './apply-chat-event.js';
+import { applyChatEventWith, type ApplyChatEventResult, type ReducerVocabulary } from './apply-chat-event.js';
 import type { CardPresentationV1, OpenCardSnapshotOf } from './card-schemas.js';
 import type { CardCodec } from './card-codec.js';
 import { encodeEnvelopeWith, type ChatEnvelopeRecord, type EncodeChatEnvelopeRefusalCode } from './encode-chat-envelope.js';
@@ -126,6 +126,7 @@ export function createChatCodec<
     fields[name] = PRODUCT_EVENT_FIELDS;
   }
   const eventFields = Object.freeze(fields) as ChatCodec<Card, Events>['eventFields'];
+  const vocabulary: ReducerVocabulary = { cardRules, productRules, channels };
   const stateSchema = chatStateSchema(cards?.CardSchema ?? OpenCardSnapshotV1Schema, products.size > 0);
   const checkTurn = (turn: ChatTurnState) => productTurnProblem(turn, products);
   const parse = (input: unknown) => parseEnvelopeWith(input, cardRules, productRules);
@@ -142,7 +143,7 @@ export function createChatCodec<
       applyChatEventWith(
         state as unknown as ChatStateV1,
         envelope as unknown as ChatEventEnvelope,
-        channels,
+        vocabulary,
       ) as unknown as ApplyChatEventResult<ChatStateOf<Card, Events>>,
     encodeChatEnvelope: encode,
     encodeChatSseFrame: (envelope) => encodeSseFrameWith(envelope, encode),

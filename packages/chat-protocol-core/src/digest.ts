@@ -40,7 +40,14 @@ function feedValue(value: unknown): void {
   else feedString(canonicalJson(value));
 }
 
-/** The digest of what an envelope says (its timestamp and event): 16 lower-case hex characters. */
+/**
+ * The digest of what an envelope says (its timestamp and event, not its ids or
+ * seq): 16 lower-case hex characters, the one a state's `eventLog` line holds.
+ * Equal content gives an equal digest whatever its key order, so a client can
+ * tell an identical redelivery from a conflicting one without keeping the
+ * frame. Takes a parsed envelope; on other values it may throw what
+ * `canonicalJson` throws.
+ */
 export function digestEnvelope(envelope: ChatEventEnvelope): string {
   mix(envelope);
   return hex16(first, second);

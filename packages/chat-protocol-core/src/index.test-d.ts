@@ -98,8 +98,11 @@ describe('public types', () => {
     >();
     type ProductCard = typeof event.card;
     const state: ChatStateOf<ProductCard> = createChatState('conv_1');
-    const applied = applyChatEvent(state, parsed.value);
+    // A product's cards apply through its codec's reducer, which holds them to its vocabulary.
+    const applied = chat.applyChatEvent(state, parsed.value);
     if (applied.ok) expectTypeOf(applied.state).toEqualTypeOf<ChatStateOf<ProductCard>>();
+    // @ts-expect-error the base reducer holds cards to the base kinds (issue 24)
+    applyChatEvent(state, parsed.value);
     // The base parser's envelopes keep the base types.
     const base = parseChatEnvelope('{}');
     if (base.ok) expectTypeOf(applyChatEvent(createChatState('conv_1'), base.value)).toEqualTypeOf<ApplyChatEventResult>();

@@ -76,6 +76,7 @@ describe('the public surface of @papercusp/chat-protocol-core', () => {
       'createChatState',
       'customCheck',
       'defineCardKind',
+      'digestEnvelope',
       'encodeChatEnvelope',
       'encodeChatSseFrame',
       'exactOptional',

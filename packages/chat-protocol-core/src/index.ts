@@ -29,6 +29,7 @@ export { compareChatTimestamps } from './timestamps.js';
 export type { ChatLimits } from './limits.js';
 
 export { canonicalJson } from './canonical-json.js';
+export { digestEnvelope } from './digest.js';
 export { readFields } from './read-fields.js';
 export { refuse } from './result.js';
 export { hasBrand } from './brand.js';

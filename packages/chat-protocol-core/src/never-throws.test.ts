@@ -130,6 +130,8 @@ describeHostileContract('core', core, {
   throwing,
   others: {
     applyChatEvent: 'takes the values parseChatState and parseChatEnvelope (or a codec) returned, not arbitrary values',
+    digestEnvelope:
+      "takes an envelope parseChatEnvelope returned, as the reducer's memory does; on other values it throws what canonicalJson throws",
     canonicalJson:
       'takes JSON data the caller has checked (isSafeJson); on other values it throws what JSON.stringify throws, as canonical-json.test.ts states',
     historyFromChatState: 'takes a state parseChatState or applyChatEvent returned, not arbitrary values',

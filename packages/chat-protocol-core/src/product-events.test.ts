@@ -127,6 +127,7 @@ describe('product events: parsing (DESIGN §3.3, §3.4)', () => {
       ok: false,
       code: 'unknown-event',
       message: 'scout.products is not a registered event type',
+      issues: [{ path: ['event', 'type'], message: 'unknown event type' }],
     });
   });
 

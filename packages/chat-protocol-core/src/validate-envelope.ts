@@ -655,9 +655,16 @@ function eventProblemAt(
   return problem === null ? null : { code: problem.code, issue: under('event', problem.issue) };
 }
 
-/** Validates a `JSON.parse` value as a v1 event; null when it is one. Paths are relative to the event. */
-export function validateEvent(event: unknown, cardRules: Rules = RULE_TABLES.events.card): EnvelopeProblem | null {
-  return validateEventWith(event, RULE_TABLES, cardRules, undefined);
+/**
+ * Validates a value as a v1 event; null when it is one. Paths are relative to
+ * the event. `cardRules` and `productRules` as for {@link validateEnvelope}.
+ */
+export function validateEvent(
+  event: unknown,
+  cardRules: Rules = RULE_TABLES.events.card,
+  productRules?: ProductRules,
+): EnvelopeProblem | null {
+  return validateEventWith(event, RULE_TABLES, cardRules, productRules);
 }
 
 function validateEventWith(

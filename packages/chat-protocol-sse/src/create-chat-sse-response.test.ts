@@ -15,7 +15,7 @@ import {
   type CountingLog,
   type LoopbackServer,
 } from '../test/sse-test-server.js';
-import { createChatSseResponse, type CreateChatSseResponseOptions } from './create-chat-sse-response.js';
+import { DEFAULT_CHAT_SSE_RETRY_MS, createChatSseResponse, type CreateChatSseResponseOptions } from './create-chat-sse-response.js';
 
 let server: LoopbackServer;
 let options: CreateChatSseResponseOptions;
@@ -93,6 +93,15 @@ describe('createChatSseResponse: resume (DESIGN §10)', () => {
       expect(seqsOf(read.messages)).toEqual(range(cursor + 1, frames.length));
       expect(read.messages.map((message) => message.id)).toEqual(range(cursor + 1, frames.length).map((seq) => `${TURN.turnId}:${seq}`));
     }
+  });
+
+  it('opens the stream with a retry: field, DEFAULT_CHAT_SSE_RETRY_MS or options.retryMs, before the first frame (issue 24)', async () => {
+    await appendAll(log, turnOf(2, true));
+    const opening = async (): Promise<string> => (await (await get()).text()).split('id: ')[0] as string;
+    expect(await opening()).toBe(`retry: ${DEFAULT_CHAT_SSE_RETRY_MS}\n\n`);
+    expect(DEFAULT_CHAT_SSE_RETRY_MS).toBe(1_000);
+    options = { ...options, retryMs: 250 };
+    expect(await opening()).toBe('retry: 250\n\n');
   });
 
   it('answers 204 with no body when the cursor is at the end of a finished turn (the client stops)', async () => {
@@ -222,6 +231,8 @@ describe('createChatSseResponse: refusals (DESIGN §10)', () => {
     ['no log', { log: undefined }],
     ['a zero heartbeatMs', { heartbeatMs: 0 }],
     ['a negative maxUnreadBytes', { maxUnreadBytes: -1 }],
+    ['a fractional retryMs', { retryMs: 1.5 }],
+    ['a negative retryMs', { retryMs: -1 }],
   ])('rejects with a TypeError for unusable options (a host bug): %s', async (_name, broken) => {
     const given = { ...options, ...broken } as unknown as CreateChatSseResponseOptions;
     await expect(createChatSseResponse(new Request('http://127.0.0.1/turn'), given)).rejects.toThrow(TypeError);

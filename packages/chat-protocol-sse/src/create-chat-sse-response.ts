@@ -30,6 +30,13 @@ export const DEFAULT_CHAT_SSE_HEARTBEAT_MS = 15_000;
 // A literal: bundlers keep a computed top-level constant in a bundle that never reads it.
 export const DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES: number = 1_048_576;
 
+/**
+ * The default `retry:` the stream opens with: how long a client waits before it
+ * reconnects after a drop (`EventSource` waits about 3 s without one;
+ * `readChatStream` takes it as its backoff base).
+ */
+export const DEFAULT_CHAT_SSE_RETRY_MS = 1_000;
+
 /** The query parameter that carries the cursor for clients that cannot set `Last-Event-ID`. */
 export const CHAT_SSE_CURSOR_QUERY_PARAMETER = 'lastEventId';
 
@@ -43,6 +50,8 @@ export interface CreateChatSseResponseOptions {
   readonly heartbeatMs?: number;
   /** Aborting it closes the stream (the host shuts down); the client resumes elsewhere. */
   readonly signal?: AbortSignal;
+  /** The `retry:` field the stream opens with, in milliseconds (default {@link DEFAULT_CHAT_SSE_RETRY_MS}). */
+  readonly retryMs?: number;
   /**
    * The most bytes of live frames and heartbeats this connection holds for a
    * reader that does not keep up (default {@link DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES});
@@ -148,7 +157,8 @@ const unavailable = (operation: string, error: unknown): ChatSseRefusalBody => (
  * - `200` with `content-type: text/event-stream; charset=utf-8`,
  *   `cache-control: no-cache, no-transform` and `x-accel-buffering: no` (no
  *   `connection` header: HTTP/1.1 keeps alive by default, HTTP/2 forbids it).
- *   Heartbeat comments (`CHAT_SSE_HEARTBEAT`) every `heartbeatMs`.
+ *   The body opens with a `retry: <retryMs>` field, so a client that drops
+ *   reconnects after that delay. Heartbeat comments (`CHAT_SSE_HEARTBEAT`) every `heartbeatMs`.
  * - The stream ends after the terminal frame (`done`, `error`), or when the
  *   subscription ends (`terminal`, or `lost`: the client resumes), or on abort
  *   of `request.signal` or `options.signal`.
@@ -164,17 +174,23 @@ const unavailable = (operation: string, error: unknown): ChatSseRefusalBody => (
  *   `409` carry `{ code, lowerBound, latestSeq }`, the others `{ code, message }`.
  *   It never rejects for a request or a log failure; it rejects with a
  *   `TypeError` only when `options` are not usable (no log, a non-positive
- *   `heartbeatMs` or `maxUnreadBytes`): a host's bug, not a client's.
+ *   `heartbeatMs` or `maxUnreadBytes`, a `retryMs` that is not a non-negative
+ *   safe integer): a host's bug, not a client's.
  */
 export async function createChatSseResponse(request: Request, options: CreateChatSseResponseOptions): Promise<Response> {
   const { log, conversationId, turnId, signal } = options;
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_CHAT_SSE_HEARTBEAT_MS;
   const maxUnreadBytes = options.maxUnreadBytes ?? DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES;
+  const retryMs = options.retryMs ?? DEFAULT_CHAT_SSE_RETRY_MS;
   if (typeof log?.subscribe !== 'function' || typeof log.replayWindow !== 'function') {
     throw new TypeError('createChatSseResponse: options.log must be a ChatEventLog');
   }
   if (!isPositive(heartbeatMs)) throw new TypeError('createChatSseResponse: options.heartbeatMs must be a positive number');
   if (!isPositive(maxUnreadBytes)) throw new TypeError('createChatSseResponse: options.maxUnreadBytes must be a positive number');
+  // The field's value is ASCII digits: anything else is ignored by every client.
+  if (!Number.isSafeInteger(retryMs) || retryMs < 0) {
+    throw new TypeError('createChatSseResponse: options.retryMs must be a non-negative safe integer');
+  }
 
   if (!isChatId(conversationId) || !isChatId(turnId)) {
     return answer({ code: 'invalid-request', message: 'the conversation and turn must be named by v1 ids' });
@@ -270,7 +286,7 @@ export async function createChatSseResponse(request: Request, options: CreateCha
 
   for (const given of signals) given.addEventListener('abort', onAbort, { once: true });
   timer = setInterval(() => queue.push(CHAT_SSE_HEARTBEAT), heartbeatMs);
-  queue.replay(encodeEach(frames));
+  queue.replay(encodeEach(`retry: ${retryMs}\n\n`, frames));
   if (frames.length > 0 && isTerminal(frames[frames.length - 1] as ChatEventEnvelope)) end();
   onLive = send;
   onLiveEnd = () => end();
@@ -279,8 +295,9 @@ export async function createChatSseResponse(request: Request, options: CreateCha
   return new Response(queue.stream, { status: 200, headers: STREAM_HEADERS });
 }
 
-// The window's frames, encoded one at a time as the reader pulls them (validated already, so none throws).
-function* encodeEach(frames: readonly ChatEventEnvelope[]): Generator<string, void, undefined> {
+// The `retry:` field, then the window's frames, encoded one at a time as the reader pulls them (validated already, so none throws).
+function* encodeEach(retry: string, frames: readonly ChatEventEnvelope[]): Generator<string, void, undefined> {
+  yield retry;
   for (const envelope of frames) yield encodeChatSseFrame(envelope);
 }
 

@@ -10,6 +10,7 @@ import { startLogServer, type LogServer, type LogServerOptions } from '../test/l
 import { TURN, appendAll } from '../test/sse-test-server.js';
 import { followChatTurn, type FollowChatTurnItem } from './follow-chat-turn.js';
 import { readChatStream, type ChatStreamItem } from './read-chat-stream.js';
+import { encodeChatSseFrame } from '@papercusp/chat-protocol-core';
 
 // The client and the server of this package together, over a real loopback connection and the testkit's fake log.
 const fast = { attempts: 12, baseDelayMs: 1, maxDelayMs: 4 };
@@ -187,5 +188,26 @@ describe('abort mid-stream, end to end (issue 16: no open handle on either side)
     expect(server.openConnections()).toBe(0);
     expect(subscriptions.size).toBe(0);
     expect(grownResources(before)).toEqual([]);
+  });
+});
+
+describe("readChatStream honours createChatSseResponse's retry: field (DESIGN §10, issue 24)", () => {
+  it('after a drop it waits the server-sent retry, not its own far longer base delay', async () => {
+    const { log } = await storedLog();
+    const retryMs = 40;
+    // Cut connection 0 right after its retry: field and two frames.
+    const cut = Buffer.byteLength(`retry: ${retryMs}\n\n${encodeChatSseFrame(TEN_FRAMES[0]!)}${encodeChatSseFrame(TEN_FRAMES[1]!)}`);
+    const server = await serve({ log, retryMs, cutAfterBytes: (index) => (index === 0 ? cut : undefined) });
+    const items = await collect(
+      readChatStream({ url: server.url, retry: { attempts: 2, baseDelayMs: 600_000, maxDelayMs: 600_000 }, timeoutMs: 10_000 }),
+    );
+    const reconnects = items.flatMap((item) => (item.type === 'reconnecting' ? [item] : []));
+    expect(reconnects).toHaveLength(1);
+    expect(reconnects[0]?.cursor).toEqual({ turnId: TURN.turnId, seq: 2 });
+    // A uniform draw in [½, 1] of the server's retry.
+    expect(reconnects[0]?.delayMs).toBeGreaterThanOrEqual(retryMs / 2);
+    expect(reconnects[0]?.delayMs).toBeLessThanOrEqual(retryMs);
+    expect(envelopeSeqs(items)).toEqual(allSeqs);
+    expect(last(items)).toMatchObject({ type: 'ended', reason: 'terminal' });
   });
 });

@@ -23,6 +23,24 @@ const finalState = (items: readonly FollowChatTurnItem[]): ChatStateV1 | undefin
 };
 
 describe('followChatTurn folds the stream with applyChatEvent (DESIGN §10)', () => {
+  it('surfaces a resumed stream that sends a delivered seq with other content, and keeps the state it folded (issue 24)', async () => {
+    const replayed = turn.map((envelope) =>
+      envelope.seq === 3 ? { ...envelope, event: { ...envelope.event, summary: 'refusé' } as ChatEventEnvelope['event'] } : envelope,
+    );
+    const server = await serverFor((index) =>
+      index === 0
+        ? { kind: 'frames', cutAfterFrames: 3 }
+        : index === 1
+          ? { kind: 'frames', ignoreCursor: true, envelopes: replayed }
+          : { kind: 'frames' },
+    );
+    const items = await collect(followChatTurn({ url: server.url, conversationId: 'conv_1', retry: fast }));
+    expect(items.filter((item) => item.type === 'invalid-frame')).toMatchObject([
+      { type: 'invalid-frame', code: 'conflicting-duplicate', id: 'turn_1:3', event: 'tool_result' },
+    ]);
+    expect(JSON.stringify(finalState(items))).toBe(JSON.stringify(cleanState));
+  });
+
   it('a clean connection yields one state item per envelope and ends terminal with the folded state', async () => {
     const server = await serverFor(() => ({ kind: 'frames' }));
     const items = await collect(followChatTurn({ url: server.url, conversationId: 'conv_1' }));

@@ -10,6 +10,7 @@ describe('the public surface of @papercusp/chat-protocol-sse', () => {
       'CHAT_SSE_EVENT_NAMES',
       'DEFAULT_CHAT_SSE_HEARTBEAT_MS',
       'DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES',
+      'DEFAULT_CHAT_SSE_RETRY_MS',
       'createChatSseResponse',
       'followChatTurn',
       'parseChatMessageEvent',

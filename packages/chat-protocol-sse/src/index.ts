@@ -7,6 +7,7 @@ export {
   CHAT_SSE_CURSOR_QUERY_PARAMETER,
   DEFAULT_CHAT_SSE_HEARTBEAT_MS,
   DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES,
+  DEFAULT_CHAT_SSE_RETRY_MS,
   createChatSseResponse,
 } from './create-chat-sse-response.js';
 export type {
@@ -43,4 +44,4 @@ export type {
   FollowChatTurnOptions,
 } from './follow-chat-turn.js';
 export { CHAT_SSE_EVENT_NAMES, parseChatMessageEvent } from './message-event.js';
-export type { ChatMessageEventLike } from './message-event.js';
+export type { ChatMessageEventLike, ParseChatMessageEventRefusalCode } from './message-event.js';

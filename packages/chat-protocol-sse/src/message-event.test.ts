@@ -42,6 +42,23 @@ describe('EventSource users (DESIGN §10: named events, parseChatMessageEvent)',
     });
   });
 
+  it("tells a frame named error from EventSource's own connection error: a plain Event is not-a-message-event (issue 24)", () => {
+    const failed = sampleTurn().map((envelope, index, all) =>
+      index === all.length - 1
+        ? { ...envelope, event: { type: 'error' as const, code: 'provider-failed', message: 'The provider failed', retryable: false } }
+        : envelope,
+    );
+    const frame = failed[failed.length - 1]!;
+    const delivered = asEventSourceWould(encodeChatSseFrame(frame));
+    expect(delivered.type).toBe('error');
+    expect(parseChatMessageEvent(delivered)).toEqual({ ok: true, value: frame });
+    expect(parseChatMessageEvent(new Event('error') as unknown as MessageEvent)).toEqual({
+      ok: false,
+      code: 'not-a-message-event',
+      message: "the event carries no data: not a message (EventSource's own error or open event)",
+    });
+  });
+
   it('never throws, on any hostile value', () => {
     for (const hostile of everyHostileArgument([new MessageEvent('delta')])) {
       expect(parseChatMessageEvent(hostile.args[0] as MessageEvent).ok, hostile.label).toBe(false);

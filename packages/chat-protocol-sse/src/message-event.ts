@@ -25,12 +25,22 @@ export interface ChatMessageEventLike {
 }
 
 /**
+ * Refusal codes of {@link parseChatMessageEvent}: `parseChatSseMessage`'s, and
+ * `not-a-message-event` for an event without `data`, such as the plain `Event`
+ * named `error` that `EventSource` dispatches on a connection failure.
+ */
+export type ParseChatMessageEventRefusalCode = ParseChatSseMessageRefusalCode | 'not-a-message-event';
+
+/**
  * Strictly parses a `MessageEvent` as `EventSource` delivers it: `type` is the
  * SSE `event:` name, `data` the envelope JSON and `lastEventId` the frame's
  * `id:`, checked with `parseChatSseMessage` (event name and cursor must match
- * the envelope). Never throws: an event that cannot be read is `invalid-json`.
+ * the envelope). A frame named `error` (the v1 `error` event) is a
+ * `MessageEvent` with `data`; `EventSource`'s own connection error, delivered
+ * to the same `error` listener, is a plain `Event` without it and is
+ * `not-a-message-event`. Never throws: an event that cannot be read is `invalid-json`.
  */
-export function parseChatMessageEvent(event: ChatMessageEventLike): ParseResult<ChatEventEnvelope, ParseChatSseMessageRefusalCode> {
+export function parseChatMessageEvent(event: ChatMessageEventLike): ParseResult<ChatEventEnvelope, ParseChatMessageEventRefusalCode> {
   let name: unknown;
   let data: unknown;
   let id: unknown;
@@ -39,6 +49,8 @@ export function parseChatMessageEvent(event: ChatMessageEventLike): ParseResult<
   } catch {
     return refuse('invalid-json', 'the message event cannot be read');
   }
+  if (data === undefined)
+    return refuse('not-a-message-event', "the event carries no data: not a message (EventSource's own error or open event)");
   // parseChatSseMessage refuses data that is not text itself, as `invalid-json`.
   return parseChatSseMessage({
     data: data as string,

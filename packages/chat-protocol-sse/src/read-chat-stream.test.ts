@@ -207,6 +207,65 @@ describe('readChatStream against hostile servers: a typed outcome, never a hang 
   });
 });
 
+describe('readChatStream and a resumed stream that disagrees with itself (DESIGN §10, issue 24)', () => {
+  // Seq 3 of the turn, sent again with other content or under another event id.
+  const third = turn[2]!;
+  const withThird = (replacement: ChatEventEnvelope): ChatEventEnvelope[] =>
+    turn.map((envelope) => (envelope.seq === 3 ? replacement : envelope));
+  const otherContent = withThird({ ...third, event: { ...third.event, summary: 'refusé' } as ChatEventEnvelope['event'] });
+  const otherEventId = withThird({ ...third, eventId: 'evt_turn_1_3_again' });
+
+  for (const [name, replayed] of [
+    ['other content', otherContent],
+    ['another event id', otherEventId],
+  ] as const) {
+    it(`a delivered seq replayed on reconnect with ${name} is invalid-frame conflicting-duplicate, never dropped unseen`, async () => {
+      // Cut after seq 3; the reconnect replays from the start with another seq 3 (then its own 4 and 5); the next one is clean.
+      const server = await serverFor((index) =>
+        index === 0
+          ? { kind: 'frames', cutAfterFrames: 3 }
+          : index === 1
+            ? { kind: 'frames', ignoreCursor: true, envelopes: replayed }
+            : { kind: 'frames' },
+      );
+      const items = await collect(readChatStream({ url: server.url, retry: fast }));
+      expect(items.filter((item) => item.type === 'invalid-frame')).toEqual([
+        {
+          type: 'invalid-frame',
+          code: 'conflicting-duplicate',
+          message: 'seq 3 of turn turn_1 came again with other content',
+          id: 'turn_1:3',
+          event: 'tool_result',
+        },
+      ]);
+      // The client keeps the seq 3 it delivered and takes nothing built on the other one.
+      expect(envelopesOf(items)).toEqual(turn);
+      expect(server.requests.map((request) => request.lastEventId)).toEqual([undefined, 'turn_1:3', 'turn_1:3']);
+      expect(items.filter((item) => item.type === 'reconnecting').map((item) => item.type === 'reconnecting' && item.failure.code)).toEqual(
+        ['stream-ended', 'invalid-frame'],
+      );
+      expect(last(items)).toEqual({ type: 'ended', reason: 'terminal', cursor: { turnId: 'turn_1', seq: 7 } });
+    });
+  }
+
+  it('an identical redelivery of delivered seqs stays silently absorbed', async () => {
+    const server = await serverFor((index) =>
+      index === 0 ? { kind: 'frames', cutAfterFrames: 3 } : { kind: 'frames', ignoreCursor: true, envelopes: structuredClone(turn) },
+    );
+    const items = await collect(readChatStream({ url: server.url, retry: fast }));
+    expect(items.filter((item) => item.type === 'invalid-frame')).toEqual([]);
+    expect(envelopesOf(items)).toEqual(turn);
+    expect(last(items)).toEqual({ type: 'ended', reason: 'terminal', cursor: { turnId: 'turn_1', seq: 7 } });
+  });
+
+  it('a seq at or below the starting cursor, which this iterator never delivered, is skipped: there is nothing to compare it with', async () => {
+    const server = await serverFor(() => ({ kind: 'frames', ignoreCursor: true, envelopes: otherContent }));
+    const items = await collect(readChatStream({ url: server.url, cursor: { turnId: 'turn_1', seq: 3 }, retry: fast }));
+    expect(items.filter((item) => item.type === 'invalid-frame')).toEqual([]);
+    expect(envelopesOf(items).map((envelope) => envelope.seq)).toEqual([4, 5, 6, 7]);
+  });
+});
+
 describe('readChatStream backoff (DESIGN §10: exponential with jitter, honouring retry:, bounded)', () => {
   const delays = (items: readonly ChatStreamItem[]): number[] =>
     items.flatMap((item) => (item.type === 'reconnecting' ? [item.delayMs] : []));

@@ -6,6 +6,7 @@
  */
 import {
   CHAT_LIMITS,
+  digestEnvelope,
   formatChatCursor,
   parseChatSseMessage,
   type ChatCursor,
@@ -62,8 +63,14 @@ export interface ChatStreamFailure {
 /** Why the iteration ended; `ended` is always the last item, exactly once. */
 export type ChatStreamEndReason = 'terminal' | 'no-content' | 'refused' | 'aborted' | 'gave-up';
 
-/** Codes of an `invalid-frame` item: the strict parser's (`too-large` also for a message past the envelope limit), a frame of another turn, or a seq past the next one. */
-export type ChatStreamFrameRefusalCode = ParseChatSseMessageRefusalCode | 'foreign-turn' | 'seq-gap';
+/**
+ * Codes of an `invalid-frame` item: the strict parser's (`too-large` also for a
+ * message past the envelope limit), a frame of another turn, a seq past the next
+ * one, or `conflicting-duplicate`: a seq this iterator already delivered, sent
+ * again with another event id or content (a resumed stream that disagrees with
+ * itself), as `applyChatEvent` would call it.
+ */
+export type ChatStreamFrameRefusalCode = ParseChatSseMessageRefusalCode | 'foreign-turn' | 'seq-gap' | 'conflicting-duplicate';
 
 /** A frame the server delivered, strictly parsed; `cursor` is its own position. */
 export interface ChatStreamEnvelopeItem {
@@ -141,8 +148,13 @@ const KEBAB_CODE = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
  * Reads one turn's SSE stream as typed items (see {@link ChatStreamItem}).
  *
  * Guarantees: envelopes come in seq order, contiguous after the cursor, each
- * once (a redelivered seq after a reconnect is skipped; the cursor never moves
- * backwards). A failed attempt (network error, timeout, 5xx, a body that is not
+ * once (an identical redelivery of a seq after a reconnect is skipped; the
+ * cursor never moves backwards). A seq it delivered that comes again with
+ * another event id or content is never dropped unseen: it is an `invalid-frame`
+ * item `conflicting-duplicate`, and the attempt is dropped like any invalid
+ * frame. To compare, it keeps one line (event id and content digest) per seq it
+ * delivered of its one turn; a seq at or below the starting `cursor`, which it
+ * never saw, is skipped. A failed attempt (network error, timeout, 5xx, a body that is not
  * `text/event-stream`, a stream that ends before the terminal event, an invalid
  * frame) reconnects after the last envelope with `Last-Event-ID`, waiting a
  * jittered exponential backoff (a uniform draw in [½, 1] of
@@ -200,7 +212,7 @@ type AttemptOutcome = { readonly end: ChatStreamEndedItem } | { readonly failure
 
 async function* iterate(settings: Settings): AsyncGenerator<ChatStreamItem, void, undefined> {
   const { signal } = settings;
-  const progress = { cursor: settings.cursor, retryMs: undefined as number | undefined, advanced: false };
+  const progress: Progress = { cursor: settings.cursor, retryMs: undefined, advanced: false, delivered: [] };
   let reconnects = 0;
   for (;;) {
     if (signal?.aborted) return yield ended('aborted', progress.cursor);
@@ -225,7 +237,12 @@ interface Progress {
   cursor: ChatCursor | null;
   retryMs: number | undefined;
   advanced: boolean;
+  /** Entry `seq - 1`: what this iterator delivered at that seq (see {@link deliveredLine}); empty below the starting cursor. */
+  readonly delivered: string[];
 }
+
+// What identifies a delivered frame's content, as core's idempotency memory does: its event id and content digest.
+const deliveredLine = (envelope: ChatEventEnvelope): string => `${envelope.eventId} ${digestEnvelope(envelope)}`;
 
 // One connection: request, check the answer, read its frames. Every exit path
 // (return, a consumer leaving at a yield) runs the finally block, which aborts
@@ -314,7 +331,7 @@ async function callFetch(settings: Settings, headers: Headers, signal: AbortSign
   return response;
 }
 
-// Strict parse, then the order rules: the cursor's turn, seqs contiguous after it, a redelivered seq skipped.
+// Strict parse, then the order rules: the cursor's turn, seqs contiguous after it, an identical redelivery skipped.
 function takeMessage(message: EventSourceMessage, progress: Progress): ChatStreamEnvelopeItem | ChatStreamInvalidFrameItem | undefined {
   const parsed = parseChatSseMessage(message);
   const refused = (code: ChatStreamFrameRefusalCode, text: string): ChatStreamInvalidFrameItem => ({
@@ -330,9 +347,15 @@ function takeMessage(message: EventSourceMessage, progress: Progress): ChatStrea
   if (cursor && envelope.turnId !== cursor.turnId)
     return refused('foreign-turn', `frame of turn ${envelope.turnId}, expected ${cursor.turnId}`);
   const expected = (cursor?.seq ?? 0) + 1;
-  if (envelope.seq < expected) return undefined;
+  if (envelope.seq < expected) {
+    const seen = progress.delivered[envelope.seq - 1];
+    return seen === undefined || seen === deliveredLine(envelope)
+      ? undefined
+      : refused('conflicting-duplicate', `seq ${envelope.seq} of turn ${envelope.turnId} came again with other content`);
+  }
   if (envelope.seq > expected) return refused('seq-gap', `frame seq ${envelope.seq}, expected ${expected}`);
   progress.cursor = { turnId: envelope.turnId, seq: envelope.seq };
+  progress.delivered[envelope.seq - 1] = deliveredLine(envelope);
   progress.advanced = true;
   return { type: 'envelope', envelope, cursor: progress.cursor };
 }

@@ -13,6 +13,7 @@ import {
   type ChatStateV1,
 } from '@papercusp/chat-protocol-core';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { DEFAULT_CHAT_SSE_RETRY_MS } from '../src/create-chat-sse-response.js';
 import { DONE, envelopeAt } from './sse-test-server.js';
 import type { ServedConnection } from './log-server.js';
 
@@ -33,9 +34,9 @@ export function foldTurn(envelopes: readonly ChatEventEnvelope[], conversationId
   }, createChatState(conversationId));
 }
 
-/** Byte offsets of every frame boundary of a clean body from the start (no heartbeats). */
+/** Byte offsets of every frame boundary of a clean body from the start: its `retry:` field, then frames (no heartbeats). */
 export function boundariesOf(envelopes: readonly ChatEventEnvelope[]): number[] {
-  let offset = 0;
+  let offset = Buffer.byteLength(`retry: ${DEFAULT_CHAT_SSE_RETRY_MS}\n\n`);
   return envelopes.map((envelope) => (offset += Buffer.byteLength(encodeChatSseFrame(envelope))));
 }
 

@@ -33,6 +33,8 @@ export type FrameAnswer =
       readonly skipSeq?: number;
       /** Keep the connection open after the frames. */
       readonly holdOpen?: boolean;
+      /** Serve these frames on this connection instead of the server's (a host that disagrees with itself). */
+      readonly envelopes?: readonly ChatEventEnvelope[];
     }
   | { readonly kind: 'status'; readonly status: number; readonly body?: string; readonly contentType?: string }
   | { readonly kind: 'raw'; readonly body: string | Uint8Array; readonly contentType?: string }
@@ -141,9 +143,10 @@ function serve(envelopes: readonly ChatEventEnvelope[], plan: FrameAnswer, reque
     case 'frames': {
       response.writeHead(200, { connection: 'close', 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       const retry = plan.retryMs === undefined ? '' : `retry: ${plan.retryMs}\n\n`;
+      const listed = plan.envelopes ?? envelopes;
       const served = plan.ignoreCursor
-        ? envelopes
-        : envelopes.filter((envelope) => envelope.seq > (parseChatCursor(header(request, 'last-event-id'))?.seq ?? 0));
+        ? listed
+        : listed.filter((envelope) => envelope.seq > (parseChatCursor(header(request, 'last-event-id'))?.seq ?? 0));
       const body = Buffer.from(retry + frameBody(served, undefined, plan.skipSeq));
       const cutAfterBytes =
         plan.cutAfterFrames === undefined ? plan.cutAfterBytes : (frameBoundaries(served)[plan.cutAfterFrames - 1] ?? body.length);

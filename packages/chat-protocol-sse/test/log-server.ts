@@ -38,6 +38,8 @@ export interface LogServerOptions {
   readonly turnId: string;
   /** Bytes of request `index`'s body (from 0) to send before destroying the socket; `undefined`: no cut. */
   readonly cutAfterBytes?: (index: number) => number | undefined;
+  /** The stream's `retry:` (default: the server's). */
+  readonly retryMs?: number;
 }
 
 /** Starts a server on 127.0.0.1 whose every request is one turn's SSE stream over `options.log`. */
@@ -67,6 +69,7 @@ export async function startLogServer(options: LogServerOptions): Promise<LogServ
       turnId: options.turnId,
       // No heartbeat inside a test: the bodies are frames only, so the cut offsets are exact.
       heartbeatMs: 600_000,
+      ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }),
     }).then((response) => {
       connection.status = response.status;
       return writeChatSseResponse(response, outgoing);
