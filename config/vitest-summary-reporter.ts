@@ -38,3 +38,8 @@ export class SummaryReporter extends MinimalReporter {
     this.log(`✓ ${counts} in ${testModules.length} files (${seconds.toFixed(1)} s)`);
   }
 }
+
+/** The reporters of a package's suite: one line a passing package under turbo (`pnpm test`, `pnpm soak`), vitest's full listing when run by hand. */
+export function packageReporters(): ['default'] | [SummaryReporter] {
+  return process.env['TURBO_HASH'] === undefined ? ['default'] : [new SummaryReporter()];
+}

@@ -12,7 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { goldenVitePlugin } from './golden-module.js';
-import { SummaryReporter } from './vitest-summary-reporter.js';
+import { packageReporters } from './vitest-summary-reporter.js';
 import { DEFAULT_SOAK_MULTIPLE } from '../test-support/property-runs.js';
 
 /** The longest a single test may take in `pnpm soak`. */
@@ -48,7 +48,7 @@ export function packageTestConfig(name: string, packageRoot: URL, options: Packa
       },
       test: {
         // Under turbo (`pnpm test`, `pnpm soak`) a passing package is one line; vitest run by hand lists every file.
-        reporters: process.env['TURBO_HASH'] === undefined ? ['default'] : [new SummaryReporter()],
+        reporters: packageReporters(),
         include: ['src/**/*.test.ts', 'test/**/*.test.ts', ...(soak ? (options.soakInclude ?? []) : [])],
         // The test files share a worker's modules instead of each importing zod, fast-check and the
         // sources afresh: that import was half of a package's suite. They test pure functions and

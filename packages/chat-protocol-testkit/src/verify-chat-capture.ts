@@ -217,10 +217,11 @@ export function createChatCaptureVerifier(given: VerifyChatCaptureOptions = {}):
       return;
     }
     // Only the content rules (tools, cards, state) can refuse here: the checks above filter the rest.
-    // Every reducer code is a rule of the same name, which the compiler checks on this line, but
-    // `unknown-event`: the base parser read every frame, so a type the reducer does not know
-    // (a product event) was already refused there as unparseable.
-    violate({ rule: applied.code === 'unknown-event' ? 'unparseable-frame' : applied.code, message: applied.message, ...at });
+    // Every reducer code is a rule of the same name, which the compiler checks on this line, but the
+    // reducer's own field guards (`unknown-event`, `invalid-event`, `invalid-envelope`): the base parser
+    // read every frame, so what they refuse (a product event) was already refused there as unparseable.
+    const unparseable = applied.code === 'unknown-event' || applied.code === 'invalid-event' || applied.code === 'invalid-envelope';
+    violate({ rule: unparseable ? 'unparseable-frame' : applied.code, message: applied.message, ...at });
   };
 
   const legacyDecoder = options.legacy === undefined ? undefined : legacyDecoderFor(options.legacy, options);
