@@ -6,8 +6,9 @@
 import type { InteractionAuthority } from '@papercusp/chat-protocol-interactions';
 
 /**
- * An authenticated caller: a stable id (per-caller limits count by it) and the
- * interaction authority the host binds to the cards it opens for this caller.
+ * An authenticated caller: a stable id (per-caller limits count by it, with the
+ * whole authority) and the interaction authority the host binds to the cards
+ * it opens for this caller.
  * Nothing in a request body ever changes it.
  */
 export interface ChatHostCaller extends InteractionAuthority {

@@ -19,10 +19,10 @@ import { closeAbandonedTurn } from './close-abandoned-turn.js';
 import { readConversationState, type ChatHostConversationLogReader, type ConversationStateAnswer } from './conversation-state.js';
 import { answerExistingTurn } from './existing-turn.js';
 import { hostTurnId } from './host-turn-id.js';
-import { jsonResponse, notFoundResponse, refusalResponse } from './host-responses.js';
+import { jsonResponse, methodNotAllowedResponse, notFoundResponse, refusalResponse } from './host-responses.js';
 import { hasOrphanedEffect } from './orphaned-effects.js';
 import { formatChatStream, readChatStreamFormat } from './peer-stream.js';
-import { isJsonObject, readJsonBody } from './read-json-body.js';
+import { isJsonObject, readJsonBody, withBodyDeadline } from './read-json-body.js';
 import { isRouteId } from './route-ids.js';
 import { runChatTurn } from './run-chat-turn.js';
 import { browserPageResponse } from './serve-browser-page.js';
@@ -66,7 +66,15 @@ export interface ChatHostOptions {
   readonly clock?: () => string;
   /** The largest POST body accepted, in bytes (default 16 KiB). */
   readonly maxBodyBytes?: number;
-  /** Open event streams one caller may hold in this process (default 8). */
+  /**
+   * How long a request's body may take to arrive whole, from the moment the
+   * host has the request (default 10 000 ms): past it, `408 request-timeout`.
+   */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * Open event streams one caller may hold in this process (default 8),
+   * counted per caller id and authority (tenant, principal, customer, public owner).
+   */
   readonly maxStreamsPerCaller?: number;
   /** The SSE heartbeat interval (default: the transport's). */
   readonly heartbeatMs?: number;
@@ -114,6 +122,9 @@ const FULL_CAPABILITIES = {
 
 const PREFIX = '/v1/conversations/:conversationId';
 
+// The methods the routes are registered for; Hono answers HEAD with its GET route.
+const ROUTED_METHODS = ['GET', 'POST'] as const;
+
 type Checked = { readonly caller: ChatHostCaller; readonly conversationId: string } | Response;
 
 /**
@@ -122,12 +133,17 @@ type Checked = { readonly caller: ChatHostCaller; readonly conversationId: strin
  * authority before touching anything; a conversation, turn or card that is
  * missing or the caller may not see gets the same `404` body; hostile bodies
  * get typed 4xx answers, and a refused `POST /turns` claims and writes
- * nothing; the handler never rejects.
+ * nothing; a body that does not arrive within `bodyTimeoutMs` is
+ * a `408`; a method a path does not serve is `405` with `Allow` (and
+ * `OPTIONS` is `204` with it), a path no route has is the not-found answer
+ * for every method; `HEAD` is answered as `GET` without its body, which is
+ * cancelled (a stream's slot is released at once); the handler never rejects.
  */
 export function createChatHost(options: ChatHostOptions): (request: Request) => Promise<Response> {
   const { store, agent } = options;
   const clock = options.clock ?? (() => new Date().toISOString());
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   const cardLifetimeMs = options.cardLifetimeMs ?? 3_600_000;
   const cardPollMs = options.cardPollMs ?? 1000;
   const cancelPollMs = options.cancelPollMs ?? 500;
@@ -316,11 +332,10 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   app.get(`${PREFIX}/turns/:turnId/events`, async (context) => {
     const checked = await checkTurn(context);
     if (checked instanceof Response) return checked;
-    const { turnId, progress } = checked;
-    const { callerId } = checked.caller;
+    const { turnId, caller } = checked;
     const format = readChatStreamFormat(context.req.raw);
     if (format === null) return refusalResponse('unsupported-format', 'format: expected v1, ag-ui or ai-sdk');
-    if (!streams.acquire(callerId)) return refusalResponse('too-many-streams', 'this caller holds too many open streams');
+    if (!streams.acquire(caller)) return refusalResponse('too-many-streams', 'this caller holds too many open streams');
     try {
       const response = await createChatSseResponse(context.req.raw, {
         log: store.eventLog,
@@ -328,9 +343,9 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
         turnId,
         ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       });
-      return streams.release(callerId, formatChatStream(response, format));
+      return streams.release(caller, formatChatStream(response, format));
     } catch {
-      streams.release(callerId, new Response(null));
+      streams.release(caller, new Response(null));
       return refusalResponse('store-unavailable', 'the stream could not start');
     }
   });
@@ -415,12 +430,32 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   });
   registerAgUiRoute(app, { dispatch, authenticate, maxBodyBytes: maxPeerBodyBytes });
 
-  app.notFound(() => notFoundResponse());
+  // What a path serves (RFC 9110 §15.5.6), read from the routes themselves: `undefined` for a path no route has.
+  const allowOf = (path: string): string | undefined => {
+    const served = ROUTED_METHODS.filter((method) => app.router.match(method, path)[0].length > 0);
+    if (served.length === 0) return undefined;
+    return [...served.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])), 'OPTIONS'].join(', ');
+  };
+  // No route for this method: the path's other methods (405, or 204 for OPTIONS), else the one not-found answer.
+  // Before authentication: the answer depends on the path's shape only, never on what exists or who asks.
+  app.notFound((context) => {
+    const allow = allowOf(context.req.path);
+    if (allow === undefined) return notFoundResponse();
+    if (context.req.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow, 'cache-control': 'no-store' } });
+    return methodNotAllowedResponse(allow);
+  });
   app.onError(() => refusalResponse('internal-error', 'the host failed'));
 
   return async (request) => {
     try {
-      return await app.fetch(request);
+      if (request.method === 'HEAD') {
+        // Hono would answer HEAD with the GET answer's body dropped unread, so a stream's end (its slot, its
+        // subscription) would never run: the GET answer's body is cancelled here instead.
+        const answer = await app.fetch(new Request(request, { method: 'GET' }));
+        await answer.body?.cancel().catch(() => undefined);
+        return new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+      }
+      return await app.fetch(withBodyDeadline(request, bodyTimeoutMs));
     } catch {
       return refusalResponse('internal-error', 'the host failed');
     }

@@ -9,6 +9,8 @@
 export type ChatHostRefusalCode =
   | 'unauthenticated'
   | 'invalid-request-target'
+  | 'method-not-allowed'
+  | 'request-timeout'
   | 'not-found'
   | 'invalid-id'
   | 'unsupported-media-type'
@@ -34,6 +36,8 @@ export type ChatHostRefusalCode =
 export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, number>> = Object.freeze({
   unauthenticated: 401,
   'invalid-request-target': 400,
+  'method-not-allowed': 405,
+  'request-timeout': 408,
   'not-found': 404,
   'invalid-id': 400,
   'unsupported-media-type': 415,
@@ -56,11 +60,21 @@ export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, numb
   'state-unfoldable': 500,
 });
 
-/** A JSON response with `no-store` caching: every host answer is per caller. */
+/**
+ * A JSON response with `no-store` caching (every host answer is per caller)
+ * and its `content-length`, so a client has the whole answer as soon as its
+ * bytes arrive, even while the connection lingers after an early refusal.
+ */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  return new Response(bytes, {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-length': String(bytes.byteLength),
+      ...headers,
+    },
   });
 }
 
@@ -68,6 +82,13 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 export function refusalResponse(code: ChatHostRefusalCode, message: string, extra: Record<string, unknown> = {}): Response {
   const headers: Record<string, string> = code === 'unauthenticated' ? { 'www-authenticate': 'Bearer' } : {};
   return jsonResponse(CHAT_HOST_REFUSAL_STATUS[code], { code, message, ...extra }, headers);
+}
+
+/** `405 method-not-allowed` with the `Allow` header (RFC 9110 §15.5.6): the methods the request's path serves, as `allow` lists them. */
+export function methodNotAllowedResponse(allow: string): Response {
+  const code = 'method-not-allowed';
+  const message = allow === '' ? 'this path allows no method' : `this path allows ${allow}`;
+  return jsonResponse(CHAT_HOST_REFUSAL_STATUS[code], { code, message }, { allow });
 }
 
 /** The one answer for anything missing or not the caller's: identical in both cases. */

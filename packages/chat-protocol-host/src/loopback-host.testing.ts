@@ -54,6 +54,11 @@ export interface Host {
   readonly effects: string[];
 }
 
+/** A host {@link startHost} serves: its handler too, for requests made in process (no HTTP). */
+export interface LoopbackHost extends Host {
+  readonly handler: (request: Request) => Promise<Response>;
+}
+
 /** Serves a host on a free loopback port through node:http, as the command will. */
 export async function startHost(
   { store, servers }: TestStore,
@@ -61,10 +66,18 @@ export async function startHost(
   hostOptions: Partial<
     Pick<
       ChatHostOptions,
-      'maxStreamsPerCaller' | 'maxBodyBytes' | 'maxStateTurns' | 'maxStateFrames' | 'agent' | 'cardPollMs' | 'claimConversation'
+      | 'maxStreamsPerCaller'
+      | 'maxBodyBytes'
+      | 'maxStateTurns'
+      | 'maxStateFrames'
+      | 'agent'
+      | 'cardPollMs'
+      | 'authenticate'
+      | 'bodyTimeoutMs'
+      | 'claimConversation'
     >
   > = {},
-): Promise<Host> {
+): Promise<LoopbackHost> {
   const effects: string[] = [];
   const handler = createChatHost({
     store,
@@ -82,7 +95,7 @@ export async function startHost(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
-  return { base: `http://127.0.0.1:${address.port}`, effects };
+  return { base: `http://127.0.0.1:${address.port}`, effects, handler };
 }
 
 export const auth = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });

@@ -65,14 +65,14 @@ describe('GET / serves the browser page (DESIGN §11)', () => {
     expect(script).not.toContain('__CHAT_HOST_BROWSER_PAGE_SCRIPT__');
   });
 
-  it('§11 the API routes keep their auth: without a token they are 401, and POST / is the common 404', async () => {
+  it('§11 the API routes keep their auth: without a token they are 401, and POST / is 405 with the page’s Allow (issue 24)', async () => {
     expect(await call(host, 'GET', '/v1/conversations/c_ana_x/turns/by-client-id/turn_00000000000000000000000000000000', null)).toEqual({
       status: 401,
       body: { code: 'unauthenticated', message: 'a bearer token is required' },
     });
     expect(await call(host, 'POST', '/', null, {})).toEqual({
-      status: 404,
-      body: { code: 'not-found', message: 'no such conversation, turn or card' },
+      status: 405,
+      body: { code: 'method-not-allowed', message: 'this path allows GET, HEAD, OPTIONS' },
     });
   });
 });

@@ -1,37 +1,47 @@
 /**
  * The per-caller bound on open event streams, so one caller cannot hold a host
  * process's connections. It counts streams in this process only (a flood is
- * a per-process resource problem) and releases a slot when the stream ends,
- * errors or the client leaves.
+ * a per-process resource problem), keyed on the caller's whole identity, and
+ * releases a slot when the stream ends, errors or the client leaves. Which
+ * answers hold a slot is the host's to decide.
  */
+import type { ChatHostCaller } from './chat-host-caller.js';
 
-/** A counter of open streams per caller id. */
+/** A counter of open streams per caller. */
 export interface StreamLimit {
-  /** Takes a slot for `callerId`: false when the caller already holds `max`. */
-  acquire(callerId: string): boolean;
-  /** Wraps a stream response so its slot is released exactly once when its body ends or is cancelled. */
-  release(callerId: string, response: Response): Response;
+  /** Takes a slot for `caller`: false when the caller already holds `max`. */
+  acquire(caller: ChatHostCaller): boolean;
+  /** Wraps a stream response so its slot is released exactly once when its body ends, errors or is cancelled. */
+  release(caller: ChatHostCaller, response: Response): Response;
+}
+
+// One key per caller: its id and every authority field (tenant, principal, customer, public owner), as a JSON
+// array, so no two different callers share a key however their names are spelled (`a:b`+`c` is not `a`+`b:c`).
+function callerKey(caller: ChatHostCaller): string {
+  return JSON.stringify([caller.tenantId, caller.principalId, caller.customerId, caller.publicOwnerId, caller.callerId]);
 }
 
 /** Creates a {@link StreamLimit} of at most `max` open streams per caller. */
 export function createStreamLimit(max: number): StreamLimit {
   const open = new Map<string, number>();
-  const free = (callerId: string): void => {
-    const count = (open.get(callerId) ?? 1) - 1;
-    if (count <= 0) open.delete(callerId);
-    else open.set(callerId, count);
+  const free = (key: string): void => {
+    const count = (open.get(key) ?? 1) - 1;
+    if (count <= 0) open.delete(key);
+    else open.set(key, count);
   };
   return {
-    acquire(callerId) {
-      const count = open.get(callerId) ?? 0;
+    acquire(caller) {
+      const key = callerKey(caller);
+      const count = open.get(key) ?? 0;
       if (count >= max) return false;
-      open.set(callerId, count + 1);
+      open.set(key, count + 1);
       return true;
     },
-    release(callerId, response) {
+    release(caller, response) {
+      const key = callerKey(caller);
       const body = response.body;
       if (body === null) {
-        free(callerId);
+        free(key);
         return response;
       }
       const reader = body.getReader();
@@ -39,7 +49,7 @@ export function createStreamLimit(max: number): StreamLimit {
       const once = (): void => {
         if (!released) {
           released = true;
-          free(callerId);
+          free(key);
         }
       };
       const wrapped = new ReadableStream<Uint8Array>({
