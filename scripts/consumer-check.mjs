@@ -7,15 +7,16 @@
 //   1. without the testkit: typechecks a TypeScript consumer under NodeNext (an
 //      ES module and a CommonJS module) and under `bundler` resolution, runs it
 //      as ESM and as CJS (real calls into every package and every facade
-//      subpath), and finds no fast-check, pure-rand, vitest, eventsource-parser
-//      or testkit in package-lock.json;
+//      subpath, the host library included), and finds no fast-check, pure-rand,
+//      vitest, testkit, pg or PGlite in package-lock.json (the store and the
+//      host load without a database driver);
 //   2. with the testkit added as a dev dependency: does the same for
 //      `@papercusp/chat-protocol/testkit`, and still finds no fast-check,
 //      pure-rand or vitest (optional peers the app did not ask for);
-//   3. with the host added (which depends on both database drivers, so it
-//      comes after the check that the store loads without them): runs its
-//      `chat-protocol-host` command from node_modules/.bin on PGlite until it
-//      listens, then stops it with SIGTERM and expects exit code 0.
+//   3. with the command package added (which depends on both database drivers,
+//      so it comes after the check that the store and the host load without
+//      them): runs its `chat-protocol-host` command from node_modules/.bin on
+//      PGlite until it listens, then stops it with SIGTERM and expects exit code 0.
 // Exit code 0 when every check passes, 1 with the failing step otherwise. The
 // temporary directory is removed either way (`CONSUMER_KEEP=1` keeps it).
 import { execFileSync, spawn } from 'node:child_process';
@@ -29,8 +30,10 @@ const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const TEST_TOOLING = ['fast-check', 'pure-rand', 'vitest'];
 // eventsource-parser is no longer among them: it is the SSE transport's parser, a dependency of @papercusp/chat-protocol-sse.
 const TESTKIT_ONLY = ['@papercusp/chat-protocol-testkit'];
-// Installed after the app's checks: it depends on pg and PGlite, which the store must load without.
-const HOST = '@papercusp/chat-protocol-host';
+// The database drivers: the command's dependencies, optional peers of the store, never the host library's.
+const DRIVERS = ['pg', '@electric-sql/pglite'];
+// Installed after the app's checks: it depends on pg and PGlite, which the store and the host must load without.
+const COMMAND = '@papercusp/chat-protocol-host-command';
 
 /** Fails the check with a message saying which step broke. */
 class CheckFailure extends Error {}
@@ -105,6 +108,7 @@ import { decodeLegacyChatFrame, scout } from '@papercusp/chat-protocol/legacy';
 import { TurnRecovery, createTurnId, isTurnId } from '@papercusp/chat-protocol/recovery';
 import { CHAT_SSE_EVENT_NAMES, parseChatMessageEvent } from '@papercusp/chat-protocol-sse';
 import { isChatIdentifier, migrateChatStore } from '@papercusp/chat-protocol-postgres';
+import { createChatHost, createScriptedChatAgent, isRouteId } from '@papercusp/chat-protocol-host';
 
 const requireFromApp = createRequire(process.cwd() + '/');
 const checked: string[] = [];
@@ -172,7 +176,20 @@ assert.deepEqual([isChatIdentifier('chat_protocol'), isChatIdentifier('Chat')], 
 assert.equal(typeof migrateChatStore, 'function');
 checked.push('postgres');
 
-console.log(checked.join(', '));
+// host: the library loads without either driver too (they are the command's), and its handler answers
+// an unauthenticated request before it touches a store; the summary line waits for that answer.
+const host = createChatHost({ store: {} as never, agent: createScriptedChatAgent(), authenticate: () => null });
+assert.deepEqual([isRouteId('conv_1'), isRouteId('../conv_1')], [true, false]);
+host(new Request('http://host.example/v1/conversations/conv_1/state'))
+  .then(async (response) => {
+    assert.deepEqual([response.status, ((await response.json()) as { code?: string }).code], [401, 'unauthenticated']);
+    checked.push('host');
+    console.log(checked.join(', '));
+  })
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
 `;
 
 const TESTKIT_SOURCE = `
@@ -247,12 +264,12 @@ function checkZodLine(workspace, tarballs, zodVersion) {
   const project = join(workspace, `app-zod-${zodVersion}`);
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer-app', version: '1.0.0', private: true }, null, 2));
-  const app = [...tarballs].filter(([name]) => name !== '@papercusp/chat-protocol-testkit' && name !== HOST).map(([, file]) => file);
+  const app = [...tarballs].filter(([name]) => name !== '@papercusp/chat-protocol-testkit' && name !== COMMAND).map(([, file]) => file);
   const npm = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
   run('npm', ['install', ...npm, ...app, `zod@${zodVersion}`], { cwd: project });
   step(`npm installed ${app.length} tarballs and zod@${zodVersion}, without the testkit`);
-  assertAbsent(project, [...TEST_TOOLING, ...TESTKIT_ONLY], 'of an app without the testkit');
-  checkConsumer(project, 'app', APP_SOURCE, 'core, core schemas, blocks, legacy, recovery, interactions, sse, postgres');
+  assertAbsent(project, [...TEST_TOOLING, ...TESTKIT_ONLY, ...DRIVERS], 'of an app without the testkit or the command');
+  checkConsumer(project, 'app', APP_SOURCE, 'core, core schemas, blocks, legacy, recovery, interactions, sse, postgres, host');
 
   run('npm', ['install', ...npm, '--save-dev', tarballs.get('@papercusp/chat-protocol-testkit')], { cwd: project });
   step('npm added the testkit as a dev dependency');
@@ -260,11 +277,14 @@ function checkZodLine(workspace, tarballs, zodVersion) {
   checkConsumer(project, 'testkit', TESTKIT_SOURCE, 'testkit');
 }
 
-/** Installs the host into `project` and runs its command until it listens, then stops it. */
+/** Installs the command package into `project` and runs its command until it listens, then stops it. */
 async function checkHostCommand(project, tarball) {
   console.log('\nthe chat-protocol-host command');
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: project });
-  step('npm added the host (and with it pg and PGlite)');
+  const drivers = DRIVERS.filter((name) => lockedPackages(project).has(name));
+  if (drivers.length !== DRIVERS.length)
+    throw new CheckFailure(`the command package brought ${drivers.join(', ') || 'no driver'}, expected ${DRIVERS.join(', ')}`);
+  step(`npm added ${COMMAND} (and with it ${DRIVERS.join(' and ')})`);
   const bin = join(project, 'node_modules', '.bin', 'chat-protocol-host');
   const child = spawn(bin, ['--port', '0', '--data-dir', join(project, 'host-data')], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -298,7 +318,7 @@ try {
   const tarballs = pack(packages, destination);
   step(`packed ${[...tarballs.keys()].join(', ')}`);
   for (const zodVersion of zodVersions) checkZodLine(workspace, tarballs, zodVersion);
-  await checkHostCommand(join(workspace, `app-zod-${zodVersions.at(-1)}`), tarballs.get(HOST));
+  await checkHostCommand(join(workspace, `app-zod-${zodVersions.at(-1)}`), tarballs.get(COMMAND));
   console.log('\nconsumer check passed');
 } catch (error) {
   console.error(`\nconsumer check failed: ${error instanceof CheckFailure ? error.message : (error?.stack ?? error)}`);

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const hostBin = join(root, 'packages/chat-protocol-host/bin/chat-protocol-host.js');
+const hostBin = join(root, 'packages/chat-protocol-host-command/bin/chat-protocol-host.js');
 const databaseUrl = process.env['DATABASE_URL'] || null;
 const TOOL_DELAY_MS = 1200;
 const DEMO_TIMEOUT_MS = 180_000;
@@ -90,11 +90,11 @@ setTimeout(() => {
   void finish(1);
 }, DEMO_TIMEOUT_MS).unref();
 
-/** Builds the host and what it depends on through turbo, naming each package as it is built. */
+/** Builds the command and what it depends on through turbo, naming each package as it is built. */
 async function build() {
   write(dim('Building the packages (the first build takes a few minutes; later ones are cached)…'));
   const turbo = join(root, 'node_modules/.bin/turbo');
-  const child = spawn(turbo, ['run', 'build', '--filter=@papercusp/chat-protocol-host...', '--output-logs=full'], {
+  const child = spawn(turbo, ['run', 'build', '--filter=@papercusp/chat-protocol-host-command...', '--output-logs=full'], {
     cwd: root,
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

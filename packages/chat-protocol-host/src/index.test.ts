@@ -14,6 +14,7 @@ describe('the public surface of @papercusp/chat-protocol-host', () => {
       'createChatHost',
       'createNodeRequestListener',
       'createScriptedChatAgent',
+      'isRouteId',
     ]);
   });
 });

@@ -27,6 +27,7 @@ export type {
   ChatAgentTurn,
 } from './chat-agent.js';
 export { createNodeRequestListener } from './node-request-listener.js';
+export { isRouteId } from './route-ids.js';
 export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
 // The peers' formats and routes (DESIGN §11, §12): `?format=` on the events route, AG-UI's and the AI SDK's own routes.
 export type { ChatStreamFormat } from './peer-stream.js';

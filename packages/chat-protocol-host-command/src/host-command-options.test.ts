@@ -76,7 +76,7 @@ describe('parseHostCommand (issue 17, "The host": the chat-protocol-host command
   });
 });
 
-describe('the host README (issue 17: the command is documented)', () => {
+describe('the command README (issue 17: the command is documented)', () => {
   it('shows exactly what --help prints', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     expect(readme).toContain(`\`--help\` prints:\n\n\`\`\`text\n${HOST_COMMAND_USAGE}\`\`\``);

@@ -1,6 +1,6 @@
 /**
  * The running `chat-protocol-host`: the database opened and migrated (the
- * store's tables and the grants table), `createChatHost` with the scripted
+ * store's tables and the owners table), `createChatHost` with the scripted
  * agent served on `node:http`, and a `close` that stops it all in order. It
  * owns the wiring and the bearer-token callers; the routes are the host's.
  */
@@ -8,13 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createPostgresChatStore, migrateChatStore } from '@papercusp/chat-protocol-postgres';
-import type { ChatHostCaller } from './chat-host-caller.js';
-import { createChatHost } from './create-chat-host.js';
+import { createChatHost, createNodeRequestListener, createScriptedChatAgent, type ChatHostCaller } from '@papercusp/chat-protocol-host';
+import { claimConversationOwner, conversationOwnerLookups, migrateConversationOwners } from './conversation-owners.js';
 import type { HostCommandIdentity, HostCommandOptions } from './host-command-options.js';
-import { claimConversation, hostGrantLookups, migrateHostGrants } from './host-grants.js';
-import { createNodeRequestListener } from './node-request-listener.js';
 import { openHostDatabase } from './open-host-database.js';
-import { createScriptedChatAgent } from './scripted-agent.js';
 
 /** A started command. */
 export interface RunningHostCommand {
@@ -40,7 +37,7 @@ function callerOf({ callerId, tenantId }: HostCommandIdentity): ChatHostCaller {
  * both migrations succeeded; a bearer token resolves to its configured caller
  * and nothing else does; a turn accepted on a conversation nobody owns (`POST
  * /turns` or a peer route's POST, validated completely first) gives it to its
- * caller, through the host's `claimConversation`: a refused request claims nothing.
+ * caller, through the host's `claimConversation` hook: a refused request claims nothing.
  * Rejects, with everything it opened closed, when the database cannot be
  * opened or migrated or the port cannot be taken.
  */
@@ -49,7 +46,7 @@ export async function startHostCommand(options: HostCommandOptions): Promise<Run
   try {
     const migrated = await migrateChatStore(opened.database);
     if (!migrated.ok) throw new Error(`the store's tables could not be migrated: ${migrated.code}: ${migrated.message}`);
-    await migrateHostGrants(opened.database);
+    await migrateConversationOwners(opened.database);
   } catch (error) {
     await opened.close();
     throw error;
@@ -61,13 +58,13 @@ export async function startHostCommand(options: HostCommandOptions): Promise<Run
     const header = request.headers.get('authorization') ?? '';
     return header.startsWith('Bearer ') ? (callers.get(header.slice('Bearer '.length)) ?? null) : null;
   };
-  const store = createPostgresChatStore<unknown, ChatHostCaller>(opened.database, hostGrantLookups());
+  const store = createPostgresChatStore<unknown, ChatHostCaller>(opened.database, conversationOwnerLookups());
   const host = createChatHost({
     store,
     agent: createScriptedChatAgent({ toolDelayMs: options.toolDelayMs }),
     authenticate,
     cardPollMs: options.cardPollMs,
-    claimConversation: ({ caller, conversationId }) => claimConversation(opened.database, caller, conversationId),
+    claimConversation: (claim) => claimConversationOwner(opened.database, claim),
   });
   const sockets = new Set<Socket>();
   const server = createServer(createNodeRequestListener(host));

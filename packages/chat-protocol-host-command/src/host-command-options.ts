@@ -5,7 +5,7 @@
  * never throws: a bad flag is a refusal the command prints on one line.
  */
 import { refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
-import { isRouteId } from './route-ids.js';
+import { isRouteId } from '@papercusp/chat-protocol-host';
 
 /** Who a bearer token stands for: a caller name and its tenant, both route-id shaped. */
 export interface HostCommandIdentity {

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../test-support/postgres-cluster.mjs';
 import { HOST_COMMAND_USAGE } from './host-command-options.js';
 import { runHostCommand, spawnHostCommand, stopAllHostCommands, TOKENS, TOKENS_VARIABLE } from './host-command.testing.js';
-import { auth, call, cardOf, follow, startTurn, type Host } from './loopback-host.testing.js';
+import { auth, call, cardOf, follow, startTurn, type Host } from '../../../test-support/host-requests.js';
 
 const directories: string[] = [];
 const temporaryDirectory = (): string => {

@@ -28,7 +28,8 @@ export interface HostProcess {
 const started = new Set<ChildProcess>();
 
 function requireBuilt(): void {
-  if (!existsSync(HOST_DIST)) throw new Error('dist/cli.js is missing: run `pnpm --filter @papercusp/chat-protocol-host build` first');
+  if (!existsSync(HOST_DIST))
+    throw new Error('dist/cli.js is missing: run `pnpm --filter @papercusp/chat-protocol-host-command build` first');
 }
 
 /** The environment of a child: this process's, with `env` over it (`undefined` removes a variable). */

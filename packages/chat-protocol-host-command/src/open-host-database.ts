@@ -1,7 +1,7 @@
 /**
  * The command's database: a real Postgres through a `pg` pool when a URL is
- * given, else PGlite in a data directory (created when missing). The drivers
- * are loaded only when used, so the host's library entry never loads them. It
+ * given, else PGlite in a data directory (created when missing). Each driver
+ * is loaded only when used, so a command on Postgres never loads PGlite. It
  * owns opening and closing; the store's SQL lives in the store.
  */
 import { mkdir } from 'node:fs/promises';

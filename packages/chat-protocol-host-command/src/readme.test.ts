@@ -1,0 +1,3 @@
+import { describeReadmeExample } from '../../../test-support/readme-example.js';
+
+describeReadmeExample(new URL('../', import.meta.url));
