@@ -133,7 +133,10 @@ describe('GET /state (DESIGN §11)', () => {
     } as const;
     const gap = async () => ({
       ok: true as const,
-      value: { turns: [{ turnId: 'turn_x', lowerBound: 0, latestSeq: 2, pruned: false, frames: [frame] }] },
+      value: {
+        conversationId: 'c_x',
+        turns: [{ turnId: 'turn_x', lowerBound: 0, latestSeq: 2, ended: false, pruned: false, frames: [frame] }],
+      },
     });
     expect(await readConversationState(gap, 'c_x', {})).toEqual({
       ok: false,

@@ -3,36 +3,30 @@
  * with core's `applyChatEvent` from the store's retained frames of every turn,
  * in the order the turns started, with the cursor each running turn resumes
  * from. It owns the fold and the answer's shape; it reads through the store's
- * `readConversationLog` (one snapshot) and authorizes nothing.
+ * `readConversationLog` (recovery's `ConversationLogReader`: one snapshot) and
+ * authorizes nothing.
  */
 import {
   applyChatEvent,
   createChatState,
   formatChatCursor,
   refuse,
-  type ChatEventEnvelope,
   type ChatRefusal,
   type ChatStateV1,
 } from '@papercusp/chat-protocol-core';
+import type { ConversationLogReader, ConversationLogTurn } from '@papercusp/chat-protocol-recovery';
 
-/** One turn as the store's `readConversationLog` answers it (the fields the fold reads). */
-export interface ConversationLogTurnView {
-  readonly turnId: string;
-  readonly lowerBound: number;
-  readonly latestSeq: number;
-  readonly pruned: boolean;
-  readonly frames: readonly ChatEventEnvelope[];
-}
+/**
+ * One turn as the store's `readConversationLog` answers it.
+ * @deprecated Recovery's `ConversationLogTurn` is the one declaration; this name stays for existing users.
+ */
+export type ConversationLogTurnView = ConversationLogTurn;
 
-/** The store's `readConversationLog`, structurally: what `createPostgresChatStore` returns. */
-export type ChatHostConversationLogReader = (request: {
-  readonly conversationId: string;
-  readonly maxTurns?: number;
-  readonly maxFrames?: number;
-}) => Promise<
-  | { readonly ok: true; readonly value: { readonly turns: readonly ConversationLogTurnView[] } }
-  | { readonly ok: false; readonly code: string; readonly message: string; readonly limit?: number }
->;
+/**
+ * The store's `readConversationLog`.
+ * @deprecated Recovery's `ConversationLogReader` is the one declaration; this name stays for existing users.
+ */
+export type ChatHostConversationLogReader = ConversationLogReader;
 
 /** A running turn and the cursor (`<turnId>:<seq>`, the SSE `id:`) a client resumes it from. */
 export interface RunningTurnCursor {
@@ -67,14 +61,14 @@ export type ReadConversationStateRefusalCode = 'state-too-large' | 'state-unfold
  * `limit`); frames the reducer refuses are `state-unfoldable`. Never rejects.
  */
 export async function readConversationState(
-  read: ChatHostConversationLogReader,
+  read: ConversationLogReader,
   conversationId: string,
   bounds: { readonly maxTurns?: number; readonly maxFrames?: number },
 ): Promise<
   | { readonly ok: true; readonly value: ConversationStateAnswer }
   | (ChatRefusal<ReadConversationStateRefusalCode> & { readonly limit?: number })
 > {
-  let log: Awaited<ReturnType<ChatHostConversationLogReader>>;
+  let log: Awaited<ReturnType<ConversationLogReader>>;
   try {
     log = await read({ conversationId, ...bounds });
   } catch {

@@ -7,7 +7,14 @@
  */
 import { CardResponseSchema, LIGHTWEIGHT_CHAT_CAPABILITIES, isCleanText, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import { InteractionResolver, type InteractionStore } from '@papercusp/chat-protocol-interactions';
-import { IDEMPOTENCY_KEY_HEADER, TurnRecovery, isTurnId, type ChatEventLog, type TurnStore } from '@papercusp/chat-protocol-recovery';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  TurnRecovery,
+  isTurnId,
+  type ChatConversationStore,
+  type ChatEventLog,
+  type TurnStore,
+} from '@papercusp/chat-protocol-recovery';
 import { createChatSseResponse } from '@papercusp/chat-protocol-sse';
 import { Hono, type Context } from 'hono';
 import { registerAgUiRoute } from './ag-ui-route.js';
@@ -16,7 +23,7 @@ import { createCardWakeups } from './card-wakeups.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { closeAbandonedTurn } from './close-abandoned-turn.js';
-import { readConversationState, type ChatHostConversationLogReader, type ConversationStateAnswer } from './conversation-state.js';
+import { readConversationState, type ConversationStateAnswer } from './conversation-state.js';
 import { answerExistingTurn } from './existing-turn.js';
 import { hostTurnId } from './host-turn-id.js';
 import { jsonResponse, methodNotAllowedResponse, notFoundResponse, refusalResponse } from './host-responses.js';
@@ -30,19 +37,20 @@ import { createStreamLimit } from './stream-limit.js';
 import { readTurnProgress, type TurnProgress } from './turn-progress.js';
 import { watchTurnCancellation } from './watch-turn-cancellation.js';
 
-/** The store components the host runs on: what `createPostgresChatStore` returns. */
-export interface ChatHostStore {
+/**
+ * The store components the host runs on: what `createPostgresChatStore`
+ * returns. Its conversation reads are recovery's `ChatConversationStore`
+ * (`authorizeConversation`: the caller's current right to the conversation,
+ * asked on every request and by recovery on every turn operation, only `true`
+ * grants; `readConversationLog`: every turn with its retained frames, one
+ * snapshot, bounded, what `GET /state` folds), which the testkit's
+ * `describeConversationStoreConformance` checks. The store's other lookups
+ * (`authorizeDispatch`, `interactionAuthority`) must read the same grants.
+ */
+export interface ChatHostStore extends ChatConversationStore<ChatHostCaller> {
   readonly turnStore: TurnStore<unknown, ChatHostCaller>;
   readonly interactionStore: InteractionStore<OpenCardSnapshotV1, ChatHostCaller>;
   readonly eventLog: ChatEventLog;
-  /**
-   * The caller's current right to the conversation, asked on every request
-   * and by recovery on every turn operation. Only `true` grants. The store's
-   * other lookups (`authorizeDispatch`, `interactionAuthority`) must read the same grants.
-   */
-  readonly authorizeConversation: (request: { readonly caller: ChatHostCaller; readonly conversationId: string }) => Promise<boolean>;
-  /** Every turn of a conversation with its retained frames, in one snapshot and bounded: what `GET /state` folds. */
-  readonly readConversationLog: ChatHostConversationLogReader;
 }
 
 /** Options of {@link createChatHost}. */

@@ -1,11 +1,12 @@
 /**
- * Where a turn stands, read from the stores without side effects: the turn
- * record says whether it exists in this conversation and whether its
- * cancellation committed; the event log's last frame says how it ended. It is
+ * Where a turn stands, read from the stores without side effects: recovery's
+ * `readTurnStatus` (the turn record says whether it exists in this
+ * conversation and whether its cancellation committed; the event log's newest
+ * frame says how it ended), in the shape the host's routes use. It is
  * recovery's `TurnStatusResponse` without the turn id.
  */
 import type { ChatTurnStatus } from '@papercusp/chat-protocol-core';
-import type { ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
+import { readTurnStatus, type ChatEventLog, type TurnStore } from '@papercusp/chat-protocol-recovery';
 
 /** A turn's status and the seq of its latest frame (0: none yet). */
 export interface TurnProgress {
@@ -24,18 +25,12 @@ export async function readTurnProgress(
   conversationId: string,
   turnId: string,
 ): Promise<TurnProgress | null | 'unavailable'> {
-  try {
-    const stored = await store.turnStore.read(turnId);
-    if (stored === null || stored.record.conversationId !== conversationId) return null;
-    const latest = await store.eventLog.replayWindow({ conversationId, turnId, after: Number.MAX_SAFE_INTEGER });
-    const lastSeq = latest.latestSeq;
-    const last =
-      lastSeq === 0 ? undefined : (await store.eventLog.replayWindow({ conversationId, turnId, after: lastSeq - 1 })).frames.at(-1);
-    const event = last?.event;
-    if (event?.type === 'done') return { status: event.status, lastSeq };
-    if (event?.type === 'error') return { status: 'failed', lastSeq };
-    return { status: stored.record.status === 'cancelled' ? 'cancelled' : 'running', lastSeq };
-  } catch {
-    return 'unavailable';
-  }
+  const read = await readTurnStatus(
+    { store: store.turnStore, replayWindow: (request) => store.eventLog.replayWindow(request) },
+    { conversationId, turnId },
+  );
+  // The host passes ids its routes validated, so a refusal here is the store's: unavailable.
+  if (!read.ok) return 'unavailable';
+  const { value } = read;
+  return value.status === 'not-found' ? null : { status: value.status, lastSeq: value.lastSeq };
 }

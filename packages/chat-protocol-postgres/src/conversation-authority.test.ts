@@ -47,3 +47,42 @@ describe('authorizeConversation fails closed', () => {
     }
   });
 });
+
+describe('authorizeConversation reads its request once (issue 25: recovery’s ConversationAuthority)', () => {
+  const database = (): ChatDatabase => databases.pglite();
+
+  it('a conversation id core refuses, or a request it cannot read, is false without calling the lookup', async () => {
+    const asked: unknown[] = [];
+    const { authorizeConversation } = createPostgresChatStore(database(), {
+      authorizeConversation: (_query, request) => {
+        asked.push(request);
+        return true;
+      },
+    });
+    for (const conversationId of ['conv\u0000x', 'conv x', 't'.repeat(257), '', 42]) {
+      expect(await authorizeConversation({ caller: 'user_ana', conversationId } as never)).toBe(false);
+    }
+    expect(await authorizeConversation(null as never)).toBe(false);
+    expect(asked).toEqual([]);
+  });
+
+  it('the lookup gets a plain copy read once: a getter cannot show it one conversation and the check another', async () => {
+    const asked: unknown[] = [];
+    const { authorizeConversation } = createPostgresChatStore(database(), {
+      authorizeConversation: (_query, request) => {
+        asked.push(request);
+        return request.conversationId === 'conv_1';
+      },
+    });
+    let reads = 0;
+    const request = {
+      caller: 'user_ana',
+      get conversationId() {
+        reads += 1;
+        return reads === 1 ? 'conv_1' : 'conv\u0000x';
+      },
+    };
+    expect(await authorizeConversation(request)).toBe(true);
+    expect([reads, asked]).toEqual([1, [{ caller: 'user_ana', conversationId: 'conv_1' }]]);
+  });
+});

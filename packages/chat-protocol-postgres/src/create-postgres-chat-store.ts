@@ -7,18 +7,14 @@
  */
 import type { OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionStore } from '@papercusp/chat-protocol-interactions';
-import type { ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
+import type { ChatConversationStore, ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
 import type { ChatDatabase } from './chat-database.js';
-import {
-  createConversationAuthority,
-  type ConversationAuthorityLookup,
-  type ConversationAuthorityRequest,
-} from './conversation-authority.js';
+import { createConversationAuthority, type ConversationAuthorityLookup } from './conversation-authority.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
 import { createPostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log.js';
 import { createPostgresInteractionStore, type PostgresInteractionStoreOptions } from './postgres-interaction-store.js';
 import { createPostgresTurnStore, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
-import { createConversationLogReader, type ReadConversationLogRequest, type ReadConversationLogResult } from './read-conversation-log.js';
+import { createConversationLogReader } from './read-conversation-log.js';
 import { optionalLookup, readStoreOptions } from './store-options.js';
 
 /** Options of {@link createPostgresChatStore}: the schema and the host's authority lookups. */
@@ -33,8 +29,12 @@ export interface PostgresChatStoreOptions<Caller>
   readonly authorizeConversation?: ConversationAuthorityLookup<Caller>;
 }
 
-/** The store's components, all over the same database and schema. */
-export interface PostgresChatStore<Result, Caller> {
+/**
+ * The store's components, all over the same database and schema; with
+ * `authorizeConversation` and `readConversationLog` it is recovery's
+ * `ChatConversationStore` (judged by the testkit's `describeConversationStoreConformance`).
+ */
+export interface PostgresChatStore<Result, Caller> extends ChatConversationStore<Caller> {
   /** Recovery's `TurnStore`, with `admitDispatch`. */
   readonly turnStore: Required<TurnStore<Result, Caller>>;
   /** Interactions' `InteractionStore` for v1 cards. */
@@ -42,7 +42,7 @@ export interface PostgresChatStore<Result, Caller> {
   /** The durable per-turn event log. */
   readonly eventLog: ChatEventLog;
   /** `options.authorizeConversation` on this database, failing closed; never rejects. */
-  readonly authorizeConversation: (request: ConversationAuthorityRequest<Caller>) => Promise<boolean>;
+  readonly authorizeConversation: ChatConversationStore<Caller>['authorizeConversation'];
   /**
    * Every turn of one conversation in the event log, in the order the turns
    * started, with their retained frames: one statement (one snapshot),
@@ -50,7 +50,7 @@ export interface PostgresChatStore<Result, Caller> {
    * its `limit`). A pruned turn is listed with no frames. Authorizes nothing;
    * never rejects. Needs migration 2.
    */
-  readonly readConversationLog: (request: ReadConversationLogRequest) => Promise<ReadConversationLogResult>;
+  readonly readConversationLog: ChatConversationStore<Caller>['readConversationLog'];
 }
 
 /**

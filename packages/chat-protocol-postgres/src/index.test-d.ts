@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionAuthority, InteractionStore } from '@papercusp/chat-protocol-interactions';
-import type { ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
+import type { ChatConversationStore, ChatEventLog, ConversationLogReader, TurnStore } from '@papercusp/chat-protocol-recovery';
 import type pg from 'pg';
 import { expectTypeOf } from 'vitest';
 import {
@@ -48,6 +48,9 @@ expectTypeOf(store.interactionStore).toEqualTypeOf<InteractionStore<OpenCardSnap
 expectTypeOf(store.eventLog).toEqualTypeOf<ChatEventLog>();
 expectTypeOf(store.authorizeConversation).parameter(0).toEqualTypeOf<ConversationAuthorityRequest<Caller>>();
 expectTypeOf(store.authorizeConversation).returns.toEqualTypeOf<Promise<boolean>>();
+// Issue 25: the conversation reads are recovery's one declaration, not a copy of it.
+expectTypeOf(store).toMatchTypeOf<ChatConversationStore<Caller>>();
+expectTypeOf(store.readConversationLog).toEqualTypeOf<ConversationLogReader>();
 
 // @ts-expect-error: a lookup answers a boolean, not a grant row
 createPostgresChatStore<Receipt, Caller>(database, { authorizeDispatch: () => ({ granted: true }) });

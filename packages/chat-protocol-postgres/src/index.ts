@@ -3,7 +3,8 @@
  * PGlite (DESIGN §9). Public exports, by name.
  */
 export type { ChatDatabase, ChatDatabaseUnlisten, ChatQueryable, ChatQueryResult } from './chat-database.js';
-export type { ConversationAuthorityLookup, ConversationAuthorityRequest } from './conversation-authority.js';
+export type { ConversationAuthorityLookup } from './conversation-authority.js';
+export type { ConversationAuthorityRequest } from '@papercusp/chat-protocol-recovery';
 export { createPostgresChatStore, type PostgresChatStore, type PostgresChatStoreOptions } from './create-postgres-chat-store.js';
 export { classifyDatabaseError, type DatabaseFailureKind } from './database-errors.js';
 export { isChatIdentifier } from './identifiers.js';
@@ -25,6 +26,7 @@ export {
   type PostgresInteractionStoreOptions,
 } from './postgres-interaction-store.js';
 export { createPostgresTurnStore, type DispatchAuthorityRequest, type PostgresTurnStoreOptions } from './postgres-turn-store.js';
+// The conversation contract is recovery's (issue 25); its names stay here for the store's users.
 export {
   DEFAULT_CONVERSATION_LOG_MAX_FRAMES,
   DEFAULT_CONVERSATION_LOG_MAX_TURNS,
@@ -33,7 +35,7 @@ export {
   type ReadConversationLogRefusalCode,
   type ReadConversationLogRequest,
   type ReadConversationLogResult,
-} from './read-conversation-log.js';
+} from '@papercusp/chat-protocol-recovery';
 export {
   readInteractionOutbox,
   type InteractionOutboxEntry,

@@ -1,57 +1,22 @@
 /**
- * `readConversationLog`: every turn of one conversation in the event log, in
- * the order the turns started, with their retained frames, read in one
- * statement (one snapshot, so no concurrent append or prune can tear it) and
- * bounded by a turn and a frame limit. It authorizes nothing and folds
- * nothing: the host checks the caller first and applies the frames itself.
+ * `readConversationLog`: recovery's `ConversationLogReader` on the event log's
+ * tables: every turn of one conversation, in the order the turns started, with
+ * their retained frames, read in one statement (one snapshot, so no concurrent
+ * append or prune can tear it) and bounded by a turn and a frame limit. The
+ * contract's types are recovery's; this owns the statement. It authorizes
+ * nothing and folds nothing: the host checks the caller first and applies the
+ * frames itself.
  */
-import { isChatId, readFields, refuse, type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { isChatId, readFields, refuse, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import {
+  DEFAULT_CONVERSATION_LOG_MAX_FRAMES,
+  DEFAULT_CONVERSATION_LOG_MAX_TURNS,
+  type ConversationLogReader,
+  type ConversationLogTurn,
+} from '@papercusp/chat-protocol-recovery';
 import type { ChatDatabase } from './chat-database.js';
 import { describeDatabaseError } from './database-errors.js';
 import { quoteIdentifier } from './identifiers.js';
-
-/** The default bound on the turns one read returns. */
-export const DEFAULT_CONVERSATION_LOG_MAX_TURNS = 1000;
-/** The default bound on the frames one read returns, over all its turns. */
-export const DEFAULT_CONVERSATION_LOG_MAX_FRAMES = 20_000;
-
-/** One request: the conversation, and the bounds (positive safe integers) past which the read refuses. */
-export interface ReadConversationLogRequest {
-  readonly conversationId: string;
-  /** At most this many turns (default {@link DEFAULT_CONVERSATION_LOG_MAX_TURNS}). */
-  readonly maxTurns?: number;
-  /** At most this many retained frames in all (default {@link DEFAULT_CONVERSATION_LOG_MAX_FRAMES}). */
-  readonly maxFrames?: number;
-}
-
-/** One turn of the conversation as the log holds it. */
-export interface ConversationLogTurn {
-  readonly turnId: string;
-  /** The lowest seq a cursor may name: the frames after it are in `frames` (0: nothing dropped). */
-  readonly lowerBound: number;
-  /** The seq of the turn's latest frame. */
-  readonly latestSeq: number;
-  /** The terminal frame (`done` or `error`) is stored, or the finished turn was pruned. */
-  readonly ended: boolean;
-  /** `pruneTurns` dropped its frames: `frames` is empty and `lowerBound === latestSeq`. */
-  readonly pruned: boolean;
-  /** The retained frames, seqs `lowerBound + 1` to `latestSeq`, in order. */
-  readonly frames: readonly ChatEventEnvelope[];
-}
-
-/** Refusal codes of `readConversationLog`. */
-export type ReadConversationLogRefusalCode = 'invalid-request' | 'too-many-turns' | 'too-many-frames' | 'store-unavailable';
-
-/** A bound the conversation exceeds: `limit` is the bound that applied. Nothing else was read. */
-export interface ConversationLogTooLarge extends ChatRefusal<'too-many-turns' | 'too-many-frames'> {
-  readonly limit: number;
-}
-
-/** The answer of `readConversationLog`. */
-export type ReadConversationLogResult =
-  | { readonly ok: true; readonly value: { readonly conversationId: string; readonly turns: readonly ConversationLogTurn[] } }
-  | ConversationLogTooLarge
-  | ChatRefusal<'invalid-request' | 'store-unavailable'>;
 
 interface ConversationRow {
   readonly listed_turns: string;
@@ -68,17 +33,17 @@ const isBound = (value: unknown): value is number => typeof value === 'number' &
 
 /**
  * The reader over `database` in the quoted-on-use `schema` (tables from
- * `migrateChatStore`, version 2 or later). Guarantees: one statement, so the
+ * `migrateChatStore`, version 2 or later); `describeConversationStoreConformance`
+ * judges it. Guarantees: recovery's `ConversationLogReader`; one statement, so the
  * turns and frames are one snapshot; turns in the order their first frame
  * was appended; a conversation with more turns than `maxTurns`, or more
  * retained frames than `maxFrames`, is refused (`too-many-turns`,
  * `too-many-frames`, with the `limit`) without reading its frames; a
- * conversation the log does not hold reads as no turns; never rejects.
+ * conversation the log does not hold reads as no turns; bounds past the SQL
+ * integer range (2^31 - 2 turns, 2^31 - 1 frames) are `invalid-request`;
+ * never rejects.
  */
-export function createConversationLogReader(
-  database: ChatDatabase,
-  schema: string,
-): (request: ReadConversationLogRequest) => Promise<ReadConversationLogResult> {
+export function createConversationLogReader(database: ChatDatabase, schema: string): ConversationLogReader {
   const quoted = quoteIdentifier(schema);
   // The turns (one past the bound, to tell), their retained frame count, then the frames only when both bounds hold.
   const statement = `

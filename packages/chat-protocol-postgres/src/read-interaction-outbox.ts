@@ -1,9 +1,13 @@
 /**
  * `readInteractionOutbox`: the committed workflow transitions of the
  * interaction store, in commit order, after a cursor, for a host that relays
- * them (a `card_closed` event, resuming the turn) once they are durable. It
- * owns reading, not relaying: the host keeps its own cursor and delivers at
- * least once, so its effects must tolerate a transition seen twice.
+ * them to its own workflow once they are durable (DESIGN §7.3: a transition is
+ * a stored row the host's outbox turns into effects). It owns reading, not
+ * relaying: the host keeps its own cursor and delivers at least once, so its
+ * effects must tolerate a transition seen twice. The reference host does not
+ * read it yet: a run waiting on a card is woken in its own process at once and
+ * across processes by a poll of the card (`cardPollMs`); waking it by
+ * notification and reading the outbox after its cursor is issue 28's.
  */
 import { readFields, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import type { InteractionTransition } from '@papercusp/chat-protocol-interactions';

@@ -1,8 +1,15 @@
+import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   TurnRecovery,
+  readTurnStatus,
   validateReplayWindow,
   type AppendChatEventResult,
+  type ChatConversationStore,
+  type ConversationLogReader,
+  type ReadConversationLogResult,
+  type ReadTurnStatusResult,
+  type TurnStatusReading,
   type CancelTurnResult,
   type ChatEventLog,
   type ChatEventLogSubscriptionEnd,
@@ -152,5 +159,45 @@ describe('public types', () => {
     // @ts-expect-error a terminal end carries no seq
     if (end.reason === 'terminal') void end.afterSeq;
     void log.subscribe({ conversationId: 'conv_1', turnId: 'turn_1', after: 0 }, () => undefined);
+  });
+
+  it('the conversation contract: a bounded log read narrows to its turns or its refusal codes, too-large ones with the limit (issue 25)', () => {
+    const result = {} as ReadConversationLogResult;
+    if (result.ok) {
+      expectTypeOf(result.value.conversationId).toEqualTypeOf<string>();
+      expectTypeOf<(typeof result.value.turns)[number]>().toEqualTypeOf<{
+        readonly turnId: string;
+        readonly lowerBound: number;
+        readonly latestSeq: number;
+        readonly ended: boolean;
+        readonly pruned: boolean;
+        readonly frames: readonly ChatEventEnvelope[];
+      }>();
+    } else {
+      expectTypeOf(result.code).toEqualTypeOf<'invalid-request' | 'too-many-turns' | 'too-many-frames' | 'store-unavailable'>();
+      if (result.code === 'too-many-turns' || result.code === 'too-many-frames') expectTypeOf(result.limit).toEqualTypeOf<number>();
+    }
+    expectTypeOf<ChatConversationStore<{ userId: string }>['readConversationLog']>().toEqualTypeOf<ConversationLogReader>();
+    expectTypeOf<ChatConversationStore<{ userId: string }>['authorizeConversation']>()
+      .parameter(0)
+      .toEqualTypeOf<{ readonly caller: { userId: string }; readonly conversationId: string }>();
+    expectTypeOf<ChatConversationStore<{ userId: string }>['authorizeConversation']>().returns.toEqualTypeOf<Promise<boolean>>();
+  });
+
+  it('readTurnStatus answers a TurnStatusResponse whose stored turns carry lastSeq, over an adapter-shaped source (issue 25)', () => {
+    expectTypeOf(readTurnStatus).returns.resolves.toEqualTypeOf<ReadTurnStatusResult>();
+    expectTypeOf<TurnStatusReading>().toExtend<TurnStatusResponse>();
+    const result = {} as ReadTurnStatusResult;
+    if (result.ok && result.value.status !== 'not-found') expectTypeOf(result.value.lastSeq).toEqualTypeOf<number>();
+    if (!result.ok) expectTypeOf(result.code).toEqualTypeOf<'invalid-request' | 'store-unavailable'>();
+    const log = {} as ChatEventLog;
+    const store = {} as TurnRecoveryAdapter<Receipt, string>['store'] & {};
+    expectTypeOf(readTurnStatus).toBeCallableWith(
+      { store, replayWindow: (request) => log.replayWindow(request) },
+      {
+        conversationId: 'conv_1',
+        turnId: 'turn_1',
+      },
+    );
   });
 });

@@ -7,6 +7,8 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
   it('exports exactly these runtime names', () => {
     expectRuntimeExports(Object.keys(recovery), [
       'DEFAULT_ADMISSION_LEASE_MS',
+      'DEFAULT_CONVERSATION_LOG_MAX_FRAMES',
+      'DEFAULT_CONVERSATION_LOG_MAX_TURNS',
       'DELIVERY_STATES',
       'EFFECT_STATES',
       'IDEMPOTENCY_KEY_HEADER',
@@ -22,6 +24,7 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
       'isTurnId',
       'parseTurnStatusResponse',
       'readAdmitDispatchRequest',
+      'readTurnStatus',
       'validateReplayWindow',
     ]);
   });

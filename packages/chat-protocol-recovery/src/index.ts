@@ -1,7 +1,9 @@
 /**
  * @papercusp/chat-protocol-recovery: `TurnRecovery` and its host adapter,
- * replay-window validation, the event log contract (`ChatEventLog`), and client turn delivery. Every export is listed
- * by name; `index.test.ts` pins the list.
+ * replay-window validation, the event log contract (`ChatEventLog`) and the
+ * conversation contract beside it (`ChatConversationStore`), the turn-status
+ * read, and client turn delivery. Every export is listed by name;
+ * `index.test.ts` pins the list.
  */
 export { TurnRecovery } from './turn-recovery.js';
 export type { TurnRecoveryOptions } from './turn-recovery-options.js';
@@ -75,6 +77,18 @@ export type {
   SeqGapRefusal,
   SubscribeChatEventsRequest,
 } from './chat-event-log.js';
+export { DEFAULT_CONVERSATION_LOG_MAX_FRAMES, DEFAULT_CONVERSATION_LOG_MAX_TURNS } from './conversation-log.js';
+export type {
+  ChatConversationStore,
+  ConversationAuthority,
+  ConversationAuthorityRequest,
+  ConversationLogReader,
+  ConversationLogTooLarge,
+  ConversationLogTurn,
+  ReadConversationLogRefusalCode,
+  ReadConversationLogRequest,
+  ReadConversationLogResult,
+} from './conversation-log.js';
 export { validateReplayWindow } from './replay-window.js';
 export type {
   ReplayWindowExpectation,
@@ -86,5 +100,13 @@ export { IDEMPOTENCY_KEY_HEADER, TURN_ID_FIELD, createTurnId, isTurnId } from '.
 export type { CreateTurnIdOptions, RandomSource } from './turn-id.js';
 export { TURN_STATUS_VALUES, TurnStatusResponseSchema, parseTurnStatusResponse } from './turn-status.js';
 export type { ParseTurnStatusResponseRefusalCode, TurnStatusResponse } from './turn-status.js';
+export { readTurnStatus } from './read-turn-status.js';
+export type {
+  ReadTurnStatusRefusalCode,
+  ReadTurnStatusRequest,
+  ReadTurnStatusResult,
+  TurnStatusReading,
+  TurnStatusSource,
+} from './read-turn-status.js';
 export { DELIVERY_STATES, deliveryStateFromResend, deliveryStateFromStatus } from './delivery.js';
 export type { DeliveryState, ResendAnswer, StatusAnswer } from './delivery.js';

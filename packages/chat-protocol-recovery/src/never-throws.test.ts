@@ -98,6 +98,15 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
     valid: [{ turnId: 'turn_1', status: 'running', lastSeq: 3 }],
     returns: 'result',
   },
+  readTurnStatus: {
+    call: anyArguments(recovery.readTurnStatus),
+    valid: [
+      { store: stubStore().store, replayWindow: () => Promise.resolve(window) },
+      { conversationId: 'conv_1', turnId: 'turn_1' },
+    ],
+    returns: 'result',
+    async: true,
+  },
   readAdmitDispatchRequest: {
     call: anyArguments(recovery.readAdmitDispatchRequest),
     valid: [{ caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2031-05-01T08:00:00Z' }],

@@ -51,8 +51,9 @@ function freshTurn(conversationId?: string): TurnKey {
 /**
  * Ids core's parsers refuse (`isChatId`), each a string a database may fail
  * to bind or index: no append can have stored them, so they name no turn.
+ * The conversation store checks use them too; not exported from the package.
  */
-const UNSTORABLE_IDS: readonly (readonly [string, string])[] = [
+export const UNSTORABLE_IDS: readonly (readonly [string, string])[] = [
   ['a NUL', 'turn\u0000x'],
   ['a lone high surrogate', 'turn\ud800x'],
   ['a lone low surrogate', '\udc00turn'],
@@ -70,7 +71,8 @@ function envelopeOf(key: TurnKey, seq: number, event: ChatEventV1 = delta(`text 
   return { schemaVersion: 1, ...key, eventId: `${key.turnId}_event_${seq}`, seq, occurredAt, event };
 }
 
-const describe = (value: unknown): string => {
+/** A value as JSON for a failure's text, or its `String` when JSON cannot write it. Not exported from the package. */
+export const describe = (value: unknown): string => {
   try {
     return JSON.stringify(value);
   } catch {
@@ -80,8 +82,8 @@ const describe = (value: unknown): string => {
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** Appends `envelopes` in order; the failures of any that was not appended. */
-async function appendAll(log: ChatEventLog, envelopes: readonly ChatEventEnvelope[]): Promise<string[]> {
+/** Appends `envelopes` in order; the failures of any that was not appended. Not exported from the package. */
+export async function appendAll(log: ChatEventLog, envelopes: readonly ChatEventEnvelope[]): Promise<string[]> {
   const failures: string[] = [];
   for (const envelope of envelopes) {
     const answer = await log.append(envelope);

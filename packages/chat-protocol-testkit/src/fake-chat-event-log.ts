@@ -37,7 +37,8 @@ export const FAKE_EVENT_LOG_TABLES = /* @__PURE__ */ Object.freeze({
   subscriptions: 'event-log-subscriptions',
 } as const);
 
-interface TurnLogRow {
+/** One turn's row in the log's turns table; the fake conversation store reads the same table. Not exported from the package. */
+export interface TurnLogRow {
   readonly conversationId: string;
   readonly lowerBound: number;
   readonly latestSeq: number;

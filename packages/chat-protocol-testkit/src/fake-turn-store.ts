@@ -93,8 +93,8 @@ function clone<Value>(value: Value): Value {
   return structuredClone(value);
 }
 
-// A grant's key; undefined for ids JSON cannot write (a BigInt, a cycle, a Proxy), which hold no grant.
-function grantKey(conversationId: unknown, caller: unknown): string | undefined {
+/** A grant's key in the grants table; undefined for ids JSON cannot write (a BigInt, a cycle, a Proxy), which hold no grant. Not exported from the package. */
+export function grantKey(conversationId: unknown, caller: unknown): string | undefined {
   try {
     return JSON.stringify([conversationId, caller]);
   } catch {

@@ -1,8 +1,9 @@
-import type { ChatEventLog, TurnRecoveryAdapter, TurnStore } from '@papercusp/chat-protocol-recovery';
+import type { ChatConversationStore, ChatEventLog, TurnRecoveryAdapter, TurnStore } from '@papercusp/chat-protocol-recovery';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   createChatCaptureVerifier,
   createFakeChatEventLog,
+  createFakeConversationStore,
   createFakeDatabase,
   createFakeTurnStore,
   listGoldenSessions,
@@ -20,7 +21,16 @@ import {
   type GoldenSessionName,
 } from './index.js';
 import { checkRaces, scheduleChatEventLog, scheduleTurnRecoveryAdapter } from './races.js';
-import { chatEventLogChecks, describeChatEventLogConformance, type ChatEventLogHarness, type ConformanceCheck } from './vitest.js';
+import {
+  chatEventLogChecks,
+  conversationStoreChecks,
+  describeChatEventLogConformance,
+  describeConversationStoreConformance,
+  type ChatEventLogHarness,
+  type ConformanceCheck,
+  type ConversationStoreConnection,
+  type ConversationStoreHarness,
+} from './vitest.js';
 
 describe('public types', () => {
   it("the fake event log is recovery's ChatEventLog, and its suite takes connections to any ChatEventLog (DESIGN §9.3)", () => {
@@ -31,6 +41,16 @@ describe('public types', () => {
       .parameter(2)
       .toEqualTypeOf<{ readonly numRuns?: number; readonly deliveryTimeoutMs?: number; readonly timeout?: number } | undefined>();
     expectTypeOf(scheduleChatEventLog).returns.toEqualTypeOf<ChatEventLog>();
+  });
+
+  it("the fake conversation store is recovery's ChatConversationStore, and its suite takes connections to a store with an event log (issue 25)", () => {
+    expectTypeOf(createFakeConversationStore(createFakeDatabase())).toEqualTypeOf<ChatConversationStore<string>>();
+    expectTypeOf<ConversationStoreHarness['connect']>().returns.toEqualTypeOf<ConversationStoreConnection>();
+    expectTypeOf<ConversationStoreConnection>().toMatchTypeOf<ChatConversationStore<string> & { readonly eventLog: ChatEventLog }>();
+    expectTypeOf(conversationStoreChecks()).toEqualTypeOf<readonly ConformanceCheck<ConversationStoreHarness>[]>();
+    expectTypeOf(describeConversationStoreConformance)
+      .parameter(2)
+      .toEqualTypeOf<{ readonly numRuns?: number; readonly timeout?: number } | undefined>();
   });
 
   it('the fake turn store is a recovery store with the admission seam, typed by its result', () => {

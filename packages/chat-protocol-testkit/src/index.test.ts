@@ -19,6 +19,7 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
       'FakeDatabaseError',
       'createChatCaptureVerifier',
       'createFakeChatEventLog',
+      'createFakeConversationStore',
       'createFakeDatabase',
       'createFakeInteractionStore',
       'createFakeTurnStore',
@@ -32,7 +33,9 @@ describe('the public surface of @papercusp/chat-protocol-testkit', () => {
   it('exports exactly these runtime names at /vitest', () => {
     expectRuntimeExports(Object.keys(conformance), [
       'chatEventLogChecks',
+      'conversationStoreChecks',
       'describeChatEventLogConformance',
+      'describeConversationStoreConformance',
       'describeInteractionStoreConformance',
       'describeTurnRecoveryConformance',
       'interactionStoreChecks',

@@ -41,10 +41,11 @@ async function stores() {
   const turns = testkit.createFakeTurnStore<string>(database);
   const interactions = testkit.createFakeInteractionStore(database);
   const log = testkit.createFakeChatEventLog(database);
+  const conversations = testkit.createFakeConversationStore(database);
   turns.grant('conv_1', 'owner');
   await turns.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: TURN_RECORD });
   interactions.setAuthority('conv_1', 'owner', { principalId: 'p_1', tenantId: 't_1', customerId: null, publicOwnerId: null });
-  return { database, turns, interactions, log };
+  return { database, turns, interactions, log, conversations };
 }
 
 type Stores = Awaited<ReturnType<typeof stores>>;
@@ -119,6 +120,18 @@ const storeOperations: Readonly<Record<string, HostileTarget>> = {
     returns: 'value',
     async: true,
   },
+  'ChatConversationStore.readConversationLog (fake)': {
+    call: onStores(({ conversations }, request) => conversations.readConversationLog(request as never)),
+    valid: [{ conversationId: 'conv_1', maxTurns: 10, maxFrames: 100 }],
+    returns: 'result',
+    async: true,
+  },
+  'ChatConversationStore.authorizeConversation (fake)': {
+    call: onStores(({ conversations }, request) => conversations.authorizeConversation(request as never)),
+    valid: [{ caller: 'owner', conversationId: 'conv_1' }],
+    returns: 'boolean',
+    async: true,
+  },
   'ChatEventLog.pruneTurns (fake)': {
     call: onStores(({ log }, request) => log.pruneTurns(request as never)),
     valid: [{ before: '2026-11-30T09:00:00Z' }],
@@ -164,6 +177,7 @@ const throwing: FunctionClassification['throwing'] = {
   createFakeTurnStore: { call: anyArguments(testkit.createFakeTurnStore), valid: [validDatabase] },
   createFakeInteractionStore: { call: anyArguments(testkit.createFakeInteractionStore), valid: [validDatabase] },
   createFakeChatEventLog: { call: anyArguments(testkit.createFakeChatEventLog), valid: [validDatabase] },
+  createFakeConversationStore: { call: anyArguments(testkit.createFakeConversationStore), valid: [validDatabase] },
   'FakeDatabase.inject': {
     call: (rule) => testkit.createFakeDatabase().inject(rule as never),
     valid: [{ operation: 'read', kind: 'delay', times: 2, turns: 1, occurrence: 1, target: { turnId: 'turn_1' }, when: () => true }],

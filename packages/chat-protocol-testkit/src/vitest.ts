@@ -1,10 +1,16 @@
 /**
- * `@papercusp/chat-protocol-testkit/vitest`: the conformance suites (interaction store, turn recovery, event log) a host runs
+ * `@papercusp/chat-protocol-testkit/vitest`: the conformance suites (interaction store, turn recovery, event log,
+ * conversation store) a host runs
  * in its own CI against its own store. Each check of the suite becomes one
  * vitest test; a failure lists what the store did wrong.
  */
 import { describe, expect, it } from 'vitest';
 import { chatEventLogChecks, type ChatEventLogConformanceOptions, type ChatEventLogHarness } from './chat-event-log-conformance.js';
+import {
+  conversationStoreChecks,
+  type ConversationStoreConformanceOptions,
+  type ConversationStoreHarness,
+} from './conversation-store-conformance.js';
 import {
   interactionStoreChecks,
   type ConformanceCheck,
@@ -127,8 +133,48 @@ export function describeChatEventLogConformance(
   );
 }
 
+/** Options of {@link describeConversationStoreConformance}. */
+export interface DescribeConversationStoreConformanceOptions extends ConversationStoreConformanceOptions {
+  /** Per-test timeout in milliseconds (default 300,000: race checks on a real database take a while). */
+  readonly timeout?: number;
+}
+
+/**
+ * Declares the conversation store conformance suite (recovery's
+ * `ChatConversationStore`: `readConversationLog` and `authorizeConversation`):
+ * every check of `conversationStoreChecks` as a test, each on a harness from
+ * `createHarness` (called once per test; connections of one harness share
+ * their data). Each check runs on conversations of its own, so one database
+ * serves them all.
+ *
+ * ```ts
+ * describeConversationStoreConformance('postgres store', () => ({
+ *   connect: () => createPostgresChatStore(database, { schema, authorizeConversation }),
+ *   grant: (conversationId, caller, granted) => grants.set(conversationId, caller, granted),
+ * }));
+ * ```
+ */
+export function describeConversationStoreConformance(
+  name: string,
+  createHarness: () => ConversationStoreHarness | Promise<ConversationStoreHarness>,
+  options: DescribeConversationStoreConformanceOptions = {},
+): void {
+  describeChecks(
+    `conversation store conformance: ${name}`,
+    () => conversationStoreChecks(options),
+    createHarness,
+    () => options.timeout,
+  );
+}
+
 export { chatEventLogChecks } from './chat-event-log-conformance.js';
 export type { ChatEventLogConformanceOptions, ChatEventLogHarness } from './chat-event-log-conformance.js';
+export { conversationStoreChecks } from './conversation-store-conformance.js';
+export type {
+  ConversationStoreConformanceOptions,
+  ConversationStoreConnection,
+  ConversationStoreHarness,
+} from './conversation-store-conformance.js';
 export { interactionStoreChecks } from './interaction-conformance.js';
 export { turnRecoveryChecks } from './turn-recovery-conformance.js';
 export type {
