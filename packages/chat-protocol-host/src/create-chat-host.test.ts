@@ -319,7 +319,8 @@ describe('claimConversation: a first-use grant only for an accepted turn (issue 
 
 describe('cancellation through the host (DESIGN §6.5, §6.8, §11)', () => {
   it('§11 POST /turns/:turnId/cancel commits, aborts the in-flight tool, ends the stream cancelled; the late result is retained', async () => {
-    const host = await startHost(testStore, { toolDelayMs: 400 });
+    // The refund must still be running when the cancel lands: on a loaded machine following the stream to its tool call takes a while.
+    const host = await startHost(testStore, { toolDelayMs: 1500 });
     const { clientTurnId, turnId } = await startTurn(host, 'c_ana_cancel', 'refund please');
     await follow(host, 'c_ana_cancel', turnId, (envelope) => envelope.event.type === 'tool_call');
     const cancelled = await call(host, 'POST', `/v1/conversations/c_ana_cancel/turns/${turnId}/cancel`, 'token-ana');
