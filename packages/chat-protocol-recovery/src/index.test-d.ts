@@ -1,4 +1,5 @@
 import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import type { ChatRefusal } from '@papercusp/chat-protocol-core';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   TurnRecovery,
@@ -10,7 +11,21 @@ import {
   type ReadConversationLogResult,
   type ReadTurnStatusResult,
   type TurnStatusReading,
+  type CancelTurnRefusalCode,
   type CancelTurnResult,
+  type CapabilityRefusal,
+  type CheckpointFailedRefusal,
+  type ClaimEffectRefusalCode,
+  type CompletedOutcome,
+  type DispatchEffectRefusalCode,
+  type InspectTurnRefusalCode,
+  type NeedsReconciliationOutcome,
+  type ReconcileEffectRefusalCode,
+  type ReplayTurnRefusalCode,
+  type StartTurnRefusalCode,
+  type TurnInspection,
+  type ValidateReplayWindowRefusalCode,
+  type ValidatedReplayWindow,
   type ChatEventLog,
   type ChatEventLogSubscriptionEnd,
   type PruneTurnsResult,
@@ -105,6 +120,121 @@ describe('public types', () => {
           )[]
         >();
     }
+  });
+
+  it('every operation keeps its exact refusal code union', () => {
+    type Capability = 'unsupported-capability' | 'invalid-capabilities';
+    expectTypeOf<StartTurnRefusalCode>().toEqualTypeOf<
+      Capability | 'invalid-request' | 'forbidden' | 'turn-conflict' | 'checkpoint-failed'
+    >();
+    expectTypeOf<ClaimEffectRefusalCode>().toEqualTypeOf<
+      | Capability
+      | 'invalid-request'
+      | 'forbidden'
+      | 'unknown-turn'
+      | 'turn-not-running'
+      | 'unknown-effect'
+      | 'already-admitted'
+      | 'clock-unavailable'
+      | 'store-unavailable'
+      | 'checkpoint-failed'
+    >();
+    expectTypeOf<DispatchEffectRefusalCode>().toEqualTypeOf<
+      | Capability
+      | 'no-admission-seam'
+      | 'invalid-request'
+      | 'forbidden'
+      | 'unknown-turn'
+      | 'turn-not-running'
+      | 'unknown-effect'
+      | 'already-admitted'
+      | 'stale-claim'
+      | 'clock-unavailable'
+      | 'store-unavailable'
+      | 'checkpoint-failed'
+    >();
+    expectTypeOf<CancelTurnRefusalCode>().toEqualTypeOf<
+      Capability | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'store-unavailable' | 'checkpoint-failed'
+    >();
+    expectTypeOf<ReconcileEffectRefusalCode>().toEqualTypeOf<
+      Capability | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'unknown-effect' | 'store-unavailable' | 'checkpoint-failed'
+    >();
+    expectTypeOf<ReplayTurnRefusalCode>().toEqualTypeOf<
+      Capability | 'invalid-request' | 'forbidden' | 'replay-unavailable' | ValidateReplayWindowRefusalCode
+    >();
+    expectTypeOf<InspectTurnRefusalCode>().toEqualTypeOf<
+      Capability | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'clock-unavailable' | 'store-unavailable'
+    >();
+  });
+
+  it('every operation keeps its exact result union', () => {
+    expectTypeOf<StartTurnResult<Receipt>>().toEqualTypeOf<
+      | { readonly ok: true; readonly outcome: 'started' | 'existing'; readonly turn: TurnRecord<Receipt> }
+      | CapabilityRefusal
+      | ChatRefusal<'invalid-request' | 'forbidden' | 'turn-conflict' | 'checkpoint-failed'>
+    >();
+    expectTypeOf<ClaimEffectResult<Receipt>>().toEqualTypeOf<
+      | { readonly ok: true; readonly outcome: 'claimed'; readonly claim: EffectClaim }
+      | CompletedOutcome<Receipt>
+      | NeedsReconciliationOutcome
+      | CapabilityRefusal
+      | ChatRefusal<
+          | 'invalid-request'
+          | 'forbidden'
+          | 'unknown-turn'
+          | 'turn-not-running'
+          | 'unknown-effect'
+          | 'already-admitted'
+          | 'clock-unavailable'
+          | 'store-unavailable'
+          | 'checkpoint-failed'
+        >
+    >();
+    expectTypeOf<DispatchEffectResult<Receipt>>().toEqualTypeOf<
+      | CompletedOutcome<Receipt>
+      | NeedsReconciliationOutcome
+      | CapabilityRefusal
+      | CheckpointFailedRefusal<Receipt>
+      | ChatRefusal<
+          | 'no-admission-seam'
+          | 'invalid-request'
+          | 'forbidden'
+          | 'unknown-turn'
+          | 'turn-not-running'
+          | 'unknown-effect'
+          | 'already-admitted'
+          | 'stale-claim'
+          | 'clock-unavailable'
+          | 'store-unavailable'
+        >
+    >();
+    expectTypeOf<CancelTurnResult>().toEqualTypeOf<
+      | {
+          readonly ok: true;
+          readonly outcome: 'cancelled';
+          readonly committed: boolean;
+          readonly inFlight: readonly string[];
+          readonly abort: 'not-needed' | 'no-hook' | 'requested' | 'failed';
+        }
+      | CapabilityRefusal
+      | ChatRefusal<'invalid-request' | 'forbidden' | 'unknown-turn' | 'store-unavailable' | 'checkpoint-failed'>
+    >();
+    expectTypeOf<ReconcileEffectResult<Receipt>>().toEqualTypeOf<
+      | CompletedOutcome<Receipt>
+      | CapabilityRefusal
+      | CheckpointFailedRefusal<Receipt>
+      | ChatRefusal<'invalid-request' | 'forbidden' | 'unknown-turn' | 'unknown-effect' | 'store-unavailable'>
+    >();
+    expectTypeOf<ReplayTurnResult>().toEqualTypeOf<
+      | { readonly ok: true; readonly value: ValidatedReplayWindow }
+      | CapabilityRefusal
+      | ChatRefusal<'invalid-request' | 'forbidden' | 'replay-unavailable' | ValidateReplayWindowRefusalCode>
+    >();
+    expectTypeOf<InspectTurnResult<Receipt>>().toEqualTypeOf<
+      | { readonly ok: true; readonly value: TurnInspection<Receipt> }
+      | CapabilityRefusal
+      | ChatRefusal<'invalid-request' | 'forbidden' | 'unknown-turn' | 'clock-unavailable' | 'store-unavailable'>
+    >();
   });
 
   it('a claim carries the claim number admission checks', () => {

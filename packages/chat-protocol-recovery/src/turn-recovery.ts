@@ -16,6 +16,7 @@ import {
   refuse,
   requireChatCapabilities,
   type ChatCapabilityName,
+  type ChatRefusal,
 } from '@papercusp/chat-protocol-core';
 import { inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
@@ -29,6 +30,7 @@ import type {
   CompletedOutcome,
   DispatchEffectResult,
   InspectTurnResult,
+  PreambleRefusal,
   ReconcileEffectResult,
   ReplayTurnResult,
   StartTurnResult,
@@ -66,6 +68,11 @@ function startExecution<Result>(
   } catch {
     return Promise.resolve({ ok: false });
   }
+}
+
+// A check's refusal, told from its reading: a list, a string or a cursor, none of which has an `ok` field.
+function isRefusal<Value>(value: Value): value is Extract<Value, ChatRefusal<string>> {
+  return typeof value === 'object' && value !== null && 'ok' in value;
 }
 
 // A registry symbol: every copy of the package (both builds, any version) reads the same key.
@@ -140,15 +147,16 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * `turn-conflict`. A lost acknowledgement is read back.
    */
   async startTurn(request: StartTurnRequest<Caller>): Promise<StartTurnResult<Result>> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller', 'effectIds']);
-    const effectIds = fields === null ? null : readUniqueIds(fields.effectIds);
-    if (fields === null || effectIds === null) {
-      return refuse('invalid-request', 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids');
-    }
-    const { caller, conversationId, turnId } = fields;
-    if (!(await this.authorized(caller, 'start', conversationId, turnId))) return refuse('forbidden', 'the caller may not start this turn');
+    const opened = await this.open(this.requireStore(), request, {
+      keys: ['effectIds'],
+      check: (fields) => readUniqueIds(fields.effectIds),
+      invalid: 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids',
+      action: 'start',
+      forbidden: 'the caller may not start this turn',
+    });
+    if ('ok' in opened) return opened;
+    const { gate, fields, checked: effectIds } = opened;
+    const { conversationId, turnId } = fields;
     const record: TurnRecord<Result> = {
       conversationId,
       turnId,
@@ -198,14 +206,16 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * (`claim-unacknowledged`; `admission-expired` when the write was the mark).
    */
   async claimEffect(request: EffectRequest<Caller>): Promise<ClaimEffectResult<Result>> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller', 'effectId']);
-    if (fields === null || !isChatId(fields.effectId))
-      return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
-    const { caller, conversationId, turnId, effectId } = fields;
-    if (!(await this.authorized(caller, 'claim', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not claim effects of this turn');
+    const opened = await this.open(this.requireStore(), request, {
+      keys: ['effectId'],
+      check: (fields) => (isChatId(fields.effectId) ? fields.effectId : null),
+      invalid: 'expected v1 ids for the conversation, turn and effect',
+      action: 'claim',
+      forbidden: 'the caller may not claim effects of this turn',
+    });
+    if ('ok' in opened) return opened;
+    const { gate, fields, checked: effectId } = opened;
+    const { conversationId, turnId } = fields;
     type Verdict = ClaimEffectResult<Result>;
     // The claim number this call writes, and whether the write is the expiry
     // mark instead: set by the last decision, which is the one written.
@@ -248,11 +258,9 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
       if (!final) written = undefined;
     }
     if (written === undefined) {
-      const start = await this.snapshots.read(gate, turnId);
-      if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-      if (start === null || start.record.conversationId !== conversationId)
-        return refuse('unknown-turn', 'no such turn in this conversation');
-      written = await this.queue.write(gate, turnId, start, decide);
+      const read = await this.readTurn(gate, fields, 'fresh');
+      if ('ok' in read) return read;
+      written = await this.queue.write(gate, turnId, read.turn, decide);
     }
     // Admissions do not move the revision, so a claim written from an older
     // snapshot can land after one; the store's answer shows it, and the claim
@@ -365,19 +373,19 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * reported (`abort: 'failed'`) and changes nothing that committed.
    */
   async cancelTurn(request: TurnRequest<Caller>): Promise<CancelTurnResult> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller']);
-    if (fields === null) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
-    const { caller, conversationId, turnId } = fields;
-    if (!(await this.authorized(caller, 'cancel', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not cancel this turn');
+    const opened = await this.open(this.requireStore(), request, {
+      keys: [],
+      invalid: 'expected v1 ids for the conversation and turn',
+      action: 'cancel',
+      forbidden: 'the caller may not cancel this turn',
+    });
+    if ('ok' in opened) return opened;
+    const { gate, fields } = opened;
+    const { conversationId, turnId } = fields;
     // A fresh read: the in-flight list must come from what is stored, not from a snapshot.
-    const start = await this.snapshots.read(gate, turnId);
-    if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-    if (start === null || start.record.conversationId !== conversationId)
-      return refuse('unknown-turn', 'no such turn in this conversation');
-    const written = await this.queue.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
+    const read = await this.readTurn(gate, fields, 'fresh');
+    if ('ok' in read) return read;
+    const written = await this.queue.write<StoredTurn<Result> | null>(gate, turnId, read.turn, (turn) => {
       if (turn.record.conversationId !== conversationId) return { stop: null };
       if (turn.record.status !== 'running') return { stop: turn };
       return { write: { ...turn.record, status: 'cancelled', revision: turn.record.revision + 1 } };
@@ -432,19 +440,19 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * cancelled turn stays cancelled. A lost acknowledgement is read back.
    */
   async reconcileEffect(request: ReconcileEffectRequest<Result, Caller>): Promise<ReconcileEffectResult<Result>> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller', 'effectId', 'result']);
-    if (fields === null || !isChatId(fields.effectId))
-      return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
-    const { caller, conversationId, turnId, effectId, result } = fields;
-    if (!(await this.authorized(caller, 'reconcile', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not reconcile effects of this turn');
-    const start = await this.snapshots.snapshot(gate, turnId);
-    if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-    if (start === null || start.record.conversationId !== conversationId)
-      return refuse('unknown-turn', 'no such turn in this conversation');
-    const outcome = await this.storeResult(gate, turnId, start, effectId, result, 'reconcile');
+    const opened = await this.open(this.requireStore(), request, {
+      keys: ['effectId', 'result'],
+      check: (fields) => (isChatId(fields.effectId) ? fields.effectId : null),
+      invalid: 'expected v1 ids for the conversation, turn and effect',
+      action: 'reconcile',
+      forbidden: 'the caller may not reconcile effects of this turn',
+    });
+    if ('ok' in opened) return opened;
+    const { gate, fields, checked: effectId } = opened;
+    const { turnId, result } = fields;
+    const read = await this.readTurn(gate, fields, 'snapshot');
+    if ('ok' in read) return read;
+    const outcome = await this.storeResult(gate, turnId, read.turn, effectId, result, 'reconcile');
     if (outcome === 'unknown-effect') return refuse('unknown-effect', 'the turn did not authorize this effect');
     return outcome;
   }
@@ -461,16 +469,18 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * turn the caller may not see. Never throws, whatever the request.
    */
   async inspectTurn(request: TurnRequest<Caller>): Promise<InspectTurnResult<Result>> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller']);
-    if (fields === null) return refuse('invalid-request', 'expected a request with v1 ids for the conversation and turn');
-    const { caller, conversationId, turnId } = fields;
-    if (!(await this.authorized(caller, 'inspect', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not inspect this turn');
-    const turn = await this.snapshots.read(gate, turnId);
-    if (turn === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-    if (turn === null || turn.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+    const opened = await this.open(this.requireStore(), request, {
+      keys: [],
+      invalid: 'expected a request with v1 ids for the conversation and turn',
+      action: 'inspect',
+      forbidden: 'the caller may not inspect this turn',
+    });
+    if ('ok' in opened) return opened;
+    const { gate, fields } = opened;
+    const { conversationId, turnId } = fields;
+    const read = await this.readTurn(gate, fields, 'fresh');
+    if ('ok' in read) return read;
+    const { turn } = read;
     const inspectedAt = this.now();
     if (inspectedAt === null)
       return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged');
@@ -495,17 +505,17 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * refuses restart recovery still replays.
    */
   async replayTurn(request: ReplayTurnRequest<Caller>): Promise<ReplayTurnResult> {
-    const capability = this.requireCapability('connectionReplay');
-    if (capability !== null) return capability;
-    const replayWindow = this.adapter.replayWindow;
-    if (typeof replayWindow !== 'function') return this.missingPart('connectionReplay', 'the adapter has no replay window');
-    const fields = readTurnRequest(request, ['caller', 'after']);
-    if (fields === null) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
-    const { caller, conversationId, turnId, after } = fields;
-    const cursor = readReplayCursor(after, turnId);
-    if ('ok' in cursor) return cursor;
-    if (!(await this.authorized(caller, 'replay', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not replay this turn');
+    const opened = await this.open(this.requireReplayWindow(), request, {
+      keys: ['after'],
+      check: (fields) => readReplayCursor(fields.after, fields.turnId),
+      invalid: 'expected v1 ids for the conversation and turn',
+      action: 'replay',
+      forbidden: 'the caller may not replay this turn',
+    });
+    if ('ok' in opened) return opened;
+    const { replayWindow } = opened.gate;
+    const { conversationId, turnId } = opened.fields;
+    const cursor = opened.checked;
     let window: Awaited<ReturnType<typeof replayWindow>>;
     try {
       window = await replayWindow.call(this.adapter, { conversationId, turnId, after: cursor.seq });
@@ -542,6 +552,65 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
     if (capability !== null) return capability;
     const store = this.adapter.store;
     return store === undefined ? this.missingPart('interruptedTurnRecovery', 'the adapter has no store') : store;
+  }
+
+  // Connection replay needs the declaration and a replay window behind it.
+  private requireReplayWindow():
+    { readonly replayWindow: NonNullable<TurnRecoveryAdapter<Result, Caller>['replayWindow']> } | CapabilityRefusal {
+    const capability = this.requireCapability('connectionReplay');
+    if (capability !== null) return capability;
+    const replayWindow = this.adapter.replayWindow;
+    return typeof replayWindow === 'function' ? { replayWindow } : this.missingPart('connectionReplay', 'the adapter has no replay window');
+  }
+
+  /**
+   * The preamble every operation naming a turn runs, in this order: the gate (what the operation needs of the
+   * adapter: checked before the request is touched), the request read once with its turn's ids and `keys`, the
+   * operation's own fields (`check`: their reading, `null` for `invalid-request` or the refusal it returns), and the
+   * caller's authority for `action`. Each refusal carries the operation's own words. (`dispatchEffect` reads a claim,
+   * not a turn request, and its store judges the caller under the admission fence, so it keeps its own.)
+   */
+  private async open<Gate, Request extends TurnRequest<Caller>, Key extends keyof Request & string, Checked = true>(
+    gate: Gate | CapabilityRefusal,
+    request: Request,
+    preamble: {
+      readonly keys: readonly Key[];
+      readonly check?: (fields: Pick<Request, Key | keyof TurnRequest<Caller>>) => Checked | null;
+      readonly invalid: string;
+      readonly action: TurnAction;
+      readonly forbidden: string;
+    },
+  ): Promise<
+    | {
+        readonly gate: Gate;
+        readonly fields: Pick<Request, Key | keyof TurnRequest<Caller>>;
+        readonly checked: Exclude<Checked, ChatRefusal<string>>;
+      }
+    | PreambleRefusal
+    | Extract<Checked, ChatRefusal<string>>
+  > {
+    if ('ok' in (gate as object)) return gate as CapabilityRefusal;
+    const fields = readTurnRequest<Request, Key | 'caller'>(request, ['caller', ...preamble.keys]);
+    // Without a check, `Checked` is its default: the request needs nothing beyond its turn.
+    const checked = fields === null ? null : preamble.check === undefined ? (true as Checked) : preamble.check(fields);
+    if (fields === null || checked === null) return refuse('invalid-request', preamble.invalid);
+    if (isRefusal(checked)) return checked;
+    const { caller, conversationId, turnId } = fields;
+    if (!(await this.authorized(caller, preamble.action, conversationId, turnId))) return refuse('forbidden', preamble.forbidden);
+    return { gate: gate as Gate, fields, checked: checked as Exclude<Checked, ChatRefusal<string>> };
+  }
+
+  // The turn an operation works on, read fresh from the store or as the snapshot cache holds it (wrapped: a stored turn
+  // is the store's own object); a turn of another conversation is `unknown-turn` like a missing one.
+  private async readTurn(
+    store: TurnStore<Result, Caller>,
+    { conversationId, turnId }: { readonly conversationId: string; readonly turnId: string },
+    source: 'fresh' | 'snapshot',
+  ): Promise<{ readonly turn: StoredTurn<Result> } | ChatRefusal<'store-unavailable' | 'unknown-turn'>> {
+    const turn = source === 'fresh' ? await this.snapshots.read(store, turnId) : await this.snapshots.snapshot(store, turnId);
+    if (turn === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
+    if (turn === null || turn.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+    return { turn };
   }
 
   private async authorized(caller: Caller, action: TurnAction, conversationId: string, turnId: string): Promise<boolean> {
