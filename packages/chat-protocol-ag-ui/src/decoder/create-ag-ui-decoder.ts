@@ -20,12 +20,12 @@ import {
   type ChatRefusal,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
-import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY } from './ag-ui-event.js';
-import type { AgUiLoss } from './loss.js';
+import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY } from '../ag-ui-event.js';
+import type { AgUiLoss } from '../loss.js';
 import { applyJsonPatch } from './apply-json-patch.js';
-import { readPlainData } from './read-plain-data.js';
+import { readPlainData } from '../read-plain-data.js';
 import { createReducerView, type PlacementRefusalCode } from './reducer-view.js';
-import { cardResponseFromResumeEntry, readCarried } from './resume-entries.js';
+import { cardResponseFromResumeEntry, readCarried } from '../resume-entries.js';
 
 /** A v1 tool result status. */
 type ToolResultStatus = (typeof TOOL_RESULT_STATUSES)[number];

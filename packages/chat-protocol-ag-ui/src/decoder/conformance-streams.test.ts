@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { applyChatEvent, createChatState, parseChatEnvelope, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { countingHost } from '../test/counting-host.js';
+import { countingHost } from '../../test/counting-host.js';
 import { createAgUiDecoder, type DecodeAgUiEventRefusalCode } from './create-ag-ui-decoder.js';
 
 interface ConformanceFixture {
@@ -31,7 +31,7 @@ interface Expected {
   readonly laneRefusals?: Readonly<Partial<Record<DecodeAgUiEventRefusalCode, number>>>;
 }
 
-const directory = new URL('../fixtures/conformance/', import.meta.url);
+const directory = new URL('../../fixtures/conformance/', import.meta.url);
 const fixtures: readonly ConformanceFixture[] = readdirSync(directory)
   .filter((file) => file.endsWith('.json'))
   .sort()
