@@ -20,7 +20,7 @@ import {
   type ChatEventV1,
   type ChatRefusal,
 } from '@papercusp/chat-protocol-core';
-import { AI_SDK_DATA_PARTS, AI_SDK_TOOL_RESULT_PART, AI_SDK_TURN_END_PART, type AiSdkLoss } from './ui-message-chunk.js';
+import { AI_SDK_DATA_PARTS, AI_SDK_TOOL_RESULT_PART, AI_SDK_TURN_END_PART, type AiSdkLoss } from '../ui-message-chunk.js';
 
 /** What the host tells the decoder about the stream. */
 export interface AiSdkDecoderContext {
