@@ -139,20 +139,8 @@ describe('public types', () => {
       | 'store-unavailable'
       | 'checkpoint-failed'
     >();
-    expectTypeOf<DispatchEffectRefusalCode>().toEqualTypeOf<
-      | Capability
-      | 'no-admission-seam'
-      | 'invalid-request'
-      | 'forbidden'
-      | 'unknown-turn'
-      | 'turn-not-running'
-      | 'unknown-effect'
-      | 'already-admitted'
-      | 'stale-claim'
-      | 'clock-unavailable'
-      | 'store-unavailable'
-      | 'checkpoint-failed'
-    >();
+    // dispatchEffect's and inspectTurn's codes are pinned literally by the narrowing tests above: their unions are the results' codes.
+    expectTypeOf<DispatchEffectRefusalCode>().toEqualTypeOf<Extract<DispatchEffectResult<Receipt>, { ok: false }>['code']>();
     expectTypeOf<CancelTurnRefusalCode>().toEqualTypeOf<
       Capability | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'store-unavailable' | 'checkpoint-failed'
     >();
@@ -162,51 +150,28 @@ describe('public types', () => {
     expectTypeOf<ReplayTurnRefusalCode>().toEqualTypeOf<
       Capability | 'invalid-request' | 'forbidden' | 'replay-unavailable' | ValidateReplayWindowRefusalCode
     >();
-    expectTypeOf<InspectTurnRefusalCode>().toEqualTypeOf<
-      Capability | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'clock-unavailable' | 'store-unavailable'
-    >();
+    expectTypeOf<InspectTurnRefusalCode>().toEqualTypeOf<Extract<InspectTurnResult<Receipt>, { ok: false }>['code']>();
   });
 
-  it('every operation keeps its exact result union', () => {
+  it('every operation keeps its exact result union: its own success, the capability refusals, and a plain refusal of every other code', () => {
     expectTypeOf<StartTurnResult<Receipt>>().toEqualTypeOf<
       | { readonly ok: true; readonly outcome: 'started' | 'existing'; readonly turn: TurnRecord<Receipt> }
       | CapabilityRefusal
-      | ChatRefusal<'invalid-request' | 'forbidden' | 'turn-conflict' | 'checkpoint-failed'>
+      | ChatRefusal<Exclude<StartTurnRefusalCode, CapabilityRefusal['code']>>
     >();
     expectTypeOf<ClaimEffectResult<Receipt>>().toEqualTypeOf<
       | { readonly ok: true; readonly outcome: 'claimed'; readonly claim: EffectClaim }
       | CompletedOutcome<Receipt>
       | NeedsReconciliationOutcome
       | CapabilityRefusal
-      | ChatRefusal<
-          | 'invalid-request'
-          | 'forbidden'
-          | 'unknown-turn'
-          | 'turn-not-running'
-          | 'unknown-effect'
-          | 'already-admitted'
-          | 'clock-unavailable'
-          | 'store-unavailable'
-          | 'checkpoint-failed'
-        >
+      | ChatRefusal<Exclude<ClaimEffectRefusalCode, CapabilityRefusal['code']>>
     >();
     expectTypeOf<DispatchEffectResult<Receipt>>().toEqualTypeOf<
       | CompletedOutcome<Receipt>
       | NeedsReconciliationOutcome
       | CapabilityRefusal
       | CheckpointFailedRefusal<Receipt>
-      | ChatRefusal<
-          | 'no-admission-seam'
-          | 'invalid-request'
-          | 'forbidden'
-          | 'unknown-turn'
-          | 'turn-not-running'
-          | 'unknown-effect'
-          | 'already-admitted'
-          | 'stale-claim'
-          | 'clock-unavailable'
-          | 'store-unavailable'
-        >
+      | ChatRefusal<Exclude<DispatchEffectRefusalCode, CapabilityRefusal['code'] | 'checkpoint-failed'>>
     >();
     expectTypeOf<CancelTurnResult>().toEqualTypeOf<
       | {
@@ -217,23 +182,23 @@ describe('public types', () => {
           readonly abort: 'not-needed' | 'no-hook' | 'requested' | 'failed';
         }
       | CapabilityRefusal
-      | ChatRefusal<'invalid-request' | 'forbidden' | 'unknown-turn' | 'store-unavailable' | 'checkpoint-failed'>
+      | ChatRefusal<Exclude<CancelTurnRefusalCode, CapabilityRefusal['code']>>
     >();
     expectTypeOf<ReconcileEffectResult<Receipt>>().toEqualTypeOf<
       | CompletedOutcome<Receipt>
       | CapabilityRefusal
       | CheckpointFailedRefusal<Receipt>
-      | ChatRefusal<'invalid-request' | 'forbidden' | 'unknown-turn' | 'unknown-effect' | 'store-unavailable'>
+      | ChatRefusal<Exclude<ReconcileEffectRefusalCode, CapabilityRefusal['code'] | 'checkpoint-failed'>>
     >();
     expectTypeOf<ReplayTurnResult>().toEqualTypeOf<
       | { readonly ok: true; readonly value: ValidatedReplayWindow }
       | CapabilityRefusal
-      | ChatRefusal<'invalid-request' | 'forbidden' | 'replay-unavailable' | ValidateReplayWindowRefusalCode>
+      | ChatRefusal<Exclude<ReplayTurnRefusalCode, CapabilityRefusal['code']>>
     >();
     expectTypeOf<InspectTurnResult<Receipt>>().toEqualTypeOf<
       | { readonly ok: true; readonly value: TurnInspection<Receipt> }
       | CapabilityRefusal
-      | ChatRefusal<'invalid-request' | 'forbidden' | 'unknown-turn' | 'clock-unavailable' | 'store-unavailable'>
+      | ChatRefusal<Exclude<InspectTurnRefusalCode, CapabilityRefusal['code']>>
     >();
   });
 

@@ -75,6 +75,27 @@ function isRefusal<Value>(value: Value): value is Extract<Value, ChatRefusal<str
   return typeof value === 'object' && value !== null && 'ok' in value;
 }
 
+// The effect a request names, when it is a v1 id.
+function effectIdOf(fields: { readonly effectId: string }): string | null {
+  return isChatId(fields.effectId) ? fields.effectId : null;
+}
+
+// What each operation's preamble says when it refuses: the request it expected, and what the caller may not do.
+const PREAMBLE_WORDS: Readonly<Record<TurnAction, { readonly invalid: string; readonly forbidden: string }>> = {
+  start: {
+    invalid: 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids',
+    forbidden: 'the caller may not start this turn',
+  },
+  claim: { invalid: 'expected v1 ids for the conversation, turn and effect', forbidden: 'the caller may not claim effects of this turn' },
+  cancel: { invalid: 'expected v1 ids for the conversation and turn', forbidden: 'the caller may not cancel this turn' },
+  reconcile: {
+    invalid: 'expected v1 ids for the conversation, turn and effect',
+    forbidden: 'the caller may not reconcile effects of this turn',
+  },
+  replay: { invalid: 'expected v1 ids for the conversation and turn', forbidden: 'the caller may not replay this turn' },
+  inspect: { invalid: 'expected a request with v1 ids for the conversation and turn', forbidden: 'the caller may not inspect this turn' },
+};
+
 // A registry symbol: every copy of the package (both builds, any version) reads the same key.
 const TURN_RECOVERY_BRAND: unique symbol = Symbol.for('@papercusp/chat-protocol-recovery.TurnRecovery');
 
@@ -147,13 +168,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * `turn-conflict`. A lost acknowledgement is read back.
    */
   async startTurn(request: StartTurnRequest<Caller>): Promise<StartTurnResult<Result>> {
-    const opened = await this.open(this.requireStore(), request, {
-      keys: ['effectIds'],
-      check: (fields) => readUniqueIds(fields.effectIds),
-      invalid: 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids',
-      action: 'start',
-      forbidden: 'the caller may not start this turn',
-    });
+    const opened = await this.open(this.requireStore(), request, 'start', ['effectIds'], (fields) => readUniqueIds(fields.effectIds));
     if ('ok' in opened) return opened;
     const { gate, fields, checked: effectIds } = opened;
     const { conversationId, turnId } = fields;
@@ -206,13 +221,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * (`claim-unacknowledged`; `admission-expired` when the write was the mark).
    */
   async claimEffect(request: EffectRequest<Caller>): Promise<ClaimEffectResult<Result>> {
-    const opened = await this.open(this.requireStore(), request, {
-      keys: ['effectId'],
-      check: (fields) => (isChatId(fields.effectId) ? fields.effectId : null),
-      invalid: 'expected v1 ids for the conversation, turn and effect',
-      action: 'claim',
-      forbidden: 'the caller may not claim effects of this turn',
-    });
+    const opened = await this.open(this.requireStore(), request, 'claim', ['effectId'], effectIdOf);
     if ('ok' in opened) return opened;
     const { gate, fields, checked: effectId } = opened;
     const { conversationId, turnId } = fields;
@@ -373,12 +382,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * reported (`abort: 'failed'`) and changes nothing that committed.
    */
   async cancelTurn(request: TurnRequest<Caller>): Promise<CancelTurnResult> {
-    const opened = await this.open(this.requireStore(), request, {
-      keys: [],
-      invalid: 'expected v1 ids for the conversation and turn',
-      action: 'cancel',
-      forbidden: 'the caller may not cancel this turn',
-    });
+    const opened = await this.open(this.requireStore(), request, 'cancel', []);
     if ('ok' in opened) return opened;
     const { gate, fields } = opened;
     const { conversationId, turnId } = fields;
@@ -440,13 +444,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * cancelled turn stays cancelled. A lost acknowledgement is read back.
    */
   async reconcileEffect(request: ReconcileEffectRequest<Result, Caller>): Promise<ReconcileEffectResult<Result>> {
-    const opened = await this.open(this.requireStore(), request, {
-      keys: ['effectId', 'result'],
-      check: (fields) => (isChatId(fields.effectId) ? fields.effectId : null),
-      invalid: 'expected v1 ids for the conversation, turn and effect',
-      action: 'reconcile',
-      forbidden: 'the caller may not reconcile effects of this turn',
-    });
+    const opened = await this.open(this.requireStore(), request, 'reconcile', ['effectId', 'result'], effectIdOf);
     if ('ok' in opened) return opened;
     const { gate, fields, checked: effectId } = opened;
     const { turnId, result } = fields;
@@ -469,12 +467,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * turn the caller may not see. Never throws, whatever the request.
    */
   async inspectTurn(request: TurnRequest<Caller>): Promise<InspectTurnResult<Result>> {
-    const opened = await this.open(this.requireStore(), request, {
-      keys: [],
-      invalid: 'expected a request with v1 ids for the conversation and turn',
-      action: 'inspect',
-      forbidden: 'the caller may not inspect this turn',
-    });
+    const opened = await this.open(this.requireStore(), request, 'inspect', []);
     if ('ok' in opened) return opened;
     const { gate, fields } = opened;
     const { conversationId, turnId } = fields;
@@ -505,13 +498,9 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * refuses restart recovery still replays.
    */
   async replayTurn(request: ReplayTurnRequest<Caller>): Promise<ReplayTurnResult> {
-    const opened = await this.open(this.requireReplayWindow(), request, {
-      keys: ['after'],
-      check: (fields) => readReplayCursor(fields.after, fields.turnId),
-      invalid: 'expected v1 ids for the conversation and turn',
-      action: 'replay',
-      forbidden: 'the caller may not replay this turn',
-    });
+    const opened = await this.open(this.requireReplayWindow(), request, 'replay', ['after'], (fields) =>
+      readReplayCursor(fields.after, fields.turnId),
+    );
     if ('ok' in opened) return opened;
     const { replayWindow } = opened.gate;
     const { conversationId, turnId } = opened.fields;
@@ -567,19 +556,15 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * The preamble every operation naming a turn runs, in this order: the gate (what the operation needs of the
    * adapter: checked before the request is touched), the request read once with its turn's ids and `keys`, the
    * operation's own fields (`check`: their reading, `null` for `invalid-request` or the refusal it returns), and the
-   * caller's authority for `action`. Each refusal carries the operation's own words. (`dispatchEffect` reads a claim,
+   * caller's authority for `action`. Each refusal carries the operation's own words (`PREAMBLE_WORDS`). (`dispatchEffect` reads a claim,
    * not a turn request, and its store judges the caller under the admission fence, so it keeps its own.)
    */
   private async open<Gate, Request extends TurnRequest<Caller>, Key extends keyof Request & string, Checked = true>(
     gate: Gate | CapabilityRefusal,
     request: Request,
-    preamble: {
-      readonly keys: readonly Key[];
-      readonly check?: (fields: Pick<Request, Key | keyof TurnRequest<Caller>>) => Checked | null;
-      readonly invalid: string;
-      readonly action: TurnAction;
-      readonly forbidden: string;
-    },
+    action: TurnAction,
+    keys: readonly Key[],
+    check?: (fields: Pick<Request, Key | keyof TurnRequest<Caller>>) => Checked | null,
   ): Promise<
     | {
         readonly gate: Gate;
@@ -590,13 +575,14 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
     | Extract<Checked, ChatRefusal<string>>
   > {
     if ('ok' in (gate as object)) return gate as CapabilityRefusal;
-    const fields = readTurnRequest<Request, Key | 'caller'>(request, ['caller', ...preamble.keys]);
+    const words = PREAMBLE_WORDS[action];
+    const fields = readTurnRequest<Request, Key | 'caller'>(request, ['caller', ...keys]);
     // Without a check, `Checked` is its default: the request needs nothing beyond its turn.
-    const checked = fields === null ? null : preamble.check === undefined ? (true as Checked) : preamble.check(fields);
-    if (fields === null || checked === null) return refuse('invalid-request', preamble.invalid);
+    const checked = fields === null ? null : check === undefined ? (true as Checked) : check(fields);
+    if (fields === null || checked === null) return refuse('invalid-request', words.invalid);
     if (isRefusal(checked)) return checked;
     const { caller, conversationId, turnId } = fields;
-    if (!(await this.authorized(caller, preamble.action, conversationId, turnId))) return refuse('forbidden', preamble.forbidden);
+    if (!(await this.authorized(caller, action, conversationId, turnId))) return refuse('forbidden', words.forbidden);
     return { gate: gate as Gate, fields, checked: checked as Exclude<Checked, ChatRefusal<string>> };
   }
 
