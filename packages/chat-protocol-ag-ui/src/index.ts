@@ -17,6 +17,6 @@ export type {
   AgUiToolResultRequest,
   DecodeAgUiEventRefusalCode,
   DecodeAgUiEventResult,
-} from './decoder/create-ag-ui-decoder.js';
+} from './decoder/decoder-types.js';
 export { cardResponseFromResumeEntry, resumeEntryFromCardResponse } from './resume-entries.js';
 export type { AgUiResumeEntry, CardResponseFromResumeEntryRefusalCode, CardResponseFromResumeEntryResult } from './resume-entries.js';

@@ -5,14 +5,15 @@
  */
 export { createAiSdkEncoder } from './encoder/create-ai-sdk-encoder.js';
 export type { AiSdkEncodeRefusalCode, AiSdkEncodeResult, AiSdkEncoder } from './encoder/create-ai-sdk-encoder.js';
-export { AI_SDK_ERROR_CODE, createAiSdkDecoder } from './decoder/create-ai-sdk-decoder.js';
+export { createAiSdkDecoder } from './decoder/create-ai-sdk-decoder.js';
+export { AI_SDK_ERROR_CODE } from './decoder/chunk-events.js';
 export type {
   AiSdkDecodeRefusalCode,
   AiSdkDecodeResult,
   AiSdkDecoder,
   AiSdkDecoderContext,
   AiSdkDecoderCounts,
-} from './decoder/create-ai-sdk-decoder.js';
+} from './decoder/decoder-types.js';
 export { AI_SDK_DATA_PARTS, AI_SDK_FINISH_REASONS, AI_SDK_TOOL_RESULT_PART, AI_SDK_TURN_END_PART } from './ui-message-chunk.js';
 export type { AiSdkDataPartName, AiSdkFinishReason, AiSdkLoss, AiSdkUiMessageChunk } from './ui-message-chunk.js';
 export {

@@ -7,7 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { applyChatEvent, createChatState, parseChatEnvelope, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
 import { countingHost } from '../../test/counting-host.js';
-import { createAgUiDecoder, type DecodeAgUiEventRefusalCode } from './create-ag-ui-decoder.js';
+import { createAgUiDecoder } from './create-ag-ui-decoder.js';
+import type { DecodeAgUiEventRefusalCode } from './decoder-types.js';
 
 interface ConformanceFixture {
   readonly name: string;

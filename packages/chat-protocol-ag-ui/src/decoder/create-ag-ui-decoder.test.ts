@@ -10,7 +10,8 @@ import {
 import { describe, expect, it } from 'vitest';
 import { countingHost } from '../../test/counting-host.js';
 import { encodedGoldenSessions, type EncodedGoldenSession } from '../../test/golden-sessions.js';
-import { createAgUiDecoder, type AgUiDecoderContext, type DecodeAgUiEventRefusalCode } from './create-ag-ui-decoder.js';
+import { createAgUiDecoder } from './create-ag-ui-decoder.js';
+import type { AgUiDecoderContext, DecodeAgUiEventRefusalCode } from './decoder-types.js';
 import type { AgUiLoss } from '../loss.js';
 
 // AG-UI's own named event streams (see fixtures/README.md for the source).

@@ -35,18 +35,6 @@ import { createStateHistory, stateDelta, stateSnapshot, type StateHistory } from
 import { toolCallArgs, toolCallEnd, toolCallResult, toolCallStart } from './tool-calls.js';
 import type { Step, TranslatedStep } from './translated-step.js';
 
-// The decoder's public types live in their own module (its translators read them too); this module is their face.
-export type {
-  AgUiDecoded,
-  AgUiDecoder,
-  AgUiDecoderContext,
-  AgUiEnvelopeIdentity,
-  AgUiEnvelopeRequest,
-  AgUiToolResultRequest,
-  DecodeAgUiEventRefusalCode,
-  DecodeAgUiEventResult,
-} from './decoder-types.js';
-
 // What one decoder holds: the host's context as read once, and the records its translators change.
 interface DecoderRecords<Envelope> {
   readonly host: DecoderHost<Envelope>;

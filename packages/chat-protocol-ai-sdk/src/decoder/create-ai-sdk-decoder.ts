@@ -19,10 +19,6 @@ import type { AiSdkDecodeRefusalCode, AiSdkDecodeResult, AiSdkDecoder, AiSdkDeco
 import { commitEvent, createTurnPlacement, placementRefusal } from './placement.js';
 import { readChunk, readDecoderHost, type Fields } from './read-chunk.js';
 
-// The decoder's public types live in their own module (its parts read them too); this module is their face.
-export type { AiSdkDecodeRefusalCode, AiSdkDecodeResult, AiSdkDecoder, AiSdkDecoderContext, AiSdkDecoderCounts } from './decoder-types.js';
-export { AI_SDK_ERROR_CODE };
-
 /**
  * Creates the reader for one UI message stream (one assistant message, one
  * v1 turn).
