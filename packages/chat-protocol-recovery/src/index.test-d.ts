@@ -127,20 +127,10 @@ describe('public types', () => {
     expectTypeOf<StartTurnRefusalCode>().toEqualTypeOf<
       Capability | 'invalid-request' | 'forbidden' | 'turn-conflict' | 'checkpoint-failed'
     >();
-    expectTypeOf<ClaimEffectRefusalCode>().toEqualTypeOf<
-      | Capability
-      | 'invalid-request'
-      | 'forbidden'
-      | 'unknown-turn'
-      | 'turn-not-running'
-      | 'unknown-effect'
-      | 'already-admitted'
-      | 'clock-unavailable'
-      | 'store-unavailable'
-      | 'checkpoint-failed'
-    >();
     // dispatchEffect's and inspectTurn's codes are pinned literally by the narrowing tests above: their unions are the results' codes.
     expectTypeOf<DispatchEffectRefusalCode>().toEqualTypeOf<Extract<DispatchEffectResult<Receipt>, { ok: false }>['code']>();
+    // A claim refuses what a dispatch does, but for the admission seam and a newer claim.
+    expectTypeOf<ClaimEffectRefusalCode>().toEqualTypeOf<Exclude<DispatchEffectRefusalCode, 'no-admission-seam' | 'stale-claim'>>();
     expectTypeOf<CancelTurnRefusalCode>().toEqualTypeOf<
       Capability | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'store-unavailable' | 'checkpoint-failed'
     >();

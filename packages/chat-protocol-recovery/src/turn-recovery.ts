@@ -382,14 +382,12 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * reported (`abort: 'failed'`) and changes nothing that committed.
    */
   async cancelTurn(request: TurnRequest<Caller>): Promise<CancelTurnResult> {
-    const opened = await this.open(this.requireStore(), request, 'cancel', []);
-    if ('ok' in opened) return opened;
-    const { gate, fields } = opened;
-    const { conversationId, turnId } = fields;
     // A fresh read: the in-flight list must come from what is stored, not from a snapshot.
-    const read = await this.readTurn(gate, fields, 'fresh');
-    if ('ok' in read) return read;
-    const written = await this.queue.write<StoredTurn<Result> | null>(gate, turnId, read.turn, (turn) => {
+    const opened = await this.openStoredTurn(request, 'cancel', 'fresh', []);
+    if ('ok' in opened) return opened;
+    const { gate, fields, turn: start } = opened;
+    const { conversationId, turnId } = fields;
+    const written = await this.queue.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
       if (turn.record.conversationId !== conversationId) return { stop: null };
       if (turn.record.status !== 'running') return { stop: turn };
       return { write: { ...turn.record, status: 'cancelled', revision: turn.record.revision + 1 } };
@@ -444,13 +442,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * cancelled turn stays cancelled. A lost acknowledgement is read back.
    */
   async reconcileEffect(request: ReconcileEffectRequest<Result, Caller>): Promise<ReconcileEffectResult<Result>> {
-    const opened = await this.open(this.requireStore(), request, 'reconcile', ['effectId', 'result'], effectIdOf);
+    const opened = await this.openStoredTurn(request, 'reconcile', 'snapshot', ['effectId', 'result'], effectIdOf);
     if ('ok' in opened) return opened;
-    const { gate, fields, checked: effectId } = opened;
-    const { turnId, result } = fields;
-    const read = await this.readTurn(gate, fields, 'snapshot');
-    if ('ok' in read) return read;
-    const outcome = await this.storeResult(gate, turnId, read.turn, effectId, result, 'reconcile');
+    const { gate, fields, checked: effectId, turn } = opened;
+    const outcome = await this.storeResult(gate, fields.turnId, turn, effectId, fields.result, 'reconcile');
     if (outcome === 'unknown-effect') return refuse('unknown-effect', 'the turn did not authorize this effect');
     return outcome;
   }
@@ -467,13 +462,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * turn the caller may not see. Never throws, whatever the request.
    */
   async inspectTurn(request: TurnRequest<Caller>): Promise<InspectTurnResult<Result>> {
-    const opened = await this.open(this.requireStore(), request, 'inspect', []);
+    const opened = await this.openStoredTurn(request, 'inspect', 'fresh', []);
     if ('ok' in opened) return opened;
-    const { gate, fields } = opened;
-    const { conversationId, turnId } = fields;
-    const read = await this.readTurn(gate, fields, 'fresh');
-    if ('ok' in read) return read;
-    const { turn } = read;
+    const { turn } = opened;
+    const { conversationId, turnId } = opened.fields;
     const inspectedAt = this.now();
     if (inspectedAt === null)
       return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged');
@@ -556,8 +548,9 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * The preamble every operation naming a turn runs, in this order: the gate (what the operation needs of the
    * adapter: checked before the request is touched), the request read once with its turn's ids and `keys`, the
    * operation's own fields (`check`: their reading, `null` for `invalid-request` or the refusal it returns), and the
-   * caller's authority for `action`. Each refusal carries the operation's own words (`PREAMBLE_WORDS`). (`dispatchEffect` reads a claim,
-   * not a turn request, and its store judges the caller under the admission fence, so it keeps its own.)
+   * caller's authority for `action`. Each refusal carries the operation's own words (`PREAMBLE_WORDS`).
+   * (`dispatchEffect` reads a claim, not a turn request, and its store judges the caller under the admission fence,
+   * so it shares only the gate, `requireStore`.)
    */
   private async open<Gate, Request extends TurnRequest<Caller>, Key extends keyof Request & string, Checked = true>(
     gate: Gate | CapabilityRefusal,
@@ -584,6 +577,31 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
     const { caller, conversationId, turnId } = fields;
     if (!(await this.authorized(caller, action, conversationId, turnId))) return refuse('forbidden', words.forbidden);
     return { gate: gate as Gate, fields, checked: checked as Exclude<Checked, ChatRefusal<string>> };
+  }
+
+  // The preamble of an operation on a stored turn: `open` over the store, then its turn, read fresh or from the
+  // snapshot cache (`readTurn`).
+  private async openStoredTurn<Request extends TurnRequest<Caller>, Key extends keyof Request & string, Checked = true>(
+    request: Request,
+    action: TurnAction,
+    source: 'fresh' | 'snapshot',
+    keys: readonly Key[],
+    check?: (fields: Pick<Request, Key | keyof TurnRequest<Caller>>) => Checked | null,
+  ): Promise<
+    | {
+        readonly gate: TurnStore<Result, Caller>;
+        readonly fields: Pick<Request, Key | keyof TurnRequest<Caller>>;
+        readonly checked: Exclude<Checked, ChatRefusal<string>>;
+        readonly turn: StoredTurn<Result>;
+      }
+    | PreambleRefusal
+    | Extract<Checked, ChatRefusal<string>>
+    | ChatRefusal<'store-unavailable' | 'unknown-turn'>
+  > {
+    const opened = await this.open(this.requireStore(), request, action, keys, check);
+    if ('ok' in opened) return opened;
+    const read = await this.readTurn(opened.gate, opened.fields, source);
+    return 'ok' in read ? read : { ...opened, turn: read.turn };
   }
 
   // The turn an operation works on, read fresh from the store or as the snapshot cache holds it (wrapped: a stored turn
