@@ -16,16 +16,12 @@ import {
   type CapabilityRefusal,
   type CheckpointFailedRefusal,
   type ClaimEffectRefusalCode,
-  type CompletedOutcome,
   type DispatchEffectRefusalCode,
   type InspectTurnRefusalCode,
-  type NeedsReconciliationOutcome,
   type ReconcileEffectRefusalCode,
   type ReplayTurnRefusalCode,
   type StartTurnRefusalCode,
-  type TurnInspection,
   type ValidateReplayWindowRefusalCode,
-  type ValidatedReplayWindow,
   type ChatEventLog,
   type ChatEventLogSubscriptionEnd,
   type PruneTurnsResult,
@@ -143,53 +139,21 @@ describe('public types', () => {
     expectTypeOf<InspectTurnRefusalCode>().toEqualTypeOf<Extract<InspectTurnResult<Receipt>, { ok: false }>['code']>();
   });
 
-  it('every operation keeps its exact result union: its own success, the capability refusals, and a plain refusal of every other code', () => {
-    expectTypeOf<StartTurnResult<Receipt>>().toEqualTypeOf<
-      | { readonly ok: true; readonly outcome: 'started' | 'existing'; readonly turn: TurnRecord<Receipt> }
-      | CapabilityRefusal
-      | ChatRefusal<Exclude<StartTurnRefusalCode, CapabilityRefusal['code']>>
+  it("every operation's refusals are the capability refusals and a plain refusal of each other code (checkpoint-failed carries the result)", () => {
+    type Refused<Result> = Extract<Result, { ok: false }>;
+    type Plain<Code extends string, Carried extends string = never> =
+      CapabilityRefusal | ChatRefusal<Exclude<Code, CapabilityRefusal['code'] | Carried>>;
+    expectTypeOf<Refused<StartTurnResult<Receipt>>>().toEqualTypeOf<Plain<StartTurnRefusalCode>>();
+    expectTypeOf<Refused<ClaimEffectResult<Receipt>>>().toEqualTypeOf<Plain<ClaimEffectRefusalCode>>();
+    expectTypeOf<Refused<DispatchEffectResult<Receipt>>>().toEqualTypeOf<
+      CheckpointFailedRefusal<Receipt> | Plain<DispatchEffectRefusalCode, 'checkpoint-failed'>
     >();
-    expectTypeOf<ClaimEffectResult<Receipt>>().toEqualTypeOf<
-      | { readonly ok: true; readonly outcome: 'claimed'; readonly claim: EffectClaim }
-      | CompletedOutcome<Receipt>
-      | NeedsReconciliationOutcome
-      | CapabilityRefusal
-      | ChatRefusal<Exclude<ClaimEffectRefusalCode, CapabilityRefusal['code']>>
+    expectTypeOf<Refused<CancelTurnResult>>().toEqualTypeOf<Plain<CancelTurnRefusalCode>>();
+    expectTypeOf<Refused<ReconcileEffectResult<Receipt>>>().toEqualTypeOf<
+      CheckpointFailedRefusal<Receipt> | Plain<ReconcileEffectRefusalCode, 'checkpoint-failed'>
     >();
-    expectTypeOf<DispatchEffectResult<Receipt>>().toEqualTypeOf<
-      | CompletedOutcome<Receipt>
-      | NeedsReconciliationOutcome
-      | CapabilityRefusal
-      | CheckpointFailedRefusal<Receipt>
-      | ChatRefusal<Exclude<DispatchEffectRefusalCode, CapabilityRefusal['code'] | 'checkpoint-failed'>>
-    >();
-    expectTypeOf<CancelTurnResult>().toEqualTypeOf<
-      | {
-          readonly ok: true;
-          readonly outcome: 'cancelled';
-          readonly committed: boolean;
-          readonly inFlight: readonly string[];
-          readonly abort: 'not-needed' | 'no-hook' | 'requested' | 'failed';
-        }
-      | CapabilityRefusal
-      | ChatRefusal<Exclude<CancelTurnRefusalCode, CapabilityRefusal['code']>>
-    >();
-    expectTypeOf<ReconcileEffectResult<Receipt>>().toEqualTypeOf<
-      | CompletedOutcome<Receipt>
-      | CapabilityRefusal
-      | CheckpointFailedRefusal<Receipt>
-      | ChatRefusal<Exclude<ReconcileEffectRefusalCode, CapabilityRefusal['code'] | 'checkpoint-failed'>>
-    >();
-    expectTypeOf<ReplayTurnResult>().toEqualTypeOf<
-      | { readonly ok: true; readonly value: ValidatedReplayWindow }
-      | CapabilityRefusal
-      | ChatRefusal<Exclude<ReplayTurnRefusalCode, CapabilityRefusal['code']>>
-    >();
-    expectTypeOf<InspectTurnResult<Receipt>>().toEqualTypeOf<
-      | { readonly ok: true; readonly value: TurnInspection<Receipt> }
-      | CapabilityRefusal
-      | ChatRefusal<Exclude<InspectTurnRefusalCode, CapabilityRefusal['code']>>
-    >();
+    expectTypeOf<Refused<ReplayTurnResult>>().toEqualTypeOf<Plain<ReplayTurnRefusalCode>>();
+    expectTypeOf<Refused<InspectTurnResult<Receipt>>>().toEqualTypeOf<Plain<InspectTurnRefusalCode>>();
   });
 
   it('a claim carries the claim number admission checks', () => {
