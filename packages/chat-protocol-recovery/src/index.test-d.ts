@@ -1,5 +1,4 @@
-import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
-import type { ChatRefusal } from '@papercusp/chat-protocol-core';
+import type { ChatEventEnvelope, ChatRefusal } from '@papercusp/chat-protocol-core';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   TurnRecovery,
