@@ -5,9 +5,9 @@
 export { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY } from './ag-ui-event.js';
 export type { AgUiEvent, AgUiEventType, AgUiInterrupt, AgUiRunOutcome, AgUiTokenUsage } from './ag-ui-event.js';
 export type { AgUiLoss } from './loss.js';
-export { createAgUiEncoder } from './create-ag-ui-encoder.js';
-export type { AgUiEncodeResult, AgUiEncoder } from './create-ag-ui-encoder.js';
-export { createAgUiDecoder } from './create-ag-ui-decoder.js';
+export { createAgUiEncoder } from './encoder/create-ag-ui-encoder.js';
+export type { AgUiEncodeResult, AgUiEncoder } from './encoder/create-ag-ui-encoder.js';
+export { createAgUiDecoder } from './decoder/create-ag-ui-decoder.js';
 export type {
   AgUiDecoded,
   AgUiDecoder,
@@ -17,6 +17,6 @@ export type {
   AgUiToolResultRequest,
   DecodeAgUiEventRefusalCode,
   DecodeAgUiEventResult,
-} from './create-ag-ui-decoder.js';
+} from './decoder/decoder-types.js';
 export { cardResponseFromResumeEntry, resumeEntryFromCardResponse } from './resume-entries.js';
 export type { AgUiResumeEntry, CardResponseFromResumeEntryRefusalCode, CardResponseFromResumeEntryResult } from './resume-entries.js';

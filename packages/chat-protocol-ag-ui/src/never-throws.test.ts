@@ -10,7 +10,8 @@ import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-val
 import { anyArguments, describeHostileContract, type HostileTarget } from '../../../test-support/never-throws.js';
 import { countingHost } from '../test/counting-host.js';
 import { encodedGoldenSessions } from '../test/golden-sessions.js';
-import { createAgUiDecoder, type AgUiDecoderContext, type DecodeAgUiEventRefusalCode } from './create-ag-ui-decoder.js';
+import { createAgUiDecoder } from './decoder/create-ag-ui-decoder.js';
+import type { AgUiDecoderContext, DecodeAgUiEventRefusalCode } from './decoder/decoder-types.js';
 import * as agUi from './index.js';
 import { cardResponseFromResumeEntry } from './resume-entries.js';
 

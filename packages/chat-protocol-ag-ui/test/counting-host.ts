@@ -1,4 +1,4 @@
-import type { AgUiDecoderContext } from '../src/create-ag-ui-decoder.js';
+import type { AgUiDecoderContext } from '../src/decoder/decoder-types.js';
 
 /** A test host that allocates turn = run, seq counted per turn, event ids from both, and a fixed clock. */
 export function countingHost(conversationId: string, extra: Partial<AgUiDecoderContext> = {}): AgUiDecoderContext {

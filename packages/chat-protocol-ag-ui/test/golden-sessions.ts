@@ -5,7 +5,7 @@
 import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { listGoldenSessions, replayGoldenSession, type GoldenReplay } from '@papercusp/chat-protocol-testkit';
 import type { AgUiEvent } from '../src/ag-ui-event.js';
-import { createAgUiEncoder } from '../src/create-ag-ui-encoder.js';
+import { createAgUiEncoder } from '../src/encoder/create-ag-ui-encoder.js';
 import type { AgUiLoss } from '../src/loss.js';
 
 /** One golden session and what the encoder made of it. */

@@ -1,8 +1,8 @@
 import { applyChatEvent, createChatState, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { listGoldenSessions, replayGoldenSession } from '@papercusp/chat-protocol-testkit';
 import { describe, expect, it } from 'vitest';
-import { createAiSdkDecoder } from './create-ai-sdk-decoder.js';
-import { createAiSdkEncoder } from './create-ai-sdk-encoder.js';
+import { createAiSdkDecoder } from './decoder/create-ai-sdk-decoder.js';
+import { createAiSdkEncoder } from './encoder/create-ai-sdk-encoder.js';
 import type { AiSdkLoss, AiSdkUiMessageChunk } from './ui-message-chunk.js';
 
 interface EncodedTurn {

@@ -7,8 +7,8 @@
 import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { readUIMessageStream, uiMessageChunkSchema, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createAiSdkDecoder } from './create-ai-sdk-decoder.js';
-import { createAiSdkEncoder } from './create-ai-sdk-encoder.js';
+import { createAiSdkDecoder } from './decoder/create-ai-sdk-decoder.js';
+import { createAiSdkEncoder } from './encoder/create-ai-sdk-encoder.js';
 import { AI_SDK_TOOL_RESULT_PART } from './ui-message-chunk.js';
 
 const envelope = (seq: number, event: ChatEventEnvelope['event']): ChatEventEnvelope => ({

@@ -4,7 +4,7 @@
  * the chunks in golden-sessions.test.ts; the placement property decodes them.
  */
 import type { GoldenReplay } from '@papercusp/chat-protocol-testkit';
-import { createAiSdkEncoder } from '../src/create-ai-sdk-encoder.js';
+import { createAiSdkEncoder } from '../src/encoder/create-ai-sdk-encoder.js';
 import type { AiSdkLoss, AiSdkUiMessageChunk } from '../src/ui-message-chunk.js';
 
 /** Every golden session encoded: the chunks by turn (a `start` opens each) and the loss by envelope. */

@@ -1,4 +1,4 @@
-import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import type { ChatEventEnvelope, ChatRefusal } from '@papercusp/chat-protocol-core';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   TurnRecovery,
@@ -10,7 +10,17 @@ import {
   type ReadConversationLogResult,
   type ReadTurnStatusResult,
   type TurnStatusReading,
+  type CancelTurnRefusalCode,
   type CancelTurnResult,
+  type CapabilityRefusal,
+  type CheckpointFailedRefusal,
+  type ClaimEffectRefusalCode,
+  type DispatchEffectRefusalCode,
+  type InspectTurnRefusalCode,
+  type ReconcileEffectRefusalCode,
+  type ReplayTurnRefusalCode,
+  type StartTurnRefusalCode,
+  type ValidateReplayWindowRefusalCode,
   type ChatEventLog,
   type ChatEventLogSubscriptionEnd,
   type PruneTurnsResult,
@@ -105,6 +115,44 @@ describe('public types', () => {
           )[]
         >();
     }
+  });
+
+  it('every operation keeps its exact refusal code union', () => {
+    type Capability = 'unsupported-capability' | 'invalid-capabilities';
+    expectTypeOf<StartTurnRefusalCode>().toEqualTypeOf<
+      Capability | 'invalid-request' | 'forbidden' | 'turn-conflict' | 'checkpoint-failed'
+    >();
+    // dispatchEffect's and inspectTurn's codes are pinned literally by the narrowing tests above: their unions are the results' codes.
+    expectTypeOf<DispatchEffectRefusalCode>().toEqualTypeOf<Extract<DispatchEffectResult<Receipt>, { ok: false }>['code']>();
+    // A claim refuses what a dispatch does, but for the admission seam and a newer claim.
+    expectTypeOf<ClaimEffectRefusalCode>().toEqualTypeOf<Exclude<DispatchEffectRefusalCode, 'no-admission-seam' | 'stale-claim'>>();
+    expectTypeOf<CancelTurnRefusalCode>().toEqualTypeOf<
+      Capability | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'store-unavailable' | 'checkpoint-failed'
+    >();
+    expectTypeOf<ReconcileEffectRefusalCode>().toEqualTypeOf<
+      Capability | 'invalid-request' | 'forbidden' | 'unknown-turn' | 'unknown-effect' | 'store-unavailable' | 'checkpoint-failed'
+    >();
+    expectTypeOf<ReplayTurnRefusalCode>().toEqualTypeOf<
+      Capability | 'invalid-request' | 'forbidden' | 'replay-unavailable' | ValidateReplayWindowRefusalCode
+    >();
+    expectTypeOf<InspectTurnRefusalCode>().toEqualTypeOf<Extract<InspectTurnResult<Receipt>, { ok: false }>['code']>();
+  });
+
+  it("every operation's refusals are the capability refusals and a plain refusal of each other code (checkpoint-failed carries the result)", () => {
+    type Refused<Result> = Extract<Result, { ok: false }>;
+    type Plain<Code extends string, Carried extends string = never> =
+      CapabilityRefusal | ChatRefusal<Exclude<Code, CapabilityRefusal['code'] | Carried>>;
+    expectTypeOf<Refused<StartTurnResult<Receipt>>>().toEqualTypeOf<Plain<StartTurnRefusalCode>>();
+    expectTypeOf<Refused<ClaimEffectResult<Receipt>>>().toEqualTypeOf<Plain<ClaimEffectRefusalCode>>();
+    expectTypeOf<Refused<DispatchEffectResult<Receipt>>>().toEqualTypeOf<
+      CheckpointFailedRefusal<Receipt> | Plain<DispatchEffectRefusalCode, 'checkpoint-failed'>
+    >();
+    expectTypeOf<Refused<CancelTurnResult>>().toEqualTypeOf<Plain<CancelTurnRefusalCode>>();
+    expectTypeOf<Refused<ReconcileEffectResult<Receipt>>>().toEqualTypeOf<
+      CheckpointFailedRefusal<Receipt> | Plain<ReconcileEffectRefusalCode, 'checkpoint-failed'>
+    >();
+    expectTypeOf<Refused<ReplayTurnResult>>().toEqualTypeOf<Plain<ReplayTurnRefusalCode>>();
+    expectTypeOf<Refused<InspectTurnResult<Receipt>>>().toEqualTypeOf<Plain<InspectTurnRefusalCode>>();
   });
 
   it('a claim carries the claim number admission checks', () => {

@@ -2,7 +2,9 @@
  * The typed results of every `TurnRecovery` operation: `completed` (with
  * `reused`), `needs-reconciliation` (with the reason), an operation's own
  * success (`started`, `claimed`, `cancelled`), or a refusal whose code comes
- * from the operation's closed union. Types only; nothing here runs.
+ * from the operation's closed union. The codes every operation shares are
+ * named once and each operation's union is built from them, so the exported
+ * unions stay exact (the type tests pin them). Types only; nothing here runs.
  */
 import type { ChatRefusal, UnsupportedCapabilityRefusal } from '@papercusp/chat-protocol-core';
 import type { EffectInspection } from './admission-lease.js';
@@ -42,28 +44,39 @@ export interface CheckpointFailedRefusal<Result> extends ChatRefusal<'checkpoint
   readonly result: Result;
 }
 
+// The refusals every operation begins with, in the order it checks them: the host's declaration (core's capability
+// refusals), a request that cannot be read, and a caller without the authority. Each operation's code union below is
+// these and its own codes, so a code shared by every operation is spelled once.
+type PreambleRefusalCode = CapabilityRefusal['code'] | 'invalid-request' | 'forbidden';
+
+/** What `TurnRecovery`'s shared preamble refuses (internal: every operation's result holds it). */
+export type PreambleRefusal = OperationRefusal<PreambleRefusalCode>;
+
+// What an operation on a stored turn adds when it reads the turn: none in this conversation, or a store that did not answer.
+type TurnReadRefusalCode = 'unknown-turn' | 'store-unavailable';
+
+// An operation's refusals from its code union: the capability refusals as core types them (`missing` included), and
+// every other code a plain refusal, except those `Carried` names (a refusal type of their own, such as
+// `checkpoint-failed` carrying the result).
+type OperationRefusal<Code extends string, Carried extends string = never> =
+  CapabilityRefusal | ChatRefusal<Exclude<Code, CapabilityRefusal['code'] | Carried>>;
+
 /** Refusal codes of `startTurn`. */
-export type StartTurnRefusalCode =
-  'unsupported-capability' | 'invalid-capabilities' | 'invalid-request' | 'forbidden' | 'turn-conflict' | 'checkpoint-failed';
+export type StartTurnRefusalCode = PreambleRefusalCode | 'turn-conflict' | 'checkpoint-failed';
 
 /** The result of `startTurn`: `started` wrote the record, `existing` found the same turn already started. */
 export type StartTurnResult<Result> =
   | { readonly ok: true; readonly outcome: 'started' | 'existing'; readonly turn: TurnRecord<Result> }
-  | CapabilityRefusal
-  | ChatRefusal<Exclude<StartTurnRefusalCode, CapabilityRefusal['code']>>;
+  | OperationRefusal<StartTurnRefusalCode>;
 
 /** Refusal codes of `claimEffect`. */
 export type ClaimEffectRefusalCode =
-  | 'unsupported-capability'
-  | 'invalid-capabilities'
-  | 'invalid-request'
-  | 'forbidden'
-  | 'unknown-turn'
+  | PreambleRefusalCode
+  | TurnReadRefusalCode
   | 'turn-not-running'
   | 'unknown-effect'
   | 'already-admitted'
   | 'clock-unavailable'
-  | 'store-unavailable'
   | 'checkpoint-failed';
 
 /** The result of `claimEffect`. */
@@ -71,45 +84,32 @@ export type ClaimEffectResult<Result> =
   | { readonly ok: true; readonly outcome: 'claimed'; readonly claim: EffectClaim }
   | CompletedOutcome<Result>
   | NeedsReconciliationOutcome
-  | CapabilityRefusal
-  | ChatRefusal<Exclude<ClaimEffectRefusalCode, CapabilityRefusal['code']>>;
+  | OperationRefusal<ClaimEffectRefusalCode>;
 
 /** Refusal codes of `dispatchEffect`. */
 export type DispatchEffectRefusalCode =
-  | 'unsupported-capability'
-  | 'invalid-capabilities'
+  | PreambleRefusalCode
+  | TurnReadRefusalCode
   | 'no-admission-seam'
-  | 'invalid-request'
-  | 'forbidden'
-  | 'unknown-turn'
   | 'turn-not-running'
   | 'unknown-effect'
   | 'already-admitted'
   | 'stale-claim'
   | 'clock-unavailable'
-  | 'store-unavailable'
   | 'checkpoint-failed';
 
 /** The result of `dispatchEffect`. */
 export type DispatchEffectResult<Result> =
   | CompletedOutcome<Result>
   | NeedsReconciliationOutcome
-  | CapabilityRefusal
   | CheckpointFailedRefusal<Result>
-  | ChatRefusal<Exclude<DispatchEffectRefusalCode, CapabilityRefusal['code'] | 'checkpoint-failed'>>;
+  | OperationRefusal<DispatchEffectRefusalCode, 'checkpoint-failed'>;
 
 /** How the abort hook went: no effect was in flight, the adapter has none, it returned, or it threw. */
 export type AbortDelivery = 'not-needed' | 'no-hook' | 'requested' | 'failed';
 
 /** Refusal codes of `cancelTurn`. */
-export type CancelTurnRefusalCode =
-  | 'unsupported-capability'
-  | 'invalid-capabilities'
-  | 'invalid-request'
-  | 'forbidden'
-  | 'unknown-turn'
-  | 'store-unavailable'
-  | 'checkpoint-failed';
+export type CancelTurnRefusalCode = PreambleRefusalCode | TurnReadRefusalCode | 'checkpoint-failed';
 
 /** The result of `cancelTurn`. `committed: false`: the turn was already cancelled (the abort hook still runs for what is in flight). */
 export type CancelTurnResult =
@@ -121,51 +121,23 @@ export type CancelTurnResult =
       readonly inFlight: readonly string[];
       readonly abort: AbortDelivery;
     }
-  | CapabilityRefusal
-  | ChatRefusal<Exclude<CancelTurnRefusalCode, CapabilityRefusal['code']>>;
+  | OperationRefusal<CancelTurnRefusalCode>;
 
 /** Refusal codes of `reconcileEffect`. */
-export type ReconcileEffectRefusalCode =
-  | 'unsupported-capability'
-  | 'invalid-capabilities'
-  | 'invalid-request'
-  | 'forbidden'
-  | 'unknown-turn'
-  | 'unknown-effect'
-  | 'store-unavailable'
-  | 'checkpoint-failed';
+export type ReconcileEffectRefusalCode = PreambleRefusalCode | TurnReadRefusalCode | 'unknown-effect' | 'checkpoint-failed';
 
 /** The result of `reconcileEffect`: the stored result (`reused: true` when another was stored first). */
 export type ReconcileEffectResult<Result> =
-  | CompletedOutcome<Result>
-  | CapabilityRefusal
-  | CheckpointFailedRefusal<Result>
-  | ChatRefusal<Exclude<ReconcileEffectRefusalCode, CapabilityRefusal['code'] | 'checkpoint-failed'>>;
+  CompletedOutcome<Result> | CheckpointFailedRefusal<Result> | OperationRefusal<ReconcileEffectRefusalCode, 'checkpoint-failed'>;
 
 /** Refusal codes of `replayTurn`. */
-export type ReplayTurnRefusalCode =
-  | 'unsupported-capability'
-  | 'invalid-capabilities'
-  | 'invalid-request'
-  | 'forbidden'
-  | 'replay-unavailable'
-  | ValidateReplayWindowRefusalCode;
+export type ReplayTurnRefusalCode = PreambleRefusalCode | 'replay-unavailable' | ValidateReplayWindowRefusalCode;
 
 /** The result of `replayTurn`: the validated window, or a refusal. */
-export type ReplayTurnResult =
-  | { readonly ok: true; readonly value: ValidatedReplayWindow }
-  | CapabilityRefusal
-  | ChatRefusal<Exclude<ReplayTurnRefusalCode, CapabilityRefusal['code']>>;
+export type ReplayTurnResult = { readonly ok: true; readonly value: ValidatedReplayWindow } | OperationRefusal<ReplayTurnRefusalCode>;
 
 /** Refusal codes of `inspectTurn`. */
-export type InspectTurnRefusalCode =
-  | 'unsupported-capability'
-  | 'invalid-capabilities'
-  | 'invalid-request'
-  | 'forbidden'
-  | 'unknown-turn'
-  | 'clock-unavailable'
-  | 'store-unavailable';
+export type InspectTurnRefusalCode = PreambleRefusalCode | TurnReadRefusalCode | 'clock-unavailable';
 
 /** A turn as `inspectTurn` found it: every effect with its state at `inspectedAt`. */
 export interface TurnInspection<Result> {
@@ -183,6 +155,4 @@ export interface TurnInspection<Result> {
 
 /** The result of `inspectTurn`: the turn's effects and their states, or a refusal. */
 export type InspectTurnResult<Result> =
-  | { readonly ok: true; readonly value: TurnInspection<Result> }
-  | CapabilityRefusal
-  | ChatRefusal<Exclude<InspectTurnRefusalCode, CapabilityRefusal['code']>>;
+  { readonly ok: true; readonly value: TurnInspection<Result> } | OperationRefusal<InspectTurnRefusalCode>;

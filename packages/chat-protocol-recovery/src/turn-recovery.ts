@@ -16,6 +16,7 @@ import {
   refuse,
   requireChatCapabilities,
   type ChatCapabilityName,
+  type ChatRefusal,
 } from '@papercusp/chat-protocol-core';
 import { inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
@@ -29,6 +30,7 @@ import type {
   CompletedOutcome,
   DispatchEffectResult,
   InspectTurnResult,
+  PreambleRefusal,
   ReconcileEffectResult,
   ReplayTurnResult,
   StartTurnResult,
@@ -67,6 +69,32 @@ function startExecution<Result>(
     return Promise.resolve({ ok: false });
   }
 }
+
+// A check's refusal, told from its reading: a list, a string or a cursor, none of which has an `ok` field.
+function isRefusal<Value>(value: Value): value is Extract<Value, ChatRefusal<string>> {
+  return typeof value === 'object' && value !== null && 'ok' in value;
+}
+
+// The effect a request names, when it is a v1 id.
+function effectIdOf(fields: { readonly effectId: string }): string | null {
+  return isChatId(fields.effectId) ? fields.effectId : null;
+}
+
+// What each operation's preamble says when it refuses: the request it expected, and what the caller may not do.
+const PREAMBLE_WORDS: Readonly<Record<TurnAction, { readonly invalid: string; readonly forbidden: string }>> = {
+  start: {
+    invalid: 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids',
+    forbidden: 'the caller may not start this turn',
+  },
+  claim: { invalid: 'expected v1 ids for the conversation, turn and effect', forbidden: 'the caller may not claim effects of this turn' },
+  cancel: { invalid: 'expected v1 ids for the conversation and turn', forbidden: 'the caller may not cancel this turn' },
+  reconcile: {
+    invalid: 'expected v1 ids for the conversation, turn and effect',
+    forbidden: 'the caller may not reconcile effects of this turn',
+  },
+  replay: { invalid: 'expected v1 ids for the conversation and turn', forbidden: 'the caller may not replay this turn' },
+  inspect: { invalid: 'expected a request with v1 ids for the conversation and turn', forbidden: 'the caller may not inspect this turn' },
+};
 
 // A registry symbol: every copy of the package (both builds, any version) reads the same key.
 const TURN_RECOVERY_BRAND: unique symbol = Symbol.for('@papercusp/chat-protocol-recovery.TurnRecovery');
@@ -140,15 +168,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * `turn-conflict`. A lost acknowledgement is read back.
    */
   async startTurn(request: StartTurnRequest<Caller>): Promise<StartTurnResult<Result>> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller', 'effectIds']);
-    const effectIds = fields === null ? null : readUniqueIds(fields.effectIds);
-    if (fields === null || effectIds === null) {
-      return refuse('invalid-request', 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids');
-    }
-    const { caller, conversationId, turnId } = fields;
-    if (!(await this.authorized(caller, 'start', conversationId, turnId))) return refuse('forbidden', 'the caller may not start this turn');
+    const opened = await this.open(this.requireStore(), request, 'start', ['effectIds'], (fields) => readUniqueIds(fields.effectIds));
+    if ('ok' in opened) return opened;
+    const { gate, fields, checked: effectIds } = opened;
+    const { conversationId, turnId } = fields;
     const record: TurnRecord<Result> = {
       conversationId,
       turnId,
@@ -198,14 +221,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * (`claim-unacknowledged`; `admission-expired` when the write was the mark).
    */
   async claimEffect(request: EffectRequest<Caller>): Promise<ClaimEffectResult<Result>> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller', 'effectId']);
-    if (fields === null || !isChatId(fields.effectId))
-      return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
-    const { caller, conversationId, turnId, effectId } = fields;
-    if (!(await this.authorized(caller, 'claim', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not claim effects of this turn');
+    const opened = await this.open(this.requireStore(), request, 'claim', ['effectId'], effectIdOf);
+    if ('ok' in opened) return opened;
+    const { gate, fields, checked: effectId } = opened;
+    const { conversationId, turnId } = fields;
     type Verdict = ClaimEffectResult<Result>;
     // The claim number this call writes, and whether the write is the expiry
     // mark instead: set by the last decision, which is the one written.
@@ -248,11 +267,9 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
       if (!final) written = undefined;
     }
     if (written === undefined) {
-      const start = await this.snapshots.read(gate, turnId);
-      if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-      if (start === null || start.record.conversationId !== conversationId)
-        return refuse('unknown-turn', 'no such turn in this conversation');
-      written = await this.queue.write(gate, turnId, start, decide);
+      const read = await this.readTurn(gate, fields, 'fresh');
+      if ('ok' in read) return read;
+      written = await this.queue.write(gate, turnId, read.turn, decide);
     }
     // Admissions do not move the revision, so a claim written from an older
     // snapshot can land after one; the store's answer shows it, and the claim
@@ -365,18 +382,11 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * reported (`abort: 'failed'`) and changes nothing that committed.
    */
   async cancelTurn(request: TurnRequest<Caller>): Promise<CancelTurnResult> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller']);
-    if (fields === null) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
-    const { caller, conversationId, turnId } = fields;
-    if (!(await this.authorized(caller, 'cancel', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not cancel this turn');
     // A fresh read: the in-flight list must come from what is stored, not from a snapshot.
-    const start = await this.snapshots.read(gate, turnId);
-    if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-    if (start === null || start.record.conversationId !== conversationId)
-      return refuse('unknown-turn', 'no such turn in this conversation');
+    const opened = await this.openStoredTurn(request, 'cancel', 'fresh', []);
+    if ('ok' in opened) return opened;
+    const { gate, fields, turn: start } = opened;
+    const { conversationId, turnId } = fields;
     const written = await this.queue.write<StoredTurn<Result> | null>(gate, turnId, start, (turn) => {
       if (turn.record.conversationId !== conversationId) return { stop: null };
       if (turn.record.status !== 'running') return { stop: turn };
@@ -432,19 +442,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * cancelled turn stays cancelled. A lost acknowledgement is read back.
    */
   async reconcileEffect(request: ReconcileEffectRequest<Result, Caller>): Promise<ReconcileEffectResult<Result>> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller', 'effectId', 'result']);
-    if (fields === null || !isChatId(fields.effectId))
-      return refuse('invalid-request', 'expected v1 ids for the conversation, turn and effect');
-    const { caller, conversationId, turnId, effectId, result } = fields;
-    if (!(await this.authorized(caller, 'reconcile', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not reconcile effects of this turn');
-    const start = await this.snapshots.snapshot(gate, turnId);
-    if (start === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-    if (start === null || start.record.conversationId !== conversationId)
-      return refuse('unknown-turn', 'no such turn in this conversation');
-    const outcome = await this.storeResult(gate, turnId, start, effectId, result, 'reconcile');
+    const opened = await this.openStoredTurn(request, 'reconcile', 'snapshot', ['effectId', 'result'], effectIdOf);
+    if ('ok' in opened) return opened;
+    const { gate, fields, checked: effectId, turn } = opened;
+    const outcome = await this.storeResult(gate, fields.turnId, turn, effectId, fields.result, 'reconcile');
     if (outcome === 'unknown-effect') return refuse('unknown-effect', 'the turn did not authorize this effect');
     return outcome;
   }
@@ -461,16 +462,10 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * turn the caller may not see. Never throws, whatever the request.
    */
   async inspectTurn(request: TurnRequest<Caller>): Promise<InspectTurnResult<Result>> {
-    const gate = this.requireStore();
-    if ('ok' in gate) return gate;
-    const fields = readTurnRequest(request, ['caller']);
-    if (fields === null) return refuse('invalid-request', 'expected a request with v1 ids for the conversation and turn');
-    const { caller, conversationId, turnId } = fields;
-    if (!(await this.authorized(caller, 'inspect', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not inspect this turn');
-    const turn = await this.snapshots.read(gate, turnId);
-    if (turn === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
-    if (turn === null || turn.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+    const opened = await this.openStoredTurn(request, 'inspect', 'fresh', []);
+    if ('ok' in opened) return opened;
+    const { turn } = opened;
+    const { conversationId, turnId } = opened.fields;
     const inspectedAt = this.now();
     if (inspectedAt === null)
       return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged');
@@ -495,17 +490,13 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * refuses restart recovery still replays.
    */
   async replayTurn(request: ReplayTurnRequest<Caller>): Promise<ReplayTurnResult> {
-    const capability = this.requireCapability('connectionReplay');
-    if (capability !== null) return capability;
-    const replayWindow = this.adapter.replayWindow;
-    if (typeof replayWindow !== 'function') return this.missingPart('connectionReplay', 'the adapter has no replay window');
-    const fields = readTurnRequest(request, ['caller', 'after']);
-    if (fields === null) return refuse('invalid-request', 'expected v1 ids for the conversation and turn');
-    const { caller, conversationId, turnId, after } = fields;
-    const cursor = readReplayCursor(after, turnId);
-    if ('ok' in cursor) return cursor;
-    if (!(await this.authorized(caller, 'replay', conversationId, turnId)))
-      return refuse('forbidden', 'the caller may not replay this turn');
+    const opened = await this.open(this.requireReplayWindow(), request, 'replay', ['after'], (fields) =>
+      readReplayCursor(fields.after, fields.turnId),
+    );
+    if ('ok' in opened) return opened;
+    const { replayWindow } = opened.gate;
+    const { conversationId, turnId } = opened.fields;
+    const cursor = opened.checked;
     let window: Awaited<ReturnType<typeof replayWindow>>;
     try {
       window = await replayWindow.call(this.adapter, { conversationId, turnId, after: cursor.seq });
@@ -542,6 +533,88 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
     if (capability !== null) return capability;
     const store = this.adapter.store;
     return store === undefined ? this.missingPart('interruptedTurnRecovery', 'the adapter has no store') : store;
+  }
+
+  // Connection replay needs the declaration and a replay window behind it.
+  private requireReplayWindow():
+    { readonly replayWindow: NonNullable<TurnRecoveryAdapter<Result, Caller>['replayWindow']> } | CapabilityRefusal {
+    const capability = this.requireCapability('connectionReplay');
+    if (capability !== null) return capability;
+    const replayWindow = this.adapter.replayWindow;
+    return typeof replayWindow === 'function' ? { replayWindow } : this.missingPart('connectionReplay', 'the adapter has no replay window');
+  }
+
+  /**
+   * The preamble every operation naming a turn runs, in this order: the gate (what the operation needs of the
+   * adapter: checked before the request is touched), the request read once with its turn's ids and `keys`, the
+   * operation's own fields (`check`: their reading, `null` for `invalid-request` or the refusal it returns), and the
+   * caller's authority for `action`. Each refusal carries the operation's own words (`PREAMBLE_WORDS`).
+   * (`dispatchEffect` reads a claim, not a turn request, and its store judges the caller under the admission fence,
+   * so it shares only the gate, `requireStore`.)
+   */
+  private async open<Gate, Request extends TurnRequest<Caller>, Key extends keyof Request & string, Checked = true>(
+    gate: Gate | CapabilityRefusal,
+    request: Request,
+    action: TurnAction,
+    keys: readonly Key[],
+    check?: (fields: Pick<Request, Key | keyof TurnRequest<Caller>>) => Checked | null,
+  ): Promise<
+    | {
+        readonly gate: Gate;
+        readonly fields: Pick<Request, Key | keyof TurnRequest<Caller>>;
+        readonly checked: Exclude<Checked, ChatRefusal<string>>;
+      }
+    | PreambleRefusal
+    | Extract<Checked, ChatRefusal<string>>
+  > {
+    if ('ok' in (gate as object)) return gate as CapabilityRefusal;
+    const words = PREAMBLE_WORDS[action];
+    const fields = readTurnRequest<Request, Key | 'caller'>(request, ['caller', ...keys]);
+    // Without a check, `Checked` is its default: the request needs nothing beyond its turn.
+    const checked = fields === null ? null : check === undefined ? (true as Checked) : check(fields);
+    if (fields === null || checked === null) return refuse('invalid-request', words.invalid);
+    if (isRefusal(checked)) return checked;
+    const { caller, conversationId, turnId } = fields;
+    if (!(await this.authorized(caller, action, conversationId, turnId))) return refuse('forbidden', words.forbidden);
+    return { gate: gate as Gate, fields, checked: checked as Exclude<Checked, ChatRefusal<string>> };
+  }
+
+  // The preamble of an operation on a stored turn: `open` over the store, then its turn, read fresh or from the
+  // snapshot cache (`readTurn`).
+  private async openStoredTurn<Request extends TurnRequest<Caller>, Key extends keyof Request & string, Checked = true>(
+    request: Request,
+    action: TurnAction,
+    source: 'fresh' | 'snapshot',
+    keys: readonly Key[],
+    check?: (fields: Pick<Request, Key | keyof TurnRequest<Caller>>) => Checked | null,
+  ): Promise<
+    | {
+        readonly gate: TurnStore<Result, Caller>;
+        readonly fields: Pick<Request, Key | keyof TurnRequest<Caller>>;
+        readonly checked: Exclude<Checked, ChatRefusal<string>>;
+        readonly turn: StoredTurn<Result>;
+      }
+    | PreambleRefusal
+    | Extract<Checked, ChatRefusal<string>>
+    | ChatRefusal<'store-unavailable' | 'unknown-turn'>
+  > {
+    const opened = await this.open(this.requireStore(), request, action, keys, check);
+    if ('ok' in opened) return opened;
+    const read = await this.readTurn(opened.gate, opened.fields, source);
+    return 'ok' in read ? read : { ...opened, turn: read.turn };
+  }
+
+  // The turn an operation works on, read fresh from the store or as the snapshot cache holds it (wrapped: a stored turn
+  // is the store's own object); a turn of another conversation is `unknown-turn` like a missing one.
+  private async readTurn(
+    store: TurnStore<Result, Caller>,
+    { conversationId, turnId }: { readonly conversationId: string; readonly turnId: string },
+    source: 'fresh' | 'snapshot',
+  ): Promise<{ readonly turn: StoredTurn<Result> } | ChatRefusal<'store-unavailable' | 'unknown-turn'>> {
+    const turn = source === 'fresh' ? await this.snapshots.read(store, turnId) : await this.snapshots.snapshot(store, turnId);
+    if (turn === 'unavailable') return refuse('store-unavailable', 'the turn could not be read');
+    if (turn === null || turn.record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+    return { turn };
   }
 
   private async authorized(caller: Caller, action: TurnAction, conversationId: string, turnId: string): Promise<boolean> {

@@ -5,9 +5,10 @@
  */
 import { applyChatEvent, createChatState, type ChatEventEnvelope, type ChatStateV1 } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { countingHost } from '../test/counting-host.js';
-import { createAgUiDecoder, type AgUiDecoderContext } from './create-ag-ui-decoder.js';
-import { createAgUiEncoder } from './create-ag-ui-encoder.js';
+import { countingHost } from '../../test/counting-host.js';
+import { createAgUiDecoder } from './create-ag-ui-decoder.js';
+import type { AgUiDecoderContext } from './decoder-types.js';
+import { createAgUiEncoder } from '../encoder/create-ag-ui-encoder.js';
 
 const THREAD = 'conv_1';
 const started = (runId: string, input?: unknown) => ({

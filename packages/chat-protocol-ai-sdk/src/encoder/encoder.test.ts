@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { createUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS, uiMessageChunkSchema, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { runs } from '../../../test-support/property-runs.js';
-import { eventArb } from '../../../test-support/v1-arbitraries.js';
+import { runs } from '../../../../test-support/property-runs.js';
+import { eventArb } from '../../../../test-support/v1-arbitraries.js';
 import { createAiSdkEncoder } from './create-ai-sdk-encoder.js';
 import {
   AI_SDK_SSE_DONE,
@@ -218,7 +218,7 @@ describe('SSE framing (the AI SDK’s own transport)', () => {
 
 describe('the committed fixtures are named in the README', () => {
   it('lists every fixture file with its source', () => {
-    const readme = readFileSync(new URL('../fixtures/README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../fixtures/README.md', import.meta.url), 'utf8');
     for (const name of [
       'text-and-reasoning',
       'tool-call-succeeded',

@@ -11,9 +11,9 @@ import { applyChatEvent, createChatState, type ChatStateV1 } from '@papercusp/ch
 import { listGoldenSessions, replayGoldenSession } from '@papercusp/chat-protocol-testkit';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runs } from '../../../test-support/property-runs.js';
-import { AI_STREAM_SCENARIOS, produceAiStream, type AiStreamScenario } from '../test/ai-streams.js';
-import { encodeSession } from '../test/encoded-golden-sessions.js';
+import { runs } from '../../../../test-support/property-runs.js';
+import { AI_STREAM_SCENARIOS, produceAiStream, type AiStreamScenario } from '../../test/ai-streams.js';
+import { encodeSession } from '../../test/encoded-golden-sessions.js';
 import { createAiSdkDecoder } from './create-ai-sdk-decoder.js';
 
 interface BaseStream {

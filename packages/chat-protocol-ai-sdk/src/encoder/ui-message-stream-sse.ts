@@ -4,7 +4,7 @@
  * end, and the header that tells `useChat` the body is a UI message stream.
  * Reading SSE is the host's SSE parser's job, not this module's.
  */
-import type { AiSdkUiMessageChunk } from './ui-message-chunk.js';
+import type { AiSdkUiMessageChunk } from '../ui-message-chunk.js';
 
 /** The header naming the stream protocol: `useChat`'s transport checks it. */
 export const AI_SDK_UI_MESSAGE_STREAM_HEADER = { name: 'x-vercel-ai-ui-message-stream', value: 'v1' } as const;

@@ -6,8 +6,8 @@
  * or are reported in `lost`. It owns no ids: it reuses the v1 ones.
  */
 import type { ChatEventEnvelope, ChatEventV1, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
-import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY, type AgUiEvent, type AgUiInterrupt, type AgUiRunOutcome } from './ag-ui-event.js';
-import type { AgUiLoss } from './loss.js';
+import { AG_UI_CUSTOM_EVENT_NAME, AG_UI_METADATA_KEY, type AgUiEvent, type AgUiInterrupt, type AgUiRunOutcome } from '../ag-ui-event.js';
+import type { AgUiLoss } from '../loss.js';
 
 /** What {@link AgUiEncoder.encode} returns for one envelope. */
 export interface AgUiEncodeResult {

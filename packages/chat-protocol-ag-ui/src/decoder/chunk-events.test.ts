@@ -9,7 +9,7 @@ import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createAgUiDecoder } from './create-ag-ui-decoder.js';
-import type { AgUiLoss } from './loss.js';
+import type { AgUiLoss } from '../loss.js';
 
 const THREAD = 'conv_1';
 const RUN = 'run_1';

@@ -6,8 +6,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { applyChatEvent, createChatState, parseChatEnvelope, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { countingHost } from '../test/counting-host.js';
-import { createAgUiDecoder, type DecodeAgUiEventRefusalCode } from './create-ag-ui-decoder.js';
+import { countingHost } from '../../test/counting-host.js';
+import { createAgUiDecoder } from './create-ag-ui-decoder.js';
+import type { DecodeAgUiEventRefusalCode } from './decoder-types.js';
 
 interface ConformanceFixture {
   readonly name: string;
@@ -31,7 +32,7 @@ interface Expected {
   readonly laneRefusals?: Readonly<Partial<Record<DecodeAgUiEventRefusalCode, number>>>;
 }
 
-const directory = new URL('../fixtures/conformance/', import.meta.url);
+const directory = new URL('../../fixtures/conformance/', import.meta.url);
 const fixtures: readonly ConformanceFixture[] = readdirSync(directory)
   .filter((file) => file.endsWith('.json'))
   .sort()

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { applyChatEvent, createChatState, parseChatEnvelope, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { produceAiStream, type AiStreamScenario } from '../test/ai-streams.js';
+import { produceAiStream, type AiStreamScenario } from '../../test/ai-streams.js';
 import { createAiSdkDecoder } from './create-ai-sdk-decoder.js';
 
 // The streams below are what the `ai` package itself writes (test/ai-streams.ts).
@@ -9,7 +9,7 @@ import { createAiSdkDecoder } from './create-ai-sdk-decoder.js';
 // them), and the test fails when the installed `ai` writes something else.
 async function produce(name: AiStreamScenario): Promise<unknown[]> {
   const chunks = await produceAiStream(name);
-  const file = new URL(`../fixtures/ai-sdk-6/${name}.jsonl`, import.meta.url);
+  const file = new URL(`../../fixtures/ai-sdk-6/${name}.jsonl`, import.meta.url);
   const jsonl = chunks.map((chunk) => `${JSON.stringify(chunk)}\n`).join('');
   if (process.env['UPDATE_AI_SDK_FIXTURES'] === '1') writeFileSync(file, jsonl);
   expect(jsonl).toBe(readFileSync(file, 'utf8'));

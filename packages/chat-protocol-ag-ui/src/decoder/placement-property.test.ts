@@ -9,14 +9,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { applyChatEvent, createChatState, type ChatEventEnvelope, type ChatEventV1, type ChatStateV1 } from '@papercusp/chat-protocol-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runs } from '../../../test-support/property-runs.js';
-import { EVENT_MODELS, cardArb, eventArb } from '../../../test-support/v1-arbitraries.js';
-import { countingHost } from '../test/counting-host.js';
+import { runs } from '../../../../test-support/property-runs.js';
+import { EVENT_MODELS, cardArb, eventArb } from '../../../../test-support/v1-arbitraries.js';
+import { countingHost } from '../../test/counting-host.js';
 import { createAgUiDecoder } from './create-ag-ui-decoder.js';
-import { createAgUiEncoder } from './create-ag-ui-encoder.js';
+import { createAgUiEncoder } from '../encoder/create-ag-ui-encoder.js';
 
 const CONVERSATION = 'conv_1';
-const directory = new URL('../fixtures/conformance/', import.meta.url);
+const directory = new URL('../../fixtures/conformance/', import.meta.url);
 const conformanceStreams: readonly (readonly Record<string, unknown>[])[] = readdirSync(directory)
   .filter((file) => file.endsWith('.json'))
   .sort()

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createAiSdkDecoder, type AiSdkDecodeRefusalCode } from './create-ai-sdk-decoder.js';
+import { createAiSdkDecoder } from './create-ai-sdk-decoder.js';
+import type { AiSdkDecodeRefusalCode } from './decoder-types.js';
 
 function decoder() {
   return createAiSdkDecoder({

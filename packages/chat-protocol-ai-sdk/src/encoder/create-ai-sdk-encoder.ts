@@ -22,7 +22,7 @@ import {
   type AiSdkFinishReason,
   type AiSdkLoss,
   type AiSdkUiMessageChunk,
-} from './ui-message-chunk.js';
+} from '../ui-message-chunk.js';
 
 /** Refusal codes of {@link AiSdkEncoder.encode}: the strict parser's, for an input that is not a v1 envelope. */
 export type AiSdkEncodeRefusalCode = ParseChatEnvelopeRefusalCode;

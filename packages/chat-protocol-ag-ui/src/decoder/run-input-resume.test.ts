@@ -7,8 +7,8 @@
 import { applyChatEvent, createChatState, type ChatEventEnvelope, type ChatStateV1 } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
 import { createAgUiDecoder } from './create-ag-ui-decoder.js';
-import { createAgUiEncoder } from './create-ag-ui-encoder.js';
-import { resumeEntryFromCardResponse } from './resume-entries.js';
+import { createAgUiEncoder } from '../encoder/create-ag-ui-encoder.js';
+import { resumeEntryFromCardResponse } from '../resume-entries.js';
 
 const CONVERSATION = 'conv_1';
 const card = (correlationId: string) => ({

@@ -1,10 +1,10 @@
 import { EventSchemas } from '@ag-ui/core/schemas';
 import type { ChatEventEnvelope, ChatEventV1, ChatStateV1 } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { playThroughAgUiClient } from '../test/ag-ui-client.js';
-import { encodedGoldenSessions } from '../test/golden-sessions.js';
+import { playThroughAgUiClient } from '../../test/ag-ui-client.js';
+import { encodedGoldenSessions } from '../../test/golden-sessions.js';
 import { createAgUiEncoder } from './create-ag-ui-encoder.js';
-import { resumeEntryFromCardResponse } from './resume-entries.js';
+import { resumeEntryFromCardResponse } from '../resume-entries.js';
 
 const sessions = encodedGoldenSessions();
 

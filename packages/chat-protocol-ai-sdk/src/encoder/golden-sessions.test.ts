@@ -2,8 +2,8 @@ import { listGoldenSessions, replayGoldenSession } from '@papercusp/chat-protoco
 import type { ChatTurnState } from '@papercusp/chat-protocol-core';
 import { readUIMessageStream, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { encodeSession } from '../test/encoded-golden-sessions.js';
-import type { AiSdkUiMessageChunk } from './ui-message-chunk.js';
+import { encodeSession } from '../../test/encoded-golden-sessions.js';
+import type { AiSdkUiMessageChunk } from '../ui-message-chunk.js';
 
 async function readMessage(chunks: readonly AiSdkUiMessageChunk[]): Promise<{ message: UIMessage | undefined; errors: unknown[] }> {
   const errors: unknown[] = [];

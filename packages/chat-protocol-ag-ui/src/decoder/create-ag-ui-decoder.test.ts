@@ -8,13 +8,14 @@ import {
   type ChatStateV1,
 } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { countingHost } from '../test/counting-host.js';
-import { encodedGoldenSessions, type EncodedGoldenSession } from '../test/golden-sessions.js';
-import { createAgUiDecoder, type AgUiDecoderContext, type DecodeAgUiEventRefusalCode } from './create-ag-ui-decoder.js';
-import type { AgUiLoss } from './loss.js';
+import { countingHost } from '../../test/counting-host.js';
+import { encodedGoldenSessions, type EncodedGoldenSession } from '../../test/golden-sessions.js';
+import { createAgUiDecoder } from './create-ag-ui-decoder.js';
+import type { AgUiDecoderContext, DecodeAgUiEventRefusalCode } from './decoder-types.js';
+import type { AgUiLoss } from '../loss.js';
 
 // AG-UI's own named event streams (see fixtures/README.md for the source).
-const streams = JSON.parse(readFileSync(new URL('../fixtures/ag-ui-dart-sdk-events.json', import.meta.url), 'utf8')) as Record<
+const streams = JSON.parse(readFileSync(new URL('../../fixtures/ag-ui-dart-sdk-events.json', import.meta.url), 'utf8')) as Record<
   string,
   Record<string, unknown>[]
 >;

@@ -5,7 +5,7 @@
  */
 import { applyChatEvent, createChatState, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
-import { countingHost } from '../test/counting-host.js';
+import { countingHost } from '../../test/counting-host.js';
 import { createAgUiDecoder } from './create-ag-ui-decoder.js';
 
 /** Decodes each event; per event `-` (no envelope), the v1 types joined by `+`, or `!code`. */
