@@ -17,25 +17,25 @@ import {
 } from '@papercusp/chat-protocol-recovery';
 import { createChatSseResponse } from '@papercusp/chat-protocol-sse';
 import { Hono, type Context } from 'hono';
-import { registerAgUiRoute } from './ag-ui-route.js';
-import { registerAiSdkRoutes } from './ai-sdk-routes.js';
-import { createCardWakeups } from './card-wakeups.js';
+import { registerAgUiRoute } from './routes/ag-ui-route.js';
+import { registerAiSdkRoutes } from './routes/ai-sdk-routes.js';
+import { createCardWakeups } from './run/card-wakeups.js';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
-import { closeAbandonedTurn } from './close-abandoned-turn.js';
-import { readConversationState, type ConversationStateAnswer } from './conversation-state.js';
-import { answerExistingTurn } from './existing-turn.js';
-import { hostTurnId } from './host-turn-id.js';
-import { jsonResponse, methodNotAllowedResponse, notFoundResponse, refusalResponse } from './host-responses.js';
-import { hasOrphanedEffect } from './orphaned-effects.js';
-import { formatChatStream, readChatStreamFormat } from './peer-stream.js';
-import { isJsonObject, readJsonBody, withBodyDeadline } from './read-json-body.js';
+import { closeAbandonedTurn } from './run/close-abandoned-turn.js';
+import { readConversationState, type ConversationStateAnswer } from './use-cases/conversation-state.js';
+import { answerExistingTurn } from './use-cases/existing-turn.js';
+import { hostTurnId } from './use-cases/host-turn-id.js';
+import { jsonResponse, methodNotAllowedResponse, notFoundResponse, refusalResponse } from './routes/host-responses.js';
+import { hasOrphanedEffect } from './use-cases/orphaned-effects.js';
+import { formatChatStream, readChatStreamFormat } from './use-cases/peer-stream.js';
+import { isJsonObject, readJsonBody, withBodyDeadline } from './routes/read-json-body.js';
 import { isRouteId } from './route-ids.js';
-import { runChatTurn } from './run-chat-turn.js';
-import { browserPageResponse } from './serve-browser-page.js';
-import { createStreamLimit } from './stream-limit.js';
-import { readTurnProgress, type TurnProgress } from './turn-progress.js';
-import { watchTurnCancellation } from './watch-turn-cancellation.js';
+import { runChatTurn } from './run/run-chat-turn.js';
+import { browserPageResponse } from './page/serve-browser-page.js';
+import { createStreamLimit } from './use-cases/stream-limit.js';
+import { readTurnProgress, type TurnProgress } from './use-cases/turn-progress.js';
+import { watchTurnCancellation } from './run/watch-turn-cancellation.js';
 
 /**
  * The store components the host runs on: what `createPostgresChatStore`

@@ -13,9 +13,9 @@ export type {
   ConversationStateAnswer,
   PrunedTurn,
   RunningTurnCursor,
-} from './conversation-state.js';
-export { CHAT_HOST_REFUSAL_STATUS } from './host-responses.js';
-export type { ChatHostRefusalCode } from './host-responses.js';
+} from './use-cases/conversation-state.js';
+export { CHAT_HOST_REFUSAL_STATUS } from './routes/host-responses.js';
+export type { ChatHostRefusalCode } from './routes/host-responses.js';
 export type {
   ChatAgent,
   ChatAgentCard,
@@ -30,7 +30,7 @@ export { createNodeRequestListener } from './node-request-listener.js';
 export { isRouteId } from './route-ids.js';
 export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
 // The peers' formats and routes (DESIGN §11, §12): `?format=` on the events route, AG-UI's and the AI SDK's own routes.
-export type { ChatStreamFormat } from './peer-stream.js';
-export { AG_UI_RUN_PATH } from './ag-ui-route.js';
-export { AI_SDK_CHAT_PATH } from './ai-sdk-routes.js';
+export type { ChatStreamFormat } from './use-cases/peer-stream.js';
+export { AG_UI_RUN_PATH } from './routes/ag-ui-route.js';
+export { AI_SDK_CHAT_PATH } from './routes/ai-sdk-routes.js';
 export type { ScriptedChatAgentOptions } from './scripted-agent.js';

@@ -9,9 +9,9 @@ import type { ChatEventEnvelope, ChatEventV1, ChatResultBlock, OpenCardSnapshotV
 import type { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import type { ChatEventLog, TurnRecovery } from '@papercusp/chat-protocol-recovery';
 import type { CardWakeup } from './card-wakeups.js';
-import type { ChatAgent, ChatAgentCompletion, ChatAgentFeedback, ChatAgentStep, ChatAgentTurn } from './chat-agent.js';
+import type { ChatAgent, ChatAgentCompletion, ChatAgentFeedback, ChatAgentStep, ChatAgentTurn } from '../chat-agent.js';
 import { checkAgentFrame } from './check-agent-frame.js';
-import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
 import { turnFrame } from './turn-frame.js';
 
 /** The schema every scripted host card is opened with: the host validates values by the card's own kind. */

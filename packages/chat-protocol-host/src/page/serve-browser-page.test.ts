@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everyHostileArgument, syncOutcomeOf } from '../../../test-support/hostile-values.js';
-import { readConversationSnapshot } from './browser-page/conversation-snapshot.js';
-import { conversationFragment, readFragmentSession } from './browser-page/page-session.js';
-import { call, openTestStore, startHost, type Host, type TestStore } from './loopback-host.testing.js';
+import { everyHostileArgument, syncOutcomeOf } from '../../../../test-support/hostile-values.js';
+import { readConversationSnapshot } from './browser/conversation-snapshot.js';
+import { conversationFragment, readFragmentSession } from './browser/page-session.js';
+import { call, openTestStore, startHost, type Host, type TestStore } from '../loopback-host.testing.js';
 
 let testStore: TestStore;
 let host: Host;

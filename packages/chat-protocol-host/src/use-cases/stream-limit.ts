@@ -5,7 +5,7 @@
  * releases a slot when the stream ends, errors or the client leaves. Which
  * answers hold a slot is the host's to decide.
  */
-import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
 
 /** A counter of open streams per caller. */
 export interface StreamLimit {

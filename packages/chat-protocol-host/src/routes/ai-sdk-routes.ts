@@ -7,7 +7,7 @@
  * SDK's request; turns, checks and streams are the v1 routes'.
  */
 import type { Context, Hono } from 'hono';
-import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
 import { isJsonObject } from './read-json-body.js';
 import { answerPeerPost, streamTurn, type HostDispatch, type PeerTurnInput } from './start-peer-turn.js';
 

@@ -8,7 +8,7 @@ import { HttpAgent, runHttpRequest, transformHttpEventStream, verifyEvents, type
 import { EventSchemas } from '@ag-ui/core/schemas';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, call, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import { auth, call, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from '../loopback-host.testing.js';
 
 let testStore: TestStore;
 beforeAll(async () => {

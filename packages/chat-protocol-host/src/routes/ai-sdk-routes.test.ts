@@ -13,7 +13,7 @@ import {
   type UIMessage,
 } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, call, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import { auth, call, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from '../loopback-host.testing.js';
 
 let testStore: TestStore;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
  * are the v1 routes'.
  */
 import type { Hono } from 'hono';
-import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
 import { isJsonObject } from './read-json-body.js';
 import { answerPeerPost, type HostDispatch, type PeerTurnInput } from './start-peer-turn.js';
 

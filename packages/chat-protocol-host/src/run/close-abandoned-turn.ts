@@ -11,7 +11,7 @@
 import { applyChatEvent, createChatState, type ChatEventV1, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import type { ChatEventLog } from '@papercusp/chat-protocol-recovery';
-import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
 import { turnFrame } from './turn-frame.js';
 
 /** What closing needs: the turn, the caller whose cancellation committed, and the host's components. */

@@ -6,12 +6,12 @@
  * It owns the internal requests only; reading the peer's body is each route's.
  */
 import { IDEMPOTENCY_KEY_HEADER } from '@papercusp/chat-protocol-recovery';
-import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
 import { refusalResponse } from './host-responses.js';
-import { hostTurnId } from './host-turn-id.js';
-import { formatChatStream, type ChatStreamFormat } from './peer-stream.js';
+import { hostTurnId } from '../use-cases/host-turn-id.js';
+import { formatChatStream, type ChatStreamFormat } from '../use-cases/peer-stream.js';
 import { isJsonObject, readJsonBody } from './read-json-body.js';
-import { isRouteId } from './route-ids.js';
+import { isRouteId } from '../route-ids.js';
 
 /** The host's own routes, answered in process (`app.fetch`). */
 export type HostDispatch = (request: Request) => Response | Promise<Response>;

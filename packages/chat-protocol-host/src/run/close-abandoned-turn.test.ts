@@ -2,9 +2,9 @@ import type { ChatEventEnvelope, OpenCardSnapshotV1 } from '@papercusp/chat-prot
 import { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import type { ChatEventLog } from '@papercusp/chat-protocol-recovery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
 import { closeAbandonedTurn } from './close-abandoned-turn.js';
-import { openTestStore, type TestStore } from './loopback-host.testing.js';
+import { openTestStore, type TestStore } from '../loopback-host.testing.js';
 import { turnFrame } from './turn-frame.js';
 
 let testStore: TestStore;

@@ -6,7 +6,7 @@
  * writes nothing.
  */
 import type { TurnRecovery } from '@papercusp/chat-protocol-recovery';
-import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
 
 /**
  * Whether `inspectTurn` lists an effect of the turn as `uncertain` (admitted,

@@ -5,7 +5,7 @@
  */
 import type { InteractionSnapshot } from '@papercusp/chat-protocol-interactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import { call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from '../loopback-host.testing.js';
 
 let testStore: TestStore;
 let host: Host;

@@ -6,7 +6,7 @@
  * It owns that comparison only; starting turns is the route's.
  */
 import type { ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
-import { refusalResponse } from './host-responses.js';
+import { refusalResponse } from '../routes/host-responses.js';
 import { readTurnProgress } from './turn-progress.js';
 
 /** The resent request: its conversation, the turn its client turn id names, and the text it carries. */

@@ -7,7 +7,7 @@ import { applyChatEvent, createChatState, parseChatCursor, type ChatStateV1 } fr
 import { readChatStream } from '@papercusp/chat-protocol-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConversationState } from './conversation-state.js';
-import { auth, call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import { auth, call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from '../loopback-host.testing.js';
 
 let testStore: TestStore;
 let host: Host;

@@ -1,7 +1,7 @@
 /**
  * The host's browser page at `GET /` (DESIGN §11): one HTML document with its
  * style and its script inline, the script bundled at build time from
- * `src/browser-page/` (`bundle-browser-page.ts`). It owns the document and its
+ * `src/page/browser/` (`bundle-browser-page.ts`). It owns the document and its
  * security headers: a Content-Security-Policy that lets only these two exact
  * inline blocks run (by SHA-256), talks only to this origin, and requires
  * Trusted Types, so no string can ever become markup. It needs no auth: it

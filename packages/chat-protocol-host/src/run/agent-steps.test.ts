@@ -7,8 +7,8 @@
  */
 import { CHAT_LIMITS, parseChatEnvelope, type ChatEventV1 } from '@papercusp/chat-protocol-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatAgent, ChatAgentCompletion, ChatAgentFeedback, ChatAgentStep } from './chat-agent.js';
-import { follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import type { ChatAgent, ChatAgentCompletion, ChatAgentFeedback, ChatAgentStep } from '../chat-agent.js';
+import { follow, openTestStore, startHost, startTurn, type Host, type TestStore } from '../loopback-host.testing.js';
 
 interface Script {
   readonly steps: readonly ChatAgentStep[];

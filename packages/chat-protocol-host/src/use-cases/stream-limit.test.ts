@@ -4,7 +4,7 @@
  * one string, and every way a stream ends releases its slot exactly once.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
 import { createStreamLimit } from './stream-limit.js';
 
 const caller = (fields: Partial<ChatHostCaller> = {}): ChatHostCaller => ({
