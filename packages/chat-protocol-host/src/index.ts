@@ -4,7 +4,8 @@
  * and the SSE transport, and a scripted agent. Every export is listed by name;
  * `index.test.ts` pins the list.
  */
-export { createChatHost, MAX_TURN_TEXT_LENGTH } from './create-chat-host.js';
+export { createChatHost } from './create-chat-host.js';
+export { MAX_TURN_TEXT_LENGTH } from './use-cases/start-turn.js';
 export type { ChatHostOptions, ChatHostStore } from './create-chat-host.js';
 export type { ChatHostCaller } from './chat-host-caller.js';
 export type {

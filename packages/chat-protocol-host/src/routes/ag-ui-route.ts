@@ -3,24 +3,16 @@
  * `RunAgentInput` to its `url` and reads the run's events as SSE. With `url`
  * = `<host>/v1/ag-ui`, one AG-UI run is one v1 turn of conversation
  * `threadId`. It owns reading the AG-UI request; turns, checks and streams
- * are the v1 routes'.
+ * are the use cases' the v1 routes call too.
  */
 import type { Hono } from 'hono';
-import type { ChatHostCaller } from '../chat-host-caller.js';
+import type { HostRuntime } from '../use-cases/host-runtime.js';
+import type { RequestChecks } from './check-request.js';
 import { isJsonObject } from './read-json-body.js';
-import { answerPeerPost, type HostDispatch, type PeerTurnInput } from './start-peer-turn.js';
+import { answerPeerPost, type PeerTurnInput } from './start-peer-turn.js';
 
 /** The path `HttpAgent`'s `url` names. */
 export const AG_UI_RUN_PATH = '/v1/ag-ui';
-
-/** What the AG-UI route needs from the host. */
-export interface AgUiRouteContext {
-  readonly dispatch: HostDispatch;
-  /** The caller, or `null` (never throws). */
-  readonly authenticate: (request: Request) => Promise<ChatHostCaller | null>;
-  /** The largest POST body: `RunAgentInput` carries the whole message history. */
-  readonly maxBodyBytes: number;
-}
 
 // AG-UI user content is a string or input parts; v1 turn input is text, so only text parts are read.
 function textOf(content: unknown): string | undefined {
@@ -59,10 +51,12 @@ function readRunInput(body: Record<string, unknown>): PeerTurnInput {
  * for a conversation that is not the caller's, 429, …). `state`, `tools`,
  * `context` and `forwardedProps` are not read.
  */
-export function registerAgUiRoute(app: Hono, context: AgUiRouteContext): void {
+export function registerAgUiRoute(app: Hono, runtime: HostRuntime, checks: RequestChecks, maxBodyBytes: number): void {
   app.post(AG_UI_RUN_PATH, (hono) =>
     answerPeerPost(hono.req.raw, {
-      ...context,
+      runtime,
+      authenticate: checks.authenticate,
+      maxBodyBytes,
       format: 'ag-ui',
       conversationField: 'threadId',
       expected: 'an AG-UI RunAgentInput',

@@ -4,32 +4,18 @@
  * to the host with `api` = `<host>/v1/ai-sdk/chat`: the POST that starts a
  * turn and answers with its UI message stream, and the resume `GET
  * <api>/:chatId/stream` (chat id = conversation id). It owns reading the AI
- * SDK's request; turns, checks and streams are the v1 routes'.
+ * SDK's request; turns, checks and streams are the use cases' the v1 routes call too.
  */
-import type { Context, Hono } from 'hono';
-import type { ChatHostCaller } from '../chat-host-caller.js';
+import type { Hono } from 'hono';
+import type { HostRuntime } from '../use-cases/host-runtime.js';
+import { readRunningTurn } from '../use-cases/read-state.js';
+import type { RequestChecks } from './check-request.js';
+import { hostRefusalResponse } from './host-responses.js';
 import { isJsonObject } from './read-json-body.js';
-import { answerPeerPost, streamTurn, type HostDispatch, type PeerTurnInput } from './start-peer-turn.js';
+import { answerPeerPost, streamPeerTurn, type PeerTurnInput } from './start-peer-turn.js';
 
 /** The `api` path of the AI SDK routes. */
 export const AI_SDK_CHAT_PATH = '/v1/ai-sdk/chat';
-
-/** What the AI SDK routes need from the host. */
-export interface AiSdkRoutesContext {
-  /** The host's own routes, in process. */
-  readonly dispatch: HostDispatch;
-  /** The host's request check (authentication, ids, the conversation grant) for the `:conversationId` route. */
-  readonly check: (
-    context: Context,
-    ids: readonly string[],
-  ) => Promise<{ readonly caller: ChatHostCaller; readonly conversationId: string } | Response>;
-  /** The caller, or `null` (never throws). */
-  readonly authenticate: (request: Request) => Promise<ChatHostCaller | null>;
-  /** The conversation's latest running turn (in any host process), `undefined` when none runs, or the refusal to answer. */
-  readonly runningTurn: (conversationId: string) => Promise<string | undefined | Response>;
-  /** The largest POST body: the AI SDK sends the whole message history. */
-  readonly maxBodyBytes: number;
-}
 
 // The last message must be the person's, made of text parts only (v1 turn input is text); its id is the turn key.
 function readUserMessage(body: Record<string, unknown>): PeerTurnInput {
@@ -71,10 +57,12 @@ function readUserMessage(body: Record<string, unknown>): PeerTurnInput {
  *   runs it (read from the store), streamed from its start (the AI SDK
  *   replays a resumed message whole), else `204`.
  */
-export function registerAiSdkRoutes(app: Hono, context: AiSdkRoutesContext): void {
+export function registerAiSdkRoutes(app: Hono, runtime: HostRuntime, checks: RequestChecks, maxBodyBytes: number): void {
   app.post(AI_SDK_CHAT_PATH, (hono) =>
     answerPeerPost(hono.req.raw, {
-      ...context,
+      runtime,
+      authenticate: checks.authenticate,
+      maxBodyBytes,
       format: 'ai-sdk',
       conversationField: 'id',
       expected: 'the AI SDK chat request { id, messages }',
@@ -83,11 +71,11 @@ export function registerAiSdkRoutes(app: Hono, context: AiSdkRoutesContext): voi
   );
 
   app.get(`${AI_SDK_CHAT_PATH}/:conversationId/stream`, async (hono) => {
-    const checked = await context.check(hono, []);
+    const checked = await checks.check(hono, []);
     if (checked instanceof Response) return checked;
-    const turnId = await context.runningTurn(checked.conversationId);
-    if (turnId instanceof Response) return turnId;
-    if (turnId === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
-    return streamTurn(context.dispatch, hono.req.raw, checked.conversationId, turnId, 'ai-sdk');
+    const running = await readRunningTurn(runtime, checked.conversationId);
+    if (!running.ok) return hostRefusalResponse(running);
+    if (running.value === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+    return streamPeerTurn(runtime, hono.req.raw, { ...checked, turnId: running.value }, 'ai-sdk');
   });
 }

@@ -4,6 +4,7 @@
  * or card that is missing or belongs to someone else, so the two can never be
  * told apart by status, body or headers.
  */
+import { NOT_FOUND, type HostRefusal } from '../use-cases/host-refusal.js';
 
 /** Refusal codes the host's routes answer, with their fixed statuses. */
 export type ChatHostRefusalCode =
@@ -91,7 +92,12 @@ export function methodNotAllowedResponse(allow: string): Response {
   return jsonResponse(CHAT_HOST_REFUSAL_STATUS[code], { code, message }, { allow });
 }
 
+/** A use case's refusal as its answer: the code's status, `{ code, message, ...details }`. */
+export function hostRefusalResponse(refusal: HostRefusal): Response {
+  return refusalResponse(refusal.code, refusal.message, refusal.details);
+}
+
 /** The one answer for anything missing or not the caller's: identical in both cases. */
 export function notFoundResponse(): Response {
-  return refusalResponse('not-found', 'no such conversation, turn or card');
+  return hostRefusalResponse(NOT_FOUND);
 }

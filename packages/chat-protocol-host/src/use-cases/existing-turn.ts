@@ -3,10 +3,10 @@
  * the same message again is the resend the idempotency key exists for
  * (`turn-in-flight`, `turn-already-processed`); another message under the id
  * is `turn-id-reused`, a client's mistake no retry can mend, so never a 5xx.
- * It owns that comparison only; starting turns is the route's.
+ * It owns that comparison only; starting turns is `start-turn.ts`'s.
  */
 import type { ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
-import { refusalResponse } from '../routes/host-responses.js';
+import { hostRefusal, type HostRefusal } from './host-refusal.js';
 import { readTurnProgress } from './turn-progress.js';
 
 /** The resent request: its conversation, the turn its client turn id names, and the text it carries. */
@@ -27,29 +27,29 @@ async function firstInputText(eventLog: ChatEventLog, conversationId: string, tu
 
 /**
  * Answers a resend of an existing turn. Guarantees: another text than the
- * turn's `user_input` is `409 turn-id-reused` with the `turnId`; the same text
- * is `409 turn-in-flight` while the turn runs and `409 turn-already-processed`
+ * turn's `user_input` is `turn-id-reused` with the `turnId`; the same text
+ * is `turn-in-flight` while the turn runs and `turn-already-processed`
  * once it ended, both with the `turnId`. When the turn's first frame is not in
  * the log (its run has not written it yet, or it was pruned), the effect ids
  * decide: other ones are `turn-id-reused`, the same ones answer as the same
- * text. A store that cannot answer is `503 store-unavailable`. Never rejects.
+ * text. A store that cannot answer is `store-unavailable`. Never rejects.
  */
 export async function answerExistingTurn(
   store: { readonly turnStore: TurnStore<unknown, never>; readonly eventLog: ChatEventLog },
   { conversationId, turnId, text, effectsDiffer }: ExistingTurnRequest,
-): Promise<Response> {
+): Promise<HostRefusal> {
   let storedText: string | undefined;
   try {
     storedText = await firstInputText(store.eventLog, conversationId, turnId);
   } catch {
-    return refusalResponse('store-unavailable', 'the turn could not be read');
+    return hostRefusal('store-unavailable', 'the turn could not be read');
   }
   if (storedText === undefined ? effectsDiffer : storedText !== text) {
-    return refusalResponse('turn-id-reused', 'this client turn id was used for another message', { turnId });
+    return hostRefusal('turn-id-reused', 'this client turn id was used for another message', { turnId });
   }
   const progress = await readTurnProgress(store, conversationId, turnId);
-  if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
+  if (progress === 'unavailable') return hostRefusal('store-unavailable', 'the turn could not be read');
   return progress !== null && progress.status !== 'running'
-    ? refusalResponse('turn-already-processed', 'this client turn was already processed', { turnId })
-    : refusalResponse('turn-in-flight', 'this client turn is running', { turnId });
+    ? hostRefusal('turn-already-processed', 'this client turn was already processed', { turnId })
+    : hostRefusal('turn-in-flight', 'this client turn is running', { turnId });
 }
