@@ -122,9 +122,9 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   registerV1Routes(app, runtime, checks, options.maxBodyBytes ?? 16 * 1024);
   // The browser page needs no auth: it holds no data, and sends the person's bearer token to the routes above.
   app.get('/', () => browserPageResponse());
-  const maxPeerBodyBytes = options.maxPeerBodyBytes ?? 1024 * 1024;
-  registerAiSdkRoutes(app, runtime, checks, maxPeerBodyBytes);
-  registerAgUiRoute(app, runtime, checks, maxPeerBodyBytes);
+  const peerHost = { runtime, checks, maxBodyBytes: options.maxPeerBodyBytes ?? 1024 * 1024 };
+  registerAiSdkRoutes(app, peerHost);
+  registerAgUiRoute(app, peerHost);
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
 
   // What a path serves (RFC 9110 §15.5.6), read from the routes themselves: `undefined` for a path no route has.

@@ -6,10 +6,8 @@
  * are the use cases' the v1 routes call too.
  */
 import type { Hono } from 'hono';
-import type { HostRuntime } from '../use-cases/host-runtime.js';
-import type { RequestChecks } from './check-request.js';
 import { isJsonObject } from './read-json-body.js';
-import { answerPeerPost, type PeerTurnInput } from './start-peer-turn.js';
+import { answerPeerPost, type PeerRouteHost, type PeerTurnInput } from './start-peer-turn.js';
 
 /** The path `HttpAgent`'s `url` names. */
 export const AG_UI_RUN_PATH = '/v1/ag-ui';
@@ -51,12 +49,9 @@ function readRunInput(body: Record<string, unknown>): PeerTurnInput {
  * for a conversation that is not the caller's, 429, …). `state`, `tools`,
  * `context` and `forwardedProps` are not read.
  */
-export function registerAgUiRoute(app: Hono, runtime: HostRuntime, checks: RequestChecks, maxBodyBytes: number): void {
+export function registerAgUiRoute(app: Hono, host: PeerRouteHost): void {
   app.post(AG_UI_RUN_PATH, (hono) =>
-    answerPeerPost(hono.req.raw, {
-      runtime,
-      authenticate: checks.authenticate,
-      maxBodyBytes,
+    answerPeerPost(hono.req.raw, host, {
       format: 'ag-ui',
       conversationField: 'threadId',
       expected: 'an AG-UI RunAgentInput',

@@ -7,12 +7,10 @@
  * SDK's request; turns, checks and streams are the use cases' the v1 routes call too.
  */
 import type { Hono } from 'hono';
-import type { HostRuntime } from '../use-cases/host-runtime.js';
 import { readRunningTurn } from '../use-cases/read-state.js';
-import type { RequestChecks } from './check-request.js';
 import { hostRefusalResponse } from './host-responses.js';
 import { isJsonObject } from './read-json-body.js';
-import { answerPeerPost, streamPeerTurn, type PeerTurnInput } from './start-peer-turn.js';
+import { answerPeerPost, streamPeerTurn, type PeerRouteHost, type PeerTurnInput } from './start-peer-turn.js';
 
 /** The `api` path of the AI SDK routes. */
 export const AI_SDK_CHAT_PATH = '/v1/ai-sdk/chat';
@@ -57,12 +55,10 @@ function readUserMessage(body: Record<string, unknown>): PeerTurnInput {
  *   runs it (read from the store), streamed from its start (the AI SDK
  *   replays a resumed message whole), else `204`.
  */
-export function registerAiSdkRoutes(app: Hono, runtime: HostRuntime, checks: RequestChecks, maxBodyBytes: number): void {
+export function registerAiSdkRoutes(app: Hono, host: PeerRouteHost): void {
+  const { runtime, checks } = host;
   app.post(AI_SDK_CHAT_PATH, (hono) =>
-    answerPeerPost(hono.req.raw, {
-      runtime,
-      authenticate: checks.authenticate,
-      maxBodyBytes,
+    answerPeerPost(hono.req.raw, host, {
       format: 'ai-sdk',
       conversationField: 'id',
       expected: 'the AI SDK chat request { id, messages }',

@@ -7,6 +7,7 @@
  * It owns the order of those steps; reading each peer's body is its route's.
  */
 import type { ChatHostCaller } from '../chat-host-caller.js';
+import type { RequestChecks } from './check-request.js';
 import { isRouteId } from '../route-ids.js';
 import type { HostRuntime } from '../use-cases/host-runtime.js';
 import { hostTurnId } from '../use-cases/host-turn-id.js';
@@ -37,12 +38,15 @@ export async function streamPeerTurn(
 /** What a peer's request body says: a key the client turn id derives from (a run id, a message id) and the person's text. */
 export type PeerTurnInput = { readonly turnKey: string; readonly text: string } | { readonly refusal: string };
 
+/** What the peers' routes need from the host: its runtime, its request checks, and the bound on their bodies (the whole message history). */
+export interface PeerRouteHost {
+  readonly runtime: HostRuntime;
+  readonly checks: RequestChecks;
+  readonly maxBodyBytes: number;
+}
+
 /** How one peer's POST-and-stream route reads its body. */
 export interface PeerPostOptions {
-  readonly runtime: HostRuntime;
-  /** The caller, or `null` (never throws). */
-  readonly authenticate: (request: Request) => Promise<ChatHostCaller | null>;
-  readonly maxBodyBytes: number;
   readonly format: Exclude<ChatStreamFormat, 'v1'>;
   /** The body field naming the conversation (`threadId`, `id`). */
   readonly conversationField: string;
@@ -64,10 +68,10 @@ export interface PeerPostOptions {
  * every check passed, so a new chat or thread id starts a conversation exactly
  * as a v1 client's first turn does. Never rejects.
  */
-export async function answerPeerPost(request: Request, options: PeerPostOptions): Promise<Response> {
-  const caller = await options.authenticate(request);
+export async function answerPeerPost(request: Request, host: PeerRouteHost, options: PeerPostOptions): Promise<Response> {
+  const caller = await host.checks.authenticate(request);
   if (caller === null) return refusalResponse('unauthenticated', 'a bearer token is required');
-  const body = await readJsonBody(request, options.maxBodyBytes);
+  const body = await readJsonBody(request, host.maxBodyBytes);
   if (!body.ok) return refusalResponse(body.code, body.message);
   if (!isJsonObject(body.value)) return refusalResponse('invalid-body', `expected ${options.expected}`);
   const conversationId = body.value[options.conversationField];
@@ -79,10 +83,10 @@ export async function answerPeerPost(request: Request, options: PeerPostOptions)
   const badText = checkTurnText(input.text);
   if (badText !== null) return hostRefusalResponse(badText);
   const clientTurnId = await hostTurnId(options.format, input.turnKey);
-  const started = await startTurn(options.runtime, { caller, conversationId, clientTurnId, text: input.text });
+  const started = await startTurn(host.runtime, { caller, conversationId, clientTurnId, text: input.text });
   // A resend streams the turn it started, running or ended; another message under the key is refused as on POST /turns.
   if (!started.ok && started.code !== 'turn-in-flight' && started.code !== 'turn-already-processed') return hostRefusalResponse(started);
   // Both resend refusals name the turn the client turn id derives, in this conversation.
   const turnId = started.ok ? started.value.turnId : await hostTurnId(conversationId, clientTurnId);
-  return streamPeerTurn(options.runtime, request, { caller, conversationId, turnId }, options.format, true);
+  return streamPeerTurn(host.runtime, request, { caller, conversationId, turnId }, options.format, true);
 }
