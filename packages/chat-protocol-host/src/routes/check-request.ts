@@ -12,7 +12,7 @@ import type { HostRuntime } from '../use-cases/host-runtime.js';
 import { notFoundResponse, refusalResponse } from './host-responses.js';
 
 /** Who calls, on which conversation. */
-export interface CheckedRequest {
+interface CheckedRequest {
   readonly caller: ChatHostCaller;
   readonly conversationId: string;
 }
