@@ -27,11 +27,11 @@ export type {
   ChatAgentToolOutcome,
   ChatAgentTurn,
 } from './chat-agent.js';
-export { createNodeRequestListener } from './node-request-listener.js';
-export { isRouteId } from './route-ids.js';
-export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
+export { createNodeRequestListener } from './node/node-request-listener.js';
+export { isRouteId } from './routes/route-ids.js';
+export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted/scripted-agent.js';
 // The peers' formats and routes (DESIGN §11, §12): `?format=` on the events route, AG-UI's and the AI SDK's own routes.
 export type { ChatStreamFormat } from './use-cases/peer-stream.js';
 export { AG_UI_RUN_PATH } from './routes/ag-ui-route.js';
 export { AI_SDK_CHAT_PATH } from './routes/ai-sdk-routes.js';
-export type { ScriptedChatAgentOptions } from './scripted-agent.js';
+export type { ScriptedChatAgentOptions } from './scripted/scripted-agent.js';

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatAgent, ChatAgentCard } from '../chat-agent.js';
 import { launchChromium } from './chromium.testing.js';
 import { call, follow, openTestStore, startHost, type Host, type TestStore } from '../loopback-host.testing.js';
-import { SCRIPTED_REFUND_CALL_ID } from '../scripted-agent.js';
+import { SCRIPTED_REFUND_CALL_ID } from '../scripted/scripted-agent.js';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 const FINAL_PROSE = 'Looking into order 1042. The refund is issued. Ticket closed.';

@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import type { ChatHostCaller } from '../chat-host-caller.js';
-import { isRouteId } from '../route-ids.js';
+import { isRouteId } from './route-ids.js';
 import type { HostRuntime } from '../use-cases/host-runtime.js';
 import { notFoundResponse, refusalResponse } from './host-responses.js';
 

@@ -8,7 +8,7 @@
  */
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import type { RequestChecks } from './check-request.js';
-import { isRouteId } from '../route-ids.js';
+import { isRouteId } from './route-ids.js';
 import type { HostRuntime } from '../use-cases/host-runtime.js';
 import { hostTurnId } from '../use-cases/host-turn-id.js';
 import { openTurnStream } from '../use-cases/open-turn-stream.js';

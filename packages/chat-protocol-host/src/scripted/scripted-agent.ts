@@ -16,7 +16,7 @@ import type {
   ChatAgentStep,
   ChatAgentToolOutcome,
   ChatAgentTurn,
-} from './chat-agent.js';
+} from '../chat-agent.js';
 import { scriptedCardTurn } from './scripted-card-turn.js';
 
 /** Options of {@link createScriptedChatAgent}. */

@@ -5,7 +5,7 @@
  * card control against a real host with no model.
  */
 import type { CardKind } from '@papercusp/chat-protocol-core';
-import type { ChatAgentCard, ChatAgentCompletion, ChatAgentFeedback, ChatAgentStep } from './chat-agent.js';
+import type { ChatAgentCard, ChatAgentCompletion, ChatAgentFeedback, ChatAgentStep } from '../chat-agent.js';
 
 /** One card of each base kind, in `CARD_KINDS` order (a test pins that the list covers them all). */
 export const SCRIPTED_TOUR_CARDS: readonly (ChatAgentCard & { readonly presentation: { readonly kind: CardKind } })[] = Object.freeze([

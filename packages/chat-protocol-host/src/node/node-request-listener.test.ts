@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeRequestListener } from './node-request-listener.js';
-import { openRawConnection, requestHead, type RawConnection } from './raw-http.testing.js';
+import { openRawConnection, requestHead, type RawConnection } from '../raw-http.testing.js';
 
 const servers: Server[] = [];
 const connections: RawConnection[] = [];

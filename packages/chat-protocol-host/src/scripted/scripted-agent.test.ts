@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatAgentFeedback, ChatAgentStep } from './chat-agent.js';
+import type { ChatAgentFeedback, ChatAgentStep } from '../chat-agent.js';
 import { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
 
 const turn = { conversationId: 'conv_1', turnId: 'turn_1', text: 'refund please' };

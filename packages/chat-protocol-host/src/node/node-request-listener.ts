@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { writeChatSseResponse } from '@papercusp/chat-protocol-sse';
-import { methodNotAllowedResponse, refusalResponse } from './routes/host-responses.js';
+import { methodNotAllowedResponse, refusalResponse } from '../routes/host-responses.js';
 
 // After an answer that came before its request's body ended, the rest of the body is read and thrown away for at
 // most this long before the connection is closed: long enough for the client to read the answer, never a hold.

@@ -7,7 +7,7 @@
 import { parseAskTag, parseReportTag } from '@papercusp/chat-protocol-blocks';
 import { CARD_KINDS, CHAT_EVENT_TYPES_V1 } from '@papercusp/chat-protocol-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
+import { call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from '../loopback-host.testing.js';
 import { SCRIPTED_TOUR_CARDS } from './scripted-card-turn.js';
 
 let testStore: TestStore;
