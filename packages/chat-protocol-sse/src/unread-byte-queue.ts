@@ -86,6 +86,8 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
     while (!finished && (controller.desiredSize ?? 0) > 0) {
       if (backlog !== undefined) {
         const next = backlog.next();
+        // The backlog may have cut the stream while producing this chunk: nothing more goes in.
+        if (finished) break;
         if (next.done === true) backlog = undefined;
         else controller.enqueue(encoder.encode(next.value));
         continue;
