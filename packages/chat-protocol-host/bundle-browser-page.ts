@@ -1,5 +1,5 @@
 /**
- * The browser page's build step: bundles `src/browser-page/main.ts` (and what
+ * The browser page's build step: bundles `src/page/browser/main.ts` (and what
  * it imports from the sibling packages' builds) into one minified script with
  * esbuild, for tsup and vitest to define as `__CHAT_HOST_BROWSER_PAGE_SCRIPT__`.
  * So the host serves the page from memory on any runtime, reading no file.
@@ -13,7 +13,7 @@ const BROWSER_PAGE_SCRIPT_GLOBAL = '__CHAT_HOST_BROWSER_PAGE_SCRIPT__';
 // The page's script: one minified ES2020 IIFE for browsers, no source map, nothing written.
 function bundleBrowserPage(): string {
   const result = buildSync({
-    entryPoints: [fileURLToPath(new URL('src/browser-page/main.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('src/page/browser/main.ts', import.meta.url))],
     bundle: true,
     minify: true,
     format: 'iife',

@@ -7,8 +7,8 @@ import { createTurnId, parseTurnStatusResponse } from '@papercusp/chat-protocol-
 import { readChatStream } from '@papercusp/chat-protocol-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, call, cardOf, follow, openTestStore, startHost, startTurn, type Host, type TestStore } from './loopback-host.testing.js';
-import { hostTurnId } from './host-turn-id.js';
-import { SCRIPTED_REFUND_CALL_ID } from './scripted-agent.js';
+import { hostTurnId } from './use-cases/host-turn-id.js';
+import { SCRIPTED_REFUND_CALL_ID } from './scripted/scripted-agent.js';
 
 let testStore: TestStore;
 beforeAll(async () => {

@@ -1,41 +1,25 @@
 /**
- * The reference host: DESIGN §11's routes on one web-standard handler, wired to
- * the store (turns, cards, event log), `TurnRecovery`, `InteractionResolver`,
- * the SSE transport and a `ChatAgent`. It owns routing, request checks,
- * authority checks on every route and the turn runs it starts; it does not own
- * authentication (the host's `authenticate`) or grants (the store's lookups).
+ * The reference host: DESIGN §11's routes on one web-standard handler. It
+ * builds the runtime the use cases run on (`use-cases/`), registers the v1 and
+ * the peers' routes (`routes/`) and owns the HTTP edge around them: `HEAD`,
+ * `405` with `Allow`, the body deadline and the one answer for an unexpected
+ * failure. It does not own authentication (the host's `authenticate`) or
+ * grants (the store's lookups).
  */
-import { CardResponseSchema, LIGHTWEIGHT_CHAT_CAPABILITIES, isCleanText, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
-import { InteractionResolver, type InteractionStore } from '@papercusp/chat-protocol-interactions';
-import {
-  IDEMPOTENCY_KEY_HEADER,
-  TurnRecovery,
-  isTurnId,
-  type ChatConversationStore,
-  type ChatEventLog,
-  type TurnStore,
-} from '@papercusp/chat-protocol-recovery';
-import { createChatSseResponse } from '@papercusp/chat-protocol-sse';
-import { Hono, type Context } from 'hono';
-import { registerAgUiRoute } from './ag-ui-route.js';
-import { registerAiSdkRoutes } from './ai-sdk-routes.js';
-import { createCardWakeups } from './card-wakeups.js';
+import type { OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import type { InteractionStore } from '@papercusp/chat-protocol-interactions';
+import type { ChatConversationStore, ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
+import { Hono } from 'hono';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
-import { closeAbandonedTurn } from './close-abandoned-turn.js';
-import { readConversationState, type ConversationStateAnswer } from './conversation-state.js';
-import { answerExistingTurn } from './existing-turn.js';
-import { hostTurnId } from './host-turn-id.js';
-import { jsonResponse, methodNotAllowedResponse, notFoundResponse, refusalResponse } from './host-responses.js';
-import { hasOrphanedEffect } from './orphaned-effects.js';
-import { formatChatStream, readChatStreamFormat } from './peer-stream.js';
-import { isJsonObject, readJsonBody, withBodyDeadline } from './read-json-body.js';
-import { isRouteId } from './route-ids.js';
-import { runChatTurn } from './run-chat-turn.js';
-import { browserPageResponse } from './serve-browser-page.js';
-import { createStreamLimit } from './stream-limit.js';
-import { readTurnProgress, type TurnProgress } from './turn-progress.js';
-import { watchTurnCancellation } from './watch-turn-cancellation.js';
+import { browserPageResponse } from './page/serve-browser-page.js';
+import { registerAgUiRoute } from './routes/ag-ui-route.js';
+import { registerAiSdkRoutes } from './routes/ai-sdk-routes.js';
+import { createRequestChecks } from './routes/check-request.js';
+import { methodNotAllowedResponse, notFoundResponse, refusalResponse } from './routes/host-responses.js';
+import { withBodyDeadline } from './routes/read-json-body.js';
+import { registerV1Routes } from './routes/v1-routes.js';
+import { createHostRuntime } from './use-cases/host-runtime.js';
 
 /**
  * The store components the host runs on: what `createPostgresChatStore`
@@ -116,24 +100,8 @@ export interface ChatHostOptions {
   readonly maxPeerBodyBytes?: number;
 }
 
-/** The longest `text` a turn's message may hold, in UTF-16 code units. */
-export const MAX_TURN_TEXT_LENGTH = 4000;
-
-const FULL_CAPABILITIES = {
-  ...LIGHTWEIGHT_CHAT_CAPABILITIES,
-  connectionReplay: true,
-  persistedHistory: true,
-  persistedDecisions: true,
-  completedToolCheckpoints: true,
-  interruptedTurnRecovery: true,
-} as const;
-
-const PREFIX = '/v1/conversations/:conversationId';
-
 // The methods the routes are registered for; Hono answers HEAD with its GET route.
 const ROUTED_METHODS = ['GET', 'POST'] as const;
-
-type Checked = { readonly caller: ChatHostCaller; readonly conversationId: string } | Response;
 
 /**
  * Creates the host's handler. Guarantees: every route authenticates (401),
@@ -148,295 +116,16 @@ type Checked = { readonly caller: ChatHostCaller; readonly conversationId: strin
  * cancelled (a stream's slot is released at once); the handler never rejects.
  */
 export function createChatHost(options: ChatHostOptions): (request: Request) => Promise<Response> {
-  const { store, agent } = options;
-  const clock = options.clock ?? (() => new Date().toISOString());
-  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
-  const cardLifetimeMs = options.cardLifetimeMs ?? 3_600_000;
-  const cardPollMs = options.cardPollMs ?? 1000;
-  const cancelPollMs = options.cancelPollMs ?? 500;
-  const abandonedTurnGraceMs = options.abandonedTurnGraceMs ?? 5000;
-  const stateBounds = {
-    ...(options.maxStateTurns === undefined ? {} : { maxTurns: options.maxStateTurns }),
-    ...(options.maxStateFrames === undefined ? {} : { maxFrames: options.maxStateFrames }),
-  };
-  // The conversation's folded state (GET /state, the AI SDK's resume), or the refusal to answer.
-  const readState = async (conversationId: string): Promise<ConversationStateAnswer | Response> => {
-    const answer = await readConversationState(store.readConversationLog, conversationId, stateBounds);
-    if (answer.ok) return answer.value;
-    return refusalResponse(answer.code, answer.message, answer.limit === undefined ? {} : { limit: answer.limit });
-  };
-  const streams = createStreamLimit(options.maxStreamsPerCaller ?? 8);
-  const authorized = async (caller: ChatHostCaller, conversationId: string): Promise<boolean> => {
-    try {
-      return (await store.authorizeConversation({ caller, conversationId })) === true;
-    } catch {
-      return false;
-    }
-  };
-  // The turn runs and effects this process holds, so cancellation and card answers reach them at once.
-  const runs = new Map<string, AbortController>();
-  const effects = new Map<string, AbortController>();
-  const cardWakeups = createCardWakeups(cardPollMs);
-  const recovery = new TurnRecovery<unknown, ChatHostCaller>(
-    {
-      capabilities: FULL_CAPABILITIES,
-      authorize: ({ caller, conversationId }) => authorized(caller, conversationId),
-      store: store.turnStore,
-      replayWindow: (request) => store.eventLog.replayWindow(request),
-      abort: ({ turnId, effectIds }) => {
-        for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
-      },
-    },
-    { clock, ...(options.admissionLeaseMs === undefined ? {} : { admissionLeaseMs: options.admissionLeaseMs }) },
-  );
-  const resolver = new InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>({
-    store: store.interactionStore,
-    // The resolver checks the value against the card's kind (options, bounds, allowDecline): the host adds no schema.
-    validate: ({ value }) => ({ value }),
-    clock,
-  });
-  // The caller, or `null` for no caller, a non-object or a throw: every route's 401.
-  const authenticate = async (request: Request): Promise<ChatHostCaller | null> => {
-    try {
-      const caller = await options.authenticate(request);
-      return caller !== null && typeof caller === 'object' ? caller : null;
-    } catch {
-      return null;
-    }
-  };
-  // Who calls and on which ids, before any grant is read: POST /turns validates its body between the two.
-  const identify = async (context: Context, ids: readonly string[]): Promise<Checked> => {
-    const caller = await authenticate(context.req.raw);
-    if (caller === null) return refusalResponse('unauthenticated', 'a bearer token is required');
-    const conversationId = context.req.param('conversationId');
-    for (const name of ['conversationId', ...ids]) {
-      if (!isRouteId(context.req.param(name))) return refusalResponse('invalid-id', `${name}: expected letters, digits, _ or -`);
-    }
-    return conversationId === undefined ? notFoundResponse() : { caller, conversationId };
-  };
-  const check = async (context: Context, ids: readonly string[]): Promise<Checked> => {
-    const identified = await identify(context, ids);
-    if (identified instanceof Response) return identified;
-    return (await authorized(identified.caller, identified.conversationId)) ? identified : notFoundResponse();
-  };
-  // An accepted turn's grant: the caller's own, or the one `claimConversation` gives a first caller.
-  const grantTurn = async (caller: ChatHostCaller, conversationId: string): Promise<Response | null> => {
-    if (await authorized(caller, conversationId)) return null;
-    if (options.claimConversation === undefined) return notFoundResponse();
-    try {
-      await options.claimConversation({ caller, conversationId });
-    } catch {
-      return refusalResponse('store-unavailable', 'the conversation could not be claimed');
-    }
-    return (await authorized(caller, conversationId)) ? null : notFoundResponse();
-  };
-
-  // The routes on one turn: the checks above, then the turn must exist in this conversation.
-  const checkTurn = async (
-    context: Context,
-  ): Promise<(Exclude<Checked, Response> & { turnId: string; progress: TurnProgress }) | Response> => {
-    const checked = await check(context, ['turnId']);
-    if (checked instanceof Response) return checked;
-    const turnId = context.req.param('turnId');
-    if (turnId === undefined) return notFoundResponse();
-    const progress = await readTurnProgress(store, checked.conversationId, turnId);
-    if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
-    if (progress === null) return notFoundResponse();
-    return { ...checked, turnId, progress };
-  };
-
+  const runtime = createHostRuntime(options);
+  const checks = createRequestChecks(runtime, options.authenticate);
   const app = new Hono();
-
-  // Every check that needs no grant comes first, so a refused request claims and writes nothing (§11 "The HTTP edge").
-  app.post(`${PREFIX}/turns`, async (context) => {
-    const identified = await identify(context, []);
-    if (identified instanceof Response) return identified;
-    const { caller, conversationId } = identified;
-    const body = await readJsonBody(context.req.raw, maxBodyBytes);
-    if (!body.ok) return refusalResponse(body.code, body.message);
-    if (!isJsonObject(body.value)) return refusalResponse('invalid-body', 'expected { clientTurnId, text }');
-    const { clientTurnId, text, ...rest } = body.value;
-    if (Object.keys(rest).length > 0 || !isTurnId(clientTurnId) || typeof text !== 'string') {
-      return refusalResponse('invalid-body', 'expected exactly { clientTurnId, text }, clientTurnId of the form turn_<32 hex digits>');
-    }
-    if (text.length === 0 || text.length > MAX_TURN_TEXT_LENGTH || !isCleanText(text)) {
-      return refusalResponse('invalid-body', `text: 1 to ${MAX_TURN_TEXT_LENGTH} characters of clean text`);
-    }
-    const key = context.req.header(IDEMPOTENCY_KEY_HEADER);
-    if (key === undefined) return refusalResponse('missing-idempotency-key', `the ${IDEMPOTENCY_KEY_HEADER} header is required`);
-    if (key !== clientTurnId) return refusalResponse('idempotency-key-mismatch', `${IDEMPOTENCY_KEY_HEADER} must equal clientTurnId`);
-    const refused = await grantTurn(caller, conversationId);
-    if (refused !== null) return refused;
-    const turnId = await hostTurnId(conversationId, clientTurnId);
-    const turn = { conversationId, turnId, text };
-    let effectIds: readonly string[];
-    try {
-      effectIds = agent.effects(turn);
-    } catch {
-      effectIds = [];
-    }
-    const started = await recovery.startTurn({ caller, conversationId, turnId, effectIds });
-    if (!started.ok) {
-      if (started.code === 'forbidden') return notFoundResponse();
-      // The id names a turn started with other effect ids: a resend of another message, a client's error (409), not an outage.
-      if (started.code !== 'turn-conflict') return refusalResponse('store-unavailable', started.message);
-    }
-    if (!started.ok || started.outcome === 'existing') {
-      return answerExistingTurn(store, { conversationId, turnId, text, effectsDiffer: !started.ok });
-    }
-    const controller = new AbortController();
-    runs.set(turnId, controller);
-    // A cancellation committed through another host process reaches this run through its turn record.
-    const stopWatching = watchTurnCancellation({
-      turnStore: store.turnStore,
-      turnId,
-      intervalMs: cancelPollMs,
-      onCancelled: () => {
-        controller.abort();
-        for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
-      },
-    });
-    void runChatTurn({
-      turn,
-      caller,
-      agent,
-      effectIds,
-      recovery,
-      resolver,
-      eventLog: store.eventLog,
-      clock,
-      signal: controller.signal,
-      registerEffect: (effectId, effect) => effects.set(`${turnId}/${effectId}`, effect),
-      armCardWait: (correlationId, signal) => cardWakeups.arm(correlationId, signal),
-      cardLifetimeMs,
-    })
-      // runChatTurn never rejects; this keeps a future bug from becoming an unhandled rejection that ends the process.
-      .catch(() => undefined)
-      .finally(() => {
-        stopWatching();
-        runs.delete(turnId);
-        for (const effectId of effectIds) effects.delete(`${turnId}/${effectId}`);
-      });
-    return jsonResponse(202, { turnId });
-  });
-
-  app.get(`${PREFIX}/turns/by-client-id/:clientTurnId`, async (context) => {
-    const checked = await check(context, ['clientTurnId']);
-    if (checked instanceof Response) return checked;
-    const clientTurnId = context.req.param('clientTurnId');
-    if (!isTurnId(clientTurnId)) return refusalResponse('invalid-id', 'clientTurnId: expected turn_<32 hex digits>');
-    const turnId = await hostTurnId(checked.conversationId, clientTurnId);
-    const progress = await readTurnProgress(store, checked.conversationId, turnId);
-    if (progress === 'unavailable') return refusalResponse('store-unavailable', 'the turn could not be read');
-    if (progress === null) return jsonResponse(200, { turnId, status: 'not-found' });
-    // A running turn whose admitted effect outlived the lease lost its worker: its outcome needs reconciliation.
-    const orphaned =
-      progress.status === 'running' &&
-      (await hasOrphanedEffect(recovery, { caller: checked.caller, conversationId: checked.conversationId, turnId }));
-    return jsonResponse(200, { turnId, ...progress, ...(orphaned ? { status: 'needs-reconciliation' } : {}) });
-  });
-
-  app.get(`${PREFIX}/turns/:turnId/events`, async (context) => {
-    const checked = await checkTurn(context);
-    if (checked instanceof Response) return checked;
-    const { turnId, caller } = checked;
-    const format = readChatStreamFormat(context.req.raw);
-    if (format === null) return refusalResponse('unsupported-format', 'format: expected v1, ag-ui or ai-sdk');
-    if (!streams.acquire(caller)) return refusalResponse('too-many-streams', 'this caller holds too many open streams');
-    try {
-      const response = await createChatSseResponse(context.req.raw, {
-        log: store.eventLog,
-        conversationId: checked.conversationId,
-        turnId,
-        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-      });
-      return streams.release(caller, formatChatStream(response, format));
-    } catch {
-      streams.release(caller, new Response(null));
-      return refusalResponse('store-unavailable', 'the stream could not start');
-    }
-  });
-
-  app.post(`${PREFIX}/turns/:turnId/cancel`, async (context) => {
-    const checked = await checkTurn(context);
-    if (checked instanceof Response) return checked;
-    const { turnId, progress } = checked;
-    if (progress.status !== 'running' && progress.status !== 'cancelled') {
-      return refusalResponse('turn-finished', `the turn already ended: ${progress.status}`, { turnId, status: progress.status });
-    }
-    const cancelled = await recovery.cancelTurn({ caller: checked.caller, conversationId: checked.conversationId, turnId });
-    if (!cancelled.ok) {
-      return cancelled.code === 'forbidden' || cancelled.code === 'unknown-turn'
-        ? notFoundResponse()
-        : refusalResponse('store-unavailable', cancelled.message);
-    }
-    // The cancellation committed: now stop this process's run, which writes the turn's `done { status: 'cancelled' }`.
-    const run = runs.get(turnId);
-    run?.abort();
-    // Another process's run sees the record within cancelPollMs; if none wrote the terminal frame by the grace, its run is gone.
-    if (run === undefined) {
-      const { caller, conversationId } = checked;
-      const timer = setTimeout(() => {
-        void closeAbandonedTurn({ conversationId, turnId, caller, eventLog: store.eventLog, resolver, clock }).catch(() => undefined);
-      }, abandonedTurnGraceMs);
-      timer.unref?.();
-    }
-    return jsonResponse(200, { turnId, committed: cancelled.committed, inFlight: cancelled.inFlight });
-  });
-
-  app.post(`${PREFIX}/cards/:correlationId`, async (context) => {
-    const checked = await check(context, ['correlationId']);
-    if (checked instanceof Response) return checked;
-    const correlationId = context.req.param('correlationId');
-    const body = await readJsonBody(context.req.raw, maxBodyBytes);
-    if (!body.ok) return refusalResponse(body.code, body.message);
-    // Strict: a field the contract does not name (a tenant, a principal) is refused, never read.
-    if (!isJsonObject(body.value) || body.value['correlationId'] !== correlationId || !CardResponseSchema.safeParse(body.value).success) {
-      return refusalResponse('invalid-body', 'expected a CardResponse whose correlationId is the one in the path');
-    }
-    // Authority is the bearer's, read by the store in the card's transaction; nothing in the body grants it.
-    const answer = await resolver.respond({ caller: checked.caller, conversationId: checked.conversationId, response: body.value });
-    if (!answer.ok) {
-      if (answer.code === 'not-found') return notFoundResponse();
-      if (answer.code === 'store-unavailable') return refusalResponse('store-unavailable', answer.message);
-      // Another answer closed the card first: the client learns the stored resolution, not just that it lost.
-      if (answer.code === 'already-closed')
-        return refusalResponse('already-closed', answer.message, { correlationId, status: answer.status });
-      if (answer.code === 'invalid-request' || answer.code === 'validation-failed' || answer.code.startsWith('invalid-')) {
-        return refusalResponse('invalid-body', answer.message, { reason: answer.code });
-      }
-      return refusalResponse('card-refused', answer.message, { reason: answer.code });
-    }
-    cardWakeups.wake(correlationId);
-    if (answer.outcome === 'needs-reconciliation') return refusalResponse('store-unavailable', 'the answer could not be confirmed');
-    // The same answer resent (a network retry) gets the stored resolution, marked so the client can tell (DESIGN §7.5).
-    const status = answer.record.status;
-    return jsonResponse(200, answer.replayed ? { correlationId, status, replayed: true } : { correlationId, status });
-  });
-
-  app.get(`${PREFIX}/state`, async (context) => {
-    const checked = await check(context, []);
-    if (checked instanceof Response) return checked;
-    const answer = await readState(checked.conversationId);
-    return answer instanceof Response ? answer : jsonResponse(200, answer);
-  });
-
+  registerV1Routes(app, runtime, checks, options.maxBodyBytes ?? 16 * 1024);
   // The browser page needs no auth: it holds no data, and sends the person's bearer token to the routes above.
   app.get('/', () => browserPageResponse());
-  const dispatch = (request: Request): Response | Promise<Response> => app.fetch(request);
-  const maxPeerBodyBytes = options.maxPeerBodyBytes ?? 1024 * 1024;
-  registerAiSdkRoutes(app, {
-    dispatch,
-    check,
-    authenticate,
-    runningTurn: async (conversationId) => {
-      const answer = await readState(conversationId);
-      return answer instanceof Response ? answer : answer.running.at(-1)?.turnId;
-    },
-    maxBodyBytes: maxPeerBodyBytes,
-  });
-  registerAgUiRoute(app, { dispatch, authenticate, maxBodyBytes: maxPeerBodyBytes });
+  const peerHost = { runtime, checks, maxBodyBytes: options.maxPeerBodyBytes ?? 1024 * 1024 };
+  registerAiSdkRoutes(app, peerHost);
+  registerAgUiRoute(app, peerHost);
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
 
   // What a path serves (RFC 9110 §15.5.6), read from the routes themselves: `undefined` for a path no route has.
   const allowOf = (path: string): string | undefined => {

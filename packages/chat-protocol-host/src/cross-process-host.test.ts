@@ -16,7 +16,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../test-support/postgres-cluster.mjs';
 import { auth, call, cardOf, follow, startTurn, type Host } from './loopback-host.testing.js';
-import { SCRIPTED_REFUND_CALL_ID } from './scripted-agent.js';
+import { SCRIPTED_REFUND_CALL_ID } from './scripted/scripted-agent.js';
 
 const SCHEMA = 'host_cross';
 const HOST_PROCESS = fileURLToPath(new URL('../test/host-process.mjs', import.meta.url));

@@ -9,8 +9,8 @@
  */
 import { createTurnId } from '@papercusp/chat-protocol-recovery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AG_UI_RUN_PATH } from './ag-ui-route.js';
-import { AI_SDK_CHAT_PATH } from './ai-sdk-routes.js';
+import { AG_UI_RUN_PATH } from './routes/ag-ui-route.js';
+import { AI_SDK_CHAT_PATH } from './routes/ai-sdk-routes.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { auth, call, openTestStore, startHost, startTurn, type Host, type LoopbackHost, type TestStore } from './loopback-host.testing.js';
 import { openRawConnection, requestHead, type RawConnection } from './raw-http.testing.js';

@@ -4,7 +4,8 @@
  * and the SSE transport, and a scripted agent. Every export is listed by name;
  * `index.test.ts` pins the list.
  */
-export { createChatHost, MAX_TURN_TEXT_LENGTH } from './create-chat-host.js';
+export { createChatHost } from './create-chat-host.js';
+export { MAX_TURN_TEXT_LENGTH } from './use-cases/start-turn.js';
 export type { ChatHostOptions, ChatHostStore } from './create-chat-host.js';
 export type { ChatHostCaller } from './chat-host-caller.js';
 export type {
@@ -13,9 +14,9 @@ export type {
   ConversationStateAnswer,
   PrunedTurn,
   RunningTurnCursor,
-} from './conversation-state.js';
-export { CHAT_HOST_REFUSAL_STATUS } from './host-responses.js';
-export type { ChatHostRefusalCode } from './host-responses.js';
+} from './use-cases/conversation-state.js';
+export { CHAT_HOST_REFUSAL_STATUS } from './routes/host-responses.js';
+export type { ChatHostRefusalCode } from './routes/host-responses.js';
 export type {
   ChatAgent,
   ChatAgentCard,
@@ -26,11 +27,11 @@ export type {
   ChatAgentToolOutcome,
   ChatAgentTurn,
 } from './chat-agent.js';
-export { createNodeRequestListener } from './node-request-listener.js';
-export { isRouteId } from './route-ids.js';
-export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
+export { createNodeRequestListener } from './node/node-request-listener.js';
+export { isRouteId } from './routes/route-ids.js';
+export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted/scripted-agent.js';
 // The peers' formats and routes (DESIGN §11, §12): `?format=` on the events route, AG-UI's and the AI SDK's own routes.
-export type { ChatStreamFormat } from './peer-stream.js';
-export { AG_UI_RUN_PATH } from './ag-ui-route.js';
-export { AI_SDK_CHAT_PATH } from './ai-sdk-routes.js';
-export type { ScriptedChatAgentOptions } from './scripted-agent.js';
+export type { ChatStreamFormat } from './use-cases/peer-stream.js';
+export { AG_UI_RUN_PATH } from './routes/ag-ui-route.js';
+export { AI_SDK_CHAT_PATH } from './routes/ai-sdk-routes.js';
+export type { ScriptedChatAgentOptions } from './scripted/scripted-agent.js';

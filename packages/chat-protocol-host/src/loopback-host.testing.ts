@@ -10,8 +10,8 @@ import { createPostgresChatStore, migrateChatStore, pgliteDatabase } from '@pape
 import { expect } from 'vitest';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { createChatHost, type ChatHostOptions } from './create-chat-host.js';
-import { createNodeRequestListener } from './node-request-listener.js';
-import { createScriptedChatAgent, type ScriptedChatAgentOptions } from './scripted-agent.js';
+import { createNodeRequestListener } from './node/node-request-listener.js';
+import { createScriptedChatAgent, type ScriptedChatAgentOptions } from './scripted/scripted-agent.js';
 import type { Host } from '../../../test-support/host-requests.js';
 
 export { auth, call, cardOf, follow, startTurn, type Host } from '../../../test-support/host-requests.js';

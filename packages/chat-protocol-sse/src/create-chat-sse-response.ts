@@ -9,6 +9,7 @@
 import {
   CHAT_SSE_HEARTBEAT,
   encodeChatSseFrame,
+  formatChatCursor,
   isChatId,
   parseChatCursor,
   type ChatCursor,
@@ -40,6 +41,32 @@ export const DEFAULT_CHAT_SSE_RETRY_MS = 1_000;
 /** The query parameter that carries the cursor for clients that cannot set `Last-Event-ID`. */
 export const CHAT_SSE_CURSOR_QUERY_PARAMETER = 'lastEventId';
 
+/**
+ * A caller's own frames for the stream (the reference host's AG-UI and AI SDK
+ * routes): each envelope is encoded once, from the envelope, into the caller's
+ * SSE messages, instead of as `encodeChatSseFrame`. Everything else (cursor,
+ * replay, live tail, heartbeats, the slow-reader bound, refusals) is the transport's.
+ */
+export interface ChatSseFraming {
+  /**
+   * The SSE messages for one envelope, each whole (ending in a blank line) and
+   * without an `id:` field: the transport writes the envelope's v1 cursor as the
+   * `id:` of the last one, so `Last-Event-ID` resumes exactly as on the v1
+   * stream, and a cut inside one envelope's messages resends them all. None
+   * writes nothing for the envelope (and no cursor). A throw ends the stream
+   * cleanly after the frames before it, without `end`'s messages.
+   */
+  encode(envelope: ChatEventEnvelope): readonly string[];
+  /**
+   * The messages that close the stream when it ends by itself (the terminal
+   * envelope, the end of the subscription, an abort), asked once after every
+   * frame before them was encoded; `ended` says whether the turn's terminal
+   * envelope was encoded. Not asked when the stream errors (the slow-reader
+   * bound), the reader leaves, or `encode` threw; a throw writes none.
+   */
+  end?(ended: boolean): readonly string[];
+}
+
 /** Options of {@link createChatSseResponse}. */
 export interface CreateChatSseResponseOptions {
   /** The log to replay and tail. */
@@ -58,6 +85,12 @@ export interface CreateChatSseResponseOptions {
    * past it the connection is closed and the client resumes from its last cursor.
    */
   readonly maxUnreadBytes?: number;
+  /**
+   * Write each envelope as the caller's own messages (see {@link ChatSseFraming}).
+   * The stream then opens without the `retry:` field, which is v1's reconnect
+   * advice to `readChatStream`; heartbeats stay `CHAT_SSE_HEARTBEAT` comments.
+   */
+  readonly framing?: ChatSseFraming;
 }
 
 /**
@@ -153,11 +186,13 @@ const unavailable = (operation: string, error: unknown): ChatSseRefusalBody => (
  *   then the live frames in seq order, skipping any seq already sent: every frame
  *   after the cursor is sent exactly once, in order, whatever appends race the
  *   handoff. A live frame that skips a seq closes the stream (the client resumes
- *   and the replay fills the hole). Each frame is `encodeChatSseFrame`.
+ *   and the replay fills the hole). Each frame is `encodeChatSseFrame`, or
+ *   the caller's messages under `framing` (see {@link ChatSseFraming}), each
+ *   envelope encoded once.
  * - `200` with `content-type: text/event-stream; charset=utf-8`,
  *   `cache-control: no-cache, no-transform` and `x-accel-buffering: no` (no
  *   `connection` header: HTTP/1.1 keeps alive by default, HTTP/2 forbids it).
- *   The body opens with a `retry: <retryMs>` field, so a client that drops
+ *   The body opens with a `retry: <retryMs>` field (not under `framing`), so a client that drops
  *   reconnects after that delay. Heartbeat comments (`CHAT_SSE_HEARTBEAT`) every `heartbeatMs`.
  * - The stream ends after the terminal frame (`done`, `error`), or when the
  *   subscription ends (`terminal`, or `lost`: the client resumes), or on abort
@@ -178,7 +213,7 @@ const unavailable = (operation: string, error: unknown): ChatSseRefusalBody => (
  *   safe integer): a host's bug, not a client's.
  */
 export async function createChatSseResponse(request: Request, options: CreateChatSseResponseOptions): Promise<Response> {
-  const { log, conversationId, turnId, signal } = options;
+  const { log, conversationId, turnId, signal, framing } = options;
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_CHAT_SSE_HEARTBEAT_MS;
   const maxUnreadBytes = options.maxUnreadBytes ?? DEFAULT_CHAT_SSE_MAX_UNREAD_BYTES;
   const retryMs = options.retryMs ?? DEFAULT_CHAT_SSE_RETRY_MS;
@@ -190,6 +225,9 @@ export async function createChatSseResponse(request: Request, options: CreateCha
   // The field's value is ASCII digits: anything else is ignored by every client.
   if (!Number.isSafeInteger(retryMs) || retryMs < 0) {
     throw new TypeError('createChatSseResponse: options.retryMs must be a non-negative safe integer');
+  }
+  if (framing !== undefined && typeof framing?.encode !== 'function') {
+    throw new TypeError('createChatSseResponse: options.framing must have an encode function');
   }
 
   if (!isChatId(conversationId) || !isChatId(turnId)) {
@@ -258,6 +296,9 @@ export async function createChatSseResponse(request: Request, options: CreateCha
   // From here on the stream owns the subscription, the timer and the listeners, and `release` drops them all, once.
   let lastSentSeq = frames.length > 0 ? latestSeq : cursor.seq;
   let ending = false;
+  // The caller's framing: whether it encoded the terminal envelope, and whether it threw (then it is asked nothing more).
+  let encodedTerminal = false;
+  let broken = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   const onAbort = (): void => end();
   const release = (): void => {
@@ -267,38 +308,65 @@ export async function createChatSseResponse(request: Request, options: CreateCha
     for (const given of signals) given.removeEventListener('abort', onAbort);
   };
   const queue = createUnreadByteQueue({ maxUnreadBytes, onFinish: release });
+  // The envelope's text on the wire; a throw is the caller's framing (or a frame the encoder refuses) failing.
+  const encode = (envelope: ChatEventEnvelope): string => {
+    if (framing === undefined) return encodeChatSseFrame(envelope);
+    const messages = framing.encode(envelope);
+    if (isTerminal(envelope)) encodedTerminal = true;
+    const last = messages.length - 1;
+    return messages.map((message, index) => (index === last ? `id: ${formatChatCursor(envelope)}\n${message}` : message)).join('');
+  };
+  const closingMessages = (): string => {
+    if (framing?.end === undefined || broken) return '';
+    try {
+      return framing.end(encodedTerminal).join('');
+    } catch {
+      return '';
+    }
+  };
   const end = (): void => {
     release();
-    queue.close();
+    queue.close(closingMessages);
   };
   const send = (envelope: ChatEventEnvelope): void => {
     if (ending || envelope.seq <= lastSentSeq) return;
     if (envelope.seq !== lastSentSeq + 1) return end();
     let frame: string;
     try {
-      frame = encodeChatSseFrame(envelope);
+      frame = encode(envelope);
     } catch {
+      broken = true;
       return end();
     }
     lastSentSeq = envelope.seq;
-    if (queue.push(frame) && isTerminal(envelope)) end();
+    if ((frame === '' || queue.push(frame)) && isTerminal(envelope)) end();
   };
+  // The `retry:` field (v1 only), then the window's frames, encoded one at a time as the reader pulls them. A frame
+  // that cannot be encoded cuts the stream there: live frames already held come after it and must not be sent.
+  function* replayChunks(): Generator<string, void, undefined> {
+    if (framing === undefined) yield `retry: ${retryMs}\n\n`;
+    for (const envelope of frames) {
+      let frame: string;
+      try {
+        frame = encode(envelope);
+      } catch {
+        broken = true;
+        queue.cut();
+        return;
+      }
+      if (frame !== '') yield frame;
+    }
+  }
 
   for (const given of signals) given.addEventListener('abort', onAbort, { once: true });
   timer = setInterval(() => queue.push(CHAT_SSE_HEARTBEAT), heartbeatMs);
-  queue.replay(encodeEach(`retry: ${retryMs}\n\n`, frames));
+  queue.replay(replayChunks());
   if (frames.length > 0 && isTerminal(frames[frames.length - 1] as ChatEventEnvelope)) end();
   onLive = send;
   onLiveEnd = () => end();
   for (const envelope of early) send(envelope);
   if (earlyEnd !== undefined) end();
   return new Response(queue.stream, { status: 200, headers: STREAM_HEADERS });
-}
-
-// The `retry:` field, then the window's frames, encoded one at a time as the reader pulls them (validated already, so none throws).
-function* encodeEach(retry: string, frames: readonly ChatEventEnvelope[]): Generator<string, void, undefined> {
-  yield retry;
-  for (const envelope of frames) yield encodeChatSseFrame(envelope);
 }
 
 // Whether the frame at the cursor is the turn's terminal one: one more read, only when the cursor is at the latest seq.

@@ -12,6 +12,7 @@ export {
 } from './create-chat-sse-response.js';
 export type {
   ChatSseCursorRefusalBody,
+  ChatSseFraming,
   ChatSseRefusalBody,
   ChatSseRefusalCode,
   CreateChatSseResponseOptions,

@@ -92,3 +92,48 @@ describe('createUnreadByteQueue: the per-connection memory bound (issue 16)', ()
     expect(queue.unreadBytes()).toBe(0);
   });
 });
+
+describe('createUnreadByteQueue: the last chunk and the cut (issue 25, the framing option)', () => {
+  it('asks close(last) once, after the backlog and the held chunks, keeps the first last of two closes, and adds nothing for an empty one', async () => {
+    const asked: string[] = [];
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: (reason) => asked.push(`finish ${reason}`) });
+    queue.replay(['r1', 'r2'][Symbol.iterator]());
+    queue.push('h1');
+    queue.close(() => {
+      asked.push('last');
+      return 'L';
+    });
+    queue.close(() => 'second');
+    expect(await readAll(queue.stream)).toBe('r1r2h1L');
+    expect(asked).toEqual(['last', 'finish closed']);
+    const empty = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: () => undefined });
+    empty.push('x');
+    empty.close(() => '');
+    expect(await readAll(empty.stream)).toBe('x');
+  });
+
+  it('cut ends the stream after what the reader already has, dropping the backlog and the held chunks, even from inside the backlog', async () => {
+    const finishes: string[] = [];
+    // A read-ahead of 2 bytes: the backlog gives one chunk per pull, so the cut comes from inside a later pull.
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 4, onFinish: (reason) => finishes.push(reason) });
+    function* backlog(): Generator<string, void, undefined> {
+      yield 'a1';
+      queue.cut();
+      yield 'never';
+    }
+    queue.replay(backlog());
+    queue.push('h1');
+    expect(await readAll(queue.stream)).toBe('a1');
+    expect(finishes).toEqual(['closed']);
+    expect(queue.push('late')).toBe(false);
+    // The same cut while replay() feeds the backlog synchronously: the chunk produced after it is not enqueued.
+    const eager = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: () => undefined });
+    function* eagerBacklog(): Generator<string, void, undefined> {
+      yield 'b1';
+      eager.cut();
+      yield 'never';
+    }
+    expect(() => eager.replay(eagerBacklog())).not.toThrow();
+    expect(await readAll(eager.stream)).toBe('b1');
+  });
+});

@@ -17,8 +17,19 @@ export interface UnreadByteQueue {
   replay(chunks: Iterator<string>): void;
   /** Queues one chunk; `false` when the queue is over its limit and was closed for it (or was closed already). */
   push(text: string): boolean;
-  /** Ends the stream once everything queued has been read. */
-  close(): void;
+  /**
+   * Ends the stream once everything queued has been read; `last`, when given,
+   * is asked for one final chunk at that moment (so it sees every chunk before it
+   * produced), and an empty one adds nothing; it must not throw. A second `close` keeps the first `last`.
+   */
+  close(last?: () => string): void;
+  /**
+   * Ends the stream after the chunks already in its queue, dropping the replay
+   * backlog and the held chunks: for a frame that could not be produced, after
+   * which nothing later may be sent (the client resumes from the frame before).
+   * Safe to call while the backlog is producing a chunk.
+   */
+  cut(): void;
   /** Ends the stream now with `reason`, dropping everything unread. */
   fail(reason: Error): void;
 }
@@ -57,6 +68,7 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
   let held: Uint8Array[] = [];
   let heldBytes = 0;
   let closing = false;
+  let lastChunk: (() => string) | undefined;
   let finished = false;
 
   const finish = (reason: 'closed' | 'failed' | 'overflow' | 'cancelled'): void => {
@@ -74,6 +86,8 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
     while (!finished && (controller.desiredSize ?? 0) > 0) {
       if (backlog !== undefined) {
         const next = backlog.next();
+        // The backlog may have cut the stream while producing this chunk: nothing more goes in.
+        if (finished) break;
         if (next.done === true) backlog = undefined;
         else controller.enqueue(encoder.encode(next.value));
         continue;
@@ -84,6 +98,8 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
       controller.enqueue(chunk);
     }
     if (!finished && closing && backlog === undefined && held.length === 0) {
+      const last = lastChunk?.() ?? '';
+      if (last !== '') controller.enqueue(encoder.encode(last));
       controller.close();
       finish('closed');
     }
@@ -126,10 +142,16 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
       feed();
       return true;
     },
-    close() {
+    close(last) {
       if (finished) return;
       closing = true;
+      lastChunk ??= last;
       feed();
+    },
+    cut() {
+      if (finished) return;
+      controller.close();
+      finish('closed');
     },
     fail(reason) {
       if (finished) return;

@@ -1,0 +1,117 @@
+/**
+ * A deterministic `ChatAgent` for the demo and the tests: the same text gives
+ * the same steps, with no model and no clock. The default turn exercises every
+ * v1 event type: `provenance` first, reasoning, prose with a `<report>` and an
+ * `<ask>` block in small deltas, one tool with an external effect (a refund)
+ * whose result carries a grounded block, a host `state` snapshot and a
+ * `navigate` after it, one confirm card, and `done` with `usage`. A text
+ * starting with `cards` asks one card of each base kind instead; one starting
+ * with `fail` ends the turn with a retryable error.
+ */
+import { serializeAskTag, serializeReportTag } from '@papercusp/chat-protocol-blocks';
+import type {
+  ChatAgent,
+  ChatAgentCompletion,
+  ChatAgentFeedback,
+  ChatAgentStep,
+  ChatAgentToolOutcome,
+  ChatAgentTurn,
+} from '../chat-agent.js';
+import { scriptedCardTurn } from './scripted-card-turn.js';
+
+/** Options of {@link createScriptedChatAgent}. */
+export interface ScriptedChatAgentOptions {
+  /** How long the refund's external effect takes, in milliseconds (default 0). Tests cancel while it is in flight. */
+  readonly toolDelayMs?: number;
+  /** Called once each time the refund's external effect really runs: the witness that it ran once. */
+  readonly onEffect?: (turn: ChatAgentTurn, callId: string) => void;
+  /** The length of each streamed delta (default 8 characters). */
+  readonly deltaLength?: number;
+}
+
+/** The call id of the scripted refund, the one effect the scripted agent declares. */
+export const SCRIPTED_REFUND_CALL_ID = 'call_refund';
+
+const REPORT = serializeReportTag({
+  title: 'Refund',
+  plans: [{ title: 'Order 1042', status: 'wip', items: [{ text: 'Refund issued', status: 'done' }] }],
+});
+
+const ASK = serializeAskTag({
+  question: 'Anything else about order 1042?',
+  options: [
+    { id: 'receipt', label: 'Email me the receipt' },
+    { id: 'nothing', label: 'No, thanks' },
+  ],
+});
+
+/** What the scripted refund returns: its summary and a grounded data block citing the order. */
+const REFUND_OUTCOME: ChatAgentToolOutcome = {
+  summary: 'refund 1042 issued',
+  blocks: [{ kind: 'data', data: { orderId: '1042', refund: 'issued' }, sources: [{ ref: 'order:1042', label: 'Order 1042' }] }],
+};
+
+/** The default turn's `done` usage: fixed counts, as a model's would be. */
+const REFUND_COMPLETION: ChatAgentCompletion = {
+  stopReason: 'end_turn',
+  usage: { inputTokens: 120, outputTokens: 48, totalTokens: 168 },
+};
+
+// Cuts text into deltas of `length` code points, so a surrogate pair (a person's emoji echoed back) is never split.
+function* deltas(text: string, length: number): Generator<ChatAgentStep> {
+  const points = Array.from(text);
+  for (let index = 0; index < points.length; index += length) yield { type: 'delta', text: points.slice(index, index + length).join('') };
+}
+
+/**
+ * Creates the scripted agent. Guarantees: deterministic steps for a given
+ * text; the refund effect is the only declared effect; its `execute` ignores
+ * the abort signal once started (an external effect cannot be called back),
+ * so a cancellation while it is in flight leaves a late result for recovery
+ * to retain.
+ */
+export function createScriptedChatAgent(options: ScriptedChatAgentOptions = {}): ChatAgent {
+  const toolDelayMs = options.toolDelayMs ?? 0;
+  const deltaLength = options.deltaLength ?? 8;
+  const onEffect = options.onEffect;
+  return {
+    effects: (turn) => (turn.text.startsWith('fail') || turn.text.startsWith('cards') ? [] : [SCRIPTED_REFUND_CALL_ID]),
+    async *run(turn): AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback> {
+      if (turn.text.startsWith('cards')) return yield* scriptedCardTurn((text) => deltas(text, deltaLength));
+      if (turn.text.startsWith('fail')) {
+        yield* deltas('Let me check. ', deltaLength);
+        yield { type: 'fail', code: 'provider-unavailable', message: 'the scripted provider is down', retryable: true, retryAfterMs: 1000 };
+        return;
+      }
+      yield { type: 'provenance', engine: 'scripted', model: 'scripted-refund-1' };
+      yield { type: 'reasoning', text: 'The order qualifies for a refund.' };
+      yield* deltas('Looking into order 1042. ', deltaLength);
+      const result = yield {
+        type: 'tool',
+        callId: SCRIPTED_REFUND_CALL_ID,
+        name: 'issue_refund',
+        input: { orderId: '1042' },
+        execute: async (): Promise<ChatAgentToolOutcome> => {
+          onEffect?.(turn, SCRIPTED_REFUND_CALL_ID);
+          if (toolDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, toolDelayMs));
+          return REFUND_OUTCOME;
+        },
+      };
+      const refunded = result?.type === 'tool-result' && result.status === 'succeeded';
+      if (refunded) {
+        yield { type: 'state', snapshot: { orderId: '1042', refund: 'issued', ticket: 'open' } };
+        yield { type: 'navigate', href: '/orders/1042' };
+      }
+      yield* deltas(refunded ? 'The refund is issued. ' : 'The refund did not go through. ', deltaLength);
+      yield* deltas(REPORT, deltaLength);
+      yield* deltas(ASK, deltaLength);
+      const answer = yield { type: 'card', card: { prompt: 'Close the ticket?', presentation: { kind: 'confirm' }, allowDecline: true } };
+      const confirmed =
+        answer?.type === 'card-closed' &&
+        answer.resolution === 'submitted' &&
+        (answer.value as { confirmed?: unknown } | undefined)?.confirmed === true;
+      yield* deltas(confirmed ? 'Ticket closed.' : 'Ticket left open.', deltaLength);
+      return REFUND_COMPLETION;
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * What the host's use cases run on, built once per `createChatHost`: the
+ * stores, `TurnRecovery` and `InteractionResolver` over them, and this
+ * process's state (the runs and effects it holds, card wakeups, the stream
+ * limit) with the settings the options gave. It owns that wiring only: what
+ * each operation does is its use case's, how it is asked over HTTP the routes'.
+ */
+import { LIGHTWEIGHT_CHAT_CAPABILITIES, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { InteractionResolver } from '@papercusp/chat-protocol-interactions';
+import { TurnRecovery } from '@papercusp/chat-protocol-recovery';
+import type { ChatAgent } from '../chat-agent.js';
+import type { ChatHostCaller } from '../chat-host-caller.js';
+import type { ChatHostOptions, ChatHostStore } from '../create-chat-host.js';
+import { createCardWakeups, type CardWakeups } from '../run/card-wakeups.js';
+import { createStreamLimit, type StreamLimit } from './stream-limit.js';
+
+/** The host's runtime: see the module comment. */
+export interface HostRuntime {
+  readonly store: ChatHostStore;
+  readonly agent: ChatAgent;
+  readonly recovery: TurnRecovery<unknown, ChatHostCaller>;
+  readonly resolver: InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>;
+  /** The turn runs this process holds, by turn id, so a cancellation reaches them at once. */
+  readonly runs: Map<string, AbortController>;
+  /** The effects this process runs, by `<turnId>/<effectId>`, so a cancellation aborts them. */
+  readonly effects: Map<string, AbortController>;
+  readonly cardWakeups: CardWakeups;
+  readonly streams: StreamLimit;
+  readonly clock: () => string;
+  /** The caller's current right to the conversation: `false` for a refusal or a store that throws. Never rejects. */
+  readonly authorized: (caller: ChatHostCaller, conversationId: string) => Promise<boolean>;
+  readonly claimConversation: ChatHostOptions['claimConversation'];
+  readonly cardLifetimeMs: number;
+  readonly cancelPollMs: number;
+  readonly abandonedTurnGraceMs: number;
+  readonly heartbeatMs: number | undefined;
+  readonly stateBounds: { readonly maxTurns?: number; readonly maxFrames?: number };
+}
+
+const FULL_CAPABILITIES = {
+  ...LIGHTWEIGHT_CHAT_CAPABILITIES,
+  connectionReplay: true,
+  persistedHistory: true,
+  persistedDecisions: true,
+  completedToolCheckpoints: true,
+  interruptedTurnRecovery: true,
+} as const;
+
+/** Builds the runtime from the host's options, with their defaults. */
+export function createHostRuntime(options: ChatHostOptions): HostRuntime {
+  const { store, agent } = options;
+  const clock = options.clock ?? (() => new Date().toISOString());
+  const authorized = async (caller: ChatHostCaller, conversationId: string): Promise<boolean> => {
+    try {
+      return (await store.authorizeConversation({ caller, conversationId })) === true;
+    } catch {
+      return false;
+    }
+  };
+  const effects = new Map<string, AbortController>();
+  const recovery = new TurnRecovery<unknown, ChatHostCaller>(
+    {
+      capabilities: FULL_CAPABILITIES,
+      authorize: ({ caller, conversationId }) => authorized(caller, conversationId),
+      store: store.turnStore,
+      replayWindow: (request) => store.eventLog.replayWindow(request),
+      abort: ({ turnId, effectIds }) => {
+        for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
+      },
+    },
+    { clock, ...(options.admissionLeaseMs === undefined ? {} : { admissionLeaseMs: options.admissionLeaseMs }) },
+  );
+  const resolver = new InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>({
+    store: store.interactionStore,
+    // The resolver checks the value against the card's kind (options, bounds, allowDecline): the host adds no schema.
+    validate: ({ value }) => ({ value }),
+    clock,
+  });
+  return {
+    store,
+    agent,
+    recovery,
+    resolver,
+    runs: new Map(),
+    effects,
+    cardWakeups: createCardWakeups(options.cardPollMs ?? 1000),
+    streams: createStreamLimit(options.maxStreamsPerCaller ?? 8),
+    clock,
+    authorized,
+    claimConversation: options.claimConversation,
+    cardLifetimeMs: options.cardLifetimeMs ?? 3_600_000,
+    cancelPollMs: options.cancelPollMs ?? 500,
+    abandonedTurnGraceMs: options.abandonedTurnGraceMs ?? 5000,
+    heartbeatMs: options.heartbeatMs,
+    stateBounds: {
+      ...(options.maxStateTurns === undefined ? {} : { maxTurns: options.maxStateTurns }),
+      ...(options.maxStateFrames === undefined ? {} : { maxFrames: options.maxStateFrames }),
+    },
+  };
+}
