@@ -16,8 +16,12 @@ export function isChatIdentifier(name: unknown): name is string {
 /** `name` double-quoted for SQL; throws `TypeError` for a name `isChatIdentifier` refuses. */
 export function quoteIdentifier(name: string): string {
   if (!isChatIdentifier(name)) {
-    const shown = typeof name === 'string' ? JSON.stringify(name) : `a ${typeof name}`;
-    throw new TypeError(`not a valid identifier: ${shown} (expected /^[a-z_][a-z0-9_]{0,62}$/)`);
+    throw new TypeError(`not a valid identifier: ${shownName(name)} (expected /^[a-z_][a-z0-9_]{0,62}$/)`);
   }
   return `"${name}"`;
+}
+
+/** A name for an error message: a string quoted, anything else by its type (never its own toJSON, which may throw). */
+export function shownName(name: unknown): string {
+  return typeof name === 'string' ? JSON.stringify(name) : `a ${typeof name}`;
 }

@@ -28,7 +28,7 @@ import type {
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { classifyDatabaseError, describeDatabaseError } from './database-errors.js';
 import { createEventLogSubscriptions, notificationPayload, type TailRead, type TailRequest } from './event-log-subscriptions.js';
-import { isChatIdentifier, quoteIdentifier } from './identifiers.js';
+import { isChatIdentifier, quoteIdentifier, shownName } from './identifiers.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
 import { readStoreOptions } from './store-options.js';
 
@@ -91,11 +91,11 @@ function readNames(options: PostgresEventLogOptions | undefined): { readonly sch
   const read = readStoreOptions('createPostgresEventLog', options, ['schema', 'channel']);
   const schema = read.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
   if (!isChatIdentifier(schema))
-    throw new TypeError(`createPostgresEventLog: the schema ${JSON.stringify(schema)} is not a lower-case identifier`);
+    throw new TypeError(`createPostgresEventLog: the schema ${shownName(schema)} is not a lower-case identifier`);
   const channel = read.channel ?? `${schema}_event_log`;
   if (!isChatIdentifier(channel))
     throw new TypeError(
-      `createPostgresEventLog: the channel ${JSON.stringify(channel)} is not a lower-case identifier of at most 63 characters`,
+      `createPostgresEventLog: the channel ${shownName(channel)} is not a lower-case identifier of at most 63 characters`,
     );
   return { schema, channel };
 }
