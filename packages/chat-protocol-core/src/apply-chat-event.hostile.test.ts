@@ -339,6 +339,13 @@ const PINNED: readonly Pinned[] = [
     message: 'expected an envelope object',
   },
   {
+    name: 'a state snapshot that is an empty Proxy whose get throws (the state kept it, and JSON.stringify threw reading toJSON)',
+    envelope: second({ type: 'state', version: 1, snapshot: new Proxy({}, { get: throwHostile }) }),
+    code: 'invalid-event',
+    message: 'event: expected bounded JSON data',
+    path: ['event', 'snapshot'],
+  },
+  {
     name: 'an envelope whose event is a throwing getter (it threw)',
     envelope: withThrowingGetter(second(DELTA), 'event'),
     code: 'invalid-envelope',

@@ -172,6 +172,17 @@ describe('isChatId, isCleanText, isSafeHref, isSafeJson', () => {
     expect(isSafeJson(new Date())).toBe(false);
     expect(isSafeJson({ 'a\u0000': 1 })).toBe(false);
   });
+
+  it('free JSON is what JSON.stringify writes as itself: no toJSON method, and no Proxy whose get throws, even an empty one', () => {
+    const throwing = (): never => {
+      throw new Error('hostile');
+    };
+    expect(isSafeJson({ toJSON: 1 })).toBe(true);
+    expect(isSafeJson(Object.assign(Object.create(null) as object, { a: 1 }))).toBe(true);
+    expect(isSafeJson(new Proxy({}, { get: throwing }))).toBe(false);
+    expect(isSafeJson([new Proxy({}, { get: throwing })])).toBe(false);
+    expect(isSafeJson(new Proxy({}, { get: (_, key) => (key === 'toJSON' ? () => 'other' : undefined) }))).toBe(false);
+  });
 });
 
 // Characters at the edges of the clean-text rule, and the escapes JSON writes for them.

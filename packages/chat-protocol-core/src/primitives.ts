@@ -205,8 +205,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /**
  * JSON data within the v1 bounds: finite numbers, clean strings and keys, no
  * `__proto__`/`constructor`/`prototype` keys, nesting at most `maxJsonDepth`,
- * plain objects and arrays only. Never throws: a value that cannot be read (a
- * throwing getter, a Proxy whose traps throw, a revoked Proxy) is not safe JSON.
+ * plain objects and arrays only, none with a `toJSON` method. Never throws: a
+ * value that cannot be read (a throwing getter, a Proxy whose traps throw, a
+ * revoked Proxy) is not safe JSON.
  */
 export function isSafeJson(value: unknown): boolean {
   try {
@@ -236,6 +237,10 @@ function isSafeJsonAt(value: unknown, depth: number, screened: boolean): boolean
     case 'object': {
       if (value === null) return true;
       if (depth >= CHAT_LIMITS.maxJsonDepth) return false;
+      // `JSON.stringify` reads `toJSON` on every object: one that has it as a
+      // function (inherited, or from a Proxy's `get`) is not written as itself,
+      // and a `get` trap that throws would throw there, even on an empty object.
+      if (!screened && typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
       if (Array.isArray(value)) {
         for (const item of value) if (!isSafeJsonAt(item, depth + 1, screened)) return false;
         return true;
