@@ -16,7 +16,7 @@ export type {
   RunningTurnCursor,
 } from './use-cases/conversation-state.js';
 export { CHAT_HOST_REFUSAL_STATUS } from './routes/host-responses.js';
-export type { ChatHostRefusalCode } from './routes/host-responses.js';
+export type { ChatHostRefusalCode } from './use-cases/host-refusal.js';
 export type {
   ChatAgent,
   ChatAgentCard,

@@ -177,6 +177,70 @@ describe('createChatSseResponse: resume (DESIGN §10)', () => {
   });
 });
 
+describe('createChatSseResponse: one read of the log before the answer (issue 25)', () => {
+  /** `log` with its window reads counted, and its subscription never reporting the end (so no answer leans on it). */
+  function countingReads(source: ChatEventLog = log): { reads: () => number } {
+    let reads = 0;
+    options = {
+      ...options,
+      log: {
+        ...source,
+        replayWindow: (request) => {
+          reads += 1;
+          return source.replayWindow(request);
+        },
+        subscribe: (request, onEnvelope) => log.subscribe(request, onEnvelope),
+      },
+    };
+    return { reads: () => reads };
+  }
+  const cursorAt = (seq: number): Record<string, string> => ({ 'last-event-id': `${TURN.turnId}:${seq}` });
+
+  it.each([
+    ['the start of a finished turn', 200, true, 0],
+    ['a cursor inside a finished turn', 200, true, 2],
+    ['the terminal frame of a finished turn', 204, true, 4],
+    ['the latest frame of a running turn', 200, false, 4],
+    ['a cursor beyond the latest seq', 409, false, 7],
+  ])('%s: one window read, answered %i', async (_name, status, finished, seq) => {
+    await appendAll(log, turnOf(4, finished));
+    const { reads } = countingReads();
+    const response = await get(seq === 0 ? {} : cursorAt(seq));
+    expect({ status: response.status, reads: reads() }).toEqual({ status, reads: 1 });
+    await response.body?.cancel();
+  });
+
+  it('a pruned turn: one read, 204 at its end and 410 before it', async () => {
+    await appendAll(log, turnOf(4, true));
+    expect(await log.pruneTurns({ before: '2040-01-01T00:00:00Z' })).toEqual({ ok: true, pruned: 1 });
+    const { reads } = countingReads();
+    expect((await get(cursorAt(4))).status).toBe(204);
+    expect(reads()).toBe(1);
+    const stale = await get(cursorAt(3));
+    expect({ status: stale.status, body: (await stale.json()) as unknown, reads: reads() }).toEqual({
+      status: 410,
+      body: { code: 'stale-cursor', lowerBound: 4, latestSeq: 4 },
+      reads: 2,
+    });
+  });
+
+  it("a log that dropped the cursor's own frame but holds later ones is read again from the cursor, and sends what follows", async () => {
+    await appendAll(log, turnOf(4, true));
+    // Frames up to seq 2 are gone: the lower bound is 2, so a cursor at 2 is fresh, one at 1 is stale.
+    const trimmed: ChatEventLog = {
+      ...log,
+      replayWindow: async (request) => {
+        const window = await log.replayWindow({ ...request, after: Math.max(request.after, 2) });
+        return { ...window, lowerBound: 2 };
+      },
+    };
+    const { reads } = countingReads(trimmed);
+    const read = await readEventStream((await get(cursorAt(2))).body as ReadableStream<Uint8Array>);
+    expect({ seqs: seqsOf(read.messages), outcome: read.outcome, reads: reads() }).toEqual({ seqs: [3, 4], outcome: 'ended', reads: 2 });
+    expect((await get(cursorAt(1))).status).toBe(410);
+  });
+});
+
 describe('createChatSseResponse: refusals (DESIGN §10)', () => {
   it('answers a stale cursor 410 with exactly { code, lowerBound, latestSeq }', async () => {
     await appendAll(log, turnOf(4, true));

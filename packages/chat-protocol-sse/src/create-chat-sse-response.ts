@@ -255,34 +255,19 @@ export async function createChatSseResponse(request: Request, options: CreateCha
   } catch (error) {
     return answer(unavailable('subscribe', error));
   }
-  let window: ReplayWindow;
-  try {
-    if (isAborted()) {
-      unsubscribe();
-      return aborted();
-    }
-    window = await log.replayWindow({ conversationId, turnId, after: cursor.seq });
-  } catch (error) {
+  if (isAborted()) {
     unsubscribe();
-    return answer(unavailable('replayWindow', error));
+    return aborted();
   }
-  const validated = validateReplayWindow(window, { conversationId, turnId, after: cursor });
-  if (!validated.ok) {
+  const read = await readFromCursor(log, conversationId, turnId, cursor);
+  if ('refusal' in read) {
     unsubscribe();
-    if (validated.code === 'stale-cursor' || validated.code === 'cursor-beyond-latest') {
-      return answer({ code: validated.code, lowerBound: window.lowerBound, latestSeq: window.latestSeq });
-    }
-    return answer({ code: 'invalid-window', message: `the event log's replay window: ${validated.code}: ${validated.message}` });
+    return answer(read.refusal);
   }
-  const { frames, latestSeq, lowerBound } = validated.value;
+  const { frames, latestSeq, lowerBound, atCursor } = read;
+  // At the latest seq with nothing after it: a finished turn has nothing more, ever (`204`).
   if (frames.length === 0 && cursor.seq > 0 && cursor.seq === latestSeq && !early.some((envelope) => envelope.seq > cursor.seq)) {
-    let finished: boolean;
-    try {
-      finished = earlyEnd?.reason === 'terminal' || lowerBound === latestSeq || (await endsTheTurn(log, conversationId, cursor));
-    } catch (error) {
-      unsubscribe();
-      return answer(unavailable('replayWindow', error));
-    }
+    const finished = earlyEnd?.reason === 'terminal' || lowerBound === latestSeq || (atCursor !== undefined && isTerminal(atCursor));
     if (finished) {
       unsubscribe();
       return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
@@ -369,9 +354,54 @@ export async function createChatSseResponse(request: Request, options: CreateCha
   return new Response(queue.stream, { status: 200, headers: STREAM_HEADERS });
 }
 
-// Whether the frame at the cursor is the turn's terminal one: one more read, only when the cursor is at the latest seq.
-async function endsTheTurn(log: ChatEventLog, conversationId: string, cursor: ChatCursor): Promise<boolean> {
-  const window = await log.replayWindow({ conversationId, turnId: cursor.turnId, after: cursor.seq - 1 });
-  const last = window.frames.find((envelope) => envelope.seq === cursor.seq);
-  return last !== undefined && isTerminal(last);
+/** The validated frames after the cursor, with the frame at the cursor when the log still holds it. */
+interface FramesFromCursor {
+  readonly frames: readonly ChatEventEnvelope[];
+  readonly lowerBound: number;
+  readonly latestSeq: number;
+  readonly atCursor: ChatEventEnvelope | undefined;
+}
+
+/**
+ * The replay window after `cursor`, read from one frame before it, so one read
+ * also tells whether a cursor at the latest seq names the turn's terminal
+ * frame (then the answer is `204`). Only a log that dropped the cursor's own
+ * frame but holds later ones is read a second time, from the cursor.
+ */
+async function readFromCursor(
+  log: ChatEventLog,
+  conversationId: string,
+  turnId: string,
+  cursor: ChatCursor,
+): Promise<FramesFromCursor | { readonly refusal: ChatSseRefusalBody | ChatSseCursorRefusalBody }> {
+  const from: ChatCursor = cursor.seq === 0 ? cursor : { turnId, seq: cursor.seq - 1 };
+  let window: ReplayWindow;
+  try {
+    window = await log.replayWindow({ conversationId, turnId, after: from.seq });
+  } catch (error) {
+    return { refusal: unavailable('replayWindow', error) };
+  }
+  let validated = validateReplayWindow(window, { conversationId, turnId, after: from });
+  if (!validated.ok && validated.code === 'stale-cursor' && from !== cursor && cursor.seq === window.lowerBound) {
+    // The cursor is the lower bound: at the latest seq too (a pruned turn) nothing comes after it, else read from it.
+    const { lowerBound, latestSeq } = window;
+    if (lowerBound === latestSeq) return { frames: [], lowerBound, latestSeq, atCursor: undefined };
+    try {
+      window = await log.replayWindow({ conversationId, turnId, after: cursor.seq });
+    } catch (error) {
+      return { refusal: unavailable('replayWindow', error) };
+    }
+    validated = validateReplayWindow(window, { conversationId, turnId, after: cursor });
+  }
+  if (!validated.ok) {
+    if (validated.code === 'stale-cursor' || validated.code === 'cursor-beyond-latest') {
+      return { refusal: { code: validated.code, lowerBound: window.lowerBound, latestSeq: window.latestSeq } };
+    }
+    return { refusal: { code: 'invalid-window', message: `the event log's replay window: ${validated.code}: ${validated.message}` } };
+  }
+  const { frames, lowerBound, latestSeq } = validated.value;
+  if (validated.value.after.seq === cursor.seq) return { frames, lowerBound, latestSeq, atCursor: undefined };
+  // Read from the frame before the cursor: the first frame is the cursor's, unless the cursor is beyond the latest seq.
+  if (cursor.seq > latestSeq) return { refusal: { code: 'cursor-beyond-latest', lowerBound, latestSeq } };
+  return { frames: frames.slice(1), lowerBound, latestSeq, atCursor: frames[0] };
 }

@@ -4,34 +4,7 @@
  * or card that is missing or belongs to someone else, so the two can never be
  * told apart by status, body or headers.
  */
-import { NOT_FOUND, type HostRefusal } from '../use-cases/host-refusal.js';
-
-/** Refusal codes the host's routes answer, with their fixed statuses. */
-export type ChatHostRefusalCode =
-  | 'unauthenticated'
-  | 'invalid-request-target'
-  | 'method-not-allowed'
-  | 'request-timeout'
-  | 'not-found'
-  | 'invalid-id'
-  | 'unsupported-media-type'
-  | 'body-too-large'
-  | 'invalid-json'
-  | 'invalid-body'
-  | 'missing-idempotency-key'
-  | 'idempotency-key-mismatch'
-  | 'turn-in-flight'
-  | 'turn-already-processed'
-  | 'turn-id-reused'
-  | 'turn-finished'
-  | 'card-refused'
-  | 'already-closed'
-  | 'too-many-streams'
-  | 'unsupported-format'
-  | 'store-unavailable'
-  | 'internal-error'
-  | 'state-too-large'
-  | 'state-unfoldable';
+import { NOT_FOUND, type ChatHostRefusalCode, type HostRefusal } from '../use-cases/host-refusal.js';
 
 /** The HTTP status of each host refusal. */
 export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, number>> = Object.freeze({

@@ -4,7 +4,33 @@
  * return these, never a `Response`, so the v1 routes and the peers' routes map
  * one result to HTTP the same way (`routes/host-responses.ts` owns the statuses).
  */
-import type { ChatHostRefusalCode } from '../routes/host-responses.js';
+
+/** Refusal codes the host answers; `routes/host-responses.ts` gives each its fixed status. */
+export type ChatHostRefusalCode =
+  | 'unauthenticated'
+  | 'invalid-request-target'
+  | 'method-not-allowed'
+  | 'request-timeout'
+  | 'not-found'
+  | 'invalid-id'
+  | 'unsupported-media-type'
+  | 'body-too-large'
+  | 'invalid-json'
+  | 'invalid-body'
+  | 'missing-idempotency-key'
+  | 'idempotency-key-mismatch'
+  | 'turn-in-flight'
+  | 'turn-already-processed'
+  | 'turn-id-reused'
+  | 'turn-finished'
+  | 'card-refused'
+  | 'already-closed'
+  | 'too-many-streams'
+  | 'unsupported-format'
+  | 'store-unavailable'
+  | 'internal-error'
+  | 'state-too-large'
+  | 'state-unfoldable';
 
 /** A use case's refusal: the code, its message and the extra fields of its JSON answer. */
 export interface HostRefusal {
