@@ -40,7 +40,8 @@ describe('splitText: a model delta past v1’s text bound', () => {
         for (const [index, piece] of pieces.entries()) {
           const next = pieces[index + 1];
           const last = piece.charCodeAt(piece.length - 1);
-          if (next !== undefined && last >= 0xd800 && last <= 0xdbff) expect(next.charCodeAt(0) >= 0xdc00 && next.charCodeAt(0) <= 0xdfff).toBe(false);
+          if (next !== undefined && last >= 0xd800 && last <= 0xdbff)
+            expect(next.charCodeAt(0) >= 0xdc00 && next.charCodeAt(0) <= 0xdfff).toBe(false);
         }
       }),
     );
