@@ -520,10 +520,12 @@ describe('createAiSdkChatAgent: cancellation (DESIGN §11.1)', () => {
     expect(weather.calls.map((call) => call.options.messages)).toEqual([[]]);
   });
 
-  it('does not call the model again once the signal aborted during a tool step', async () => {
+  it('yields no further tool step and calls the model no more once the signal aborted during a tool step', async () => {
     const weather = weatherTool();
     const controller = new AbortController();
-    const model = scriptedModel([[toolCall('call_1', 'weather', '{"city":"Lyon"}'), finish('tool-calls')]]);
+    const model = scriptedModel([
+      [toolCall('call_1', 'weather', '{"city":"Lyon"}'), toolCall('call_2', 'weather', '{"city":"Oslo"}'), finish('tool-calls')],
+    ]);
     const agent = createAiSdkChatAgent({ model, tools: { weather: weather.definition } });
 
     const { steps, completion } = await runTurn(agent, turnContext('Go', { signal: controller.signal }), {

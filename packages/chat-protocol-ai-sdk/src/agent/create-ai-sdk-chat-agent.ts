@@ -105,7 +105,10 @@ export function createAiSdkChatAgent<TOOLS extends ToolSet>(options: AiSdkChatAg
         if (end.calls.length === 0) return completionOf(end.finishReason, usage);
         if (step >= maxSteps) return completionOf(MAX_STEPS_STOP_REASON, usage);
         const results: ToolContent = [];
-        for (const call of end.calls) results.push(yield* toolCall(settings.tools, call, messages));
+        for (const call of end.calls) {
+          if (context.signal.aborted) return;
+          results.push(yield* toolCall(settings.tools, call, messages));
+        }
         messages = [...messages, ...end.response, { role: 'tool', content: results }];
       }
     },
