@@ -6,8 +6,8 @@
  */
 import type { AgUiRunAgentParameters, AgUiRunnableAgent } from './agent-types.js';
 
-/** What reading a run gives next: its next event, its end, the error it failed with, or the turn's abort. */
-export type AgUiRunRead =
+// What reading a run gives next: its next event, its end, the error it failed with, or the turn's abort.
+type AgUiRunRead =
   | { readonly kind: 'event'; readonly event: unknown }
   | { readonly kind: 'ended' }
   | { readonly kind: 'failed'; readonly error: unknown }

@@ -6,7 +6,7 @@
  * turn's signal stops the run. It owns the turn's loop over runs and the step each v1 event is; the events' meaning
  * is the decoder's, the bridge to `runAgent` `agent-run.ts`', and the cards `interrupt-cards.ts`'.
  */
-import type { ChatEventV1, ChatEventV1Of, ChatUsage, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { readFields, type ChatEventV1, type ChatEventV1Of, type ChatUsage, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import { createAgUiDecoder } from '../decoder/create-ag-ui-decoder.js';
 import type { AgUiDecoder } from '../decoder/decoder-types.js';
 import { readPlainData } from '../read-plain-data.js';
@@ -68,11 +68,15 @@ type RunEnding =
  * Throws `TypeError` when `options.agent` has no `clone` method.
  */
 export function createAgUiChatAgent(options: AgUiChatAgentOptions): AgUiChatAgent {
-  const agent: unknown = options.agent;
-  if (typeof agent !== 'object' || agent === null || typeof (agent as Partial<AgUiAgentLike>).clone !== 'function') {
+  // Read once, and never throwing what a getter or a Proxy trap throws: a misconfigured host gets a TypeError.
+  const agent: unknown = readFields(options, ['agent'])?.agent;
+  const clone =
+    typeof agent === 'object' && agent !== null ? readFields(agent as { readonly clone?: unknown }, ['clone'])?.clone : undefined;
+  if (typeof clone !== 'function') {
     throw new TypeError('createAgUiChatAgent needs an AG-UI agent: an @ag-ui/client AbstractAgent, such as new HttpAgent({ url })');
   }
-  const template = agent as AgUiAgentLike;
+  // Its clone, with the agent as `this` (AbstractAgent.clone reads the agent's own fields).
+  const template: AgUiAgentLike = { clone: () => (clone as AgUiAgentLike['clone']).call(agent) };
   return { run: (turn, context) => runTurn(template, turn, context) };
 }
 
