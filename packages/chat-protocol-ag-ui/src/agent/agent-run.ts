@@ -38,7 +38,12 @@ export function startAgUiRun(runner: AgUiRunnableAgent, parameters: AgUiRunAgent
     resolve(
       runner.runAgent(parameters, {
         onEvent: ({ event }) => {
-          if (closed) return;
+          // Closed before the run could be detached (an AbstractAgent arms detachActiveRun only once its run has
+          // initialised): its first event detaches it.
+          if (closed) {
+            void runner.detachActiveRun();
+            return;
+          }
           events.push(event);
           notify();
         },

@@ -411,23 +411,72 @@ describe('createAgUiChatAgent: cancellation (issue 26, DESIGN §11.1)', () => {
     expect(await server.requests[0]!.ended).toBe('closed');
   });
 
-  it('any AbstractAgent, here one whose abortRun does nothing: cancelling the turn unsubscribes from its run (detachActiveRun)', async () => {
+  // Any AbstractAgent, here one whose abortRun does nothing: its runs are counted and stream their first events,
+  // then never end (unless the last was RUN_FINISHED); each one's teardown (the run unsubscribed from) is recorded.
+  function openEndedAgent(first: (input: RunAgentInput) => AgUiServerEvent[], initialised: Promise<void> = Promise.resolve()) {
+    const runs: string[] = [];
     const teardowns: string[] = [];
+    let tornDown = (): void => undefined;
+    const unsubscribed = new Promise<void>((resolve) => (tornDown = resolve));
     class OpenEndedAgent extends AbstractAgent {
       run(input: RunAgentInput): Observable<BaseEvent> {
         return new Observable<BaseEvent>((subscriber) => {
-          for (const event of [runStarted(input), ...text('msg_1', 'Thinking').slice(0, 2)]) subscriber.next(event as unknown as BaseEvent);
-          return () => teardowns.push(input.runId);
+          runs.push(input.runId);
+          const events = first(input);
+          for (const event of events) subscriber.next(event as unknown as BaseEvent);
+          if (events.at(-1)?.type === 'RUN_FINISHED') subscriber.complete();
+          return () => {
+            teardowns.push(input.runId);
+            tornDown();
+          };
         });
       }
     }
+    const template = new OpenEndedAgent();
+    // A subscriber every clone keeps: the run starts once `initialised` resolves.
+    template.subscribe({ onRunInitialized: () => initialised });
+    return { agent: createAgUiChatAgent({ agent: template }), runs, teardowns, unsubscribed };
+  }
+  const thinking = (input: RunAgentInput) => [runStarted(input), ...text('msg_1', 'Thinking').slice(0, 2)];
+
+  it('any AbstractAgent, here one whose abortRun does nothing: cancelling the turn unsubscribes from its run (detachActiveRun)', async () => {
+    const { agent, teardowns } = openEndedAgent(thinking);
     const controller = new AbortController();
-    const generator = createAgUiChatAgent({ agent: new OpenEndedAgent() }).run(TURN, contextOf(controller.signal));
+    const generator = agent.run(TURN, contextOf(controller.signal));
     expect(await generator.next()).toStrictEqual({ done: false, value: { type: 'delta', text: 'Thinking' } });
     const waiting = generator.next();
     controller.abort();
     expect(await waiting).toStrictEqual({ done: true, value: undefined });
     expect(teardowns).toStrictEqual(['turn_3']);
+  });
+
+  it('a run cancelled before the AbstractAgent could detach it (while it initialises) is unsubscribed from at its first event', async () => {
+    let initialise = (): void => undefined;
+    const { agent, runs, teardowns, unsubscribed } = openEndedAgent(thinking, new Promise<void>((resolve) => (initialise = resolve)));
+    const controller = new AbortController();
+    const first = agent.run(TURN, contextOf(controller.signal)).next();
+    controller.abort();
+    expect(await first).toStrictEqual({ done: true, value: undefined });
+    expect(runs).toStrictEqual([]);
+    initialise();
+    await unsubscribed;
+    expect({ runs, teardowns }).toStrictEqual({ runs: ['turn_3'], teardowns: ['turn_3'] });
+  });
+
+  it('a turn cancelled while its card is open starts no further run, even when the host goes on with next()', async () => {
+    const { agent, runs } = openEndedAgent((input) => [
+      runStarted(input),
+      runFinished(input, { outcome: { type: 'interrupt', interrupts: [{ id: 'approve', reason: 'approval', message: 'Go ahead?' }] } }),
+    ]);
+    const controller = new AbortController();
+    const generator = agent.run(TURN, contextOf(controller.signal));
+    expect(await generator.next()).toStrictEqual({
+      done: false,
+      value: { type: 'card', card: { prompt: 'Go ahead?', allowDecline: true } },
+    });
+    controller.abort();
+    expect(await generator.next({ type: 'card-closed', resolution: 'cancelled' })).toStrictEqual({ done: true, value: undefined });
+    expect(runs).toStrictEqual(['turn_3']);
   });
 
   it('a turn whose signal is already aborted returns at once and sends no request', async () => {

@@ -100,6 +100,8 @@ async function* runTurn(agent: AgUiAgentLike, turn: AgUiChatAgentTurn, context: 
   let usage: ChatUsage | undefined;
   let resume: AgUiResumeEntry[] | undefined;
   for (let ordinal = 1; ; ordinal += 1) {
+    // A host that goes on after a cancellation (next() instead of return()) starts no further run.
+    if (signal.aborted) return;
     const runId = ordinal === 1 ? turn.turnId : `${turn.turnId}.${ordinal}`;
     const run = startAgUiRun(runner, resume === undefined ? { runId } : { runId, resume }, signal);
     let ending: RunEnding;
@@ -134,7 +136,8 @@ async function* runTurn(agent: AgUiAgentLike, turn: AgUiChatAgentTurn, context: 
 
 // The steps of one run, up to how it ended.
 async function* readRun(run: AgUiRun, decoder: AgUiDecoder): AsyncGenerator<AgUiChatAgentStep, RunEnding, AgUiChatAgentFeedback> {
-  const calls = new Map<string, { readonly name: string; readonly input: unknown }>();
+  // The input of each call the run made, for its result's step.
+  const inputs = new Map<string, unknown>();
   const cards = new Map<string, OpenCardSnapshotV1>();
   for (;;) {
     const read = await run.next();
@@ -156,15 +159,16 @@ async function* readRun(run: AgUiRun, decoder: AgUiDecoder): AsyncGenerator<AgUi
         case 'error':
           return { kind: 'failed', step: failStep(event.code, event.message, event.retryable, event.retryAfterMs) };
         case 'tool_call':
-          calls.set(event.callId, { name: event.name, input: event.input });
+          inputs.set(event.callId, event.input);
           break;
         case 'tool_result': {
-          const call = calls.get(event.callId);
+          const input = inputs.get(event.callId);
+          // The seam's outcome is succeeded or failed: a carried cancelled or needs-reconciliation did not succeed.
           const status = event.status === 'succeeded' ? 'succeeded' : 'failed';
           const outcome = { status, summary: event.summary ?? '' } as const;
-          yield call?.input === undefined
+          yield input === undefined
             ? { type: 'remote-tool', name: event.name, callId: event.callId, outcome }
-            : { type: 'remote-tool', name: event.name, input: call.input, callId: event.callId, outcome };
+            : { type: 'remote-tool', name: event.name, input, callId: event.callId, outcome };
           break;
         }
         case 'card':
