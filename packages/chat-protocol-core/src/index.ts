@@ -22,23 +22,23 @@ export type {
   UnsupportedCapabilityRefusal,
 } from './capabilities.js';
 
-export { CHAT_LIMITS } from './limits.js';
-export { isChatId, isCleanText, isSafeJson, isZonedTimestamp } from './primitives.js';
-export { cardDeadline } from './card-rules.js';
-export { compareChatTimestamps } from './timestamps.js';
-export type { ChatLimits } from './limits.js';
+export { CHAT_LIMITS } from './primitives/limits.js';
+export { isChatId, isCleanText, isSafeJson, isZonedTimestamp } from './primitives/primitives.js';
+export { cardDeadline } from './cards/card-rules.js';
+export { compareChatTimestamps } from './primitives/timestamps.js';
+export type { ChatLimits } from './primitives/limits.js';
 
-export { canonicalJson } from './canonical-json.js';
-export { digestEnvelope } from './digest.js';
-export { readFields } from './read-fields.js';
-export { refuse } from './result.js';
-export { hasBrand } from './brand.js';
-export { customCheck, exactOptional, strictExactObject } from './exact-object.js';
-export type { CustomIssue, ExactOptional } from './exact-object.js';
+export { canonicalJson } from './primitives/canonical-json.js';
+export { digestEnvelope } from './state/digest.js';
+export { readFields } from './primitives/read-fields.js';
+export { refuse } from './primitives/result.js';
+export { hasBrand } from './primitives/brand.js';
+export { customCheck, exactOptional, strictExactObject } from './primitives/exact-object.js';
+export type { CustomIssue, ExactOptional } from './primitives/exact-object.js';
 
-export { REPORT_LIMITS, REPORT_STATUS_TOKENS, ReportBlockSchema, isReportExtensionName, trimmedTextSchema } from './report-block.js';
-export type { ReportBlock, ReportItem, ReportLimits, ReportPlan, ReportStatusToken } from './report-block.js';
-export type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
+export { REPORT_LIMITS, REPORT_STATUS_TOKENS, ReportBlockSchema, isReportExtensionName, trimmedTextSchema } from './cards/report-block.js';
+export type { ReportBlock, ReportItem, ReportLimits, ReportPlan, ReportStatusToken } from './cards/report-block.js';
+export type { ChatIssue, ChatRefusal, ParseResult } from './primitives/result.js';
 
 export {
   CARD_RESOLUTIONS,
@@ -65,8 +65,8 @@ export {
   UserInputEventSchema,
   channelOf,
   isChatEventTypeV1,
-} from './events.js';
-export type { ChatChannel, ChatEventTypeV1, ChatEventV1, ChatEventV1Of, ChatResultBlock, ChatSource, ChatUsage } from './events.js';
+} from './events/events.js';
+export type { ChatChannel, ChatEventTypeV1, ChatEventV1, ChatEventV1Of, ChatResultBlock, ChatSource, ChatUsage } from './events/events.js';
 
 export {
   CARD_KINDS,
@@ -77,12 +77,12 @@ export {
   CardPresentationV1Schema,
   OpenCardSnapshotV1Schema,
   isCardDataSchemaJson,
-} from './card-schemas.js';
-export { CARD_VALUE_SCHEMAS, CardResponseSchema, CardValueSchema } from './card-responses.js';
-export { PROMPT_ONLY_CARD_KINDS, promptOnlyCardKind } from './prompt-only-cards.js';
-export { parseOpenCardSnapshot } from './parse-card.js';
-export { validateCardResponse } from './validate-card-response.js';
-export { baseCardCodec, createCardCodec, defineCardKind } from './card-codec.js';
+} from './cards/card-schemas.js';
+export { CARD_VALUE_SCHEMAS, CardResponseSchema, CardValueSchema } from './cards/card-responses.js';
+export { PROMPT_ONLY_CARD_KINDS, promptOnlyCardKind } from './cards/prompt-only-cards.js';
+export { parseOpenCardSnapshot } from './cards/parse-card.js';
+export { validateCardResponse } from './cards/validate-card-response.js';
+export { baseCardCodec, createCardCodec, defineCardKind } from './cards/card-codec.js';
 export type {
   CardApproval,
   CardKind,
@@ -91,11 +91,11 @@ export type {
   CardPresentationV1,
   OpenCardSnapshotOf,
   OpenCardSnapshotV1,
-} from './card-schemas.js';
-export type { CardAnswerValue, CardResponse, CardResponseOf, CardValue, CardValueByKind } from './card-responses.js';
-export type { PromptOnlyCardKind, PromptOnlyCardValue, PromptOnlyCardValueByKind } from './prompt-only-cards.js';
-export type { OpenCardRefusalCode } from './parse-card.js';
-export type { CardResponseRefusalCode, CardResponseTiming } from './validate-card-response.js';
+} from './cards/card-schemas.js';
+export type { CardAnswerValue, CardResponse, CardResponseOf, CardValue, CardValueByKind } from './cards/card-responses.js';
+export type { PromptOnlyCardKind, PromptOnlyCardValue, PromptOnlyCardValueByKind } from './cards/prompt-only-cards.js';
+export type { OpenCardRefusalCode } from './cards/parse-card.js';
+export type { CardResponseRefusalCode, CardResponseTiming } from './cards/validate-card-response.js';
 export type {
   CardCodec,
   CardKindDefinition,
@@ -103,13 +103,13 @@ export type {
   CardKindPresentationSchema,
   ProductCardPresentation,
   ProductCardValueByKind,
-} from './card-codec.js';
+} from './cards/card-codec.js';
 
-export { ChatEventEnvelopeSchema } from './envelope.js';
-export type { ChatEventEnvelope, ChatEventEnvelopeOf, ChatEventOf } from './envelope.js';
+export { ChatEventEnvelopeSchema } from './envelope/envelope.js';
+export type { ChatEventEnvelope, ChatEventEnvelopeOf, ChatEventOf } from './envelope/envelope.js';
 export { createChatCodec } from './chat-codec.js';
 export type { ChatChannelOfType, ChatCodec, ChatCodecOptions, ChatEventTypeOf, EncodeChatEnvelopeResultOf } from './chat-codec.js';
-export { isProductEventName } from './product-events.js';
+export { isProductEventName } from './events/product-events.js';
 export type {
   ProductEventDataOf,
   ProductEventDataSchema,
@@ -118,15 +118,15 @@ export type {
   ProductEventNamesOn,
   ProductEventOf,
   ProductEventValidation,
-} from './product-events.js';
-export { parseChatEnvelope } from './parse-chat-envelope.js';
-export type { ParseChatEnvelopeRefusalCode, ParseChatEnvelopeResult } from './parse-chat-envelope.js';
-export { encodeChatEnvelope } from './encode-chat-envelope.js';
-export type { ChatEnvelopeRecord, EncodeChatEnvelopeRefusalCode, EncodeChatEnvelopeResult } from './encode-chat-envelope.js';
-export { chatEventEnvelopeJsonSchema } from './json-schema.js';
+} from './events/product-events.js';
+export { parseChatEnvelope } from './envelope/parse-chat-envelope.js';
+export type { ParseChatEnvelopeRefusalCode, ParseChatEnvelopeResult } from './envelope/parse-chat-envelope.js';
+export { encodeChatEnvelope } from './envelope/encode-chat-envelope.js';
+export type { ChatEnvelopeRecord, EncodeChatEnvelopeRefusalCode, EncodeChatEnvelopeResult } from './envelope/encode-chat-envelope.js';
+export { chatEventEnvelopeJsonSchema } from './envelope/json-schema.js';
 
-export { CHAT_SSE_HEARTBEAT, encodeChatSseFrame, formatChatCursor, parseChatCursor, parseChatSseMessage } from './sse.js';
-export type { ChatCursor, ChatSseMessage, ParseChatSseMessageRefusalCode } from './sse.js';
+export { CHAT_SSE_HEARTBEAT, encodeChatSseFrame, formatChatCursor, parseChatCursor, parseChatSseMessage } from './sse/sse.js';
+export type { ChatCursor, ChatSseMessage, ParseChatSseMessageRefusalCode } from './sse/sse.js';
 
 export {
   CHAT_TURN_STATUSES,
@@ -137,7 +137,7 @@ export {
   ChatUserInputStateSchema,
   createChatState,
   parseChatState,
-} from './state.js';
+} from './state/state.js';
 export type {
   ChatCardState,
   ChatCardStateOf,
@@ -150,7 +150,7 @@ export type {
   ChatTurnStatus,
   ChatUserInputState,
   ParseChatStateRefusalCode,
-} from './state.js';
+} from './state/state.js';
 export {
   CHAT_HISTORY_ROLES,
   CHAT_HISTORY_SOURCES,
@@ -158,7 +158,7 @@ export {
   ChatHistoryPageV1Schema,
   ChatHistoryTurnV1Schema,
   parseChatHistoryPage,
-} from './history.js';
+} from './state/history.js';
 export type {
   ChatHistoryCard,
   ChatHistoryPageOf,
@@ -170,10 +170,10 @@ export type {
   ChatHistoryTurnV1,
   ParseChatHistoryPageOptions,
   ParseChatHistoryPageRefusalCode,
-} from './history.js';
-export { historyFromChatState } from './history-from-state.js';
-export { applyChatEvent } from './apply-chat-event.js';
-export type { ApplyChatEventRefusalCode, ApplyChatEventResult, ChatSeqGap } from './apply-chat-event.js';
+} from './state/history.js';
+export { historyFromChatState } from './state/history-from-state.js';
+export { applyChatEvent } from './state/apply-chat-event.js';
+export type { ApplyChatEventRefusalCode, ApplyChatEventResult, ChatSeqGap } from './state/apply-chat-event.js';
 
 export {
   EVENT_CHANNEL_TYPES,
@@ -183,7 +183,7 @@ export {
   isReplayableEvent,
   isStateChannelEvent,
   parseChatEvent,
-} from './parse-chat-event.js';
+} from './events/parse-chat-event.js';
 export type {
   ChatEvent,
   ChatEventType,
@@ -201,4 +201,4 @@ export type {
   LegacyStateEvent,
   LegacyToolCallEvent,
   LegacyToolResultEvent,
-} from './parse-chat-event.js';
+} from './events/parse-chat-event.js';
