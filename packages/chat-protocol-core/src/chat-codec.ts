@@ -11,7 +11,8 @@ import type { CardPresentationV1, OpenCardSnapshotOf } from './cards/card-schema
 import type { CardCodec } from './cards/card-codec.js';
 import { encodeEnvelopeWith, type ChatEnvelopeRecord, type EncodeChatEnvelopeRefusalCode } from './envelope/encode-chat-envelope.js';
 import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope/envelope.js';
-import { CHAT_EVENT_FIELDS, channelOf, isChatEventTypeV1, type ChatChannel, type ChatEventTypeV1 } from './events/events.js';
+import { CHAT_EVENT_FIELDS, isChatEventTypeV1 } from './events/event-fields.js';
+import { channelOf, type ChatChannel, type ChatEventTypeV1 } from './events/events.js';
 import { parseEnvelopeWith, type ParseChatEnvelopeRefusalCode } from './envelope/parse-chat-envelope.js';
 import { OpenCardSnapshotV1Schema } from './cards/card-schemas.js';
 import {
@@ -30,7 +31,8 @@ import {
   type ParseChatStateRefusalCode,
 } from './state/state.js';
 import { encodeSseFrameWith, parseSseMessageWith, type ChatSseMessage, type ParseChatSseMessageRefusalCode } from './sse/sse.js';
-import { cardEventRules, productEventRules, type Rules } from './envelope/validation/validate-envelope.js';
+import type { Rules } from './envelope/validation/rules.js';
+import { cardEventRules, productEventRules } from './envelope/validation/validate-envelope.js';
 
 /** The channel a codec gives `Type`: a product event's declared one, a base type's own. */
 export type ChatChannelOfType<Events, Type> = Type extends keyof Events

@@ -42,8 +42,6 @@ export type { ChatIssue, ChatRefusal, ParseResult } from './primitives/result.js
 
 export {
   CARD_RESOLUTIONS,
-  CHAT_EVENT_FIELDS,
-  CHAT_EVENT_TYPES_V1,
   CardClosedEventSchema,
   CardEventSchema,
   ChatEventV1Schema,
@@ -64,8 +62,8 @@ export {
   USER_INPUT_SOURCES,
   UserInputEventSchema,
   channelOf,
-  isChatEventTypeV1,
 } from './events/events.js';
+export { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, isChatEventTypeV1 } from './events/event-fields.js';
 export type { ChatChannel, ChatEventTypeV1, ChatEventV1, ChatEventV1Of, ChatResultBlock, ChatSource, ChatUsage } from './events/events.js';
 
 export {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { envelopeArb } from '../../../../test-support/v1-arbitraries.js';
 import { envelopeOf } from '../../test/envelopes.js';
 import { encodeChatEnvelope } from './encode-chat-envelope.js';
-import { CHAT_EVENT_FIELDS } from '../events/events.js';
+import { CHAT_EVENT_FIELDS } from '../events/event-fields.js';
 import { parseChatEnvelope } from './parse-chat-envelope.js';
 import { runs } from '../../../../test-support/property-runs.js';
 

@@ -4,7 +4,7 @@
  * copy is validated and serialized, so a field the host forgot to strip never leaks.
  */
 import type { ChatEventEnvelope } from './envelope.js';
-import { CHAT_EVENT_FIELDS, isChatEventTypeV1 } from '../events/events.js';
+import { CHAT_EVENT_FIELDS, isChatEventTypeV1 } from '../events/event-fields.js';
 import { parseChatEnvelope, type ParseChatEnvelopeRefusalCode } from './parse-chat-envelope.js';
 import { isPlainObject } from '../primitives/primitives.js';
 import { refuse, type ChatRefusal, type ParseResult } from '../primitives/result.js';

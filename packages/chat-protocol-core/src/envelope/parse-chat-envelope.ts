@@ -7,7 +7,8 @@ import type { ChatEventEnvelope } from './envelope.js';
 import { CHAT_LIMITS } from '../primitives/limits.js';
 import { isScreenedJsonText } from '../primitives/primitives.js';
 import { refuse, type ChatRefusal, type ParseResult } from '../primitives/result.js';
-import { validateEnvelope, type ProductRules, type Rules } from './validation/validate-envelope.js';
+import type { Rules } from './validation/rules.js';
+import { validateEnvelope, type ProductRules } from './validation/validate-envelope.js';
 
 /** Refusal codes of {@link parseChatEnvelope}. */
 export type ParseChatEnvelopeRefusalCode =

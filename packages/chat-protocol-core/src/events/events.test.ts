@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, USER_INPUT_SOURCES, channelOf, type ChatChannel, type ChatEventTypeV1 } from './events.js';
+import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1 } from './event-fields.js';
+import { USER_INPUT_SOURCES, channelOf, type ChatChannel, type ChatEventTypeV1 } from './events.js';
 
 describe('channelOf (DESIGN §3.3)', () => {
   const channels: readonly (readonly [ChatEventTypeV1, ChatChannel])[] = [

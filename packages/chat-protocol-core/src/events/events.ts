@@ -1,9 +1,9 @@
 /**
- * The v1 event union: one strict zod/mini schema per `event.type`, the per-type
- * field allowlist the encoder copies through, and the channel of each type.
- * It owns shapes only; ordering, identity and turn rules live in the reducer.
- * The allowlist is read off the hot-path validator's rule tables, which are
- * typed by these schemas' types (see "Adding a field" in the README).
+ * The v1 event union: one strict zod/mini schema per `event.type`, and the
+ * channel of each type. It owns shapes only; ordering, identity and turn rules
+ * live in the reducer. The per-type field allowlist is in `event-fields.ts`,
+ * read off the hot-path validator's rule tables, which are typed by these
+ * schemas' types (see "Adding a field" in the README).
  */
 import * as z from 'zod/v4/mini';
 import { discriminatedUnionSchema } from '../primitives/portable-zod.js';
@@ -11,8 +11,7 @@ import { OpenCardSnapshotV1Schema } from '../cards/card-schemas.js';
 import { hasNoRepeats } from '../cards/card-rules.js';
 import { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES } from './event-vocabulary.js';
 import { CHAT_LIMITS } from '../primitives/limits.js';
-import { hasOwn, ChatIdSchema, CountSchema, SafeHrefSchema, SafeJsonSchema, textSchema } from '../primitives/primitives.js';
-import { EVENT_FIELD_NAMES } from '../envelope/validation/validate-envelope.js';
+import { ChatIdSchema, CountSchema, SafeHrefSchema, SafeJsonSchema, textSchema } from '../primitives/primitives.js';
 
 export { CARD_RESOLUTIONS, DONE_STATUSES, TOOL_RESULT_STATUSES, USER_INPUT_SOURCES };
 
@@ -192,17 +191,6 @@ export type ChatEventTypeV1 = ChatEventV1['type'];
 /** The v1 event of a given type. */
 export type ChatEventV1Of<Type extends ChatEventTypeV1> = Extract<ChatEventV1, { type: Type }>;
 
-/**
- * The fields each event type may carry, in wire order. `encodeChatEnvelope`
- * copies exactly these, so a field a host forgot to strip never leaks. They are
- * the keys of the validator's rule tables, so the encoder can never copy a
- * field the parser refuses, nor drop one it accepts.
- */
-export const CHAT_EVENT_FIELDS: { readonly [Type in ChatEventTypeV1]: readonly (keyof ChatEventV1Of<Type>)[] } = EVENT_FIELD_NAMES;
-
-/** Every v1 event type, in the order of the contract's table. */
-export const CHAT_EVENT_TYPES_V1 = /* @__PURE__ */ (() => Object.freeze(Object.keys(CHAT_EVENT_FIELDS)) as readonly ChatEventTypeV1[])();
-
 /** How a UI treats an event type on replay. */
 export type ChatChannel = 'event' | 'state' | 'transient';
 
@@ -222,9 +210,4 @@ export function channelOf(type: ChatEventTypeV1): ChatChannel {
     default:
       return 'event';
   }
-}
-
-/** True when `value` is a v1 event type. */
-export function isChatEventTypeV1(value: unknown): value is ChatEventTypeV1 {
-  return typeof value === 'string' && hasOwn(CHAT_EVENT_FIELDS, value);
 }

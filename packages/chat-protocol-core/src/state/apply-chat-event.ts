@@ -26,7 +26,8 @@ import {
   type StateRecord,
   type TurnRecord,
 } from './state-record.js';
-import { validateEvent, type ProductRules, type Rules } from '../envelope/validation/validate-envelope.js';
+import type { Rules } from '../envelope/validation/rules.js';
+import { validateEvent, type ProductRules } from '../envelope/validation/validate-envelope.js';
 
 /** Refusal codes of {@link applyChatEvent}. */
 export type ApplyChatEventRefusalCode =

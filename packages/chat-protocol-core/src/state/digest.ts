@@ -7,7 +7,7 @@
  */
 import { canonicalJson } from '../primitives/canonical-json.js';
 import type { ChatEventEnvelope } from '../envelope/envelope.js';
-import { CHAT_EVENT_FIELDS } from '../events/events.js';
+import { CHAT_EVENT_FIELDS } from '../events/event-fields.js';
 import { hasOwn } from '../primitives/primitives.js';
 import { PRODUCT_EVENT_FIELDS } from '../events/product-events.js';
 

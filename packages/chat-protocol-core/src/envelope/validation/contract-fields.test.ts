@@ -22,15 +22,11 @@ import {
   OpenCardSnapshotV1Schema,
 } from '../../cards/card-schemas.js';
 import { ChatEventEnvelopeSchema } from '../envelope.js';
-import {
-  CHAT_EVENT_FIELDS,
-  CHAT_EVENT_TYPES_V1,
-  ChatEventV1Schema,
-  ChatResultBlockSchema,
-  ChatSourceSchema,
-  ChatUsageSchema,
-} from '../../events/events.js';
-import { RULE_TABLES, isPlainTextEvent, isPlainToolResult, type Rules } from './validate-envelope.js';
+import { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1 } from '../../events/event-fields.js';
+import { ChatEventV1Schema, ChatResultBlockSchema, ChatSourceSchema, ChatUsageSchema } from '../../events/events.js';
+import { isPlainTextEvent, isPlainToolResult } from './fast-paths.js';
+import { RULE_TABLES } from './rule-tables.js';
+import type { Rules } from './rules.js';
 import { runs } from '../../../../../test-support/property-runs.js';
 
 // The field list of every strict object lives in the zod schemas (the contract,
