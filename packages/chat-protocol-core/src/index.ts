@@ -90,8 +90,16 @@ export type {
   OpenCardSnapshotOf,
   OpenCardSnapshotV1,
 } from './cards/card-schemas.js';
-export type { CardAnswerValue, CardResponse, CardResponseOf, CardValue, CardValueByKind } from './cards/card-responses.js';
-export type { PromptOnlyCardKind, PromptOnlyCardValue, PromptOnlyCardValueByKind } from './cards/prompt-only-cards.js';
+export type {
+  CardAnswerValue,
+  CardResponse,
+  CardResponseOf,
+  CardValue,
+  CardValueByKind,
+  PromptOnlyCardValue,
+  PromptOnlyCardValueByKind,
+} from './cards/card-responses.js';
+export type { PromptOnlyCardKind } from './cards/prompt-only-cards.js';
 export type { OpenCardRefusalCode } from './cards/parse-card.js';
 export type { CardResponseRefusalCode, CardResponseTiming } from './cards/validate-card-response.js';
 export type {

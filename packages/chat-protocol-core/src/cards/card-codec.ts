@@ -25,8 +25,8 @@ import {
   type CardAnswerValue,
   type CardResponseOf,
   type CardValueByKind,
+  type PromptOnlyCardValue,
 } from './card-responses.js';
-import type { PromptOnlyCardValue } from './prompt-only-cards.js';
 import { BASE_RULES, prefixIssues, type KindPresentation, type KindRule } from './card-kind-rules.js';
 import { parseCardWith, type OpenCardRefusalCode } from './parse-card.js';
 import { validateResponseGuarded, type CardResponseRefusalCode, type CardResponseTiming } from './validate-card-response.js';

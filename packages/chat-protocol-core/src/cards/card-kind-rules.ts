@@ -19,7 +19,6 @@ import {
 } from './card-responses.js';
 import type { PromptOnlyCardKind } from './prompt-only-cards.js';
 import { refuse, type ChatIssue, type ChatRefusal } from '../primitives/result.js';
-import type { CardResponseRefusalCode } from './validate-card-response.js';
 import { quoteKey } from '../primitives/zod-issues.js';
 
 /** A presentation as a kind check receives it: the discriminant plus fields. */
@@ -31,15 +30,30 @@ export interface KindRule {
   check(presentation: KindPresentation, value: unknown): ResponseRefusal | undefined;
 }
 
-// A refusal of a response to a card.
-type ResponseRefusal = ChatRefusal<CardResponseRefusalCode>;
+/**
+ * The codes a kind's rule refuses a value with: the value-level part of
+ * `CardResponseRefusalCode` (see there for what each means).
+ */
+type CardValueRefusalCode =
+  | 'invalid-value'
+  | 'unknown-option'
+  | 'duplicate-option'
+  | 'too-few-options'
+  | 'too-many-options'
+  | 'text-too-short'
+  | 'text-too-long'
+  | 'out-of-range'
+  | 'off-step';
+
+// A refusal of a response's value.
+type ResponseRefusal = ChatRefusal<CardValueRefusalCode>;
 
 /** `issues` with `prefix` put before each path (fresh issues; the input is not mutated). */
 export function prefixIssues(prefix: readonly (string | number)[], issues: readonly ChatIssue[]): ChatIssue[] {
   return issues.map((issue) => ({ path: [...prefix, ...issue.path], message: issue.message }));
 }
 
-function valueIssue(code: CardResponseRefusalCode, message: string, path: readonly (string | number)[]): ResponseRefusal {
+function valueIssue(code: CardValueRefusalCode, message: string, path: readonly (string | number)[]): ResponseRefusal {
   return refuse(code, message, [{ path: ['value', ...path], message }]);
 }
 

@@ -8,7 +8,7 @@ import * as z from 'zod/v4/mini';
 import { discriminatedUnionSchema } from '../primitives/portable-zod.js';
 import { ChatIdSchema, textSchema } from '../primitives/primitives.js';
 import { CARD_LIMITS, CalendarDateSchema, type CardKind } from './card-schemas.js';
-import type { PromptOnlyCardValue } from './prompt-only-cards.js';
+import type { PromptOnlyCardKind } from './prompt-only-cards.js';
 
 // The submit value of each kind, shape and protocol bounds only.
 /** A text card's value. */
@@ -50,6 +50,16 @@ export const CARD_VALUE_SCHEMAS = /* @__PURE__ */ Object.freeze({
  * `{ date }` (`YYYY-MM-DD`), slider `{ value }`.
  */
 export type CardValueByKind = { [Kind in CardKind]: z.infer<(typeof CARD_VALUE_SCHEMAS)[Kind]> };
+
+/** The submit value of each prompt-only card kind (see `PROMPT_ONLY_CARD_KINDS`). */
+export type PromptOnlyCardValueByKind = {
+  plain: CardValueByKind['text'];
+  approval: CardValueByKind['confirm'];
+  report: z.infer<typeof AcknowledgedValueSchema>;
+};
+
+/** Any prompt-only card's submit value. */
+export type PromptOnlyCardValue = PromptOnlyCardValueByKind[PromptOnlyCardKind];
 
 /** Schema of any base kind's submit value (the kind is not known without the card). */
 export const CardValueSchema = /* @__PURE__ */ z.union([

@@ -10,8 +10,14 @@ import {
   type OpenCardSnapshotOf,
   type OpenCardSnapshotV1,
 } from './card-schemas.js';
-import { type CardResponse, type CardResponseOf, type CardValue, type CardValueByKind } from './card-responses.js';
-import { type PromptOnlyCardValue, type PromptOnlyCardValueByKind } from './prompt-only-cards.js';
+import {
+  type CardResponse,
+  type CardResponseOf,
+  type CardValue,
+  type CardValueByKind,
+  type PromptOnlyCardValue,
+  type PromptOnlyCardValueByKind,
+} from './card-responses.js';
 import { parseOpenCardSnapshot, type OpenCardRefusalCode } from './parse-card.js';
 import { validateCardResponse, type CardResponseRefusalCode } from './validate-card-response.js';
 import { baseCardCodec, createCardCodec, defineCardKind, type CardCodec } from './card-codec.js';

@@ -1,11 +1,10 @@
 /**
  * Prompt-only cards (DESIGN §3.7): a card without `presentation`, answered by
  * what it carries (an approval, a report, or a plain prompt). It names the
- * kinds and their values and tells which kind a card is; the rules that judge
- * an answer are in `card-kind-rules.ts`.
+ * kinds and tells which kind a card is; their values are in
+ * `card-responses.ts` with the other kinds', and the rules that judge an
+ * answer are in `card-kind-rules.ts`.
  */
-import type * as z from 'zod/v4/mini';
-import type { AcknowledgedValueSchema, CardValueByKind } from './card-responses.js';
 
 /**
  * How a card without `presentation` is answered (DESIGN §3.7, prompt-only
@@ -18,16 +17,6 @@ export const PROMPT_ONLY_CARD_KINDS = /* @__PURE__ */ Object.freeze(['plain', 'a
 
 /** One of {@link PROMPT_ONLY_CARD_KINDS}. */
 export type PromptOnlyCardKind = (typeof PROMPT_ONLY_CARD_KINDS)[number];
-
-/** The submit value of each prompt-only card kind. */
-export type PromptOnlyCardValueByKind = {
-  plain: CardValueByKind['text'];
-  approval: CardValueByKind['confirm'];
-  report: z.infer<typeof AcknowledgedValueSchema>;
-};
-
-/** Any prompt-only card's submit value. */
-export type PromptOnlyCardValue = PromptOnlyCardValueByKind[PromptOnlyCardKind];
 
 /**
  * Which prompt-only kind a card is, or `undefined` when it has a presentation
