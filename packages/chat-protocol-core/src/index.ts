@@ -101,7 +101,8 @@ export type {
 } from './cards/card-responses.js';
 export type { PromptOnlyCardKind } from './cards/prompt-only-cards.js';
 export type { OpenCardRefusalCode } from './cards/parse-card.js';
-export type { CardResponseRefusalCode, CardResponseTiming } from './cards/validate-card-response.js';
+export type { CardResponseRefusalCode } from './cards/card-response-refusals.js';
+export type { CardResponseTiming } from './cards/validate-card-response.js';
 export type {
   CardCodec,
   CardKindDefinition,

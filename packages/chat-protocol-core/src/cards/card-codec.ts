@@ -29,7 +29,8 @@ import {
 } from './card-responses.js';
 import { BASE_RULES, prefixIssues, type KindPresentation, type KindRule } from './card-kind-rules.js';
 import { parseCardWith, type OpenCardRefusalCode } from './parse-card.js';
-import { validateResponseGuarded, type CardResponseRefusalCode, type CardResponseTiming } from './validate-card-response.js';
+import type { CardResponseRefusalCode } from './card-response-refusals.js';
+import { validateResponseGuarded, type CardResponseTiming } from './validate-card-response.js';
 import { refuse, type ChatIssue, type ParseResult } from '../primitives/result.js';
 import { quoteKey } from '../primitives/zod-issues.js';
 

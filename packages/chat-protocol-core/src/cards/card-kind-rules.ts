@@ -20,6 +20,7 @@ import {
 import type { PromptOnlyCardKind } from './prompt-only-cards.js';
 import { refuse, type ChatIssue, type ChatRefusal } from '../primitives/result.js';
 import { quoteKey } from '../primitives/zod-issues.js';
+import type { CardResponseRefusalCode } from './card-response-refusals.js';
 
 /** A presentation as a kind check receives it: the discriminant plus fields. */
 export type KindPresentation = { readonly kind: string } & Readonly<Record<string, unknown>>;
@@ -30,30 +31,15 @@ export interface KindRule {
   check(presentation: KindPresentation, value: unknown): ResponseRefusal | undefined;
 }
 
-/**
- * The codes a kind's rule refuses a value with: the value-level part of
- * `CardResponseRefusalCode` (see there for what each means).
- */
-type CardValueRefusalCode =
-  | 'invalid-value'
-  | 'unknown-option'
-  | 'duplicate-option'
-  | 'too-few-options'
-  | 'too-many-options'
-  | 'text-too-short'
-  | 'text-too-long'
-  | 'out-of-range'
-  | 'off-step';
-
-// A refusal of a response's value.
-type ResponseRefusal = ChatRefusal<CardValueRefusalCode>;
+// A refusal of a response to a card.
+type ResponseRefusal = ChatRefusal<CardResponseRefusalCode>;
 
 /** `issues` with `prefix` put before each path (fresh issues; the input is not mutated). */
 export function prefixIssues(prefix: readonly (string | number)[], issues: readonly ChatIssue[]): ChatIssue[] {
   return issues.map((issue) => ({ path: [...prefix, ...issue.path], message: issue.message }));
 }
 
-function valueIssue(code: CardValueRefusalCode, message: string, path: readonly (string | number)[]): ResponseRefusal {
+function valueIssue(code: CardResponseRefusalCode, message: string, path: readonly (string | number)[]): ResponseRefusal {
   return refuse(code, message, [{ path: ['value', ...path], message }]);
 }
 

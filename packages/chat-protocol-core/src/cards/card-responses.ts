@@ -2,7 +2,8 @@
  * What a person sends back to a card: the submit value of each base kind and
  * the response envelope (`submit`, `decline`, `cancel`), as shapes only.
  * Whether a response answers a particular card is `validate-card-response.ts`'s
- * job; prompt-only cards' values are named in `prompt-only-cards.ts`.
+ * job. Prompt-only cards' values are here with the others; which kind a card
+ * without presentation is, `prompt-only-cards.ts` tells.
  */
 import * as z from 'zod/v4/mini';
 import { discriminatedUnionSchema } from '../primitives/portable-zod.js';

@@ -19,7 +19,8 @@ import {
   type PromptOnlyCardValueByKind,
 } from './card-responses.js';
 import { parseOpenCardSnapshot, type OpenCardRefusalCode } from './parse-card.js';
-import { validateCardResponse, type CardResponseRefusalCode } from './validate-card-response.js';
+import type { CardResponseRefusalCode } from './card-response-refusals.js';
+import { validateCardResponse } from './validate-card-response.js';
 import { baseCardCodec, createCardCodec, defineCardKind, type CardCodec } from './card-codec.js';
 import type { ParseResult } from '../primitives/result.js';
 

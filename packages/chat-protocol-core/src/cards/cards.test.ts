@@ -12,7 +12,8 @@ import {
 } from './card-schemas.js';
 import { CARD_VALUE_SCHEMAS, CardResponseSchema } from './card-responses.js';
 import { parseOpenCardSnapshot } from './parse-card.js';
-import { validateCardResponse, type CardResponseRefusalCode } from './validate-card-response.js';
+import type { CardResponseRefusalCode } from './card-response-refusals.js';
+import { validateCardResponse } from './validate-card-response.js';
 import { baseCardCodec, createCardCodec, defineCardKind } from './card-codec.js';
 import type { ChatIssue } from '../primitives/result.js';
 import { runs } from '../../../../test-support/property-runs.js';
