@@ -1,6 +1,7 @@
 /**
  * @papercusp/chat-protocol-core: the v1 wire and state contract for streaming
  * agent chats. Every export is listed by name; `index.test.ts` pins the list.
+ * The helpers the other @papercusp packages share are at `./internal`.
  */
 export { CHAT_PROTOCOL_VERSION, negotiateChatVersion } from './version.js';
 export type { ChatProtocolVersion, NegotiateChatVersionRefusalCode, NegotiateChatVersionResult } from './version.js';
@@ -29,14 +30,8 @@ export { compareChatTimestamps } from './primitives/timestamps.js';
 export type { ChatLimits } from './primitives/limits.js';
 
 export { canonicalJson } from './primitives/canonical-json.js';
-export { digestEnvelope } from './state/digest.js';
-export { readFields } from './primitives/read-fields.js';
-export { refuse } from './primitives/result.js';
-export { hasBrand } from './primitives/brand.js';
-export { customCheck, exactOptional, strictExactObject } from './primitives/exact-object.js';
-export type { CustomIssue, ExactOptional } from './primitives/exact-object.js';
 
-export { REPORT_LIMITS, REPORT_STATUS_TOKENS, ReportBlockSchema, isReportExtensionName, trimmedTextSchema } from './cards/report-block.js';
+export { REPORT_LIMITS, REPORT_STATUS_TOKENS, ReportBlockSchema } from './cards/report-block.js';
 export type { ReportBlock, ReportItem, ReportLimits, ReportPlan, ReportStatusToken } from './cards/report-block.js';
 export type { ChatIssue, ChatRefusal, ParseResult } from './primitives/result.js';
 
