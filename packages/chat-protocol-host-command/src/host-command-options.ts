@@ -4,7 +4,8 @@
  * scripted refund is. It owns parsing and the usage text; it opens nothing and
  * never throws: a bad flag is a refusal the command prints on one line.
  */
-import { refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { isRouteId } from '@papercusp/chat-protocol-host';
 
 /** Who a bearer token stands for: a caller name and its tenant, both route-id shaped. */
