@@ -200,10 +200,18 @@ async function measureTarget(name, target, path) {
     const cells = {};
     for (const concurrency of SETTINGS.concurrency) {
       progress(`${name}: ${concurrency} concurrent`);
-      const cell = await turnsPerSecond(base, concurrency, (arrivals) => runClientTurn(`${base}${path}`, arrivals), SETTINGS.throughputMilliseconds);
+      const cell = await turnsPerSecond(
+        base,
+        concurrency,
+        (arrivals) => runClientTurn(`${base}${path}`, arrivals),
+        SETTINGS.throughputMilliseconds,
+      );
       const { stamps } = await ask(child, { type: 'stamps' }, 'stamps');
       const delays = deltaDelays(new Map(stamps), cell.arrivals);
-      cells[concurrency] = { rate: cell.rate, delay: { deltas: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) } };
+      cells[concurrency] = {
+        rate: cell.rate,
+        delay: { deltas: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) },
+      };
     }
     return { name, cells };
   } finally {
@@ -239,7 +247,9 @@ export function agentSection(results) {
     delay8: delayCell(target.cells[8].delay),
   });
   const ratioOf = (target) =>
-    SETTINGS.concurrency.map((concurrency) => `${(floor.cells[concurrency].rate / target.cells[concurrency].rate).toFixed(1)}×`).join(' / ');
+    SETTINGS.concurrency
+      .map((concurrency) => `${(floor.cells[concurrency].rate / target.cells[concurrency].rate).toFixed(1)}×`)
+      .join(' / ');
   const table = markdownTable(
     {
       target: 'server',

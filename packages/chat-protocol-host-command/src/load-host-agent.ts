@@ -7,7 +7,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import type { ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { ChatAgent } from '@papercusp/chat-protocol-host';
 
 /** What an agent factory is given: the command's settings that concern an agent (no token, no database URL). */

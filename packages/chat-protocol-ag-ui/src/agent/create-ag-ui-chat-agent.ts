@@ -6,7 +6,8 @@
  * turn's signal stops the run. It owns the turn's loop over runs and the step each v1 event is; the events' meaning
  * is the decoder's, the bridge to `runAgent` `agent-run.ts`', and the cards `interrupt-cards.ts`'.
  */
-import { readFields, type ChatEventV1, type ChatEventV1Of, type ChatUsage, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import type { ChatEventV1, ChatEventV1Of, ChatUsage, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import { createAgUiDecoder } from '../decoder/create-ag-ui-decoder.js';
 import type { AgUiDecoder } from '../decoder/decoder-types.js';
 import { readPlainData } from '../read-plain-data.js';

@@ -15,7 +15,7 @@ import { itemAt, lastItem, pushItem, setItem } from './persistent-list.js';
 import { isChatId, isCleanText, isSeq } from '../primitives/primitives.js';
 import { refuse, type ChatRefusal } from '../primitives/result.js';
 import type { ChatCursor } from '../sse/sse.js';
-import type { ChatCardState, ChatStateOf, ChatStateV1, ChatTurnState } from './state.js';
+import type { ChatCardState, ChatStateOf, ChatStateV1 } from './state.js';
 import {
   newTurnFields,
   ownMemory,
