@@ -269,22 +269,15 @@ async function driveAgent(
         toolCalls += 1;
         const callId = wireCallId(step.callId, toolCalls, callIds);
         const call = { type: 'tool_call', callId, name: step.name } as const;
-        if ((await appendStep(step.input === undefined ? call : { ...call, input: step.input })) === 'stopped') return stop();
-        const outcome: ToolStepOutcome =
-          step.type === 'remote-tool'
-            ? readToolOutcome(step.outcome)
-            : await runToolStep(
-                {
-                  turn,
-                  caller: context.caller,
-                  recovery: context.recovery,
-                  signal,
-                  emit: context.emit,
-                  registerEffect: context.registerEffect,
-                },
-                tools.get(step.name),
-                { callId, name: step.name, input: step.input, ordinal: toolCalls },
-              );
+        const logCall = () => appendStep(step.input === undefined ? call : { ...call, input: step.input });
+        let outcome: ToolStepOutcome | 'stopped';
+        if (step.type === 'remote-tool') outcome = (await logCall()) === 'stopped' ? 'stopped' : readToolOutcome(step.outcome);
+        else {
+          const { caller, recovery, emit, registerEffect } = context;
+          const toolCall = { callId, name: step.name, input: step.input, ordinal: toolCalls };
+          outcome = await runToolStep({ turn, caller, recovery, signal, emit, registerEffect }, tools.get(step.name), toolCall, logCall);
+        }
+        if (outcome === 'stopped') return stop();
         const ended = (status: 'succeeded' | 'failed' | 'cancelled' | 'needs-reconciliation'): void => {
           if (step.type === 'tool')
             context.emit({ type: 'tool-ended', conversationId: turn.conversationId, turnId: turn.turnId, callId, name: step.name, status });

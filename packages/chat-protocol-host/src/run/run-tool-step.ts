@@ -54,7 +54,7 @@ const STORE_REFUSALS: ReadonlySet<string> = new Set(['store-unavailable', 'check
  * run of the turn declares the same ids; the host's turn ids (`turn_` and 32 hex digits) keep it a v1 id far
  * inside core's 256 characters.
  */
-export function effectIdFor(turnId: string, ordinal: number): string {
+function effectIdFor(turnId: string, ordinal: number): string {
   return `effect_${turnId}_${ordinal}`;
 }
 
@@ -117,19 +117,34 @@ function whenAborted(signal: AbortSignal): Promise<'cancelled'> {
 }
 
 /**
- * Runs one call of `tool` (`undefined`: the agent declared no tool of this name). Guarantees: an unknown tool is
- * `failed` ("unknown tool") and a call the tool's `authorize` refuses `failed` ("not authorized"), neither run
- * nor declared; a tool without an external effect runs with no recovery call; a tool with one is declared as
- * `effectIdFor(turnId, ordinal)`, claimed and dispatched, so a stored result is reused and never re-run; a
- * failed execution is `failed`; only an unknown outcome is `needs-reconciliation`; a cancellation ends the wait
- * at once with `cancelled`. Never rejects.
+ * Runs one call of `tool` (`undefined`: the agent declared no tool of this name); `logCall` writes its
+ * `tool_call` frame. Guarantees: an unknown tool is `failed` ("unknown tool") and a call the tool's `authorize`
+ * refuses `failed` ("not authorized"), neither run nor declared; a tool without an external effect runs with no
+ * recovery call; a tool with one is declared as `effectIdFor(turnId, ordinal)` before its call is logged (so its
+ * claim and admission follow the frame at once), then claimed and dispatched, so a stored result is reused and
+ * never re-run; a failed execution is `failed`; only an unknown outcome is `needs-reconciliation`; a cancellation
+ * ends the wait at once with `cancelled`; `stopped` when the call could not be logged (nothing runs). Never rejects.
  */
-export async function runToolStep(run: ToolStepRun, tool: ChatAgentTool | undefined, call: ToolCall): Promise<ToolStepOutcome> {
+export async function runToolStep(
+  run: ToolStepRun,
+  tool: ChatAgentTool | undefined,
+  call: ToolCall,
+  logCall: () => Promise<'appended' | 'stopped'>,
+): Promise<ToolStepOutcome | 'stopped'> {
+  const allowed = tool !== undefined && (await authorized(tool, run, call.input));
+  if (tool !== undefined && allowed && tool.externalEffect !== false && !run.signal.aborted) {
+    const { turn, caller } = run;
+    const effect = { caller, conversationId: turn.conversationId, turnId: turn.turnId, effectId: effectIdFor(turn.turnId, call.ordinal) };
+    const declared = await run.recovery.declareEffect(effect);
+    if ((await logCall()) === 'stopped') return 'stopped';
+    if (!declared.ok) return refused(run, declared.code, 'declare-effect');
+    return runExternalEffect(run, tool, call, effect);
+  }
+  if ((await logCall()) === 'stopped') return 'stopped';
   if (tool === undefined) return { status: 'failed', summary: 'unknown tool' };
-  if (!(await authorized(tool, run, call.input))) return { status: 'failed', summary: 'not authorized' };
+  if (!allowed) return { status: 'failed', summary: 'not authorized' };
   if (run.signal.aborted) return 'cancelled';
-  if (tool.externalEffect === false) return runWithoutEffect(run, tool, call);
-  return runExternalEffect(run, tool, call);
+  return runWithoutEffect(run, tool, call);
 }
 
 // A tool without an external effect: run here, no store round trip.
@@ -160,12 +175,14 @@ function refused(run: ToolStepRun, code: string, operation: ChatHostStoreOperati
   return { status: 'failed', summary: code };
 }
 
-// A tool with an external effect: declared, claimed and admitted through recovery.
-async function runExternalEffect(run: ToolStepRun, tool: ChatAgentTool, call: ToolCall): Promise<ToolStepOutcome> {
+// A tool with an external effect, once declared: claimed and admitted through recovery.
+async function runExternalEffect(
+  run: ToolStepRun,
+  tool: ChatAgentTool,
+  call: ToolCall,
+  effect: { readonly caller: ChatHostCaller; readonly conversationId: string; readonly turnId: string; readonly effectId: string },
+): Promise<ToolStepOutcome> {
   const { turn, caller, recovery } = run;
-  const effect = { caller, conversationId: turn.conversationId, turnId: turn.turnId, effectId: effectIdFor(turn.turnId, call.ordinal) };
-  const declared = await recovery.declareEffect(effect);
-  if (!declared.ok) return refused(run, declared.code, 'declare-effect');
   const claimed = await recovery.claimEffect(effect);
   if (!claimed.ok) return refused(run, claimed.code, 'claim-effect');
   if (claimed.outcome === 'completed') return readToolOutcome(claimed.result);
