@@ -5,7 +5,7 @@
  * last, bounded, with the count of what was left out. It owns the bound and
  * the marker; the fold is `conversation-state.ts`'s.
  */
-import { historyFromChatState, refuse, type ChatHistoryTurnV1, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { historyFromChatState, type ChatHistoryTurnV1, type ChatRefusal } from '@papercusp/chat-protocol-core';
 import type { ConversationLogReader } from '@papercusp/chat-protocol-recovery';
 import { readConversationState, type ReadConversationStateRefusalCode } from './conversation-state.js';
 
@@ -40,7 +40,7 @@ export async function readAgentHistory(
   request: AgentHistoryRequest,
 ): Promise<{ readonly ok: true; readonly value: AgentHistory } | ChatRefusal<ReadConversationStateRefusalCode>> {
   const folded = await readConversationState(read, request.conversationId, request.bounds);
-  if (!folded.ok) return refuse(folded.code, folded.message);
+  if (!folded.ok) return folded;
   const { state, pruned } = folded.value;
   const current = state.turns.findIndex((turn) => turn.turnId === request.turnId);
   const earlier = historyFromChatState({ ...state, turns: current === -1 ? state.turns : state.turns.slice(0, current) });
