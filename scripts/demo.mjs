@@ -523,7 +523,9 @@ async function main() {
     }
   });
   check(cancelled?.status === 200 && cancelled.body?.committed === true, 'the cancellation was saved before anything was stopped');
-  check(cancelled?.body?.inFlight?.includes('call_refund') === true, 'the host reported the refund as already running');
+  // The host mints each tool call's effect id from the turn and the call's ordinal: the refund is the turn's first call.
+  const refundEffectId = `effect_${cancelTurnId}_1`;
+  check(cancelled?.body?.inFlight?.includes(refundEffectId) === true, 'the host reported the refund as already running');
   check(
     cancelSeen.ended !== null && clientState.turns.find((candidate) => candidate.turnId === cancelTurnId)?.status === 'cancelled',
     'the turn ended cancelled',
@@ -584,7 +586,7 @@ async function main() {
     }
     check(isDeepStrictEqual(fromDatabase, clientState), "the events stored in the database give exactly the live client's state");
     const record = (await store.turnStore.read(cancelTurnId))?.record;
-    const refundEffect = record?.effects.find((effect) => effect.effectId === 'call_refund');
+    const refundEffect = record?.effects.find((effect) => effect.effectId === refundEffectId);
     check(
       record?.status === 'cancelled' && refundEffect?.status === 'completed' && refundEffect.result?.summary === 'refund 1042 issued',
       `the cancelled turn's refund finished late and its result is kept: ${refundEffect?.status} (${refundEffect?.result?.summary})`,

@@ -54,9 +54,9 @@ export const owns = (caller, conversationId) => caller !== null && conversationI
 function stampingAgent(stamps) {
   const inner = createScriptedChatAgent();
   return {
-    effects: (turn) => inner.effects(turn),
-    async *run(turn) {
-      const steps = inner.run(turn);
+    tools: inner.tools,
+    async *run(turn, context) {
+      const steps = inner.run(turn, context);
       let feedback;
       let index = 0;
       for (;;) {

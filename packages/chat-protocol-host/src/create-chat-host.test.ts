@@ -59,7 +59,7 @@ describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
     const resend = (text: string) =>
       call(host, 'POST', '/v1/conversations/c_ana_reused/turns', 'token-ana', { clientTurnId, text }, { 'Idempotency-Key': clientTurnId });
     const reused = { status: 409, body: { code: 'turn-id-reused', message: 'this client turn id was used for another message', turnId } };
-    // Another text whose turn would authorize other effects (recovery's turn-conflict), and one that would authorize the same.
+    // Two other texts: the turn's user_input tells them apart.
     expect(await resend('fail please')).toEqual(reused);
     expect(await resend('refund please, quickly')).toEqual(reused);
     expect(await resend('refund please')).toMatchObject({ status: 409, body: { code: 'turn-in-flight', turnId } });
@@ -147,7 +147,7 @@ describe('createChatHost over loopback on PGlite (DESIGN §11)', () => {
     const stored = await testStore.store.turnStore.read(turnId);
     expect(stored?.record.effects).toEqual([
       expect.objectContaining({
-        effectId: SCRIPTED_REFUND_CALL_ID,
+        effectId: `effect_${turnId}_1`,
         status: 'completed',
         result: expect.objectContaining({ summary: 'refund 1042 issued' }),
       }),
@@ -324,7 +324,7 @@ describe('cancellation through the host (DESIGN §6.5, §6.8, §11)', () => {
     const { clientTurnId, turnId } = await startTurn(host, 'c_ana_cancel', 'refund please');
     await follow(host, 'c_ana_cancel', turnId, (envelope) => envelope.event.type === 'tool_call');
     const cancelled = await call(host, 'POST', `/v1/conversations/c_ana_cancel/turns/${turnId}/cancel`, 'token-ana');
-    expect(cancelled).toEqual({ status: 200, body: { turnId, committed: true, inFlight: [SCRIPTED_REFUND_CALL_ID] } });
+    expect(cancelled).toEqual({ status: 200, body: { turnId, committed: true, inFlight: [`effect_${turnId}_1`] } });
     const all = await follow(host, 'c_ana_cancel', turnId);
     expect(all.envelopes.slice(-2).map((envelope) => envelope.event)).toEqual([
       { type: 'tool_result', callId: SCRIPTED_REFUND_CALL_ID, name: 'issue_refund', status: 'cancelled' },
@@ -338,7 +338,7 @@ describe('cancellation through the host (DESIGN §6.5, §6.8, §11)', () => {
       .poll(async () => (await testStore.store.turnStore.read(turnId))?.record, { timeout: 5000 })
       .toMatchObject({
         status: 'cancelled',
-        effects: [{ effectId: SCRIPTED_REFUND_CALL_ID, status: 'completed', result: { summary: 'refund 1042 issued' } }],
+        effects: [{ effectId: `effect_${turnId}_1`, status: 'completed', result: { summary: 'refund 1042 issued' } }],
       });
     expect(host.effects).toEqual([turnId]);
     // Cancelling again is idempotent: nothing new commits (§6.8 `committed: false`).

@@ -12,6 +12,7 @@ import type { ChatConversationStore, ChatEventLog, TurnStore } from '@papercusp/
 import { Hono } from 'hono';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
+import type { ChatHostEvent } from './chat-host-event.js';
 import { browserPageResponse } from './page/serve-browser-page.js';
 import { registerAgUiRoute } from './routes/ag-ui-route.js';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes.js';
@@ -98,6 +99,19 @@ export interface ChatHostOptions {
   readonly maxStateFrames?: number;
   /** The largest body of the AG-UI and AI SDK POST routes, which carry the whole message history (default 1 MiB). */
   readonly maxPeerBodyBytes?: number;
+  /**
+   * The most history turns a run's agent is given in `context.history` (a non-negative integer; default 50): the
+   * newest earlier ones, `context.historyOmitted` counting the rest. The history is read with the `GET /state`
+   * bounds (`maxStateTurns`, `maxStateFrames`): a conversation past them ends a new turn with
+   * `error { code: 'history-unavailable' }`.
+   */
+  readonly maxHistoryTurns?: number;
+  /**
+   * The host's typed events (turns, tools, cards, agent errors, store failures), for logs and metrics. Called
+   * synchronously; never given the person's or the model's text; a throw or a rejection is ignored and never
+   * breaks a turn.
+   */
+  readonly onEvent?: (event: ChatHostEvent) => void | Promise<void>;
 }
 
 // The methods the routes are registered for; Hono answers HEAD with its GET route.

@@ -128,7 +128,7 @@ describe('two host processes on one real Postgres server (issue 17, DESIGN §9.3
     expect((running.body as { running: { turnId: string }[] }).running.map((turn) => turn.turnId)).toEqual([turnId]);
     expect(await call(hostB, 'POST', `/v1/conversations/${conversationId}/turns/${turnId}/cancel`, 'token-ana')).toEqual({
       status: 200,
-      body: { turnId, committed: true, inFlight: [SCRIPTED_REFUND_CALL_ID] },
+      body: { turnId, committed: true, inFlight: [`effect_${turnId}_1`] },
     });
     const all = await follow(hostB, conversationId, turnId);
     expect(all.ended).toBe('terminal');
@@ -141,7 +141,7 @@ describe('two host processes on one real Postgres server (issue 17, DESIGN §9.3
     await waitFor(async () => (await store.turnStore.read(turnId))?.record.effects[0]?.status === 'completed');
     expect((await store.turnStore.read(turnId))?.record).toMatchObject({
       status: 'cancelled',
-      effects: [{ effectId: SCRIPTED_REFUND_CALL_ID, status: 'completed', result: { summary: 'refund 1042 issued' }, source: 'dispatch' }],
+      effects: [{ effectId: `effect_${turnId}_1`, status: 'completed', result: { summary: 'refund 1042 issued' }, source: 'dispatch' }],
     });
     expect(hostA.effects.filter((id) => id === turnId)).toHaveLength(1);
     const fromA = await call(hostA, 'GET', `/v1/conversations/${conversationId}/state`, 'token-ana');
@@ -211,7 +211,7 @@ describe('two host processes on one real Postgres server (issue 17, DESIGN §9.3
     await waitFor(async () => (await status()) === 'needs-reconciliation');
     expect(await call(other, 'POST', `/v1/conversations/${conversationId}/turns/${turnId}/cancel`, 'token-ana')).toEqual({
       status: 200,
-      body: { turnId, committed: true, inFlight: [SCRIPTED_REFUND_CALL_ID] },
+      body: { turnId, committed: true, inFlight: [`effect_${turnId}_1`] },
     });
     const all = await follow(other, conversationId, turnId);
     expect(events(all.envelopes).slice(-2)).toEqual([

@@ -6,15 +6,20 @@ import {
   type ChatAgent,
   type ChatAgentCard,
   type ChatAgentCompletion,
+  type ChatAgentContext,
   type ChatAgentFeedback,
   type ChatAgentStep,
+  type ChatAgentTool,
+  type ChatAgentToolExecution,
   type ChatAgentToolOutcome,
+  type ChatAgentTurn,
+  type ChatHostEvent,
   type ChatHostCaller,
   type ChatHostStore,
   type ConversationStateAnswer,
   type ChatStreamFormat,
 } from './index.js';
-import type { ChatStateV1 } from '@papercusp/chat-protocol-core';
+import type { ChatHistoryTurnV1, ChatStateV1 } from '@papercusp/chat-protocol-core';
 import type { PostgresChatStore } from '@papercusp/chat-protocol-postgres';
 
 describe('the public types of @papercusp/chat-protocol-host', () => {
@@ -32,12 +37,64 @@ describe('the public types of @papercusp/chat-protocol-host', () => {
     expectTypeOf(createChatHost).returns.toEqualTypeOf<(request: Request) => Promise<Response>>();
   });
 
-  it('a ChatAgentStep discriminates on type, and a tool carries its execute', () => {
-    expectTypeOf<Extract<ChatAgentStep, { type: 'tool' }>['execute']>().returns.resolves.toEqualTypeOf<ChatAgentToolOutcome>();
-    expectTypeOf<ChatAgentToolOutcome>().toEqualTypeOf<{ readonly summary: string; readonly blocks?: readonly ChatResultBlock[] }>();
+  it('a ChatAgentStep discriminates on type; a tool step names a declared tool, a remote-tool carries its outcome (issue 26)', () => {
+    expectTypeOf<Extract<ChatAgentStep, { type: 'tool' }>>().toEqualTypeOf<{
+      readonly type: 'tool';
+      readonly name: string;
+      readonly input?: unknown;
+      readonly callId?: string;
+    }>();
+    expectTypeOf<Extract<ChatAgentStep, { type: 'remote-tool' }>['outcome']>().toEqualTypeOf<ChatAgentToolOutcome>();
+    expectTypeOf<ChatAgentToolOutcome>().toEqualTypeOf<{
+      readonly status?: 'succeeded' | 'failed';
+      readonly summary: string;
+      readonly blocks?: readonly ChatResultBlock[];
+    }>();
     expectTypeOf<ChatAgentStep['type']>().toEqualTypeOf<
-      'delta' | 'reasoning' | 'tool' | 'card' | 'fail' | 'provenance' | 'state' | 'navigate'
+      'delta' | 'reasoning' | 'tool' | 'remote-tool' | 'card' | 'fail' | 'provenance' | 'state' | 'navigate'
     >();
+  });
+
+  it('an agent declares its tools (optional) and runs with a context: caller, input, bounded history, signal (issue 26)', () => {
+    expectTypeOf<ChatAgent['tools']>().toEqualTypeOf<readonly ChatAgentTool[] | undefined>();
+    expectTypeOf<Parameters<ChatAgent['run']>>().toEqualTypeOf<[turn: ChatAgentTurn, context: ChatAgentContext]>();
+    expectTypeOf<ChatAgentContext>().toEqualTypeOf<{
+      readonly caller: ChatHostCaller;
+      readonly userInput: { readonly text: string };
+      readonly history: readonly ChatHistoryTurnV1[];
+      readonly historyOmitted: number;
+      readonly signal: AbortSignal;
+    }>();
+    expectTypeOf<ChatAgentTool['execute']>().toEqualTypeOf<
+      (input: unknown, execution: ChatAgentToolExecution) => Promise<ChatAgentToolOutcome>
+    >();
+    expectTypeOf<ChatAgentToolExecution>().toEqualTypeOf<{
+      readonly signal: AbortSignal;
+      readonly turn: ChatAgentTurn;
+      readonly callId: string;
+      readonly effectId: string;
+    }>();
+    expectTypeOf<ChatAgentTool['externalEffect']>().toEqualTypeOf<boolean | undefined>();
+    // An agent with only `run` is valid; `effects(turn)` is gone.
+    expectTypeOf<{ run: ChatAgent['run'] }>().toExtend<ChatAgent>();
+    expectTypeOf<ChatAgent>().not.toHaveProperty('effects');
+  });
+
+  it('the feedback of a call names its callId and may say cancelled or needs-reconciliation', () => {
+    expectTypeOf<Extract<ChatAgentFeedback, { type: 'tool-result' }>['callId']>().toEqualTypeOf<string>();
+    expectTypeOf<Extract<ChatAgentFeedback, { type: 'tool-result' }>['status']>().toEqualTypeOf<
+      'succeeded' | 'failed' | 'cancelled' | 'needs-reconciliation'
+    >();
+  });
+
+  it('onEvent gets typed host events, discriminated on type; none carries text (issue 26)', () => {
+    expectTypeOf<ChatHostEvent['type']>().toEqualTypeOf<
+      'turn-started' | 'turn-ended' | 'tool-launched' | 'tool-ended' | 'card-asked' | 'card-answered' | 'agent-error' | 'store-unavailable'
+    >();
+    expectTypeOf<Extract<ChatHostEvent, { type: 'turn-ended' }>['durationMs']>().toEqualTypeOf<number>();
+    expectTypeOf<Extract<ChatHostEvent, { type: 'agent-error' }>['error']>().toEqualTypeOf<unknown>();
+    expectTypeOf<ChatHostEvent>().not.toHaveProperty('text');
+    expectTypeOf<NonNullable<Parameters<typeof createChatHost>[0]['onEvent']>>().parameter(0).toEqualTypeOf<ChatHostEvent>();
   });
 
   it('an agent may return its completion (stopReason, usage) for done', () => {

@@ -21,12 +21,15 @@ export type {
   ChatAgent,
   ChatAgentCard,
   ChatAgentCompletion,
+  ChatAgentContext,
   ChatAgentFeedback,
   ChatAgentStep,
+  ChatAgentTool,
   ChatAgentToolExecution,
   ChatAgentToolOutcome,
   ChatAgentTurn,
 } from './chat-agent.js';
+export type { ChatHostEvent, ChatHostStoreOperation, ChatHostTurnEndStatus } from './chat-host-event.js';
 export { createNodeRequestListener } from './node/node-request-listener.js';
 export { isRouteId } from './routes/route-ids.js';
 export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted/scripted-agent.js';

@@ -70,6 +70,10 @@ export async function startHost(
       | 'authenticate'
       | 'bodyTimeoutMs'
       | 'claimConversation'
+      | 'cancelPollMs'
+      | 'maxHistoryTurns'
+      | 'onEvent'
+      | 'clock'
     >
   > = {},
 ): Promise<LoopbackHost> {

@@ -8,8 +8,11 @@
 import type { ChatCapabilities, ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import type { StoredTurn, TurnRecord } from './turn-record.js';
 
-/** What a caller asks to do; `authorize` answers for the caller's current authority. */
-export type TurnAction = 'start' | 'claim' | 'cancel' | 'reconcile' | 'replay' | 'inspect';
+/**
+ * What a caller asks to do; `authorize` answers for the caller's current authority. `declare` adds an effect
+ * identity to a running turn as its run discovers it (§6 rule 1).
+ */
+export type TurnAction = 'start' | 'declare' | 'claim' | 'cancel' | 'reconcile' | 'replay' | 'inspect';
 
 /** One authorization question. */
 export interface AuthorizationRequest<Caller> {

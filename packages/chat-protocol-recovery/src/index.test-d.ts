@@ -15,6 +15,8 @@ import {
   type CapabilityRefusal,
   type CheckpointFailedRefusal,
   type ClaimEffectRefusalCode,
+  type DeclareEffectRefusalCode,
+  type DeclareEffectResult,
   type DispatchEffectRefusalCode,
   type InspectTurnRefusalCode,
   type ReconcileEffectRefusalCode,
@@ -56,6 +58,7 @@ describe('public types', () => {
     >();
     expectTypeOf(recovery.claimEffect).returns.resolves.toEqualTypeOf<ClaimEffectResult<Receipt>>();
     expectTypeOf(recovery.startTurn).returns.resolves.toEqualTypeOf<StartTurnResult<Receipt>>();
+    expectTypeOf(recovery.declareEffect).returns.resolves.toEqualTypeOf<DeclareEffectResult>();
     expectTypeOf(recovery.cancelTurn).returns.resolves.toEqualTypeOf<CancelTurnResult>();
     expectTypeOf(recovery.reconcileEffect).returns.resolves.toEqualTypeOf<ReconcileEffectResult<Receipt>>();
     expectTypeOf(recovery.replayTurn).returns.resolves.toEqualTypeOf<ReplayTurnResult>();
@@ -122,6 +125,16 @@ describe('public types', () => {
     expectTypeOf<StartTurnRefusalCode>().toEqualTypeOf<
       Capability | 'invalid-request' | 'forbidden' | 'turn-conflict' | 'checkpoint-failed'
     >();
+    expectTypeOf<DeclareEffectRefusalCode>().toEqualTypeOf<
+      | Capability
+      | 'invalid-request'
+      | 'forbidden'
+      | 'unknown-turn'
+      | 'store-unavailable'
+      | 'turn-not-running'
+      | 'too-many-effects'
+      | 'checkpoint-failed'
+    >();
     // dispatchEffect's and inspectTurn's codes are pinned literally by the narrowing tests above: their unions are the results' codes.
     expectTypeOf<DispatchEffectRefusalCode>().toEqualTypeOf<Extract<DispatchEffectResult<Receipt>, { ok: false }>['code']>();
     // A claim refuses what a dispatch does, but for the admission seam and a newer claim.
@@ -143,6 +156,7 @@ describe('public types', () => {
     type Plain<Code extends string, Carried extends string = never> =
       CapabilityRefusal | ChatRefusal<Exclude<Code, CapabilityRefusal['code'] | Carried>>;
     expectTypeOf<Refused<StartTurnResult<Receipt>>>().toEqualTypeOf<Plain<StartTurnRefusalCode>>();
+    expectTypeOf<Refused<DeclareEffectResult>>().toEqualTypeOf<Plain<DeclareEffectRefusalCode>>();
     expectTypeOf<Refused<ClaimEffectResult<Receipt>>>().toEqualTypeOf<Plain<ClaimEffectRefusalCode>>();
     expectTypeOf<Refused<DispatchEffectResult<Receipt>>>().toEqualTypeOf<
       CheckpointFailedRefusal<Receipt> | Plain<DispatchEffectRefusalCode, 'checkpoint-failed'>
@@ -153,6 +167,11 @@ describe('public types', () => {
     >();
     expectTypeOf<Refused<ReplayTurnResult>>().toEqualTypeOf<Plain<ReplayTurnRefusalCode>>();
     expectTypeOf<Refused<InspectTurnResult<Receipt>>>().toEqualTypeOf<Plain<InspectTurnRefusalCode>>();
+  });
+
+  it('a declaration succeeds as declared or already-declared (§6 rule 1)', () => {
+    const result = {} as DeclareEffectResult;
+    if (result.ok) expectTypeOf(result.outcome).toEqualTypeOf<'declared' | 'already-declared'>();
   });
 
   it('a claim carries the claim number admission checks', () => {

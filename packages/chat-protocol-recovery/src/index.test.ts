@@ -9,6 +9,7 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
       'DEFAULT_ADMISSION_LEASE_MS',
       'DEFAULT_CONVERSATION_LOG_MAX_FRAMES',
       'DEFAULT_CONVERSATION_LOG_MAX_TURNS',
+      'DEFAULT_MAX_EFFECTS_PER_TURN',
       'DELIVERY_STATES',
       'EFFECT_STATES',
       'IDEMPOTENCY_KEY_HEADER',
@@ -39,5 +40,6 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
     ]);
     expect(recovery.EFFECT_STATES).toEqual(['open', 'in-flight', 'uncertain', 'needs-reconciliation', 'completed']);
     expect(recovery.DEFAULT_ADMISSION_LEASE_MS).toBe(600_000);
+    expect(recovery.DEFAULT_MAX_EFFECTS_PER_TURN).toBe(256);
   });
 });

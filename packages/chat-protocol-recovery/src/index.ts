@@ -6,6 +6,7 @@
  * `index.test.ts` pins the list.
  */
 export { TurnRecovery } from './turn-recovery.js';
+export { DEFAULT_MAX_EFFECTS_PER_TURN } from './turn-recovery-options.js';
 export type { TurnRecoveryOptions } from './turn-recovery-options.js';
 export type {
   DispatchEffectRequest,
@@ -25,6 +26,8 @@ export type {
   ClaimEffectRefusalCode,
   ClaimEffectResult,
   CompletedOutcome,
+  DeclareEffectRefusalCode,
+  DeclareEffectResult,
   DispatchEffectRefusalCode,
   DispatchEffectResult,
   EffectClaim,

@@ -56,7 +56,8 @@ async function prepared(): Promise<{
   return { stub, turns, claim: claimed.claim };
 }
 
-type Operation = 'startTurn' | 'claimEffect' | 'dispatchEffect' | 'cancelTurn' | 'reconcileEffect' | 'replayTurn' | 'inspectTurn';
+type Operation =
+  'startTurn' | 'declareEffect' | 'claimEffect' | 'dispatchEffect' | 'cancelTurn' | 'reconcileEffect' | 'replayTurn' | 'inspectTurn';
 
 // `method(request)` on a fresh prepared recovery: the hostile checks call it with values outside its request type.
 function operation(method: Operation): (request: unknown) => Promise<unknown> {
@@ -69,6 +70,7 @@ function operation(method: Operation): (request: unknown) => Promise<unknown> {
 const claimOne = { conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1 };
 const validRequests: Readonly<Record<Operation, unknown>> = {
   startTurn: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_2', effectIds: ['pay', 'mail'] },
+  declareEffect: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'post' },
   claimEffect: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'mail' },
   dispatchEffect: { caller: 'owner', claim: claimOne, execute: () => 'paid' },
   cancelTurn: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1' },
@@ -228,6 +230,7 @@ const withThrowingGetter = (request: unknown, key: string): object =>
 describe('TurnRecovery: a request that cannot be read is invalid-request, read once (issue 12 "Hostile input")', () => {
   const messages: Readonly<Record<Operation, string>> = {
     startTurn: 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids',
+    declareEffect: 'expected v1 ids for the conversation, turn and effect',
     claimEffect: 'expected v1 ids for the conversation, turn and effect',
     dispatchEffect: 'expected a claim from claimEffect and an execute function',
     cancelTurn: 'expected v1 ids for the conversation and turn',
@@ -326,7 +329,8 @@ describe('TurnRecovery: a request that cannot be read is invalid-request, read o
 describe('new TurnRecovery: options are read once, and only a TypeError escapes (issue 12, §2.1)', () => {
   const adapter = { capabilities: FULL, authorize: () => true };
   it('throws TypeError for options it cannot read', () => {
-    const message = 'TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, clock? }';
+    const message =
+      'TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, maxEffectsPerTurn?, clock? }';
     expect(() => new recovery.TurnRecovery(adapter, everyTrapThrows as never)).toThrow(new TypeError(message));
     expect(() => new recovery.TurnRecovery(adapter, null as never)).toThrow(new TypeError(message));
     expect(() => new recovery.TurnRecovery(adapter, Object.defineProperty({}, 'clock', { enumerable: true, get: throwHostile }))).toThrow(
@@ -343,6 +347,9 @@ describe('new TurnRecovery: options are read once, and only a TypeError escapes 
     );
     expect(() => new recovery.TurnRecovery(adapter, { cacheSize: { [Symbol.toPrimitive]: throwHostile } as never })).toThrow(
       new TypeError('TurnRecovery: cacheSize must be a number'),
+    );
+    expect(() => new recovery.TurnRecovery(adapter, { maxEffectsPerTurn: 0 })).toThrow(
+      new TypeError('TurnRecovery: maxEffectsPerTurn must be a positive safe integer, got 0'),
     );
   });
 

@@ -1,7 +1,7 @@
 /**
  * The typed results of every `TurnRecovery` operation: `completed` (with
  * `reused`), `needs-reconciliation` (with the reason), an operation's own
- * success (`started`, `claimed`, `cancelled`), or a refusal whose code comes
+ * success (`started`, `declared`, `claimed`, `cancelled`), or a refusal whose code comes
  * from the operation's closed union. The codes every operation shares are
  * named once and each operation's union is built from them, so the exported
  * unions stay exact (the type tests pin them). Types only; nothing here runs.
@@ -68,6 +68,22 @@ export type StartTurnRefusalCode = PreambleRefusalCode | 'turn-conflict' | 'chec
 export type StartTurnResult<Result> =
   | { readonly ok: true; readonly outcome: 'started' | 'existing'; readonly turn: TurnRecord<Result> }
   | OperationRefusal<StartTurnRefusalCode>;
+
+/**
+ * Refusal codes of `declareEffect`: the preamble's, the turn read's, `turn-not-running` (the turn is cancelled: the
+ * effect was not declared), `too-many-effects` (the turn holds `maxEffectsPerTurn` effects) and `checkpoint-failed`
+ * (the declaration kept conflicting, or could not be confirmed).
+ */
+export type DeclareEffectRefusalCode =
+  PreambleRefusalCode | TurnReadRefusalCode | 'turn-not-running' | 'too-many-effects' | 'checkpoint-failed';
+
+/**
+ * The result of `declareEffect`: `declared` (this call added the effect, open and unclaimed, or a lost acknowledgement
+ * was read back with the effect in the turn) or `already-declared` (the turn held it before: nothing was written).
+ * Either way the effect is in the turn; its state is the claim's to tell.
+ */
+export type DeclareEffectResult =
+  { readonly ok: true; readonly outcome: 'declared' | 'already-declared' } | OperationRefusal<DeclareEffectRefusalCode>;
 
 /** Refusal codes of `claimEffect`. */
 export type ClaimEffectRefusalCode =

@@ -59,7 +59,7 @@ export interface TurnRecord<Result> {
   readonly turnId: string;
   readonly status: RecoverableTurnStatus;
   readonly revision: number;
-  /** The effects the host authorized when the turn started, in that order; ids are unique. */
+  /** The effects the host authorized when the turn started, then those declared while it ran, in that order; ids are unique. */
   readonly effects: readonly EffectRecord<Result>[];
 }
 

@@ -7,6 +7,9 @@
 import { readFields } from '@papercusp/chat-protocol-core/internal';
 import { DEFAULT_ADMISSION_LEASE_MS } from './admission-lease.js';
 
+/** The default of `TurnRecoveryOptions.maxEffectsPerTurn`. */
+export const DEFAULT_MAX_EFFECTS_PER_TURN = 256;
+
 /** Tuning for one `TurnRecovery` instance. */
 export interface TurnRecoveryOptions {
   /** Compare-and-swap attempts per write before `checkpoint-failed` (conflicts come from other effects). Default 1,000. */
@@ -23,6 +26,13 @@ export interface TurnRecoveryOptions {
    */
   readonly admissionLeaseMs?: number;
   /**
+   * The most effects `declareEffect` lets a turn hold (a positive safe integer; default
+   * {@link DEFAULT_MAX_EFFECTS_PER_TURN}): past it a declaration is refused `too-many-effects`, so a model looping
+   * on tool calls cannot grow the turn record (rewritten whole by every compare-and-swap) without end. `startTurn`
+   * is not bounded by it: its effects are the host's own list.
+   */
+  readonly maxEffectsPerTurn?: number;
+  /**
    * The clock: the current instant as an RFC 3339 timestamp with an offset.
    * It dates admissions and judges their lease; nothing else reads time.
    * Default: the system clock (`new Date().toISOString()`). A clock that
@@ -37,6 +47,7 @@ export interface ResolvedTurnRecoveryOptions {
   readonly maxWriteAttempts: number;
   readonly cacheSize: number;
   readonly admissionLeaseMs: number;
+  readonly maxEffectsPerTurn: number;
   readonly clock: () => string;
 }
 
@@ -50,19 +61,31 @@ function describeOption(value: unknown): string {
 
 /**
  * Reads the options once. Throws a `TypeError` when they cannot be read (a
- * throwing getter, a Proxy), `admissionLeaseMs` is not a positive safe
+ * throwing getter, a Proxy), `admissionLeaseMs` or `maxEffectsPerTurn` is not a positive safe
  * integer, `clock` is not a function, or `maxWriteAttempts` or `cacheSize` is
  * given but is not a number.
  */
 export function readTurnRecoveryOptions(options: TurnRecoveryOptions): ResolvedTurnRecoveryOptions {
-  const read = readFields(options, ['maxWriteAttempts', 'cacheSize', 'admissionLeaseMs', 'clock']);
-  if (read === undefined)
-    throw new TypeError('TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, clock? }');
-  const { admissionLeaseMs = DEFAULT_ADMISSION_LEASE_MS, clock = systemClock, maxWriteAttempts = 1000, cacheSize = 256 } = read;
+  const read = readFields(options, ['maxWriteAttempts', 'cacheSize', 'admissionLeaseMs', 'maxEffectsPerTurn', 'clock']);
+  if (read === undefined) {
+    throw new TypeError(
+      'TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, maxEffectsPerTurn?, clock? }',
+    );
+  }
+  const {
+    admissionLeaseMs = DEFAULT_ADMISSION_LEASE_MS,
+    maxEffectsPerTurn = DEFAULT_MAX_EFFECTS_PER_TURN,
+    clock = systemClock,
+    maxWriteAttempts = 1000,
+    cacheSize = 256,
+  } = read;
   if (!Number.isSafeInteger(admissionLeaseMs) || admissionLeaseMs < 1) {
     throw new TypeError(
       `TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got ${describeOption(admissionLeaseMs)}`,
     );
+  }
+  if (!Number.isSafeInteger(maxEffectsPerTurn) || maxEffectsPerTurn < 1) {
+    throw new TypeError(`TurnRecovery: maxEffectsPerTurn must be a positive safe integer, got ${describeOption(maxEffectsPerTurn)}`);
   }
   if (typeof clock !== 'function') throw new TypeError('TurnRecovery: clock must be a function returning an RFC 3339 timestamp');
   // NaN would never reach the attempt bound, so the write loop could not end.
@@ -73,6 +96,7 @@ export function readTurnRecoveryOptions(options: TurnRecoveryOptions): ResolvedT
     maxWriteAttempts: Math.max(1, Math.floor(maxWriteAttempts)),
     cacheSize: Math.max(0, Math.floor(cacheSize)),
     admissionLeaseMs,
+    maxEffectsPerTurn,
     clock,
   };
 }

@@ -115,6 +115,136 @@ describe('TurnRecovery: starting a turn (DESIGN §6.1)', () => {
   });
 });
 
+describe('TurnRecovery: declaring effects as the run discovers them (DESIGN §6.1)', () => {
+  it('declares an effect in a running turn: it joins the turn open and unclaimed, after the others, and can be claimed', async () => {
+    const { stub, recovery } = await startedTurn(['pay']);
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'post' })).toEqual({ ok: true, outcome: 'declared' });
+    expect(stub.turns.get('turn_1')?.record).toEqual({
+      ...TURN,
+      status: 'running',
+      revision: 2,
+      effects: [
+        { effectId: 'pay', claim: 0, status: 'open' },
+        { effectId: 'post', claim: 0, status: 'open' },
+      ],
+    });
+    expect(await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'post' })).toMatchObject({ ok: true, outcome: 'claimed' });
+  });
+
+  it('is idempotent: an id the turn holds (started with it, or declared by another worker) is already-declared and writes nothing', async () => {
+    const { stub, recovery } = await startedTurn(['pay']);
+    await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'post' });
+    const revision = stub.turns.get('turn_1')?.record.revision;
+    expect(await recoveryOver(stub.store).declareEffect({ caller: 'owner', ...TURN, effectId: 'post' })).toEqual({
+      ok: true,
+      outcome: 'already-declared',
+    });
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'already-declared' });
+    expect(stub.turns.get('turn_1')?.record.revision).toBe(revision);
+    expect(stub.turns.get('turn_1')?.record.effects.map((effect) => effect.effectId)).toEqual(['pay', 'post']);
+  });
+
+  it('refuses a cancelled turn with turn-not-running, even from a snapshot taken before the cancellation, and declares nothing', async () => {
+    const { stub, recovery } = await startedTurn(['pay']);
+    // This worker's snapshot says running; another worker commits the cancellation.
+    await recovery.claimEffect({ caller: 'owner', ...TURN, effectId: 'pay' });
+    await recoveryOver(stub.store).cancelTurn({ caller: 'owner', ...TURN });
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'post' })).toMatchObject({
+      ok: false,
+      code: 'turn-not-running',
+    });
+    expect(stub.turns.get('turn_1')?.record.effects.map((effect) => effect.effectId)).toEqual(['pay']);
+    // An id the cancelled turn already holds is still already-declared: nothing is written either way.
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'pay' })).toEqual({ ok: true, outcome: 'already-declared' });
+  });
+
+  it('refuses past maxEffectsPerTurn with too-many-effects; the start is not bounded by it', async () => {
+    const stub = stubStore();
+    const recovery = recoveryOver(stub.store, {}, { maxEffectsPerTurn: 2 });
+    await recovery.startTurn({ caller: 'owner', ...TURN, effectIds: ['pay', 'mail', 'ship'] });
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'post' })).toEqual({
+      ok: false,
+      code: 'too-many-effects',
+      message: 'the turn holds 2 effects, the most it may',
+    });
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'mail' })).toEqual({ ok: true, outcome: 'already-declared' });
+    const room = stubStore();
+    const bounded = recoveryOver(room.store, {}, { maxEffectsPerTurn: 2 });
+    await bounded.startTurn({ caller: 'owner', ...TURN, effectIds: ['pay'] });
+    expect(await bounded.declareEffect({ caller: 'owner', ...TURN, effectId: 'post' })).toEqual({ ok: true, outcome: 'declared' });
+    expect(await bounded.declareEffect({ caller: 'owner', ...TURN, effectId: 'ship' })).toMatchObject({ code: 'too-many-effects' });
+  });
+
+  it("asks authorize for the declare action under the caller's current authority, and fails closed", async () => {
+    const { stub } = await startedTurn(['pay']);
+    const asked: string[] = [];
+    const recovery = recoveryOver(stub.store, {
+      authorize: ({ caller, action }) => {
+        asked.push(action);
+        return caller === 'owner';
+      },
+    });
+    expect(await recovery.declareEffect({ caller: 'stranger', ...TURN, effectId: 'post' })).toEqual({
+      ok: false,
+      code: 'forbidden',
+      message: 'the caller may not declare effects of this turn',
+    });
+    expect(asked).toEqual(['declare']);
+    expect(stub.turns.get('turn_1')?.record.effects).toHaveLength(1);
+  });
+
+  it('refuses a non-v1 effect id, an unknown turn, another conversation and an unreadable store', async () => {
+    const { stub, recovery } = await startedTurn(['pay']);
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'a b' })).toEqual({
+      ok: false,
+      code: 'invalid-request',
+      message: 'expected v1 ids for the conversation, turn and effect',
+    });
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'x'.repeat(257) })).toMatchObject({
+      code: 'invalid-request',
+    });
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, turnId: 'turn_2', effectId: 'post' })).toMatchObject({
+      code: 'unknown-turn',
+    });
+    expect(await recovery.declareEffect({ caller: 'owner', ...TURN, conversationId: 'conv_2', effectId: 'post' })).toMatchObject({
+      code: 'unknown-turn',
+    });
+    const unreadable = recoveryOver({ ...stub.store, read: () => Promise.reject(new Error('down')) });
+    expect(await unreadable.declareEffect({ caller: 'owner', ...TURN, effectId: 'post' })).toMatchObject({ code: 'store-unavailable' });
+  });
+
+  it('reads a lost acknowledgement back: declared when the turn holds the effect, else checkpoint-failed', async () => {
+    const { stub } = await startedTurn(['pay']);
+    const lossy = recoveryOver({
+      ...stub.store,
+      compareAndSwap: async (request) => {
+        await stub.store.compareAndSwap(request);
+        throw new Error('connection reset');
+      },
+    });
+    expect(await lossy.declareEffect({ caller: 'owner', ...TURN, effectId: 'post' })).toEqual({ ok: true, outcome: 'declared' });
+    const failing = recoveryOver({ ...stub.store, compareAndSwap: () => Promise.reject(new Error('down')) });
+    expect(await failing.declareEffect({ caller: 'owner', ...TURN, effectId: 'mail' })).toEqual({
+      ok: false,
+      code: 'checkpoint-failed',
+      message: 'the declaration could not be confirmed',
+    });
+  });
+
+  it('a turn with declared effects started again with its own effect list is existing, not turn-conflict', async () => {
+    const { stub, recovery } = await startedTurn(['pay']);
+    await recovery.declareEffect({ caller: 'owner', ...TURN, effectId: 'post' });
+    expect(await recoveryOver(stub.store).startTurn({ caller: 'owner', ...TURN, effectIds: ['pay'] })).toMatchObject({
+      ok: true,
+      outcome: 'existing',
+    });
+    expect(await recoveryOver(stub.store).startTurn({ caller: 'owner', ...TURN, effectIds: ['post'] })).toMatchObject({
+      ok: false,
+      code: 'turn-conflict',
+    });
+  });
+});
+
 describe('TurnRecovery: capabilities (DESIGN §6.10)', () => {
   it('a lightweight host replays but refuses restart recovery, naming the missing flag', async () => {
     const recovery = new TurnRecovery<string, string>({

@@ -26,6 +26,7 @@ import type {
   CheckpointFailedRefusal,
   ClaimEffectResult,
   CompletedOutcome,
+  DeclareEffectResult,
   DispatchEffectResult,
   InspectTurnResult,
   PreambleRefusal,
@@ -84,6 +85,10 @@ const PREAMBLE_WORDS: Readonly<Record<TurnAction, { readonly invalid: string; re
     invalid: 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids',
     forbidden: 'the caller may not start this turn',
   },
+  declare: {
+    invalid: 'expected v1 ids for the conversation, turn and effect',
+    forbidden: 'the caller may not declare effects of this turn',
+  },
   claim: { invalid: 'expected v1 ids for the conversation, turn and effect', forbidden: 'the caller may not claim effects of this turn' },
   cancel: { invalid: 'expected v1 ids for the conversation and turn', forbidden: 'the caller may not cancel this turn' },
   reconcile: {
@@ -137,6 +142,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
 
   private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
   private readonly admissionLeaseMs: number;
+  private readonly maxEffectsPerTurn: number;
   private readonly clock: () => string;
   private readonly snapshots: SnapshotCache<Result>;
   private readonly queue: WriteQueue<Result, Caller>;
@@ -146,24 +152,28 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * the options once, here. Throws a `TypeError` (its only throw, at
    * construction) when the options cannot be read (a throwing getter, a
    * Proxy), `admissionLeaseMs` is not a positive safe integer, `clock` is not
-   * a function, or `maxWriteAttempts` or `cacheSize` is given but is not a
-   * number: a host misconfigured at boot, not an input to refuse.
+   * a function, `maxEffectsPerTurn` is not a positive safe integer, or
+   * `maxWriteAttempts` or `cacheSize` is given but is not a number: a host
+   * misconfigured at boot, not an input to refuse.
    */
   constructor(adapter: TurnRecoveryAdapter<Result, Caller>, options: TurnRecoveryOptions = {}) {
     super();
-    const { maxWriteAttempts, cacheSize, admissionLeaseMs, clock } = readTurnRecoveryOptions(options);
+    const { maxWriteAttempts, cacheSize, admissionLeaseMs, maxEffectsPerTurn, clock } = readTurnRecoveryOptions(options);
     this.adapter = adapter;
     this.snapshots = createSnapshotCache(cacheSize);
     this.queue = createWriteQueue(this.snapshots, maxWriteAttempts);
     this.admissionLeaseMs = admissionLeaseMs;
+    this.maxEffectsPerTurn = maxEffectsPerTurn;
     this.clock = clock;
   }
 
   /**
    * Starts a turn with the effect identities the host authorized (its tool
-   * calls with external effects). Idempotent: the same turn started again is
-   * `existing`; the same turn id with another conversation or effect list is
-   * `turn-conflict`. A lost acknowledgement is read back.
+   * calls with external effects; `[]` when its run declares them as it
+   * discovers them, `declareEffect`). Idempotent: the same turn started again
+   * is `existing` (the stored effects are the start's, in order, then any
+   * declared since); the same turn id with another conversation or effect
+   * list is `turn-conflict`. A lost acknowledgement is read back.
    */
   async startTurn(request: StartTurnRequest<Caller>): Promise<StartTurnResult<Result>> {
     const opened = await this.open(this.requireStore(), request, 'start', ['effectIds'], (fields) => readUniqueIds(fields.effectIds));
@@ -177,10 +187,11 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
       revision: 1,
       effects: effectIds.map((effectId): EffectRecord<Result> => ({ effectId, claim: 0, status: 'open' })),
     };
+    // The start's effects come first in the stored list; those declared since follow them.
     const sameTurn = (found: TurnRecord<Result>): boolean =>
       found.conversationId === conversationId &&
-      found.effects.length === effectIds.length &&
-      found.effects.every((effect, index) => effect.effectId === effectIds[index]);
+      found.effects.length >= effectIds.length &&
+      effectIds.every((effectId, index) => found.effects[index]?.effectId === effectId);
     let current: StoredTurn<Result> | null;
     try {
       const answer = await gate.compareAndSwap({ turnId, expectedRevision: 0, next: record });
@@ -203,6 +214,53 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
     return sameTurn(current.record)
       ? { ok: true, outcome: 'existing', turn: current.record }
       : refuse('turn-conflict', 'another turn with this id exists');
+  }
+
+  /**
+   * Declares an effect identity the running turn's run discovered (a tool call
+   * its model chose, §6 rule 1), under the caller's current authority
+   * (`declare`), through the same compare-and-swap as every write: the
+   * effect joins the turn open and unclaimed, after the others. A
+   * declaration and a cancellation are ordered by the store's fence: one
+   * that would land after the cancellation committed is `turn-not-running`
+   * and writes nothing. Idempotent: an id the turn already holds (started
+   * with it, or declared before by any worker) is `already-declared`, whatever
+   * the turn's status, and writes nothing; its state is the claim's to tell.
+   * Past `maxEffectsPerTurn` effects it is `too-many-effects`. A lost
+   * acknowledgement is read back (`declared` when the turn holds the effect).
+   */
+  async declareEffect(request: EffectRequest<Caller>): Promise<DeclareEffectResult> {
+    const opened = await this.openStoredTurn(request, 'declare', 'snapshot', ['effectId'], effectIdOf);
+    if ('ok' in opened) return opened;
+    const { gate, fields, checked: effectId, turn } = opened;
+    const { conversationId, turnId } = fields;
+    // Every stop below is final even on a stale snapshot: effects are never removed, a cancelled turn never reopens.
+    const written = await this.queue.write<DeclareEffectResult>(gate, turnId, turn, (current) => {
+      const { record } = current;
+      if (record.conversationId !== conversationId) return { stop: refuse('unknown-turn', 'no such turn in this conversation') };
+      if (findEffect(record, effectId) !== undefined) return { stop: { ok: true, outcome: 'already-declared' } };
+      if (record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled: the effect was not declared') };
+      if (record.effects.length >= this.maxEffectsPerTurn)
+        return { stop: refuse('too-many-effects', `the turn holds ${this.maxEffectsPerTurn} effects, the most it may`) };
+      const effect: EffectRecord<Result> = { effectId, claim: 0, status: 'open' };
+      return { write: { ...record, revision: record.revision + 1, effects: [...record.effects, effect] } };
+    });
+    switch (written.type) {
+      case 'stopped':
+        return written.value;
+      case 'written':
+        return { ok: true, outcome: 'declared' };
+      case 'unacknowledged': {
+        const readBack = await this.snapshots.read(gate, turnId);
+        if (readBack !== 'unavailable' && readBack !== null && findEffect(readBack.record, effectId) !== undefined)
+          return { ok: true, outcome: 'declared' };
+        return refuse('checkpoint-failed', 'the declaration could not be confirmed');
+      }
+      case 'missing':
+        return refuse('unknown-turn', 'the turn is gone');
+      case 'exhausted':
+        return refuse('checkpoint-failed', 'the declaration kept conflicting with other writes');
+    }
   }
 
   /**

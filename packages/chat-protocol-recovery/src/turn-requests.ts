@@ -17,7 +17,7 @@ export interface StartTurnRequest<Caller> {
   readonly effectIds: readonly string[];
 }
 
-/** The request of `claimEffect`, `cancelTurn` and the target of `reconcileEffect`. */
+/** The request of `declareEffect` and `claimEffect`, and the target of `reconcileEffect`. */
 export interface EffectRequest<Caller> {
   readonly caller: Caller;
   readonly conversationId: string;

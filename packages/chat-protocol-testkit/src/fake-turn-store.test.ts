@@ -40,6 +40,19 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
     });
   });
 
+  it('accepts an effect a running turn declared (§6 rule 1): a new id after the others, open and unclaimed', async () => {
+    const database = createFakeDatabase();
+    const store = createFakeTurnStore<string>(database);
+    const pay = { effectId: 'pay', claim: 0, status: 'open' } as const;
+    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { effects: [pay] }) });
+    const declared = record(2, { effects: [pay, { effectId: 'post', claim: 0, status: 'open' }] });
+    expect(await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 1, next: declared })).toMatchObject({
+      swapped: true,
+      turn: { record: declared },
+    });
+    expect(database.history.filter((entry) => entry.type === 'violation')).toEqual([]);
+  });
+
   it('refuses writes that break the protocol and records each as a violation', async () => {
     const database = createFakeDatabase();
     const store = createFakeTurnStore<string>(database);
@@ -54,6 +67,12 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
       record(2, { effects: [] }),
       record(2, { effects: [{ effectId: 'pay', claim: 0, status: 'completed', result: 'a', source: 'dispatch' }] }),
       record(2, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'b', source: 'dispatch' }] }),
+      record(2, {
+        effects: [
+          { effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' },
+          { effectId: 'post', claim: 1, status: 'open' },
+        ],
+      }),
     ];
     for (const next of attempts)
       await expect(store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 1, next })).rejects.toBeInstanceOf(TypeError);
@@ -72,13 +91,28 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
         next: record(3, { effects: [{ effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' }] }),
       }),
     ).rejects.toBeInstanceOf(TypeError);
+    await expect(
+      store.compareAndSwap({
+        turnId: 'turn_1',
+        expectedRevision: 2,
+        next: record(3, {
+          status: 'cancelled',
+          effects: [
+            { effectId: 'pay', claim: 1, status: 'completed', result: 'a', source: 'dispatch' },
+            { effectId: 'post', claim: 0, status: 'open' },
+          ],
+        }),
+      }),
+    ).rejects.toBeInstanceOf(TypeError);
     expect(database.history.filter((entry) => entry.type === 'violation').map((entry) => entry.detail['violation'])).toEqual([
       'the revision must go up by one',
       'the conversation changed',
       'the effect list changed',
       'the claim of pay went down',
       'the stored result of pay was overwritten',
+      'the effect list changed',
       'a cancelled turn was reopened',
+      'post was declared in a cancelled turn',
     ]);
   });
 

@@ -5,7 +5,8 @@
  * admission records, an append-only event log per turn with a retention lower
  * bound. Each `createFakeTurnStore` call is one worker's connection; a restart
  * kills it. It also guards the protocol: a write that would overwrite a stored
- * result, reopen a cancelled turn or lower a claim is refused and recorded as a
+ * result, reopen a cancelled turn, lower a claim, drop or reorder an effect, or
+ * declare one in a cancelled turn is refused and recorded as a
  * `violation` in the history. Its operations read every request once and answer
  * one they cannot read as naming no turn; only a write they cannot make rejects.
  */
@@ -137,13 +138,20 @@ function protocolViolation(current: TurnRow | null, turnId: string, expectedRevi
   const previous = current.record;
   if (next.conversationId !== previous.conversationId) return 'the conversation changed';
   if (previous.status === 'cancelled' && next.status !== 'cancelled') return 'a cancelled turn was reopened';
-  if (next.effects.length !== previous.effects.length) return 'the effect list changed';
-  for (let index = 0; index < next.effects.length; index += 1) {
+  if (next.effects.length < previous.effects.length) return 'the effect list changed';
+  for (let index = 0; index < previous.effects.length; index += 1) {
     const before = previous.effects[index];
     const after = next.effects[index];
     if (before === undefined || after === undefined || before.effectId !== after.effectId) return 'the effect list changed';
     if (after.claim < before.claim) return `the claim of ${after.effectId} went down`;
     if (before.status === 'completed' && !sameJson(after, before)) return `the stored result of ${after.effectId} was overwritten`;
+  }
+  // Effects a run declared (§6 rule 1) follow the others: new ids, open and unclaimed, and only while the turn runs.
+  const ids = new Set(previous.effects.map((effect) => effect.effectId));
+  for (const declared of next.effects.slice(previous.effects.length)) {
+    if (ids.has(declared.effectId) || declared.status !== 'open' || declared.claim !== 0) return 'the effect list changed';
+    if (previous.status !== 'running') return `${declared.effectId} was declared in a cancelled turn`;
+    ids.add(declared.effectId);
   }
   return null;
 }

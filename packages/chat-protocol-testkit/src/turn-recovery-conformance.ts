@@ -251,6 +251,12 @@ async function launchUntilAborted(
   return { dispatching };
 }
 
+/** The effect ids a fresh worker's `inspectTurn` lists, in the turn's order, or the failure when it refused. */
+async function inspectedEffectIds(run: Run): Promise<readonly string[] | string> {
+  const answer = await run.plainWorker().inspectTurn(run.key);
+  return answer.ok ? answer.value.effects.map((effect) => effect.effectId) : `inspectTurn answered ${JSON.stringify(answer)}`;
+}
+
 /**
  * The invariants over one run, read through a fresh worker: at most one launch
  * per effect; every produced result stored or reported; nothing answered
@@ -298,13 +304,17 @@ async function runFailures(
   return failures;
 }
 
-/** A race check: each interleaving on a turn of its own, with fresh scheduled workers. */
+/**
+ * A race check: each interleaving on a turn of its own (started with `effectIds`), with fresh scheduled workers; the
+ * invariants cover the started effects and those the race may declare (`declaredIds`).
+ */
 function raceCheck(
   name: string,
   numRuns: number,
   effectIds: readonly string[],
   race: (run: Run, pacing: RacePacing) => Promise<void>,
   cancelled: { readonly spareEffectId: string } | null,
+  declaredIds: readonly string[] = [],
 ): ConformanceCheck<TurnRecoveryHarness> {
   return {
     name,
@@ -315,7 +325,7 @@ function raceCheck(
         await race(run, pacing);
         return runFailures(
           run,
-          effectIds.filter((effectId) => effectId !== cancelled?.spareEffectId),
+          [...effectIds, ...declaredIds].filter((effectId) => effectId !== cancelled?.spareEffectId),
           cancelled,
         );
       }),
@@ -582,6 +592,95 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         await settleRace(pacing, Promise.all([dispatched, run.cancel(run.worker())]));
       },
       { spareEffectId: 'call_spare' },
+    ),
+    {
+      name: 'an effect declared while the turn runs (§6 rule 1): declared once across fresh workers and a restart, then claimed and launched once; after the cancellation committed a new one is turn-not-running and not in the turn',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay']);
+        if (typeof run === 'string') return [run];
+        const failures: string[] = [];
+        const answers = async (what: string, call: () => Promise<unknown>, expected: unknown): Promise<void> => {
+          const outcome = await outcomeOf(call);
+          const found = 'threw' in outcome ? `a throw (${outcome.threw})` : verdictOf(outcome.value);
+          if (found !== expected)
+            failures.push(`${what} answered ${JSON.stringify('value' in outcome ? outcome.value : found)}, not ${expected}`);
+        };
+        const declare = (effectId: string) => () => run.worker().declareEffect({ ...run.key, effectId });
+        await answers('declaring call_found', declare('call_found'), 'declared');
+        await harness.restart?.();
+        await answers('declaring call_found again on a fresh worker after a restart', declare('call_found'), 'already-declared');
+        await answers('declaring call_pay, which the turn started with', declare('call_pay'), 'already-declared');
+        const listed = await inspectedEffectIds(run);
+        if (JSON.stringify(listed) !== '["call_pay","call_found"]')
+          failures.push(`the turn lists ${JSON.stringify(listed)}, not call_pay then call_found once each`);
+        await run.claimAndDispatch(run.worker(), 'call_found', 'immediate');
+        const dispatched = run.dispatches[0]?.answer;
+        if (dispatched === undefined || !dispatched.ok || dispatched.outcome !== 'completed')
+          failures.push(`dispatching the declared effect answered ${JSON.stringify(dispatched)}, not completed`);
+        const cancelled = await run.cancel(run.worker());
+        if (!cancelled.ok) return [...failures, ...run.observed];
+        await answers('declaring call_late after the cancellation committed', declare('call_late'), 'turn-not-running');
+        await answers(
+          'claiming call_late after its refused declaration',
+          () => run.worker().claimEffect({ ...run.key, effectId: 'call_late' }),
+          'unknown-effect',
+        );
+        const after = await inspectedEffectIds(run);
+        if (JSON.stringify(after) !== '["call_pay","call_found"]')
+          failures.push(`after the cancellation the turn lists ${JSON.stringify(after)}, not call_pay then call_found`);
+        if (run.launches.length !== 1) failures.push(`${run.launches.length} launches; exactly one`);
+        return [...failures, ...run.observed];
+      },
+    },
+    raceCheck(
+      'a declaration racing cancellation: declared only when it was ordered before the cancellation (the turn stays cancelled), else turn-not-running with nothing declared; a launch of the declared effect only before the commit',
+      numRuns,
+      ['call_spare'],
+      async (run, pacing) => {
+        let declared: unknown;
+        const worker = run.worker();
+        await settleRace(
+          pacing,
+          Promise.all([
+            (async () => {
+              declared = await worker.declareEffect({ ...run.key, effectId: 'call_found' });
+              if (verdictOf(declared) === 'declared') await run.claimAndDispatch(worker, 'call_found', 'until-cancelled');
+            })(),
+            run.cancel(run.worker()),
+          ]),
+        );
+        const verdict = verdictOf(declared);
+        const listed = await inspectedEffectIds(run);
+        if (typeof listed === 'string') run.observed.push(listed);
+        else if (verdict === 'declared' && !listed.includes('call_found'))
+          run.observed.push(`the declaration answered declared, but the turn lists ${JSON.stringify(listed)}`);
+        else if (verdict === 'turn-not-running' && listed.includes('call_found'))
+          run.observed.push(`the declaration answered turn-not-running, but the turn lists ${JSON.stringify(listed)}`);
+        else if (verdict !== 'declared' && verdict !== 'turn-not-running')
+          run.observed.push(`the declaration answered ${JSON.stringify(declared)}, not declared or turn-not-running`);
+      },
+      { spareEffectId: 'call_spare' },
+      ['call_found'],
+    ),
+    raceCheck(
+      'workers declaring at once: one id declared by two answers declared once and already-declared once, another declared beside them is kept; the turn lists each once',
+      numRuns,
+      [],
+      async (run, pacing) => {
+        const declare = async (effectId: string): Promise<unknown> => verdictOf(await run.worker().declareEffect({ ...run.key, effectId }));
+        const answers = await settleRace(pacing, Promise.all([declare('call_a'), declare('call_a'), declare('call_b')]));
+        const sameId = answers.slice(0, 2).map(String).sort();
+        if (JSON.stringify(sameId) !== '["already-declared","declared"]' || answers[2] !== 'declared')
+          run.observed.push(
+            `the declarations answered ${JSON.stringify(answers)}; call_a: declared once and already-declared once, call_b: declared`,
+          );
+        const listed = await inspectedEffectIds(run);
+        const counts =
+          typeof listed === 'string' ? listed : ['call_a', 'call_b'].map((id) => listed.filter((entry) => entry === id).length);
+        if (JSON.stringify(counts) !== '[1,1]') run.observed.push(`the turn lists ${JSON.stringify(listed)}: call_a and call_b once each`);
+      },
+      null,
+      ['call_a', 'call_b'],
     ),
   ];
 }

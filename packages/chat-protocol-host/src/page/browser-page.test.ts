@@ -216,7 +216,7 @@ describe('the browser page at / in headless Chromium (DESIGN §11, issue 17)', (
       .poll(async () => (await store().store.turnStore.read(turnId))?.record, { timeout: 5000 })
       .toMatchObject({
         status: 'cancelled',
-        effects: [{ effectId: SCRIPTED_REFUND_CALL_ID, status: 'completed', result: { summary: 'refund 1042 issued' } }],
+        effects: [{ effectId: `effect_${turnId}_1`, status: 'completed', result: { summary: 'refund 1042 issued' } }],
       });
     expect(host.effects).toEqual([turnId]);
     expect(await page.getByRole('button', { name: 'Cancel turn' }).isDisabled()).toBe(true);
@@ -385,7 +385,6 @@ const KIND_CARDS: readonly ChatAgentCard[] = [
 ];
 // Asks one card of each kind but confirm (the scripted agent's), and writes back each answer's value.
 const cardKindsAgent: ChatAgent = {
-  effects: () => [],
   async *run() {
     yield { type: 'delta', text: HOSTILE };
     yield { type: 'delta', text: serializeAskTag({ question: '<script>x</script>?', options: [{ id: 'yes', label: '<u>Yes</u>' }] }) };

@@ -13,12 +13,14 @@ import { follow, openTestStore, startHost, startTurn, type Host, type TestStore 
 interface Script {
   readonly steps: readonly ChatAgentStep[];
   readonly completion?: ChatAgentCompletion;
+  /** What the declared tool `lookup_order` answers in this script's turn. */
+  readonly outcome?: unknown;
 }
 
-// An agent that yields each text's script and records the feedback the host sends back.
+// An agent that yields each text's script and records the feedback the host sends back; its one tool answers the script's outcome.
 function scriptAgent(scripts: Readonly<Record<string, Script>>, feedbacks: ChatAgentFeedback[]): ChatAgent {
   return {
-    effects: (turn) => (scripts[turn.text]?.steps ?? []).flatMap((step) => (step.type === 'tool' ? [step.callId] : [])),
+    tools: [{ name: 'lookup_order', execute: async (_input, { turn }) => scripts[turn.text]?.outcome as { summary: string } }],
     async *run(turn) {
       const script = scripts[turn.text];
       if (script === undefined) return;
@@ -28,13 +30,7 @@ function scriptAgent(scripts: Readonly<Record<string, Script>>, feedbacks: ChatA
   };
 }
 
-const tool = (outcome: unknown): ChatAgentStep => ({
-  type: 'tool',
-  callId: 'call_lookup',
-  name: 'lookup_order',
-  input: { orderId: '1042' },
-  execute: async () => outcome as { summary: string },
-});
+const tool: ChatAgentStep = { type: 'tool', callId: 'call_lookup', name: 'lookup_order', input: { orderId: '1042' } };
 
 const blocks = [
   { kind: 'text', text: 'Order 1042 shipped on 3 May.', sources: [{ ref: 'order:1042', label: 'Order 1042' }] },
@@ -52,7 +48,7 @@ const SCRIPTS: Record<string, Script> = {
     ],
     completion: { stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15, costUsd: 0.002 } },
   },
-  blocks: { steps: [tool({ summary: 'order 1042 shipped', blocks })] },
+  blocks: { steps: [tool], outcome: { summary: 'order 1042 shipped', blocks } },
   bare: { steps: [{ type: 'delta', text: 'hi' }], completion: {} },
   'bad-navigate': {
     steps: [
@@ -64,7 +60,7 @@ const SCRIPTS: Record<string, Script> = {
   'bad-provenance': { steps: [{ type: 'provenance', engine: '', model: 'model-1' }] },
   'bad-usage': { steps: [], completion: { usage: { inputTokens: -1 } } },
   'bad-stop-reason': { steps: [], completion: { stopReason: 'x'.repeat(CHAT_LIMITS.maxNameLength + 1) } },
-  'bad-blocks': { steps: [tool({ summary: 'order 1042', blocks: [{ kind: 'html', html: '<b>x</b>' }] })] },
+  'bad-blocks': { steps: [tool], outcome: { summary: 'order 1042', blocks: [{ kind: 'html', html: '<b>x</b>' }] } },
   'bad-delta': { steps: [{ type: 'delta', text: 'x'.repeat(CHAT_LIMITS.maxTextLength + 1) }] },
   'bad-fail': { steps: [{ type: 'fail', code: 'down', message: 'down', retryable: false, retryAfterMs: 10 }] },
 };
@@ -122,7 +118,13 @@ describe('ChatAgent steps for every v1 event type (issue 17, DESIGN §3.3)', () 
       summary: 'order 1042 shipped',
       blocks,
     });
-    expect(feedbacks).toContainEqual({ type: 'tool-result', status: 'succeeded', summary: 'order 1042 shipped', blocks });
+    expect(feedbacks).toContainEqual({
+      type: 'tool-result',
+      callId: 'call_lookup',
+      status: 'succeeded',
+      summary: 'order 1042 shipped',
+      blocks,
+    });
     expect(events.at(-1)).toEqual({ type: 'done', status: 'completed' });
   });
 

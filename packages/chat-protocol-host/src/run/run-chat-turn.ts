@@ -1,74 +1,142 @@
 /**
- * Runs one turn of a `ChatAgent` on the host's components: every step becomes a
- * v1 frame appended to the event log (the runner is the turn's only writer, so
- * seqs are contiguous), tools with external effects go through `TurnRecovery`
- * (claimed, admitted, completed) and cards through `InteractionResolver`. It
- * never throws: a failure it cannot report in the log ends the run.
+ * Runs one turn of a `ChatAgent` on the host's components (DESIGN §11.1):
+ * the agent is given its context (caller, input, history, signal), every step
+ * becomes a v1 frame appended to the event log (the runner is the turn's only
+ * writer, so seqs are contiguous), tool steps go through `run-tool-step.ts`
+ * and cards through `ask-card.ts`. It never throws: a failure it cannot report
+ * in the log ends the run, and what happened reaches the host's events.
  */
-import type { ChatEventEnvelope, ChatEventV1, ChatResultBlock, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { isChatId, type ChatEventEnvelope, type ChatEventV1, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import type { ChatEventLog, TurnRecovery } from '@papercusp/chat-protocol-recovery';
-import type { CardWakeup } from './card-wakeups.js';
-import type { ChatAgent, ChatAgentCompletion, ChatAgentFeedback, ChatAgentStep, ChatAgentTurn } from '../chat-agent.js';
-import { checkAgentFrame } from './check-agent-frame.js';
+import type {
+  ChatAgent,
+  ChatAgentCompletion,
+  ChatAgentContext,
+  ChatAgentFeedback,
+  ChatAgentStep,
+  ChatAgentTool,
+  ChatAgentTurn,
+} from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
+import type { ChatHostEventSink, ChatHostTurnEndStatus } from '../chat-host-event.js';
+import type { AgentHistory } from '../use-cases/agent-history.js';
+import { askCard } from './ask-card.js';
+import type { CardWakeup } from './card-wakeups.js';
+import { checkAgentFrame } from './check-agent-frame.js';
+import { failureText } from './failure-text.js';
+import { readToolOutcome, runToolStep, type ToolStepOutcome } from './run-tool-step.js';
 import { turnFrame } from './turn-frame.js';
-
-/** The schema every scripted host card is opened with: the host validates values by the card's own kind. */
-const HOST_CARD_SCHEMA = Object.freeze({ id: 'host-card', revision: 1 });
 
 /** What one run needs: the turn, who started it, and the host's components. */
 export interface RunChatTurnContext {
   readonly turn: ChatAgentTurn;
   readonly caller: ChatHostCaller;
   readonly agent: ChatAgent;
-  readonly effectIds: readonly string[];
   readonly recovery: TurnRecovery<unknown, ChatHostCaller>;
   readonly resolver: InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>;
   readonly eventLog: ChatEventLog;
   readonly clock: () => string;
-  /** Aborted when the turn's cancellation committed. */
+  /** Aborted when the turn's cancellation committed (seen in this process or through the turn record). */
   readonly signal: AbortSignal;
-  /** Registers the abort controller of an admitted effect, for recovery's abort hook. */
-  readonly registerEffect: (effectId: string, controller: AbortController) => void;
+  /** The conversation's earlier turns for the agent's context, read once the turn's `user_input` is written. */
+  readonly readHistory: () => Promise<{ readonly ok: true; readonly value: AgentHistory } | { readonly ok: false; readonly code: string }>;
+  /** Registers the abort controller of an admitted effect, for recovery's abort hook; the returned function removes it. */
+  readonly registerEffect: (effectId: string, controller: AbortController) => () => void;
   /** Arms a wait that settles when a card answer may have been stored (or after a poll interval); armed before each read of the card. */
   readonly armCardWait: (correlationId: string, signal: AbortSignal) => CardWakeup;
   /** How long a card stays open, in milliseconds. */
   readonly cardLifetimeMs: number;
+  readonly emit: ChatHostEventSink;
 }
 
 type Appended = 'appended' | 'stopped';
+type Generator = AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback>;
+
+// What a generator's next() came to: a step or its return, a throw, or the turn's cancellation first.
+type Advanced =
+  | { readonly type: 'next'; readonly result: IteratorResult<ChatAgentStep, ChatAgentCompletion | void> }
+  | { readonly type: 'threw'; readonly error: unknown }
+  | { readonly type: 'cancelled' };
+
+// The agent's tools by name, the first of a repeated name winning; read once, so a getter answers once.
+function toolsByName(agent: ChatAgent): ReadonlyMap<string, ChatAgentTool> {
+  const tools = new Map<string, ChatAgentTool>();
+  for (const tool of agent.tools ?? []) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  return tools;
+}
+
+// The call's id on the wire: the agent's when it is a v1 id not yet used in the turn (core's reducer refuses a
+// repeated one), else one the host mints.
+function wireCallId(given: string | undefined, ordinal: number, used: Set<string>): string {
+  let callId = given !== undefined && isChatId(given) && !used.has(given) ? given : `call_${ordinal}`;
+  for (let suffix = 2; used.has(callId); suffix += 1) callId = `call_${ordinal}_${suffix}`;
+  used.add(callId);
+  return callId;
+}
+
+// The completed turn's `done`, with the agent's stop reason and usage when it returned them.
+function doneEvent(completion: ChatAgentCompletion | void): ChatEventV1 {
+  const done = { type: 'done', status: 'completed' } as const;
+  if (typeof completion !== 'object' || completion === null) return done;
+  const { stopReason, usage } = completion;
+  return { ...done, ...(stopReason === undefined ? {} : { stopReason }), ...(usage === undefined ? {} : { usage }) };
+}
 
 /**
- * Runs the turn to its terminal frame. Guarantees: the first frame is the
- * person's `user_input`; the last is `done` or `error`; a cancellation ends the
- * run with `done { status: 'cancelled' }` without waiting for an in-flight tool,
- * whose late result recovery still stores; an agent that throws or yields an
- * undeclared effect ends the turn with a non-retryable `error`, and so does a
- * step (or a completion) core's parser refuses as a frame
- * (`invalid-agent-step`): no invalid frame reaches the log. `state` steps are
- * versioned by the run: 1, 2, … within the turn.
+ * Runs the turn to its terminal frame. Guarantees: the first frame is the person's `user_input`; the last is
+ * `done` or `error`; the agent runs with {@link ChatAgentContext} (its signal is the run's); a cancellation ends
+ * the run with `done { status: 'cancelled' }` without waiting for the agent or an in-flight tool (whose late
+ * result recovery still stores), then calls the generator's `return()` so its `finally` blocks run (so does every
+ * other early end); an agent that throws ends the turn with `error { code: 'agent-failed', retryable: false }`
+ * (its message, bounded) and the error reaches `emit`; a step (or a completion) core's parser refuses as a frame
+ * ends it with `invalid-agent-step`: no invalid frame reaches the log. `state` steps are versioned by the run: 1,
+ * 2, … within the turn. Each `tool` step gets a `tool_call` and a `tool_result`, and its result is fed back.
  */
 export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
-  const { turn, signal } = context;
+  const { turn, emit } = context;
+  const ids = { conversationId: turn.conversationId, turnId: turn.turnId };
+  const startedAt = performance.now();
+  emit({ type: 'turn-started', ...ids });
+  const status = await runTurn(context);
+  emit({ type: 'turn-ended', ...ids, status, durationMs: Math.max(0, performance.now() - startedAt) });
+}
+
+async function runTurn(context: RunChatTurnContext): Promise<ChatHostTurnEndStatus> {
+  const { turn, signal, emit } = context;
+  const ids = { conversationId: turn.conversationId, turnId: turn.turnId };
   let seq = 0;
+  let ended: ChatHostTurnEndStatus = 'stopped';
   const write = async (envelope: ChatEventEnvelope): Promise<Appended> => {
+    let appended = false;
     try {
       const result = await context.eventLog.append(envelope);
-      return result.ok ? 'appended' : 'stopped';
+      appended = result.ok;
+      if (!result.ok && result.code === 'store-unavailable') emit({ type: 'store-unavailable', ...ids, operation: 'append-frame' });
     } catch {
-      return 'stopped';
+      emit({ type: 'store-unavailable', ...ids, operation: 'append-frame' });
     }
+    if (!appended) return 'stopped';
+    const { event } = envelope;
+    if (event.type === 'done') ended = event.status === 'interrupted' ? 'stopped' : event.status;
+    if (event.type === 'error') ended = 'failed';
+    return 'appended';
   };
   const append = async (event: ChatEventV1): Promise<Appended> => {
     seq += 1;
     return write(turnFrame(turn, seq, event, context.clock));
   };
-  const cancelled = async (): Promise<void> => {
+  const cancelled = async (): Promise<ChatHostTurnEndStatus> => {
     await append({ type: 'done', status: 'cancelled' });
+    return ended;
   };
-  const failed = async (code: string, message: string): Promise<void> => {
-    await append({ type: 'error', code, message, retryable: false });
+  const failed = async (code: string, message: string, retryable = false): Promise<ChatHostTurnEndStatus> => {
+    await append({ type: 'error', code, message, retryable });
+    return ended;
+  };
+  const agentFailed = async (error: unknown): Promise<ChatHostTurnEndStatus> => {
+    emit({ type: 'agent-error', ...ids, error });
+    return failed('agent-failed', failureText(error, 'the agent failed: ', 'the agent failed'));
   };
   // A frame made from what the agent yielded: written only as core parses it, else the turn fails.
   const appendStep = async (event: ChatEventV1): Promise<Appended> => {
@@ -81,48 +149,111 @@ export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
     return write(checked.value);
   };
 
-  if ((await append({ type: 'user_input', text: turn.text, source: 'text_typed' })) === 'stopped') return;
-  let generator: AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback>;
-  try {
-    generator = context.agent.run(turn);
-  } catch {
-    return failed('agent-failed', 'the agent could not start');
+  if ((await append({ type: 'user_input', text: turn.text, source: 'text_typed' })) === 'stopped') return ended;
+  const history = await context.readHistory();
+  if (!history.ok) {
+    if (history.code === 'store-unavailable') emit({ type: 'store-unavailable', ...ids, operation: 'read-history' });
+    return failed(
+      'history-unavailable',
+      `the conversation's history could not be read: ${history.code}`,
+      history.code === 'store-unavailable',
+    );
   }
+  const agentContext: ChatAgentContext = { caller: context.caller, userInput: { text: turn.text }, signal, ...history.value };
+  let generator: Generator;
+  let tools: ReadonlyMap<string, ChatAgentTool>;
+  try {
+    tools = toolsByName(context.agent);
+    generator = context.agent.run(turn, agentContext);
+  } catch (error) {
+    return agentFailed(error);
+  }
+  let finished = false;
+  try {
+    const outcome = await driveAgent(context, generator, tools, { append, appendStep, cancelled, agentFailed, ended: () => ended });
+    finished = outcome.finished;
+    return outcome.status;
+  } finally {
+    // The host stopped before the generator did: its `finally` blocks run now; the turn's end does not wait for them.
+    if (!finished) {
+      void Promise.resolve()
+        .then(() => generator.return(undefined))
+        .catch((error: unknown) => emit({ type: 'agent-error', ...ids, error }));
+    }
+  }
+}
+
+/** The run's writers, as `driveAgent` uses them. */
+interface RunWriters {
+  readonly append: (event: ChatEventV1) => Promise<Appended>;
+  readonly appendStep: (event: ChatEventV1) => Promise<Appended>;
+  readonly cancelled: () => Promise<ChatHostTurnEndStatus>;
+  readonly agentFailed: (error: unknown) => Promise<ChatHostTurnEndStatus>;
+  readonly ended: () => ChatHostTurnEndStatus;
+}
+
+// The generator's next step, or the turn's cancellation if it comes first (the agent is not waited for).
+async function advance(generator: Generator, feedback: ChatAgentFeedback, signal: AbortSignal): Promise<Advanced> {
+  if (signal.aborted) return { type: 'cancelled' };
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<Advanced>((resolve) => {
+    onAbort = () => resolve({ type: 'cancelled' });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const next = generator.next(feedback).then(
+    (result): Advanced => ({ type: 'next', result }),
+    (error: unknown): Advanced => ({ type: 'threw', error }),
+  );
+  try {
+    return await Promise.race([next, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+// Drives the generator to the turn's end: `finished` when the generator itself ended (returned or threw).
+async function driveAgent(
+  context: RunChatTurnContext,
+  generator: Generator,
+  tools: ReadonlyMap<string, ChatAgentTool>,
+  writers: RunWriters,
+): Promise<{ readonly status: ChatHostTurnEndStatus; readonly finished: boolean }> {
+  const { turn, signal } = context;
+  const { append, appendStep, cancelled } = writers;
+  const stop = (finished = false) => ({ status: writers.ended(), finished });
   let feedback: ChatAgentFeedback = undefined;
   let cards = 0;
   let stateVersion = 0;
+  let toolCalls = 0;
+  const callIds = new Set<string>();
   for (;;) {
-    if (signal.aborted) return cancelled();
-    let next: IteratorResult<ChatAgentStep, ChatAgentCompletion | void>;
-    try {
-      next = await generator.next(feedback);
-    } catch {
-      return failed('agent-failed', 'the agent failed');
+    const advanced = await advance(generator, feedback, signal);
+    if (advanced.type === 'cancelled') return { status: await cancelled(), finished: false };
+    if (advanced.type === 'threw') return { status: await writers.agentFailed(advanced.error), finished: true };
+    if (signal.aborted) return { status: await cancelled(), finished: advanced.result.done === true };
+    if (advanced.result.done === true) {
+      await appendStep(doneEvent(advanced.result.value));
+      return stop(true);
     }
-    if (signal.aborted) return cancelled();
-    if (next.done === true) {
-      await appendStep(doneEvent(next.value));
-      return;
-    }
-    const step = next.value;
+    const step = advanced.result.value;
     feedback = undefined;
     switch (step.type) {
       case 'delta':
       case 'reasoning':
-        if ((await appendStep({ type: step.type, text: step.text })) === 'stopped') return;
+        if ((await appendStep({ type: step.type, text: step.text })) === 'stopped') return stop();
         break;
       case 'provenance': {
         const provenance = { type: 'provenance', engine: step.engine, model: step.model } as const;
         const event = step.accountRoute === undefined ? provenance : { ...provenance, accountRoute: step.accountRoute };
-        if ((await appendStep(event)) === 'stopped') return;
+        if ((await appendStep(event)) === 'stopped') return stop();
         break;
       }
       case 'state':
         stateVersion += 1;
-        if ((await appendStep({ type: 'state', version: stateVersion, snapshot: step.snapshot })) === 'stopped') return;
+        if ((await appendStep({ type: 'state', version: stateVersion, snapshot: step.snapshot })) === 'stopped') return stop();
         break;
       case 'navigate':
-        if ((await appendStep({ type: 'navigate', href: step.href })) === 'stopped') return;
+        if ((await appendStep({ type: 'navigate', href: step.href })) === 'stopped') return stop();
         break;
       case 'fail':
         await appendStep({
@@ -132,159 +263,56 @@ export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
           retryable: step.retryable,
           ...(step.retryAfterMs === undefined ? {} : { retryAfterMs: step.retryAfterMs }),
         });
-        return;
-      case 'tool': {
-        if (!context.effectIds.includes(step.callId)) return failed('undeclared-effect', 'the agent ran a tool it did not declare');
-        const call = { type: 'tool_call', callId: step.callId, name: step.name } as const;
-        if ((await appendStep(step.input === undefined ? call : { ...call, input: step.input })) === 'stopped') return;
-        const outcome = await runTool(context, step);
-        if (outcome === 'cancelled') {
-          await append({ type: 'tool_result', callId: step.callId, name: step.name, status: 'cancelled' });
-          return cancelled();
+        return stop();
+      case 'tool':
+      case 'remote-tool': {
+        toolCalls += 1;
+        const callId = wireCallId(step.callId, toolCalls, callIds);
+        const call = { type: 'tool_call', callId, name: step.name } as const;
+        const logCall = () => appendStep(step.input === undefined ? call : { ...call, input: step.input });
+        let outcome: ToolStepOutcome | 'stopped';
+        if (step.type === 'remote-tool') outcome = (await logCall()) === 'stopped' ? 'stopped' : readToolOutcome(step.outcome);
+        else {
+          const { caller, recovery, emit, registerEffect } = context;
+          const toolCall = { callId, name: step.name, input: step.input, ordinal: toolCalls };
+          outcome = await runToolStep({ turn, caller, recovery, signal, emit, registerEffect }, tools.get(step.name), toolCall, logCall);
         }
-        const status = outcome.status;
+        if (outcome === 'stopped') return stop();
+        const ended = (status: 'succeeded' | 'failed' | 'cancelled' | 'needs-reconciliation'): void => {
+          if (step.type === 'tool')
+            context.emit({ type: 'tool-ended', conversationId: turn.conversationId, turnId: turn.turnId, callId, name: step.name, status });
+        };
+        if (outcome === 'cancelled') {
+          await append({ type: 'tool_result', callId, name: step.name, status: 'cancelled' });
+          ended('cancelled');
+          return { status: await cancelled(), finished: false };
+        }
+        const { status, summary, blocks } = outcome;
         const result = {
           type: 'tool_result',
-          callId: step.callId,
+          callId,
           name: step.name,
           status,
-          ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
-          ...(outcome.blocks === undefined ? {} : { blocks: outcome.blocks }),
+          ...(summary === undefined ? {} : { summary }),
+          ...(blocks === undefined ? {} : { blocks }),
         } as const;
-        if ((await appendStep(result as ChatEventV1)) === 'stopped') return;
+        if ((await appendStep(result as ChatEventV1)) === 'stopped') return stop();
+        ended(status);
         if (status === 'needs-reconciliation') {
           await append({ type: 'done', status: 'needs-reconciliation' });
-          return;
+          return stop();
         }
-        const summary = outcome.summary ?? '';
-        feedback =
-          outcome.blocks === undefined
-            ? { type: 'tool-result', status, summary }
-            : { type: 'tool-result', status, summary, blocks: outcome.blocks };
+        feedback = { type: 'tool-result', callId, status, summary: summary ?? '', ...(blocks === undefined ? {} : { blocks }) };
         break;
       }
       case 'card': {
         cards += 1;
         const closed = await askCard(context, step.card, `card_${turn.turnId}_${cards}`, append);
-        if (closed === 'stopped') return;
-        if (closed === 'cancelled') return cancelled();
+        if (closed === 'stopped') return stop();
+        if (closed === 'cancelled') return { status: await cancelled(), finished: false };
         feedback = closed;
         break;
       }
     }
-  }
-}
-
-type ToolOutcome =
-  | 'cancelled'
-  | {
-      readonly status: 'succeeded' | 'failed' | 'needs-reconciliation';
-      readonly summary?: string;
-      readonly blocks?: readonly ChatResultBlock[];
-    };
-
-// The completed turn's `done`, with the agent's stop reason and usage when it returned them.
-function doneEvent(completion: ChatAgentCompletion | void): ChatEventV1 {
-  const done = { type: 'done', status: 'completed' } as const;
-  if (typeof completion !== 'object' || completion === null) return done;
-  const { stopReason, usage } = completion;
-  return { ...done, ...(stopReason === undefined ? {} : { stopReason }), ...(usage === undefined ? {} : { usage }) };
-}
-
-// Claim, admit and complete through recovery; a cancellation ends the wait at once, not the execution.
-async function runTool(context: RunChatTurnContext, step: Extract<ChatAgentStep, { type: 'tool' }>): Promise<ToolOutcome> {
-  const { turn, caller, recovery, signal } = context;
-  const request = { caller, conversationId: turn.conversationId, turnId: turn.turnId, effectId: step.callId };
-  const claimed = await recovery.claimEffect(request);
-  if (!claimed.ok) return signal.aborted || claimed.code === 'turn-not-running' ? 'cancelled' : { status: 'failed', summary: claimed.code };
-  if (claimed.outcome === 'completed') return readOutcome(claimed.result);
-  if (claimed.outcome !== 'claimed') return { status: 'needs-reconciliation' };
-  const dispatched = recovery.dispatchEffect({
-    caller,
-    claim: claimed.claim,
-    execute: (execution) => {
-      const controller = new AbortController();
-      context.registerEffect(execution.effectId, controller);
-      return step.execute({ signal: controller.signal });
-    },
-  });
-  const aborted = new Promise<'cancelled'>((resolve) => {
-    if (signal.aborted) resolve('cancelled');
-    signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
-  });
-  const settled = await Promise.race([dispatched, aborted]);
-  if (settled === 'cancelled') return 'cancelled';
-  if (settled.ok && settled.outcome === 'completed') return readOutcome(settled.result);
-  if (!settled.ok) return settled.code === 'turn-not-running' ? 'cancelled' : { status: 'failed', summary: settled.code };
-  return { status: 'needs-reconciliation' };
-}
-
-// The stored result as the tool returned it; its blocks are checked with the tool_result frame.
-function readOutcome(result: unknown): ToolOutcome {
-  const stored = result as { summary?: unknown; blocks?: unknown } | null;
-  const summary = stored?.summary;
-  const blocks = stored?.blocks as readonly ChatResultBlock[] | undefined;
-  return {
-    status: 'succeeded',
-    ...(typeof summary === 'string' ? { summary } : {}),
-    ...(blocks === undefined ? {} : { blocks }),
-  };
-}
-
-// Opens the card durably, shows it, then waits for its terminal record (the resolver is the authority on answers).
-async function askCard(
-  context: RunChatTurnContext,
-  agentCard: Extract<ChatAgentStep, { type: 'card' }>['card'],
-  correlationId: string,
-  append: (event: ChatEventV1) => Promise<Appended>,
-): Promise<ChatAgentFeedback | 'stopped' | 'cancelled'> {
-  const { turn, caller, resolver, signal } = context;
-  const createdAt = context.clock();
-  const expiresAt = new Date(Date.parse(createdAt) + context.cardLifetimeMs).toISOString();
-  const card = { ...agentCard, correlationId, createdAt } as OpenCardSnapshotV1;
-  const opened = await resolver.open({
-    caller,
-    card,
-    schema: HOST_CARD_SCHEMA,
-    expiresAt,
-    scope: {
-      conversationId: turn.conversationId,
-      principalId: caller.principalId,
-      tenantId: caller.tenantId,
-      customerId: caller.customerId,
-      publicOwnerId: caller.publicOwnerId,
-    },
-    at: createdAt,
-  });
-  if (!opened.ok || opened.outcome !== 'opened') {
-    const code = opened.ok ? opened.outcome : opened.code;
-    await append({ type: 'error', code: 'card-not-opened', message: `the card could not be opened: ${code}`, retryable: false });
-    return 'stopped';
-  }
-  if ((await append({ type: 'card', card: opened.record.card })) === 'stopped') return 'stopped';
-  const request = { caller, conversationId: turn.conversationId, correlationId };
-  for (;;) {
-    if (signal.aborted) {
-      await resolver.cancel({ ...request, at: context.clock() });
-      if ((await append({ type: 'card_closed', correlationId, resolution: 'cancelled' })) === 'stopped') return 'stopped';
-      return 'cancelled';
-    }
-    // Armed before the read: an answer committing between the read and the wait still wakes this run.
-    const wakeup = context.armCardWait(correlationId, signal);
-    const read = await resolver.read({ ...request, at: context.clock() });
-    if (read.ok && read.record.status !== 'pending') {
-      wakeup.release();
-      const resolution = read.record.status;
-      if ((await append({ type: 'card_closed', correlationId, resolution })) === 'stopped') return 'stopped';
-      return read.record.value === undefined
-        ? { type: 'card-closed', resolution }
-        : { type: 'card-closed', resolution, value: read.record.value };
-    }
-    if (read.ok && read.expired) {
-      wakeup.release();
-      await resolver.expire({ ...request, at: context.clock() });
-      continue;
-    }
-    await wakeup.woken;
   }
 }

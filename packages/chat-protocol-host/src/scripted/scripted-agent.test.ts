@@ -1,38 +1,53 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatAgentFeedback, ChatAgentStep } from '../chat-agent.js';
+import type { ChatAgentContext, ChatAgentFeedback, ChatAgentStep } from '../chat-agent.js';
 import { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
 
 const turn = { conversationId: 'conv_1', turnId: 'turn_1', text: 'refund please' };
+const context = (text: string): ChatAgentContext => ({
+  caller: { callerId: 'ana', principalId: 'user_ana', tenantId: 'acme', customerId: null, publicOwnerId: null },
+  userInput: { text },
+  history: [],
+  historyOmitted: 0,
+  signal: new AbortController().signal,
+});
 
-// Drives the agent as the host does: the tool's outcome and the card's answer go back through next().
+// Drives the agent as the host does: a tool step runs the declared tool, and its outcome and the card's answer go back through next().
 async function drive(text: string, confirmed: boolean): Promise<ChatAgentStep[]> {
   const effects: string[] = [];
   const agent = createScriptedChatAgent({ deltaLength: 5, onEffect: (_turn, callId) => effects.push(callId) });
-  const generator = agent.run({ ...turn, text });
+  const generator = agent.run({ ...turn, text }, context(text));
   const steps: ChatAgentStep[] = [];
   let feedback: ChatAgentFeedback = undefined;
   for (;;) {
     const next = await generator.next(feedback);
     if (next.done === true) break;
-    steps.push(next.value);
+    const step = next.value;
+    steps.push(step);
     feedback = undefined;
-    if (next.value.type === 'tool') {
-      const outcome = await next.value.execute({ signal: new AbortController().signal });
-      feedback = { type: 'tool-result', status: 'succeeded', summary: outcome.summary };
+    if (step.type === 'tool') {
+      const tool = agent.tools?.find((candidate) => candidate.name === step.name);
+      const callId = step.callId ?? 'call_1';
+      const execution = { signal: new AbortController().signal, turn: { ...turn, text }, callId, effectId: 'effect_turn_1_1' };
+      const outcome = await tool?.execute(step.input, execution);
+      feedback = { type: 'tool-result', callId, status: 'succeeded', summary: outcome?.summary ?? '' };
     }
-    if (next.value.type === 'card') feedback = { type: 'card-closed', resolution: 'submitted', value: { confirmed } };
+    if (step.type === 'card') feedback = { type: 'card-closed', resolution: 'submitted', value: { confirmed } };
   }
   expect(effects).toEqual(steps.some((step) => step.type === 'tool') ? [SCRIPTED_REFUND_CALL_ID] : []);
   return steps;
 }
 
-const shape = (steps: readonly ChatAgentStep[]) => steps.map((step) => (step.type === 'tool' ? { ...step, execute: 'fn' } : step));
-
 describe('createScriptedChatAgent (issue 17: a scripted, deterministic agent)', () => {
-  it('the same text gives the same steps: reasoning, small deltas, one declared effect, a report block, one card, the answer', async () => {
+  it('the same text gives the same steps: reasoning, small deltas, one call of its declared tool, a report block, one card, the answer', async () => {
     const first = await drive('refund please', true);
-    expect(shape(await drive('refund please', true))).toEqual(shape(first));
-    expect(createScriptedChatAgent().effects(turn)).toEqual([SCRIPTED_REFUND_CALL_ID]);
+    expect(await drive('refund please', true)).toEqual(first);
+    expect(createScriptedChatAgent().tools?.map((tool) => [tool.name, tool.externalEffect])).toEqual([['issue_refund', undefined]]);
+    expect(first.find((step) => step.type === 'tool')).toEqual({
+      type: 'tool',
+      callId: SCRIPTED_REFUND_CALL_ID,
+      name: 'issue_refund',
+      input: { orderId: '1042' },
+    });
     expect(first.map((step) => step.type).filter((type, index, all) => type !== all[index - 1])).toEqual([
       'provenance',
       'reasoning',
@@ -54,7 +69,7 @@ describe('createScriptedChatAgent (issue 17: a scripted, deterministic agent)', 
     expect(steps.flatMap((step) => (step.type === 'delta' ? [step.text] : [])).join('')).toMatch(/Ticket left open\.$/);
   });
 
-  it('a text starting with fail ends with a retryable failure and declares no effect', async () => {
+  it('a text starting with fail ends with a retryable failure and calls no tool', async () => {
     const steps = await drive('fail now', true);
     expect(steps.at(-1)).toEqual({
       type: 'fail',
@@ -63,6 +78,6 @@ describe('createScriptedChatAgent (issue 17: a scripted, deterministic agent)', 
       retryable: true,
       retryAfterMs: 1000,
     });
-    expect(createScriptedChatAgent().effects({ ...turn, text: 'fail now' })).toEqual([]);
+    expect(steps.some((step) => step.type === 'tool')).toBe(false);
   });
 });

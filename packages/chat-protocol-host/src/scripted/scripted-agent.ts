@@ -2,8 +2,8 @@
  * A deterministic `ChatAgent` for the demo and the tests: the same text gives
  * the same steps, with no model and no clock. The default turn exercises every
  * v1 event type: `provenance` first, reasoning, prose with a `<report>` and an
- * `<ask>` block in small deltas, one tool with an external effect (a refund)
- * whose result carries a grounded block, a host `state` snapshot and a
+ * `<ask>` block in small deltas, one call of its declared tool with an external
+ * effect (`issue_refund`) whose result carries a grounded block, a host `state` snapshot and a
  * `navigate` after it, one confirm card, and `done` with `usage`. A text
  * starting with `cards` asks one card of each base kind instead; one starting
  * with `fail` ends the turn with a retryable error.
@@ -14,6 +14,7 @@ import type {
   ChatAgentCompletion,
   ChatAgentFeedback,
   ChatAgentStep,
+  ChatAgentTool,
   ChatAgentToolOutcome,
   ChatAgentTurn,
 } from '../chat-agent.js';
@@ -29,7 +30,7 @@ export interface ScriptedChatAgentOptions {
   readonly deltaLength?: number;
 }
 
-/** The call id of the scripted refund, the one effect the scripted agent declares. */
+/** The call id of the scripted refund on the wire (`tool_call.callId`): the one call the scripted agent makes. */
 export const SCRIPTED_REFUND_CALL_ID = 'call_refund';
 
 const REPORT = serializeReportTag({
@@ -65,17 +66,26 @@ function* deltas(text: string, length: number): Generator<ChatAgentStep> {
 
 /**
  * Creates the scripted agent. Guarantees: deterministic steps for a given
- * text; the refund effect is the only declared effect; its `execute` ignores
- * the abort signal once started (an external effect cannot be called back),
- * so a cancellation while it is in flight leaves a late result for recovery
- * to retain.
+ * text; one declared tool, `issue_refund`, with an external effect (so the host
+ * admits it through recovery and it runs at most once), called once by the
+ * default turn; its `execute` ignores the abort signal once started (an
+ * external effect cannot be called back), so a cancellation while it is in
+ * flight leaves a late result for recovery to retain.
  */
 export function createScriptedChatAgent(options: ScriptedChatAgentOptions = {}): ChatAgent {
   const toolDelayMs = options.toolDelayMs ?? 0;
   const deltaLength = options.deltaLength ?? 8;
   const onEffect = options.onEffect;
+  const refund: ChatAgentTool = {
+    name: 'issue_refund',
+    execute: async (_input, execution): Promise<ChatAgentToolOutcome> => {
+      onEffect?.(execution.turn, execution.callId);
+      if (toolDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, toolDelayMs));
+      return REFUND_OUTCOME;
+    },
+  };
   return {
-    effects: (turn) => (turn.text.startsWith('fail') || turn.text.startsWith('cards') ? [] : [SCRIPTED_REFUND_CALL_ID]),
+    tools: [refund],
     async *run(turn): AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback> {
       if (turn.text.startsWith('cards')) return yield* scriptedCardTurn((text) => deltas(text, deltaLength));
       if (turn.text.startsWith('fail')) {
@@ -86,17 +96,7 @@ export function createScriptedChatAgent(options: ScriptedChatAgentOptions = {}):
       yield { type: 'provenance', engine: 'scripted', model: 'scripted-refund-1' };
       yield { type: 'reasoning', text: 'The order qualifies for a refund.' };
       yield* deltas('Looking into order 1042. ', deltaLength);
-      const result = yield {
-        type: 'tool',
-        callId: SCRIPTED_REFUND_CALL_ID,
-        name: 'issue_refund',
-        input: { orderId: '1042' },
-        execute: async (): Promise<ChatAgentToolOutcome> => {
-          onEffect?.(turn, SCRIPTED_REFUND_CALL_ID);
-          if (toolDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, toolDelayMs));
-          return REFUND_OUTCOME;
-        },
-      };
+      const result = yield { type: 'tool', callId: SCRIPTED_REFUND_CALL_ID, name: refund.name, input: { orderId: '1042' } };
       const refunded = result?.type === 'tool-result' && result.status === 'succeeded';
       if (refunded) {
         yield { type: 'state', snapshot: { orderId: '1042', refund: 'issued', ticket: 'open' } };

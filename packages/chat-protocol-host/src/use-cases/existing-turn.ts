@@ -14,8 +14,6 @@ export interface ExistingTurnRequest {
   readonly conversationId: string;
   readonly turnId: string;
   readonly text: string;
-  /** Recovery found the turn with other effect ids than this text's (`turn-conflict`). */
-  readonly effectsDiffer: boolean;
 }
 
 // The person's text in the turn's first frame, or `undefined` when that frame is not (yet, or any longer) in the log.
@@ -30,13 +28,13 @@ async function firstInputText(eventLog: ChatEventLog, conversationId: string, tu
  * turn's `user_input` is `turn-id-reused` with the `turnId`; the same text
  * is `turn-in-flight` while the turn runs and `turn-already-processed`
  * once it ended, both with the `turnId`. When the turn's first frame is not in
- * the log (its run has not written it yet, or it was pruned), the effect ids
- * decide: other ones are `turn-id-reused`, the same ones answer as the same
- * text. A store that cannot answer is `store-unavailable`. Never rejects.
+ * the log (its run has not written it yet, or it was pruned), nothing tells the
+ * texts apart: it answers as the same text. A store that cannot answer is
+ * `store-unavailable`. Never rejects.
  */
 export async function answerExistingTurn(
   store: { readonly turnStore: TurnStore<unknown, never>; readonly eventLog: ChatEventLog },
-  { conversationId, turnId, text, effectsDiffer }: ExistingTurnRequest,
+  { conversationId, turnId, text }: ExistingTurnRequest,
 ): Promise<HostRefusal> {
   let storedText: string | undefined;
   try {
@@ -44,7 +42,7 @@ export async function answerExistingTurn(
   } catch {
     return hostRefusal('store-unavailable', 'the turn could not be read');
   }
-  if (storedText === undefined ? effectsDiffer : storedText !== text) {
+  if (storedText !== undefined && storedText !== text) {
     return hostRefusal('turn-id-reused', 'this client turn id was used for another message', { turnId });
   }
   const progress = await readTurnProgress(store, conversationId, turnId);

@@ -10,8 +10,10 @@ import { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import { TurnRecovery } from '@papercusp/chat-protocol-recovery';
 import type { ChatAgent } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
+import { createEventSink, type ChatHostEventSink } from '../chat-host-event.js';
 import type { ChatHostOptions, ChatHostStore } from '../create-chat-host.js';
 import { createCardWakeups, type CardWakeups } from '../run/card-wakeups.js';
+import { DEFAULT_MAX_HISTORY_TURNS } from './agent-history.js';
 import { createStreamLimit, type StreamLimit } from './stream-limit.js';
 
 /** The host's runtime: see the module comment. */
@@ -35,6 +37,10 @@ export interface HostRuntime {
   readonly abandonedTurnGraceMs: number;
   readonly heartbeatMs: number | undefined;
   readonly stateBounds: { readonly maxTurns?: number; readonly maxFrames?: number };
+  /** The most history turns a run's agent is given. */
+  readonly maxHistoryTurns: number;
+  /** The host's events, delivered to `onEvent` (never throws). */
+  readonly emit: ChatHostEventSink;
 }
 
 const FULL_CAPABILITIES = {
@@ -96,5 +102,7 @@ export function createHostRuntime(options: ChatHostOptions): HostRuntime {
       ...(options.maxStateTurns === undefined ? {} : { maxTurns: options.maxStateTurns }),
       ...(options.maxStateFrames === undefined ? {} : { maxFrames: options.maxStateFrames }),
     },
+    maxHistoryTurns: options.maxHistoryTurns ?? DEFAULT_MAX_HISTORY_TURNS,
+    emit: createEventSink(options.onEvent),
   };
 }

@@ -6,9 +6,11 @@
  * the request (body, `Idempotency-Key`, ids) is the routes'.
  */
 import { isCleanText } from '@papercusp/chat-protocol-core';
+import type { ChatAgentTurn } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
-import { runChatTurn } from '../run/run-chat-turn.js';
+import { runChatTurn, type RunChatTurnContext } from '../run/run-chat-turn.js';
 import { watchTurnCancellation } from '../run/watch-turn-cancellation.js';
+import { readAgentHistory } from './agent-history.js';
 import { answerExistingTurn } from './existing-turn.js';
 import { NOT_FOUND, hostRefusal, type HostRefusal, type HostResult } from './host-refusal.js';
 import type { HostRuntime } from './host-runtime.js';
@@ -47,6 +49,43 @@ async function grantTurn(runtime: HostRuntime, caller: ChatHostCaller, conversat
 }
 
 /**
+ * What a run of `turn` in this process runs on: the runtime's components, the history read with the host's
+ * bounds, the effects registered for recovery's abort hook (each removed when its execution ends), and `signal`
+ * (the run's: aborted by the turn's cancellation).
+ */
+export function turnRunContext(runtime: HostRuntime, turn: ChatAgentTurn, caller: ChatHostCaller, signal: AbortSignal): RunChatTurnContext {
+  const { store, effects } = runtime;
+  const { conversationId, turnId } = turn;
+  return {
+    turn,
+    caller,
+    agent: runtime.agent,
+    recovery: runtime.recovery,
+    resolver: runtime.resolver,
+    eventLog: store.eventLog,
+    clock: runtime.clock,
+    signal,
+    readHistory: () =>
+      readAgentHistory(store.readConversationLog, {
+        conversationId,
+        turnId,
+        maxHistoryTurns: runtime.maxHistoryTurns,
+        bounds: runtime.stateBounds,
+      }),
+    registerEffect: (effectId, effect) => {
+      const key = `${turnId}/${effectId}`;
+      effects.set(key, effect);
+      return () => {
+        if (effects.get(key) === effect) effects.delete(key);
+      };
+    },
+    armCardWait: (correlationId, armed) => runtime.cardWakeups.arm(correlationId, armed),
+    cardLifetimeMs: runtime.cardLifetimeMs,
+    emit: runtime.emit,
+  };
+}
+
+/**
  * Starts the turn once per client turn id and runs it in this process.
  * Guarantees: a conversation the caller holds no grant to (and cannot claim)
  * is `not-found`, and a claim that throws `store-unavailable`, both before
@@ -57,58 +96,37 @@ async function grantTurn(runtime: HostRuntime, caller: ChatHostCaller, conversat
  */
 export async function startTurn(runtime: HostRuntime, request: StartTurnRequest): Promise<HostResult<{ readonly turnId: string }>> {
   const { caller, conversationId, clientTurnId, text } = request;
-  const { agent, recovery, store, runs, effects } = runtime;
+  const { recovery, store, runs } = runtime;
   const refused = await grantTurn(runtime, caller, conversationId);
   if (refused !== null) return refused;
   const turnId = await hostTurnId(conversationId, clientTurnId);
-  const turn = { conversationId, turnId, text };
-  let effectIds: readonly string[];
-  try {
-    effectIds = agent.effects(turn);
-  } catch {
-    effectIds = [];
-  }
-  const started = await recovery.startTurn({ caller, conversationId, turnId, effectIds });
+  // No effect is authorized up front: the run declares each tool call's effect as the agent makes it (§6 rule 1).
+  const started = await recovery.startTurn({ caller, conversationId, turnId, effectIds: [] });
   if (!started.ok) {
     if (started.code === 'forbidden') return NOT_FOUND;
-    // The id names a turn started with other effect ids: a resend of another message, a client's error (409), not an outage.
-    if (started.code !== 'turn-conflict') return hostRefusal('store-unavailable', started.message);
+    // The id names a turn of another conversation: a client's error (409), not an outage.
+    if (started.code !== 'turn-conflict') {
+      runtime.emit({ type: 'store-unavailable', conversationId, turnId, operation: 'start-turn' });
+      return hostRefusal('store-unavailable', started.message);
+    }
   }
-  if (!started.ok || started.outcome === 'existing') {
-    return answerExistingTurn(store, { conversationId, turnId, text, effectsDiffer: !started.ok });
-  }
+  if (!started.ok || started.outcome === 'existing') return answerExistingTurn(store, { conversationId, turnId, text });
   const controller = new AbortController();
   runs.set(turnId, controller);
-  // A cancellation committed through another host process reaches this run through its turn record.
+  // A cancellation committed through another host process reaches this run through its turn record; the run's
+  // signal reaches its agent and every execution it started.
   const stopWatching = watchTurnCancellation({
     turnStore: store.turnStore,
     turnId,
     intervalMs: runtime.cancelPollMs,
-    onCancelled: () => {
-      controller.abort();
-      for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
-    },
+    onCancelled: () => controller.abort(),
   });
-  void runChatTurn({
-    turn,
-    caller,
-    agent,
-    effectIds,
-    recovery,
-    resolver: runtime.resolver,
-    eventLog: store.eventLog,
-    clock: runtime.clock,
-    signal: controller.signal,
-    registerEffect: (effectId, effect) => effects.set(`${turnId}/${effectId}`, effect),
-    armCardWait: (correlationId, signal) => runtime.cardWakeups.arm(correlationId, signal),
-    cardLifetimeMs: runtime.cardLifetimeMs,
-  })
+  void runChatTurn(turnRunContext(runtime, { conversationId, turnId, text }, caller, controller.signal))
     // runChatTurn never rejects; this keeps a future bug from becoming an unhandled rejection that ends the process.
     .catch(() => undefined)
     .finally(() => {
       stopWatching();
       runs.delete(turnId);
-      for (const effectId of effectIds) effects.delete(`${turnId}/${effectId}`);
     });
   return { ok: true, value: { turnId } };
 }
