@@ -9,7 +9,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { measureBundle } from './bundle-size.mjs';
@@ -61,16 +61,18 @@ export async function measureClientImports() {
  * as bare `import` lines, since they stay external) removed. Empty when every
  * top-level statement of the build can be dropped. The build is bundled from a
  * copy outside the package, so its `"sideEffects": false` does not drop the
- * module wholesale: what remains is what a bundler must keep.
+ * module wholesale: what remains is what a bundler must keep. The whole build
+ * folder is copied, so the chunks an entry shares with the package's other
+ * entries (core's `./internal`) come along.
  */
 export async function unusedBuildResidue(packageName) {
   const manifestPath = require.resolve(`${packageName}/package.json`);
   const builtEntry = join(dirname(manifestPath), JSON.parse(readFileSync(manifestPath, 'utf8')).exports['.'].import.default);
   const directory = mkdtempSync(join(tmpdir(), 'client-imports-'));
   try {
-    cpSync(builtEntry, join(directory, 'index.js'));
+    cpSync(dirname(builtEntry), directory, { recursive: true });
     const result = await build({
-      stdin: { contents: "import './index.js';", resolveDir: directory, loader: 'js' },
+      stdin: { contents: `import './${basename(builtEntry)}';`, resolveDir: directory, loader: 'js' },
       bundle: true,
       format: 'esm',
       platform: 'neutral',

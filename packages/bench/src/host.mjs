@@ -43,12 +43,12 @@ const now = () => performance.timeOrigin + performance.now();
 const progress = (line) => process.stderr.write(`bench/host: ${line}\n`);
 
 // Caller `bench_<n>` (token `token_<n>`) owns the conversations `c_bench_<n>_…`: one caller per conversation, so the per-caller stream limit never binds.
-const callerOf = (token) => {
+export const callerOf = (token) => {
   const match = /^Bearer token_(\d+)$/.exec(token ?? '');
   if (match === null) return null;
   return { callerId: `bench_${match[1]}`, principalId: `user_${match[1]}`, tenantId: 'bench', customerId: null, publicOwnerId: null };
 };
-const owns = (caller, conversationId) => caller !== null && conversationId.startsWith(`c_${caller.callerId}_`);
+export const owns = (caller, conversationId) => caller !== null && conversationId.startsWith(`c_${caller.callerId}_`);
 
 /** The scripted agent, stamping the moment it yields each delta (by turn and delta index). */
 function stampingAgent(stamps) {
@@ -225,14 +225,19 @@ async function stopChild(child) {
   await exited;
 }
 
-/** `concurrency` clients running whole turns back to back for the cell's time: turns per second. */
-async function turnsPerSecond(base, concurrency, run = (arrivals) => runTurn(base, arrivals)) {
+/** `concurrency` clients running whole turns back to back for `milliseconds` (after one warm-up turn each): turns per second. */
+export async function turnsPerSecond(
+  base,
+  concurrency,
+  run = (arrivals) => runTurn(base, arrivals),
+  milliseconds = SETTINGS.throughputMilliseconds,
+) {
   const arrivals = new Map();
   const [deltasPerTurn] = await Promise.all(Array.from({ length: concurrency }, () => run(arrivals)));
   const startedAt = now();
   let turns = 0;
   const clients = Array.from({ length: concurrency }, async () => {
-    while (now() - startedAt < SETTINGS.throughputMilliseconds) {
+    while (now() - startedAt < milliseconds) {
       await run(arrivals);
       turns += 1;
     }
@@ -242,7 +247,7 @@ async function turnsPerSecond(base, concurrency, run = (arrivals) => runTurn(bas
 }
 
 /** Delays from the agent's stamp to the client's arrival for every delta both sides saw. */
-function deltaDelays(stamps, arrivals) {
+export function deltaDelays(stamps, arrivals) {
   const delays = [];
   for (const [key, stamped] of stamps) {
     const arrived = arrivals.get(key);
@@ -251,7 +256,8 @@ function deltaDelays(stamps, arrivals) {
   return delays.sort((left, right) => left - right);
 }
 
-const quantile = (sorted, share) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
+/** The `share` quantile of an ascending list. */
+export const quantile = (sorted, share) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
 
 /** Opens `count` conversations whose turns wait on their cards with their streams open; then answers them all. */
 async function heldOpen(child, base, count) {
@@ -332,9 +338,11 @@ export async function measureHost() {
   return { loadAtStart, cores: cpus().length, seconds: (performance.now() - startedAt) / 1000, backends };
 }
 
-const rate = (value) => `${value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en')}/s`;
+/** A rate per second, with one decimal below 100. */
+export const rate = (value) => `${value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en')}/s`;
 const milliseconds = (value) => `${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en')} ms`;
-const delayCell = ({ p50, p99, max, deltas }) =>
+/** A delay cell: p50 / p99 / max and how many deltas. */
+export const delayCell = ({ p50, p99, max, deltas }) =>
   `${milliseconds(p50)} / ${milliseconds(p99)} / ${milliseconds(max)} (${deltas.toLocaleString('en')} deltas)`;
 const kibibytes = (value) => `${(value / 1024).toFixed(1)} KiB`;
 

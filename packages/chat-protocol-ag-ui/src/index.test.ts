@@ -10,6 +10,7 @@ describe('the public surface of @papercusp/chat-protocol-ag-ui', () => {
       'AG_UI_CUSTOM_EVENT_NAME',
       'AG_UI_METADATA_KEY',
       'cardResponseFromResumeEntry',
+      'createAgUiChatAgent',
       'createAgUiDecoder',
       'createAgUiEncoder',
       'resumeEntryFromCardResponse',

@@ -20,3 +20,20 @@ export type {
 } from './decoder/decoder-types.js';
 export { cardResponseFromResumeEntry, resumeEntryFromCardResponse } from './resume-entries.js';
 export type { AgUiResumeEntry, CardResponseFromResumeEntryRefusalCode, CardResponseFromResumeEntryResult } from './resume-entries.js';
+export { createAgUiChatAgent } from './agent/create-ag-ui-chat-agent.js';
+export type {
+  AgUiAgentLike,
+  AgUiAgentSubscriber,
+  AgUiChatAgent,
+  AgUiChatAgentCard,
+  AgUiChatAgentCompletion,
+  AgUiChatAgentContext,
+  AgUiChatAgentFeedback,
+  AgUiChatAgentOptions,
+  AgUiChatAgentStep,
+  AgUiChatAgentToolOutcome,
+  AgUiChatAgentTurn,
+  AgUiMessage,
+  AgUiRunAgentParameters,
+  AgUiRunnableAgent,
+} from './agent/agent-types.js';

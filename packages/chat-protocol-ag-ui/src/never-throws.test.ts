@@ -4,12 +4,14 @@
  * state of the stream, nor on near-valid events with a getter, a Proxy or an inherited name planted anywhere in
  * them; each case gets a typed refusal (exact outcomes below). The host's own callbacks may throw: that propagates.
  */
+import { HttpAgent } from '@ag-ui/client';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-values.js';
 import { anyArguments, describeHostileContract, type HostileTarget } from '../../../test-support/never-throws.js';
 import { countingHost } from '../test/counting-host.js';
 import { encodedGoldenSessions } from '../test/golden-sessions.js';
+import { createAgUiChatAgent } from './agent/create-ag-ui-chat-agent.js';
 import { createAgUiDecoder } from './decoder/create-ag-ui-decoder.js';
 import type { AgUiDecoderContext, DecodeAgUiEventRefusalCode } from './decoder/decoder-types.js';
 import * as agUi from './index.js';
@@ -218,6 +220,10 @@ describeHostileContract('ag-ui', agUi, {
   },
   throwing: {
     createAgUiDecoder: { call: anyArguments(createAgUiDecoder), valid: [countingHost(THREAD)] },
+    createAgUiChatAgent: {
+      call: anyArguments(createAgUiChatAgent),
+      valid: [{ agent: new HttpAgent({ url: 'http://127.0.0.1:1/agent' }) }],
+    },
   },
   others: {
     createAgUiEncoder: 'takes no argument',

@@ -5,7 +5,8 @@
  * `resolved` with the value as payload, a cancel is `cancelled`, and a decline
  * (which AG-UI cannot say) is `cancelled` with `metadata.papercusp.action`.
  */
-import { CardResponseSchema, refuse, type CardResponse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { CardResponseSchema, type CardResponse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { AG_UI_METADATA_KEY } from './ag-ui-event.js';
 import { ownField, readPlainData } from './read-plain-data.js';
 

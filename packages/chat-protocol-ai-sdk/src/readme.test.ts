@@ -1,3 +1,4 @@
 import { describeReadmeExample } from '../../../test-support/readme-example.js';
 
 describeReadmeExample(new URL('..', import.meta.url));
+describeReadmeExample(new URL('..', import.meta.url), 'plug-in-your-model');

@@ -5,7 +5,7 @@
  * tag syntax (tag-readers.ts), no answer handling and no authority: an option id is
  * what the owner answers with, never a permission.
  */
-import { customCheck, exactOptional, strictExactObject, trimmedTextSchema } from '@papercusp/chat-protocol-core';
+import { customCheck, exactOptional, strictExactObject, trimmedTextSchema } from '@papercusp/chat-protocol-core/internal';
 import * as z from 'zod/v4/mini';
 import { normalizeBlockText, readBlockText } from './block-text.js';
 import { asRecord, readList, readOwnValue } from './defensive-read.js';

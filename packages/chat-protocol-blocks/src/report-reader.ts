@@ -4,7 +4,8 @@
  * schema each, and reads reports with them typed. The block rules are
  * report.ts's; what an extension means is the product's schema's.
  */
-import { isReportExtensionName, type ReportBlock } from '@papercusp/chat-protocol-core';
+import { type ReportBlock } from '@papercusp/chat-protocol-core';
+import { isReportExtensionName } from '@papercusp/chat-protocol-core/internal';
 import * as z from 'zod/v4/mini';
 import { asRecord, ownKeys, readJsonCopy, readOption, readOwnValue } from './defensive-read.js';
 import { readReportBlock } from './report.js';

@@ -4,7 +4,8 @@
  * status tokens live in core, where a card's report body uses the same schema;
  * the package index re-exports them. No tag syntax (tag-readers.ts), no rendering.
  */
-import { isReportExtensionName, REPORT_LIMITS, type ReportBlock, type ReportItem, type ReportPlan } from '@papercusp/chat-protocol-core';
+import { REPORT_LIMITS, type ReportBlock, type ReportItem, type ReportPlan } from '@papercusp/chat-protocol-core';
+import { isReportExtensionName } from '@papercusp/chat-protocol-core/internal';
 import { readBlockText } from './block-text.js';
 import { asRecord, ownKeys, readJsonCopy, readList, readOwnValue } from './defensive-read.js';
 import { BLOCK_LIMITS } from './limits.js';

@@ -6,8 +6,8 @@
  * declaration is refused, never read as "everything off".
  */
 import * as z from 'zod/v4/mini';
-import { hasOwn, isPlainObject } from './primitives.js';
-import { refuse, type ChatIssue, type ChatRefusal, type ParseResult } from './result.js';
+import { hasOwn, isPlainObject } from './primitives/primitives.js';
+import { refuse, type ChatIssue, type ChatRefusal, type ParseResult } from './primitives/result.js';
 
 /** The capability flags, in their canonical order (the order `missing` is reported in). */
 export const CHAT_CAPABILITY_NAMES = [

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4/mini';
 import { envelopeOf } from '../test/envelopes.js';
-import { applyChatEvent } from './apply-chat-event.js';
-import { createCardCodec, defineCardKind } from './card-codec.js';
+import { applyChatEvent } from './state/apply-chat-event.js';
+import { createCardCodec, defineCardKind } from './cards/card-codec.js';
 import { createChatCodec } from './chat-codec.js';
-import { parseChatEnvelope } from './parse-chat-envelope.js';
-import { createChatState, parseChatState, type ChatStateOf } from './state.js';
+import { parseChatEnvelope } from './envelope/parse-chat-envelope.js';
+import { createChatState, parseChatState, type ChatStateOf } from './state/state.js';
 
 const rating = defineCardKind({
   presentation: z.strictObject({ maxStars: z.int().check(z.positive(), z.maximum(10)) }),

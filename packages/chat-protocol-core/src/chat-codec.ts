@@ -6,16 +6,22 @@
  * unchanged; the base functions keep refusing product kinds and events
  * (`unknown-event`), so a reader opts in to a vocabulary.
  */
-import { applyChatEventWith, type ApplyChatEventResult, type ReducerVocabulary } from './apply-chat-event.js';
-import type { CardPresentationV1, OpenCardSnapshotOf } from './card-schemas.js';
-import type { CardCodec } from './card-codec.js';
-import { encodeEnvelopeWith, type ChatEnvelopeRecord, type EncodeChatEnvelopeRefusalCode } from './encode-chat-envelope.js';
-import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope.js';
-import { CHAT_EVENT_FIELDS, channelOf, isChatEventTypeV1, type ChatChannel, type ChatEventTypeV1 } from './events.js';
-import { parseEnvelopeWith, type ParseChatEnvelopeRefusalCode } from './parse-chat-envelope.js';
-import { OpenCardSnapshotV1Schema } from './card-schemas.js';
-import { compileProductEvents, PRODUCT_EVENT_FIELDS, type CompiledProductEvent, type ProductEventDefinitions } from './product-events.js';
-import type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
+import { applyChatEventWith, type ApplyChatEventResult, type ReducerVocabulary } from './state/apply-chat-event.js';
+import type { CardPresentationV1, OpenCardSnapshotOf } from './cards/card-schemas.js';
+import type { CardCodec } from './cards/card-codec.js';
+import { encodeEnvelopeWith, type ChatEnvelopeRecord, type EncodeChatEnvelopeRefusalCode } from './envelope/encode-chat-envelope.js';
+import type { ChatEventEnvelope, ChatEventEnvelopeOf } from './envelope/envelope.js';
+import { CHAT_EVENT_FIELDS, isChatEventTypeV1 } from './events/event-fields.js';
+import { channelOf, type ChatChannel, type ChatEventTypeV1 } from './events/events.js';
+import { parseEnvelopeWith, type ParseChatEnvelopeRefusalCode } from './envelope/parse-chat-envelope.js';
+import { OpenCardSnapshotV1Schema } from './cards/card-schemas.js';
+import {
+  compileProductEvents,
+  PRODUCT_EVENT_FIELDS,
+  type CompiledProductEvent,
+  type ProductEventDefinitions,
+} from './events/product-events.js';
+import type { ChatIssue, ChatRefusal, ParseResult } from './primitives/result.js';
 import {
   chatStateSchema,
   parseStateWith,
@@ -23,9 +29,10 @@ import {
   type ChatStateV1,
   type ChatTurnState,
   type ParseChatStateRefusalCode,
-} from './state.js';
-import { encodeSseFrameWith, parseSseMessageWith, type ChatSseMessage, type ParseChatSseMessageRefusalCode } from './sse.js';
-import { cardEventRules, productEventRules, type Rules } from './validate-envelope.js';
+} from './state/state.js';
+import { encodeSseFrameWith, parseSseMessageWith, type ChatSseMessage, type ParseChatSseMessageRefusalCode } from './sse/sse.js';
+import type { Rules } from './envelope/validation/rules.js';
+import { cardEventRules, productEventRules } from './envelope/validation/validate-envelope.js';
 
 /** The channel a codec gives `Type`: a product event's declared one, a base type's own. */
 export type ChatChannelOfType<Events, Type> = Type extends keyof Events

@@ -1,6 +1,7 @@
 /**
  * @papercusp/chat-protocol-core: the v1 wire and state contract for streaming
  * agent chats. Every export is listed by name; `index.test.ts` pins the list.
+ * The helpers the other @papercusp packages share are at `./internal`.
  */
 export { CHAT_PROTOCOL_VERSION, negotiateChatVersion } from './version.js';
 export type { ChatProtocolVersion, NegotiateChatVersionRefusalCode, NegotiateChatVersionResult } from './version.js';
@@ -22,28 +23,20 @@ export type {
   UnsupportedCapabilityRefusal,
 } from './capabilities.js';
 
-export { CHAT_LIMITS } from './limits.js';
-export { isChatId, isCleanText, isSafeJson, isZonedTimestamp } from './primitives.js';
-export { cardDeadline } from './card-rules.js';
-export { compareChatTimestamps } from './timestamps.js';
-export type { ChatLimits } from './limits.js';
+export { CHAT_LIMITS } from './primitives/limits.js';
+export { isChatId, isCleanText, isSafeJson, isZonedTimestamp } from './primitives/primitives.js';
+export { cardDeadline } from './cards/card-rules.js';
+export { compareChatTimestamps } from './primitives/timestamps.js';
+export type { ChatLimits } from './primitives/limits.js';
 
-export { canonicalJson } from './canonical-json.js';
-export { digestEnvelope } from './digest.js';
-export { readFields } from './read-fields.js';
-export { refuse } from './result.js';
-export { hasBrand } from './brand.js';
-export { customCheck, exactOptional, strictExactObject } from './exact-object.js';
-export type { CustomIssue, ExactOptional } from './exact-object.js';
+export { canonicalJson } from './primitives/canonical-json.js';
 
-export { REPORT_LIMITS, REPORT_STATUS_TOKENS, ReportBlockSchema, isReportExtensionName, trimmedTextSchema } from './report-block.js';
-export type { ReportBlock, ReportItem, ReportLimits, ReportPlan, ReportStatusToken } from './report-block.js';
-export type { ChatIssue, ChatRefusal, ParseResult } from './result.js';
+export { REPORT_LIMITS, REPORT_STATUS_TOKENS, ReportBlockSchema } from './cards/report-block.js';
+export type { ReportBlock, ReportItem, ReportLimits, ReportPlan, ReportStatusToken } from './cards/report-block.js';
+export type { ChatIssue, ChatRefusal, ParseResult } from './primitives/result.js';
 
 export {
   CARD_RESOLUTIONS,
-  CHAT_EVENT_FIELDS,
-  CHAT_EVENT_TYPES_V1,
   CardClosedEventSchema,
   CardEventSchema,
   ChatEventV1Schema,
@@ -64,9 +57,9 @@ export {
   USER_INPUT_SOURCES,
   UserInputEventSchema,
   channelOf,
-  isChatEventTypeV1,
-} from './events.js';
-export type { ChatChannel, ChatEventTypeV1, ChatEventV1, ChatEventV1Of, ChatResultBlock, ChatSource, ChatUsage } from './events.js';
+} from './events/events.js';
+export { CHAT_EVENT_FIELDS, CHAT_EVENT_TYPES_V1, isChatEventTypeV1 } from './events/event-fields.js';
+export type { ChatChannel, ChatEventTypeV1, ChatEventV1, ChatEventV1Of, ChatResultBlock, ChatSource, ChatUsage } from './events/events.js';
 
 export {
   CARD_KINDS,
@@ -77,12 +70,12 @@ export {
   CardPresentationV1Schema,
   OpenCardSnapshotV1Schema,
   isCardDataSchemaJson,
-} from './card-schemas.js';
-export { CARD_VALUE_SCHEMAS, CardResponseSchema, CardValueSchema } from './card-responses.js';
-export { PROMPT_ONLY_CARD_KINDS, promptOnlyCardKind } from './prompt-only-cards.js';
-export { parseOpenCardSnapshot } from './parse-card.js';
-export { validateCardResponse } from './validate-card-response.js';
-export { baseCardCodec, createCardCodec, defineCardKind } from './card-codec.js';
+} from './cards/card-schemas.js';
+export { CARD_VALUE_SCHEMAS, CardResponseSchema, CardValueSchema } from './cards/card-responses.js';
+export { PROMPT_ONLY_CARD_KINDS, promptOnlyCardKind } from './cards/prompt-only-cards.js';
+export { parseOpenCardSnapshot } from './cards/parse-card.js';
+export { validateCardResponse } from './cards/validate-card-response.js';
+export { baseCardCodec, createCardCodec, defineCardKind } from './cards/card-codec.js';
 export type {
   CardApproval,
   CardKind,
@@ -91,11 +84,20 @@ export type {
   CardPresentationV1,
   OpenCardSnapshotOf,
   OpenCardSnapshotV1,
-} from './card-schemas.js';
-export type { CardAnswerValue, CardResponse, CardResponseOf, CardValue, CardValueByKind } from './card-responses.js';
-export type { PromptOnlyCardKind, PromptOnlyCardValue, PromptOnlyCardValueByKind } from './prompt-only-cards.js';
-export type { OpenCardRefusalCode } from './parse-card.js';
-export type { CardResponseRefusalCode, CardResponseTiming } from './validate-card-response.js';
+} from './cards/card-schemas.js';
+export type {
+  CardAnswerValue,
+  CardResponse,
+  CardResponseOf,
+  CardValue,
+  CardValueByKind,
+  PromptOnlyCardValue,
+  PromptOnlyCardValueByKind,
+} from './cards/card-responses.js';
+export type { PromptOnlyCardKind } from './cards/prompt-only-cards.js';
+export type { OpenCardRefusalCode } from './cards/parse-card.js';
+export type { CardResponseRefusalCode } from './cards/card-response-refusals.js';
+export type { CardResponseTiming } from './cards/validate-card-response.js';
 export type {
   CardCodec,
   CardKindDefinition,
@@ -103,13 +105,13 @@ export type {
   CardKindPresentationSchema,
   ProductCardPresentation,
   ProductCardValueByKind,
-} from './card-codec.js';
+} from './cards/card-codec.js';
 
-export { ChatEventEnvelopeSchema } from './envelope.js';
-export type { ChatEventEnvelope, ChatEventEnvelopeOf, ChatEventOf } from './envelope.js';
+export { ChatEventEnvelopeSchema } from './envelope/envelope.js';
+export type { ChatEventEnvelope, ChatEventEnvelopeOf, ChatEventOf } from './envelope/envelope.js';
 export { createChatCodec } from './chat-codec.js';
 export type { ChatChannelOfType, ChatCodec, ChatCodecOptions, ChatEventTypeOf, EncodeChatEnvelopeResultOf } from './chat-codec.js';
-export { isProductEventName } from './product-events.js';
+export { isProductEventName } from './events/product-events.js';
 export type {
   ProductEventDataOf,
   ProductEventDataSchema,
@@ -118,15 +120,15 @@ export type {
   ProductEventNamesOn,
   ProductEventOf,
   ProductEventValidation,
-} from './product-events.js';
-export { parseChatEnvelope } from './parse-chat-envelope.js';
-export type { ParseChatEnvelopeRefusalCode, ParseChatEnvelopeResult } from './parse-chat-envelope.js';
-export { encodeChatEnvelope } from './encode-chat-envelope.js';
-export type { ChatEnvelopeRecord, EncodeChatEnvelopeRefusalCode, EncodeChatEnvelopeResult } from './encode-chat-envelope.js';
-export { chatEventEnvelopeJsonSchema } from './json-schema.js';
+} from './events/product-events.js';
+export { parseChatEnvelope } from './envelope/parse-chat-envelope.js';
+export type { ParseChatEnvelopeRefusalCode, ParseChatEnvelopeResult } from './envelope/parse-chat-envelope.js';
+export { encodeChatEnvelope } from './envelope/encode-chat-envelope.js';
+export type { ChatEnvelopeRecord, EncodeChatEnvelopeRefusalCode, EncodeChatEnvelopeResult } from './envelope/encode-chat-envelope.js';
+export { chatEventEnvelopeJsonSchema } from './envelope/json-schema.js';
 
-export { CHAT_SSE_HEARTBEAT, encodeChatSseFrame, formatChatCursor, parseChatCursor, parseChatSseMessage } from './sse.js';
-export type { ChatCursor, ChatSseMessage, ParseChatSseMessageRefusalCode } from './sse.js';
+export { CHAT_SSE_HEARTBEAT, encodeChatSseFrame, formatChatCursor, parseChatCursor, parseChatSseMessage } from './sse/sse.js';
+export type { ChatCursor, ChatSseMessage, ParseChatSseMessageRefusalCode } from './sse/sse.js';
 
 export {
   CHAT_TURN_STATUSES,
@@ -137,7 +139,7 @@ export {
   ChatUserInputStateSchema,
   createChatState,
   parseChatState,
-} from './state.js';
+} from './state/state.js';
 export type {
   ChatCardState,
   ChatCardStateOf,
@@ -150,7 +152,7 @@ export type {
   ChatTurnStatus,
   ChatUserInputState,
   ParseChatStateRefusalCode,
-} from './state.js';
+} from './state/state.js';
 export {
   CHAT_HISTORY_ROLES,
   CHAT_HISTORY_SOURCES,
@@ -158,7 +160,7 @@ export {
   ChatHistoryPageV1Schema,
   ChatHistoryTurnV1Schema,
   parseChatHistoryPage,
-} from './history.js';
+} from './state/history.js';
 export type {
   ChatHistoryCard,
   ChatHistoryPageOf,
@@ -170,10 +172,10 @@ export type {
   ChatHistoryTurnV1,
   ParseChatHistoryPageOptions,
   ParseChatHistoryPageRefusalCode,
-} from './history.js';
-export { historyFromChatState } from './history-from-state.js';
-export { applyChatEvent } from './apply-chat-event.js';
-export type { ApplyChatEventRefusalCode, ApplyChatEventResult, ChatSeqGap } from './apply-chat-event.js';
+} from './state/history.js';
+export { historyFromChatState } from './state/history-from-state.js';
+export { applyChatEvent } from './state/apply-chat-event.js';
+export type { ApplyChatEventRefusalCode, ApplyChatEventResult, ChatSeqGap } from './state/apply-chat-event.js';
 
 export {
   EVENT_CHANNEL_TYPES,
@@ -183,7 +185,7 @@ export {
   isReplayableEvent,
   isStateChannelEvent,
   parseChatEvent,
-} from './parse-chat-event.js';
+} from './events/parse-chat-event.js';
 export type {
   ChatEvent,
   ChatEventType,
@@ -201,4 +203,4 @@ export type {
   LegacyStateEvent,
   LegacyToolCallEvent,
   LegacyToolResultEvent,
-} from './parse-chat-event.js';
+} from './events/parse-chat-event.js';

@@ -14,6 +14,7 @@ import {
 } from '../../../test-support/never-throws.js';
 import { RADIO_CARD, SAMPLE_SESSION, envelopeOf } from '../test/envelopes.js';
 import * as core from './index.js';
+import * as internal from './internal.js';
 
 const envelope = envelopeOf({ type: 'delta', text: 'Hello' });
 const state = SAMPLE_SESSION.reduce((current, next) => {
@@ -44,9 +45,9 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
   isChatId: { call: anyArguments(core.isChatId), valid: ['turn_1'], returns: 'boolean' },
   isCleanText: { call: anyArguments(core.isCleanText), valid: ['clean text'], returns: 'boolean' },
   isProductEventName: { call: anyArguments(core.isProductEventName), valid: ['scout.products'], returns: 'boolean' },
-  hasBrand: { call: anyArguments(core.hasBrand), valid: [{ [Symbol.for('brand')]: true }, Symbol.for('brand')], returns: 'boolean' },
+  hasBrand: { call: anyArguments(internal.hasBrand), valid: [{ [Symbol.for('brand')]: true }, Symbol.for('brand')], returns: 'boolean' },
   isSafeJson: { call: anyArguments(core.isSafeJson), valid: [{ hits: [1, 'two', null, { deep: true }] }], returns: 'boolean' },
-  isReportExtensionName: { call: anyArguments(core.isReportExtensionName), valid: ['goalReport'], returns: 'boolean' },
+  isReportExtensionName: { call: anyArguments(internal.isReportExtensionName), valid: ['goalReport'], returns: 'boolean' },
   isZonedTimestamp: { call: anyArguments(core.isZonedTimestamp), valid: ['2026-11-29T12:00:00Z'], returns: 'boolean' },
   compareChatTimestamps: {
     call: anyArguments(core.compareChatTimestamps),
@@ -54,11 +55,11 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
     returns: 'value',
   },
   readFields: {
-    call: anyArguments(core.readFields),
+    call: anyArguments(internal.readFields),
     valid: [{ caller: 'alice', turnId: 'turn_1' }, ['caller', 'turnId']],
     returns: 'value',
   },
-  refuse: { call: anyArguments(core.refuse), valid: ['invalid-thing', 'why', [{ path: ['a', 0], message: 'bad' }]], returns: 'value' },
+  refuse: { call: anyArguments(internal.refuse), valid: ['invalid-thing', 'why', [{ path: ['a', 0], message: 'bad' }]], returns: 'value' },
   channelOf: { call: anyArguments(core.channelOf), valid: ['delta'], returns: 'value' },
   isChatEventTypeV1: { call: anyArguments(core.isChatEventTypeV1), valid: ['delta'], returns: 'boolean' },
   defineCardKind: { call: anyArguments(core.defineCardKind), valid: [ratingKind], returns: 'value' },
@@ -125,7 +126,10 @@ const throwing: FunctionClassification['throwing'] = {
   'createChatCodec({ events }).encodeChatSseFrame': { call: anyArguments(productCodec.encodeChatSseFrame), valid: [productEnvelope] },
 };
 
-describeHostileContract('core', core, {
+// Both entries: the root and `./internal`, the helpers the other @papercusp packages share.
+const entries = { ...core, ...internal };
+
+describeHostileContract('core', entries, {
   neverThrowing,
   throwing,
   others: {
@@ -135,7 +139,7 @@ describeHostileContract('core', core, {
     canonicalJson:
       'takes JSON data the caller has checked (isSafeJson); on other values it throws what JSON.stringify throws, as canonical-json.test.ts states',
     historyFromChatState: 'takes a state parseChatState or applyChatEvent returned, not arbitrary values',
-    customCheck: 'a zod schema builder a product calls once with its own function; zod reports what it is given',
+    customCheck: 'a zod schema builder a package calls once with its own function; zod reports what it is given',
     exactOptional: 'a zod schema builder: it takes a zod schema, as z.optional does',
     strictExactObject: 'a zod schema builder: it takes a shape of zod schemas, as z.strictObject does',
     trimmedTextSchema: 'a zod schema builder called with a literal bound; report-block.test.ts checks the schemas it builds',
@@ -157,8 +161,8 @@ describe('core: exact outcomes of the hostile inputs issue 12 found', () => {
   });
 
   it('refuse omits issues it cannot read (issue 12)', () => {
-    expect(core.refuse('invalid-thing', 'why', null as never)).toEqual({ ok: false, code: 'invalid-thing', message: 'why' });
-    expect(core.refuse('invalid-thing', 'why', new Proxy([], { get: throwHostile }))).toEqual({
+    expect(internal.refuse('invalid-thing', 'why', null as never)).toEqual({ ok: false, code: 'invalid-thing', message: 'why' });
+    expect(internal.refuse('invalid-thing', 'why', new Proxy([], { get: throwHostile }))).toEqual({
       ok: false,
       code: 'invalid-thing',
       message: 'why',

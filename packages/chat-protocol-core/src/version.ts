@@ -4,7 +4,7 @@
  * version is read from a number or an HTTP header string. It refuses to guess:
  * a missing, future or malformed version is refused, never defaulted.
  */
-import type { ChatRefusal } from './result.js';
+import type { ChatRefusal } from './primitives/result.js';
 
 /** The newest protocol version this package speaks. */
 export const CHAT_PROTOCOL_VERSION = 1 as const;

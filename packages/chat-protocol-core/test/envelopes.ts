@@ -1,7 +1,31 @@
 /** Small builders of valid v1 envelopes shared by the core tests. */
-import type { ChatEventEnvelope, ChatEventV1 } from '../src/index.js';
+import type { ApplyChatEventRefusalCode, ChatEventEnvelope, ChatEventV1 } from '../src/index.js';
 
 export const CONVERSATION_ID = 'conv_1';
+
+// Every refusal code of the reducer, once: a code added to the union and not here fails to compile.
+const REFUSAL_CODES: Readonly<Record<ApplyChatEventRefusalCode, true>> = {
+  'foreign-conversation': true,
+  'seq-gap': true,
+  'conflicting-duplicate': true,
+  'turn-terminal': true,
+  'misplaced-user-input': true,
+  'unknown-tool-call': true,
+  'duplicate-tool-call': true,
+  'duplicate-tool-result': true,
+  'tool-name-mismatch': true,
+  'unknown-card': true,
+  'duplicate-card': true,
+  'card-closed': true,
+  'card-not-awaiting': true,
+  'stale-state': true,
+  'invalid-envelope': true,
+  'invalid-event': true,
+  'unknown-event': true,
+};
+
+/** The codes `applyChatEvent` may answer, for properties that accept any refusal. */
+export const APPLY_CHAT_EVENT_REFUSAL_CODES = Object.keys(REFUSAL_CODES) as readonly ApplyChatEventRefusalCode[];
 
 /** A valid envelope around `event`; fields can be overridden (also with invalid values). */
 export function envelopeOf(event: unknown, overrides: Record<string, unknown> = {}): ChatEventEnvelope {

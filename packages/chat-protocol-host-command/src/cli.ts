@@ -3,9 +3,10 @@
  * reads its options, starts the host, prints where it listens, and stops it
  * cleanly on SIGINT or SIGTERM. Argument handling and process lifetime only;
  * the wiring is `startHostCommand`'s. Exit codes: 0 after a signal, 1 when the
- * host cannot start, 2 for bad options.
+ * host cannot start, 2 for bad options or an `--agent` module that is no agent.
  */
 import { HOST_COMMAND_USAGE, HOST_TOKENS_VARIABLE, parseHostCommand } from './host-command-options.js';
+import { loadHostAgent } from './load-host-agent.js';
 import { startHostCommand } from './start-host-command.js';
 
 /** Where the command writes; the bin passes the process's streams. */
@@ -46,6 +47,16 @@ export async function main(
     io.stdout(HOST_COMMAND_USAGE);
     return 0;
   }
+  const { options } = parsed.value;
+  let agent;
+  if (options.agentModule !== null) {
+    const loaded = await loadHostAgent(options.agentModule, options);
+    if (!loaded.ok) {
+      io.stderr(`chat-protocol-host: ${loaded.message}\n`);
+      return 2;
+    }
+    agent = loaded.value;
+  }
   // Listening before the start, so a signal during it still ends in a clean stop.
   const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -53,7 +64,7 @@ export async function main(
   });
   let running;
   try {
-    running = await startHostCommand(parsed.value.options);
+    running = await startHostCommand(options, agent);
   } catch (error) {
     io.stderr(`chat-protocol-host: could not start: ${describeError(error)}\n`);
     return 1;

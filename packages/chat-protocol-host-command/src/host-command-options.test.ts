@@ -16,13 +16,14 @@ describe('parseHostCommand (issue 17, "The host": the chat-protocol-host command
           tokens: null,
           toolDelayMs: 0,
           cardPollMs: 1000,
+          agentModule: null,
         },
       },
     });
   });
 
   it('reads --flag value and --flag=value, DATABASE_URL, and the tokens as token=caller@tenant', () => {
-    const parsed = parseHostCommand(['--port=0', '--host', '0.0.0.0', '--tool-delay-ms', '1500'], {
+    const parsed = parseHostCommand(['--port=0', '--host', '0.0.0.0', '--tool-delay-ms', '1500', '--agent=./agent.mjs'], {
       DATABASE_URL: 'postgres://db/chat',
       CHAT_PROTOCOL_HOST_TOKENS: 'aaaaaaaaaaaaaaaa=ana@acme, bbbbbbbbbbbbbbbb=bob@globex',
     });
@@ -41,6 +42,7 @@ describe('parseHostCommand (issue 17, "The host": the chat-protocol-host command
           ]),
           toolDelayMs: 1500,
           cardPollMs: 1000,
+          agentModule: './agent.mjs',
         },
       },
     });

@@ -4,7 +4,8 @@
  * scripted refund is. It owns parsing and the usage text; it opens nothing and
  * never throws: a bad flag is a refusal the command prints on one line.
  */
-import { refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { isRouteId } from '@papercusp/chat-protocol-host';
 
 /** Who a bearer token stands for: a caller name and its tenant, both route-id shaped. */
@@ -28,6 +29,8 @@ export interface HostCommandOptions {
   readonly toolDelayMs: number;
   /** How often a waiting turn reads its card when the answer reached another process. */
   readonly cardPollMs: number;
+  /** The `--agent` module's path as given (resolved against the working directory when loaded), or null for the scripted agent. */
+  readonly agentModule: string | null;
 }
 
 /** `run` with the options, or `help` for `--help`. */
@@ -47,9 +50,12 @@ const MIN_TOKEN_LENGTH = 16;
 /** The text `--help` prints. */
 export const HOST_COMMAND_USAGE = `usage: chat-protocol-host [options]
 
-Serves the reference chat host (the routes under /v1/conversations/) with the scripted agent.
+Serves the reference chat host (the routes under /v1/conversations/) with the scripted
+agent, or with your own (--agent).
 
 options:
+  --agent <path>        serve this module's agent: its default export is a ChatAgent, or a
+                        function given { toolDelayMs, cardPollMs } that returns one
   --port <n>            the port to listen on; 0 picks a free one (default ${DEFAULT_HOST_PORT})
   --host <address>      the address to listen on (default 127.0.0.1, this machine only)
   --data-dir <path>     keep the data in PGlite in this folder (default ${DEFAULT_HOST_DATA_DIRECTORY})
@@ -68,6 +74,7 @@ A conversation belongs to the caller whose first accepted turn names it (POST
 /turns, or the AG-UI and AI SDK POSTs); a refused request claims nothing, and
 anyone else gets 404 for it, exactly as for a conversation that does not exist.
 exit code: 0 after SIGINT or SIGTERM, 1 when the database cannot be opened, 2 for bad options
+or an --agent module that cannot be loaded or is not an agent
 `;
 
 const NUMBER_FLAGS = { '--port': 'port', '--tool-delay-ms': 'toolDelayMs', '--card-poll-ms': 'cardPollMs' } as const;
@@ -86,18 +93,20 @@ export function parseHostCommand(
   const numbers = { port: DEFAULT_HOST_PORT, toolDelayMs: 0, cardPollMs: 1000 };
   let listenHost = '127.0.0.1';
   let dataDirectory: string | undefined;
+  let agentModule: string | null = null;
   for (let index = 0; index < argv.length; index += 1) {
     const flag = argv[index] ?? '';
     const [name, inline] =
       flag.startsWith('--') && flag.includes('=')
         ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)]
         : [flag, undefined];
-    if (!(name in NUMBER_FLAGS) && name !== '--host' && name !== '--data-dir')
+    if (!(name in NUMBER_FLAGS) && name !== '--host' && name !== '--data-dir' && name !== '--agent')
       return refuse('unknown-flag', `unknown option ${JSON.stringify(name)}`);
     const value = inline ?? argv[(index += 1)];
     if (value === undefined || value === '') return refuse('missing-value', `${name} needs a value`);
     if (name === '--host') listenHost = value;
     else if (name === '--data-dir') dataDirectory = value;
+    else if (name === '--agent') agentModule = value;
     else {
       const key = NUMBER_FLAGS[name as keyof typeof NUMBER_FLAGS];
       const number = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
@@ -120,7 +129,14 @@ export function parseHostCommand(
     ok: true,
     value: {
       kind: 'run',
-      options: { ...numbers, listenHost, databaseUrl, dataDirectory: dataDirectory ?? DEFAULT_HOST_DATA_DIRECTORY, tokens: tokens.value },
+      options: {
+        ...numbers,
+        listenHost,
+        databaseUrl,
+        dataDirectory: dataDirectory ?? DEFAULT_HOST_DATA_DIRECTORY,
+        tokens: tokens.value,
+        agentModule,
+      },
     },
   };
 }

@@ -4,7 +4,7 @@
  * a real Postgres server shared by two processes; stopped by a signal. Every
  * process and the cluster are stopped in teardown, also when a test fails.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTurnId } from '@papercusp/chat-protocol-recovery';
@@ -147,6 +147,45 @@ describe('the chat-protocol-host command on PGlite in a data directory (issue 17
     expect((await call(host, 'GET', `/v1/conversations/c_local/turns/by-client-id/${clientTurnId}`, token ?? '')).status).toBe(200);
     expect((await call(host, 'GET', `/v1/conversations/c_local/turns/by-client-id/${clientTurnId}`, TOKENS.ana)).status).toBe(401);
     expect((await running.stop()).code).toBe(0);
+  });
+});
+
+describe('chat-protocol-host --agent ./agent.mjs (issue 26, "The command and the docs")', () => {
+  it("serves the module's agent: a factory given the command's agent options, whose turn streams to its end", async () => {
+    const folder = temporaryDirectory();
+    writeFileSync(
+      join(folder, 'agent.mjs'),
+      `export default ({ toolDelayMs }) => ({
+        async *run(turn) {
+          yield { type: 'delta', text: 'You said: ' + turn.text + ' (delay ' + toolDelayMs + ')' };
+        },
+      });`,
+    );
+    const running = await spawnHostCommand(
+      ['--port', '0', '--data-dir', join(folder, 'data'), '--tool-delay-ms', '5', '--agent', join(folder, 'agent.mjs')],
+      {
+        CHAT_PROTOCOL_HOST_TOKENS: TOKENS_VARIABLE,
+        DATABASE_URL: undefined,
+      },
+    );
+    const host = hostAt(running.url);
+    const { turnId } = await startTurn(host, 'c_ana_agent', 'hello', TOKENS.ana);
+    const { state } = await follow(host, 'c_ana_agent', turnId, () => false, TOKENS.ana);
+    expect(state?.turns[0]).toMatchObject({ status: 'completed', text: 'You said: hello (delay 5)' });
+    expect((await running.stop('SIGTERM')).code).toBe(0);
+  });
+
+  it('a module that is no agent is one line naming it and exit code 2, with nothing opened', async () => {
+    const folder = temporaryDirectory();
+    writeFileSync(join(folder, 'not-an-agent.mjs'), `export default { name: 'agent' };`);
+    const dataDirectory = join(folder, 'data');
+    const result = await runHostCommand(['--port', '0', '--data-dir', dataDirectory, '--agent', join(folder, 'not-an-agent.mjs')]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `chat-protocol-host: --agent ${join(folder, 'not-an-agent.mjs')}: its default export is not a ChatAgent (an object with a run function)\n`,
+    });
+    expect(existsSync(dataDirectory)).toBe(false);
   });
 });
 

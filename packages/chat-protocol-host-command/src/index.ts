@@ -6,3 +6,4 @@
  */
 export { claimConversationOwner, conversationOwnerLookups, migrateConversationOwners } from './conversation-owners.js';
 export type { ConversationOwnerLookups } from './conversation-owners.js';
+export type { HostCommandAgentFactory, HostCommandAgentOptions } from './load-host-agent.js';

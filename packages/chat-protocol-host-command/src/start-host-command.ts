@@ -1,14 +1,20 @@
 /**
  * The running `chat-protocol-host`: the database opened and migrated (the
  * store's tables and the owners table), `createChatHost` with the scripted
- * agent served on `node:http`, and a `close` that stops it all in order. It
+ * agent (or the user's, from `--agent`) served on `node:http`, and a `close` that stops it all in order. It
  * owns the wiring and the bearer-token callers; the routes are the host's.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createPostgresChatStore, migrateChatStore } from '@papercusp/chat-protocol-postgres';
-import { createChatHost, createNodeRequestListener, createScriptedChatAgent, type ChatHostCaller } from '@papercusp/chat-protocol-host';
+import {
+  createChatHost,
+  createNodeRequestListener,
+  createScriptedChatAgent,
+  type ChatAgent,
+  type ChatHostCaller,
+} from '@papercusp/chat-protocol-host';
 import { claimConversationOwner, conversationOwnerLookups, migrateConversationOwners } from './conversation-owners.js';
 import type { HostCommandIdentity, HostCommandOptions } from './host-command-options.js';
 import { openHostDatabase } from './open-host-database.js';
@@ -33,7 +39,8 @@ function callerOf({ callerId, tenantId }: HostCommandIdentity): ChatHostCaller {
 }
 
 /**
- * Starts the command with `options`. Guarantees: the server listens only after
+ * Starts the command with `options`, serving `agent` (default: the scripted
+ * agent with the `--tool-delay-ms` delay). Guarantees: the server listens only after
  * both migrations succeeded; a bearer token resolves to its configured caller
  * and nothing else does; a turn accepted on a conversation nobody owns (`POST
  * /turns` or a peer route's POST, validated completely first) gives it to its
@@ -41,7 +48,10 @@ function callerOf({ callerId, tenantId }: HostCommandIdentity): ChatHostCaller {
  * Rejects, with everything it opened closed, when the database cannot be
  * opened or migrated or the port cannot be taken.
  */
-export async function startHostCommand(options: HostCommandOptions): Promise<RunningHostCommand> {
+export async function startHostCommand(
+  options: HostCommandOptions,
+  agent: ChatAgent = createScriptedChatAgent({ toolDelayMs: options.toolDelayMs }),
+): Promise<RunningHostCommand> {
   const opened = await openHostDatabase(options);
   try {
     const migrated = await migrateChatStore(opened.database);
@@ -61,7 +71,7 @@ export async function startHostCommand(options: HostCommandOptions): Promise<Run
   const store = createPostgresChatStore<unknown, ChatHostCaller>(opened.database, conversationOwnerLookups());
   const host = createChatHost({
     store,
-    agent: createScriptedChatAgent({ toolDelayMs: options.toolDelayMs }),
+    agent,
     authenticate,
     cardPollMs: options.cardPollMs,
     claimConversation: (claim) => claimConversationOwner(opened.database, claim),

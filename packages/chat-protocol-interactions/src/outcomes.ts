@@ -5,7 +5,8 @@
  * (with the reason), or a refusal whose code comes from the operation's
  * closed union. Which result an operation answers is the resolver's.
  */
-import { refuse, type CardResponseRefusalCode, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { type CardResponseRefusalCode, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { InteractionRecordV1, InteractionTerminalStatus, TerminalInteractionV1 } from './records.js';
 
 /**

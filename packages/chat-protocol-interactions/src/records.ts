@@ -4,7 +4,8 @@
  * schema, its expiry and who it belongs to; a terminal record adds the one
  * outcome ever stored. It owns shapes and their strict reading, not storage.
  */
-import { CARD_LIMITS, isChatId, isCleanText, isSafeJson, isZonedTimestamp, refuse, type ParseResult } from '@papercusp/chat-protocol-core';
+import { CARD_LIMITS, isChatId, isCleanText, isSafeJson, isZonedTimestamp, type ParseResult } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 
 /** Who an interaction belongs to, bound on the backend when the card opens; rendered or submitted content never changes it. */
 export interface InteractionScope {

@@ -5,7 +5,8 @@
  * refusals: a request that cannot be read or names no card by v1 ids is
  * refused, never an exception. What an operation does with it is the resolver's.
  */
-import { isChatId, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { isChatId, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { InteractionSchemaRef, InteractionScope } from './records.js';
 import type { InteractionStoreRequest } from './store.js';
 

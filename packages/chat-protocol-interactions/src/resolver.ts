@@ -12,16 +12,14 @@ import {
   canonicalJson,
   cardDeadline,
   compareChatTimestamps,
-  hasBrand,
   isSafeJson,
   isZonedTimestamp,
-  readFields,
-  refuse,
   type ChatIssue,
   type ChatRefusal,
   type OpenCardSnapshotV1,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
+import { hasBrand, readFields, refuse } from '@papercusp/chat-protocol-core/internal';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { readCardVocabulary, type InteractionCard, type InteractionCardVocabulary } from './card-vocabulary.js';
 import {

@@ -5,7 +5,8 @@
  * module writes them for a host serving un-migrated readers, and reads the two
  * an SSE parser hands over outside its messages (comments, retry hints).
  */
-import { isCleanText, isSafeJson, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { isCleanText, isSafeJson, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { parseLegacyLastEventId } from './legacy-last-event-id.js';
 
 /**

@@ -8,11 +8,11 @@ import {
   CHAT_LIMITS,
   isCleanText,
   isSafeJson,
-  refuse,
   type ChatRefusal,
   type ChatSseMessage,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import {
   readDialectOption,
   type CompiledDialect,

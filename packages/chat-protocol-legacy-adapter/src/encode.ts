@@ -7,11 +7,11 @@
 import {
   isProductEventName,
   parseChatEnvelope,
-  refuse,
   type ChatRefusal,
   type ChatSseMessage,
   type ParseChatEnvelopeRefusalCode,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { readDialectOption, type CompiledDialect, type LegacyDialect } from './define-legacy-dialect.js';
 import { projectProductEvent, readProductEvents, type CompiledProductEvents, type LegacyProductEvents } from './product-frames.js';
 import { encodeField, isNoLegacyForm } from './field-kind-conversions.js';

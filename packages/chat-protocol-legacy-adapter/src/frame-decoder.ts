@@ -7,13 +7,13 @@
  */
 import {
   parseChatSseMessage,
-  refuse,
   type ChatEventEnvelope,
   type ChatEventEnvelopeOf,
   type ChatRefusal,
   type OpenCardSnapshotV1,
   type ParseChatSseMessageRefusalCode,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { readControlMessage, type LegacyControlMessage } from './control-frame.js';
 import { decodeData, heartbeatByName, parseData, readFrame, readPlainText } from './decode.js';
 import {

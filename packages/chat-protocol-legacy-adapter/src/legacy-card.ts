@@ -6,7 +6,8 @@
  * projects back down. It owns the card's legacy shapes only; v1 validity is
  * the strict parser's, and the times' conversion is the field kinds'.
  */
-import { CARD_LIMITS, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { CARD_LIMITS, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { isObjectRecord as isPlainObject, ownField } from './field-kind-conversions.js';
 
 /**

@@ -8,7 +8,6 @@
  */
 import {
   isProductEventName,
-  refuse,
   type ChatCodec,
   type ChatEnvelopeRecord,
   type ChatEventEnvelopeOf,
@@ -19,6 +18,7 @@ import {
   type ParseChatSseMessageRefusalCode,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { parseData, readFrame } from './decode.js';
 import type { CompiledDialect } from './define-legacy-dialect.js';
 import { ownField } from './field-kind-conversions.js';

@@ -11,7 +11,6 @@ import {
   isChatId,
   parseChatHistoryPage,
   parseOpenCardSnapshot,
-  refuse,
   validateCardResponse,
   type CardValue,
   type ChatHistoryCard,
@@ -21,6 +20,7 @@ import {
   type ChatToolCallState,
   type OpenCardSnapshotV1,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { epochToTimestamp, isObjectRecord, upgradeField } from './field-kind-conversions.js';
 import { isLegacyCardRefusal, type LegacyCardRefusal } from './legacy-card.js';
 

@@ -7,12 +7,12 @@
  */
 import {
   encodeChatEnvelope,
-  refuse,
   type ChatEventEnvelope,
   type ChatEventEnvelopeOf,
   type ChatRefusal,
   type OpenCardSnapshotV1,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { decodeFrame, invalidOptions, type DecodedFrame, type DecodeLegacyChatFrameRefusalCode } from './decode.js';
 import {
   readDialectOption,

@@ -4,7 +4,8 @@
  * or writing anything; the admission and card lookups (`authorizeDispatch`,
  * `interactionAuthority`) still revalidate inside their own transactions.
  */
-import { isChatId, readFields } from '@papercusp/chat-protocol-core';
+import { isChatId } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type { ConversationAuthority, ConversationAuthorityRequest } from '@papercusp/chat-protocol-recovery';
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 

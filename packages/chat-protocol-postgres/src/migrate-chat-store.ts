@@ -5,7 +5,8 @@
  * schema, and each migration commits with its version row. A database that
  * an newer package migrated is refused, never downgraded or written.
  */
-import { readFields, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import { MIGRATION_LOCK_NAMESPACE, advisoryLockSql, advisoryUnlockSql } from './advisory-locks.js';
 import type { ChatDatabase } from './chat-database.js';
 import { describeDatabaseError } from './database-errors.js';

@@ -12,10 +12,9 @@ import {
   isChatId,
   isZonedTimestamp,
   parseChatEnvelope,
-  readFields,
-  refuse,
   type ChatEventEnvelope,
 } from '@papercusp/chat-protocol-core';
+import { readFields, refuse } from '@papercusp/chat-protocol-core/internal';
 import type {
   AppendChatEventResult,
   ChatEventLog,

@@ -6,7 +6,8 @@
  * outbox row commit together. It owns no retry: a failed or unacknowledged
  * transaction rejects, and the resolver reads once.
  */
-import { isChatId, readFields, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { isChatId, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type {
   InteractionAuthority,
   InteractionDecision,

@@ -6,7 +6,8 @@
  * It owns the turn and admission rows; the caller's authority is the host's
  * (`authorizeDispatch`), read inside the admission's own transaction.
  */
-import { isChatId, isSafeJson, isZonedTimestamp, readFields } from '@papercusp/chat-protocol-core';
+import { isChatId, isSafeJson, isZonedTimestamp } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import {
   admissionRefusal,
   readAdmitDispatchRequest,

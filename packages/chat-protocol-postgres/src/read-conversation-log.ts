@@ -7,7 +7,8 @@
  * nothing and folds nothing: the host checks the caller first and applies the
  * frames itself.
  */
-import { isChatId, readFields, refuse, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import { isChatId, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import { readFields, refuse } from '@papercusp/chat-protocol-core/internal';
 import {
   DEFAULT_CONVERSATION_LOG_MAX_FRAMES,
   DEFAULT_CONVERSATION_LOG_MAX_TURNS,

@@ -9,7 +9,8 @@
  * across processes by a poll of the card (`cardPollMs`); waking it by
  * notification and reading the outbox after its cursor is issue 28's.
  */
-import { readFields, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { readFields, refuse } from '@papercusp/chat-protocol-core/internal';
 import type { InteractionTransition } from '@papercusp/chat-protocol-interactions';
 import type { ChatDatabase } from './chat-database.js';
 import { describeDatabaseError } from './database-errors.js';

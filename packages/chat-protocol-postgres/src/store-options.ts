@@ -6,7 +6,7 @@
  * function is a `TypeError` at creation, never a failure on first use. It
  * owns no SQL and no identifier rule (`identifiers.ts` does).
  */
-import { readFields } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 
 /**
  * The fields `keys` of `options`, each read once into a plain copy; `{}` for

@@ -4,7 +4,7 @@
  * store that never throws on it needs. It owns the checks only: reading the
  * turn, resolving the caller's authority and holding the fence are the store's.
  */
-import { readFields } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type { AdmitDispatchRefusalCode, AdmitDispatchRequest } from './adapter.js';
 import type { TurnRecord } from './turn-record.js';
 

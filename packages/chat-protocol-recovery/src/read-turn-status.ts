@@ -7,7 +7,8 @@
  * whether its cancellation committed. It authorizes nothing: the host checks
  * the caller first, as it does before every read.
  */
-import { refuse, type ChatRefusal, type ChatTurnStatus } from '@papercusp/chat-protocol-core';
+import { type ChatRefusal, type ChatTurnStatus } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { ReplayWindow, ReplayWindowRequest, TurnStore } from './adapter.js';
 import { readTurnRequest } from './turn-requests.js';
 

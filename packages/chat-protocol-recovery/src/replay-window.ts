@@ -9,11 +9,11 @@ import {
   isChatId,
   parseChatCursor,
   parseChatEnvelope,
-  refuse,
   type ChatCursor,
   type ChatEventEnvelope,
   type ChatRefusal,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { ReplayWindow } from './adapter.js';
 
 /** Refusal codes of {@link validateReplayWindow}. */

@@ -4,7 +4,7 @@
  * misconfigured at boot gets a `TypeError` here (the only throw of
  * `TurnRecovery`); nothing read here is an input to refuse later.
  */
-import { readFields } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import { DEFAULT_ADMISSION_LEASE_MS } from './admission-lease.js';
 
 /** The default of `TurnRecoveryOptions.maxEffectsPerTurn`. */

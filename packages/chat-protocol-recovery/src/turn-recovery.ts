@@ -9,15 +9,13 @@
  * admissions and judge their lease.
  */
 import {
-  hasBrand,
   isChatId,
   isZonedTimestamp,
-  readFields,
-  refuse,
   requireChatCapabilities,
   type ChatCapabilityName,
   type ChatRefusal,
 } from '@papercusp/chat-protocol-core';
+import { hasBrand, readFields, refuse } from '@papercusp/chat-protocol-core/internal';
 import { inspectEffect, isAdmissionExpired } from './admission-lease.js';
 import type { TurnAction, TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import { completed, needsReconciliation, settledOutcome } from './effect-verdicts.js';

@@ -5,7 +5,8 @@
  * shapes and the reading; what an operation does with a request is
  * `TurnRecovery`'s.
  */
-import { isChatId, readFields, type ChatCursor } from '@papercusp/chat-protocol-core';
+import { isChatId, type ChatCursor } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type { EffectClaim } from './outcomes.js';
 
 /** The request of `startTurn`: the effect identities the host authorized for this turn. */

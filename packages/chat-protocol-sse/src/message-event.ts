@@ -7,12 +7,12 @@
 import {
   CHAT_EVENT_TYPES_V1,
   parseChatSseMessage,
-  refuse,
   type ChatEventEnvelope,
   type ChatEventTypeV1,
   type ParseChatSseMessageRefusalCode,
   type ParseResult,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 
 /** The SSE `event:` names of v1 frames, one per event type; a product's events are named by their own type. */
 export const CHAT_SSE_EVENT_NAMES: readonly ChatEventTypeV1[] = CHAT_EVENT_TYPES_V1;

@@ -6,13 +6,13 @@
  */
 import {
   CHAT_LIMITS,
-  digestEnvelope,
   formatChatCursor,
   parseChatSseMessage,
   type ChatCursor,
   type ChatEventEnvelope,
   type ParseChatSseMessageRefusalCode,
 } from '@papercusp/chat-protocol-core';
+import { digestEnvelope } from '@papercusp/chat-protocol-core/internal';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 /** The fetch the client calls: the platform's, or one the app wraps (auth, tracing). */

@@ -6,7 +6,8 @@
  * turns, frames and grants alike, as a host's store answers from one database.
  * It shares the database's faults, counts and restarts; it owns no table.
  */
-import { isChatId, readFields, refuse } from '@papercusp/chat-protocol-core';
+import { isChatId } from '@papercusp/chat-protocol-core';
+import { readFields, refuse } from '@papercusp/chat-protocol-core/internal';
 import {
   DEFAULT_CONVERSATION_LOG_MAX_FRAMES,
   DEFAULT_CONVERSATION_LOG_MAX_TURNS,

@@ -7,7 +7,7 @@
  * share the same fences, faults and restarts without forking this one.
  * Deterministic: no clock, no Math.random; random fault plans come from the seed.
  */
-import { readFields } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 
 /** Faults a test can inject into one call of an operation. */
 export type FakeFaultKind =

@@ -8,7 +8,8 @@
  * terminal record is refused and recorded as a `violation` in the history.
  * Its operations read every request once; one they cannot read names no card.
  */
-import { readFields, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type {
   InteractionAuthority,
   InteractionDecision,

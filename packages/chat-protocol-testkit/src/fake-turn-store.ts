@@ -10,7 +10,8 @@
  * `violation` in the history. Its operations read every request once and answer
  * one they cannot read as naming no turn; only a write they cannot make rejects.
  */
-import { LIGHTWEIGHT_CHAT_CAPABILITIES, readFields, type ChatCapabilities, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import { LIGHTWEIGHT_CHAT_CAPABILITIES, type ChatCapabilities, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import {
   admissionRefusal,
   readAdmitDispatchRequest,

@@ -13,7 +13,6 @@ import {
   parseChatEnvelope,
   parseChatState,
   promptOnlyCardKind,
-  refuse,
   type ApplyChatEventResult,
   type CardResponse,
   type ChatChannel,
@@ -21,6 +20,7 @@ import {
   type ChatRefusal,
   type ChatStateV1,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import files from 'virtual:chat-protocol-golden';
 
 const GOLDEN_SESSION_NAMES = [

@@ -3,7 +3,7 @@
  * store and the fake event log both do, and the window they answer for a
  * request that names no turn. Test support, not exported from the package.
  */
-import { readFields } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type { ReplayWindow, ReplayWindowRequest } from '@papercusp/chat-protocol-recovery';
 
 /** The window of a turn nobody wrote, or of a request that names no turn. */

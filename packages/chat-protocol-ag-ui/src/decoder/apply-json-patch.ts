@@ -4,7 +4,8 @@
  * last snapshot it saw and emits the result. Pure: it works on a copy and
  * refuses (never throws on) a malformed patch or a pointer that misses.
  */
-import { canonicalJson, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { canonicalJson, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 
 /** Refusal codes of {@link applyJsonPatch}. */
 type ApplyJsonPatchRefusalCode = 'invalid-patch';

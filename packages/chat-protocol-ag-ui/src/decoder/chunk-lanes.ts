@@ -5,7 +5,7 @@
  * `decodeOne`; what closing a lane makes travels with the next accepted event, never dropped. It owns the lane
  * record and the expansion; what the expanded events mean is the bracket modules'.
  */
-import { refuse } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { AgUiLoss } from '../loss.js';
 import type { DecodeAgUiEventRefusalCode, DecodeAgUiEventResult } from './decoder-types.js';
 import { describe, unreadFields, type Fields } from './event-vocabulary.js';

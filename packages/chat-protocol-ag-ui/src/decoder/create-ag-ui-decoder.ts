@@ -13,7 +13,8 @@
  * step committed. What each event means is its translator's: `run-brackets.ts`, `message-brackets.ts`,
  * `tool-calls.ts`, `state-patches.ts`, `custom-events.ts`, `chunk-lanes.ts`.
  */
-import { refuse, type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import { type ChatEventEnvelope } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { readPlainData } from '../read-plain-data.js';
 import { chunkKind, closeLaneBefore, createChunkLanes, decodeChunk, deliver, type LaneDecoding } from './chunk-lanes.js';
 import { customEvent } from './custom-events.js';

@@ -3,7 +3,7 @@
  * no native event for (a card, a product event) as it is, for core's strict parser to judge. A v1 event with a
  * native AG-UI event never travels this way. It owns that rule only.
  */
-import { refuse } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { AG_UI_CUSTOM_EVENT_NAME } from '../ag-ui-event.js';
 import { describe, isRecord, type Fields } from './event-vocabulary.js';
 import type { Step } from './translated-step.js';

@@ -4,7 +4,8 @@
  * allocate their identities, so a refused event never costs the host a seq. It owns that order and the envelope's
  * shape; what an event means is the translators', and the identity is the host's.
  */
-import { CHAT_LIMITS, refuse, type ChatEventTypeV1, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { CHAT_LIMITS, type ChatEventTypeV1, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { AgUiEnvelopeIdentity, DecodeAgUiEventRefusalCode } from './decoder-types.js';
 import type { Fields } from './event-vocabulary.js';
 import type { DecoderHost } from './host-context.js';

@@ -3,7 +3,8 @@
  * way now and another later), and its callbacks, each called with the context as `this` as the host wrote them. It
  * owns no rule about events: an exception a callback throws propagates, as the decoder's contract says.
  */
-import { parseChatEnvelope, readFields, type ParseResult } from '@papercusp/chat-protocol-core';
+import { parseChatEnvelope, type ParseResult } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type {
   AgUiDecoderContext,
   AgUiEnvelopeIdentity,

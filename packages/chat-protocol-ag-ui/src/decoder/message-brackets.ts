@@ -4,7 +4,7 @@
  * It owns those brackets' entries in the run's record and their continuation rules (a continuation names its
  * opener's producer); the run itself is `run-brackets.ts`'.
  */
-import { refuse } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { describe, lookup, sameProducer, type Fields } from './event-vocabulary.js';
 import type { OpenRun } from './run-brackets.js';
 import type { Step } from './translated-step.js';

@@ -5,7 +5,8 @@
  * last. It restates the reducer's placement rules (`applyChatEvent`) for the events the decoder builds; it owns no
  * identity (seq and ids are the host's) and no state version (the decoder's versions only increase).
  */
-import { refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 
 /** Why an event cannot be placed next in its turn: the reducer's own codes, and a tool result of another run's call. */
 export type PlacementRefusalCode =

@@ -5,7 +5,8 @@
  * (its open messages, reasoning, calls and announced subagents) and the slot that holds it; what those brackets
  * mean is `message-brackets.ts`' and `tool-calls.ts`', and a run's request is `run-input.ts`'.
  */
-import { DONE_STATUSES, refuse, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { DONE_STATUSES, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { AgUiLoss } from '../loss.js';
 import { readCarried } from '../resume-entries.js';
 import type { DecodeAgUiEventRefusalCode } from './decoder-types.js';

@@ -4,7 +4,7 @@
  * refuse it: reported lost with its code). Everything else in the request, and each answer's value, is reported
  * lost. It owns that reading; the entry's own shape is `resume-entries.ts`'.
  */
-import { refuse } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { AgUiLoss } from '../loss.js';
 import { cardResponseFromResumeEntry } from '../resume-entries.js';
 import { isRecord, type Fields } from './event-vocabulary.js';

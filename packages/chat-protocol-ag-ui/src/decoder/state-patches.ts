@@ -4,7 +4,7 @@
  * seen (`apply-json-patch.ts`), made the next version. It owns the state history record (the last version and
  * snapshot), changed only when a step commits; v1 state versions only order snapshots.
  */
-import { refuse } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { readCarried } from '../resume-entries.js';
 import { applyJsonPatch } from './apply-json-patch.js';
 import type { Fields } from './event-vocabulary.js';

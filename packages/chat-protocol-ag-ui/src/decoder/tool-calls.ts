@@ -5,7 +5,8 @@
  * never invented. It owns the calls' entries in the run's record and their status rule; which calls the turn made
  * and answered is the reducer view's.
  */
-import { TOOL_RESULT_STATUSES, refuse } from '@papercusp/chat-protocol-core';
+import { TOOL_RESULT_STATUSES } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { AgUiLoss } from '../loss.js';
 import { readCarried } from '../resume-entries.js';
 import { isOneOf, isRecord, lookup, sameProducer, type Fields } from './event-vocabulary.js';

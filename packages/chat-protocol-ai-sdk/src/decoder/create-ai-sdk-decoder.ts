@@ -11,7 +11,8 @@
  * envelopes made with the host's identities, and only then is the turn's record changed. What each chunk means is
  * `chunk-events.ts`', the reducer's rules are `placement.ts`', the held `data-*` parts are `carried-parts.ts`'.
  */
-import { refuse, type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { type ChatEventEnvelope, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import { createCarriedParts, dropToolResultPart, encodeWithParts, holdPart } from './carried-parts.js';
 import { AI_SDK_ERROR_CODE, eventsOf } from './chunk-events.js';
 import { TRANSPORT, dataLost, lostFields } from './chunk-vocabulary.js';

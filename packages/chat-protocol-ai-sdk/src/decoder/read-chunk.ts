@@ -3,7 +3,7 @@
  * made. Getters, `toJSON` and Proxy traps run only here, so every later read is of plain data and a value checked is
  * the value used. It owns no rule about what a chunk means.
  */
-import { readFields } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type { AiSdkDecoderContext } from './decoder-types.js';
 
 /** A chunk or a v1 event as plain data (the decoder's copy). */

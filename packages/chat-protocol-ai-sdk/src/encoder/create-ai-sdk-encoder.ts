@@ -8,12 +8,12 @@
 import {
   isProductEventName,
   parseChatEnvelope,
-  refuse,
   type ChatEventEnvelope,
   type ChatEventV1,
   type ChatRefusal,
   type ParseChatEnvelopeRefusalCode,
 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import {
   AI_SDK_DATA_PARTS,
   AI_SDK_FINISH_REASONS,

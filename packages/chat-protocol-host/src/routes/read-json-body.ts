@@ -5,7 +5,8 @@
  * dribbled body is never waited for whole); the shape of the JSON is each
  * route's, and what happens to the connection afterwards is the listener's.
  */
-import { isSafeJson, refuse, type ParseResult } from '@papercusp/chat-protocol-core';
+import { isSafeJson, type ParseResult } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 
 /** Refusal codes of {@link readJsonBody}. */
 export type ReadJsonBodyRefusalCode = 'unsupported-media-type' | 'body-too-large' | 'invalid-json' | 'request-timeout';

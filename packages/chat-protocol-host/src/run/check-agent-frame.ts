@@ -3,7 +3,8 @@
  * from what an agent yielded is written only when core's own parser accepts it
  * unchanged, so an agent can never put an invalid or oversized frame in the log.
  */
-import { isSafeJson, parseChatEnvelope, refuse } from '@papercusp/chat-protocol-core';
+import { isSafeJson, parseChatEnvelope } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { ChatEventEnvelope, ChatRefusal } from '@papercusp/chat-protocol-core';
 
 /** Why {@link checkAgentFrame} refused a frame: the one code the turn's `error` carries (the README documents it). */

@@ -6,14 +6,8 @@
  * `readConversationLog` (recovery's `ConversationLogReader`: one snapshot) and
  * authorizes nothing.
  */
-import {
-  applyChatEvent,
-  createChatState,
-  formatChatCursor,
-  refuse,
-  type ChatRefusal,
-  type ChatStateV1,
-} from '@papercusp/chat-protocol-core';
+import { applyChatEvent, createChatState, formatChatCursor, type ChatRefusal, type ChatStateV1 } from '@papercusp/chat-protocol-core';
+import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { ConversationLogReader, ConversationLogTurn } from '@papercusp/chat-protocol-recovery';
 
 /**

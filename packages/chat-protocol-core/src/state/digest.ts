@@ -1,0 +1,96 @@
+/**
+ * Content digests for the reducer's idempotency memory: a 64-bit
+ * non-cryptographic hash of an envelope's content (its timestamp and its event
+ * fields in allowlist order, nested object keys sorted), so equal content gives
+ * an equal digest whatever the key order. It detects a host resending different
+ * content under the same id or seq; it is not a defence against forgery.
+ */
+import { canonicalJson } from '../primitives/canonical-json.js';
+import type { ChatEventEnvelope } from '../envelope/envelope.js';
+import { CHAT_EVENT_FIELDS } from '../events/event-fields.js';
+import { hasOwn } from '../primitives/primitives.js';
+import { PRODUCT_EVENT_FIELDS } from '../events/product-events.js';
+
+// Two 32-bit multiply-xorshift lanes mixed at the end (the cyrb53 construction,
+// kept at the full 64 bits). The lanes live here, not in a string being built:
+// the reducer digests every envelope, and the concatenation and JSON text a
+// built-up string needs cost more than the hashing itself. Invariant: `mix`
+// sets both lanes before feeding anything, and every digest is read out in the
+// same synchronous call, so no call sees another's lanes.
+let first = 0;
+let second = 0;
+
+// Strings are fed with their length first, so no two sequences of fields feed
+// the same codes (`"ab","c"` and `"a","bc"` differ). The loop works on locals:
+// module variables would be read and written back at every character.
+function feedString(text: string): void {
+  let lane1 = Math.imul(first ^ (0x10000 + text.length), 2654435761);
+  let lane2 = Math.imul(second ^ (0x10000 + text.length), 1597334677);
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    lane1 = Math.imul(lane1 ^ code, 2654435761);
+    lane2 = Math.imul(lane2 ^ code, 1597334677);
+  }
+  first = lane1;
+  second = lane2;
+}
+
+function feedValue(value: unknown): void {
+  if (typeof value === 'string') feedString(value);
+  else feedString(canonicalJson(value));
+}
+
+/**
+ * The digest of what an envelope says (its timestamp and event, not its ids or
+ * seq): 16 lower-case hex characters, the one a state's `eventLog` line holds.
+ * Equal content gives an equal digest whatever its key order, so a client can
+ * tell an identical redelivery from a conflicting one without keeping the
+ * frame. Takes a parsed envelope; on other values it may throw what
+ * `canonicalJson` throws.
+ */
+export function digestEnvelope(envelope: ChatEventEnvelope): string {
+  mix(envelope);
+  return hex16(first, second);
+}
+
+/**
+ * The same digest as {@link digestEnvelope}, as its two 32-bit halves (first
+ * eight hex digits, then the last eight) written into `target[0]` and
+ * `target[1]`: what the reducer's memory stores, without building the text.
+ */
+export function digestEnvelopeInto(envelope: ChatEventEnvelope, target: Int32Array): void {
+  mix(envelope);
+  target[0] = first;
+  target[1] = second;
+}
+
+/** The text form of a digest given as its two 32-bit halves (see {@link digestEnvelopeInto}). */
+export function formatDigest(high: number, low: number): string {
+  return hex16(high, low);
+}
+
+function mix(envelope: ChatEventEnvelope): void {
+  first = 0xdeadbeef;
+  second = 0x41c6ce57;
+  feedString(envelope.occurredAt);
+  const event = envelope.event as Readonly<Record<string, unknown>>;
+  const type = envelope.event.type;
+  // A product event (see createChatCodec) has the fields every product event has.
+  const fields: readonly string[] = hasOwn(CHAT_EVENT_FIELDS, type) ? CHAT_EVENT_FIELDS[type] : PRODUCT_EVENT_FIELDS;
+  for (const field of fields) {
+    const value = event[field];
+    if (value !== undefined) {
+      feedString(field);
+      feedValue(value);
+    }
+  }
+  first = Math.imul(first ^ (first >>> 16), 2246822507);
+  first ^= Math.imul(second ^ (second >>> 13), 3266489909);
+  second = Math.imul(second ^ (second >>> 16), 2246822507);
+  second ^= Math.imul(first ^ (first >>> 13), 3266489909);
+}
+
+// Each half as eight lower-case hex digits, zero-padded; `>>> 0` reads it unsigned.
+function hex16(high: number, low: number): string {
+  return (high >>> 0).toString(16).padStart(8, '0') + (low >>> 0).toString(16).padStart(8, '0');
+}
