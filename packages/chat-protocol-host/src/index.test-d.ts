@@ -21,6 +21,8 @@ import {
 } from './index.js';
 import type { ChatHistoryTurnV1, ChatStateV1 } from '@papercusp/chat-protocol-core';
 import type { PostgresChatStore } from '@papercusp/chat-protocol-postgres';
+import type { AgUiChatAgent } from '@papercusp/chat-protocol-ag-ui';
+import type { AiSdkChatAgent } from '@papercusp/chat-protocol-ai-sdk/agent';
 
 describe('the public types of @papercusp/chat-protocol-host', () => {
   it('what createPostgresChatStore returns is a ChatHostStore, readConversationLog included', () => {
@@ -78,6 +80,11 @@ describe('the public types of @papercusp/chat-protocol-host', () => {
     // An agent with only `run` is valid; `effects(turn)` is gone.
     expectTypeOf<{ run: ChatAgent['run'] }>().toExtend<ChatAgent>();
     expectTypeOf<ChatAgent>().not.toHaveProperty('effects');
+  });
+
+  it("the adapters' agents are host agents: what createAiSdkChatAgent and createAgUiChatAgent return is a ChatAgent (SEAM.md)", () => {
+    expectTypeOf<AiSdkChatAgent>().toExtend<ChatAgent>();
+    expectTypeOf<AgUiChatAgent>().toExtend<ChatAgent>();
   });
 
   it('the feedback of a call names its callId and may say cancelled or needs-reconciliation', () => {
