@@ -20,7 +20,7 @@ import { isDeepStrictEqual } from 'node:util';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const hostBin = join(root, 'packages/chat-protocol-host-command/bin/chat-protocol-host.js');
 const databaseUrl = process.env['DATABASE_URL'] || null;
-const TOOL_DELAY_MS = 1200;
+const TOOL_DELAY_MS = 2000;
 const DEMO_TIMEOUT_MS = 180_000;
 
 // Colour only for a person at a terminal.
@@ -518,6 +518,8 @@ async function main() {
   let cancelled = null;
   const cancelSeen = await followTurn(first.url, cancelTurnId, async (envelope) => {
     if (envelope.event.type === 'tool_call') {
+      // The host claims and launches the refund right after it logs the call: give it a moment, well inside the refund's run.
+      await new Promise((resolve) => setTimeout(resolve, TOOL_DELAY_MS / 4));
       cancelled = await request(first.url, 'POST', `/${conversationId}/turns/${cancelTurnId}/cancel`, TOKENS.ana);
       line(`   POST /cancel answered ${cancelled.status}: still running when cancelled: ${JSON.stringify(cancelled.body?.inFlight)}`);
     }

@@ -38,6 +38,8 @@ const SETTINGS = {
   concurrency: [1, 8],
   /** The text deltas the model streams per turn, each of 8 characters. */
   deltasPerTurn: 30,
+  /** The model's pace in the latency cells: one delta every this many milliseconds (50 a second, a fast model). */
+  pacedDeltaMs: 20,
   poolSize: 10,
 };
 
@@ -49,10 +51,11 @@ const turnNumberOf = (prompt) => /order (\d+)/.exec(JSON.stringify(prompt))?.[1]
 
 /**
  * The same mock model on both sides: for each call it streams `deltasPerTurn`
- * text deltas that spell out the turn's number, stamping the moment it emits
- * each one (by turn number and delta index).
+ * text deltas that spell out the turn's number, as fast as they are read or one
+ * every `pace.deltaMs`, stamping the moment it emits each one (by turn number
+ * and delta index).
  */
-function stampingModel(stamps) {
+function stampingModel(stamps, pace) {
   return new MockLanguageModelV3({
     doStream: async ({ prompt }) => {
       const turn = turnNumberOf(prompt);
@@ -75,7 +78,7 @@ function stampingModel(stamps) {
         },
       ];
       let index = 0;
-      const stamped = simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }).pipeThrough(
+      const stamped = simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: pace.deltaMs }).pipeThrough(
         new TransformStream({
           transform(chunk, controller) {
             if (chunk.type === 'text-delta') stamps.set(`${turn}:${index++}`, now());
@@ -133,12 +136,16 @@ async function hostHandler(model, backend) {
 /** The child: one server (`floor` or the host on a backend) behind node:http, answering stamp and stop requests over IPC. */
 async function runChild(target) {
   const stamps = new Map();
-  const model = stampingModel(stamps);
+  const pace = { deltaMs: null };
+  const model = stampingModel(stamps, pace);
   const served = target.kind === 'floor' ? { handler: floorHandler(model), close: async () => {} } : await hostHandler(model, target);
   const server = createServer(createNodeRequestListener(served.handler));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.on('message', async (message) => {
-    if (message.type === 'stamps') {
+    if (message.type === 'pace') {
+      pace.deltaMs = message.deltaMs;
+      process.send({ type: 'paced' });
+    } else if (message.type === 'stamps') {
       process.send({ type: 'stamps', stamps: [...stamps] });
       stamps.clear();
     } else if (message.type === 'stop') {
@@ -192,26 +199,29 @@ async function stopChild(child) {
   await exited;
 }
 
-/** Turns per second and delta → client delays of one server at each concurrency. */
+/**
+ * One server at each concurrency: turns per second with the model as fast as
+ * it is read, then the delta → client delays with the model at its paced rate
+ * (so a delay is the server's, not a queue of deltas the model produced ahead).
+ */
 async function measureTarget(name, target, path) {
   progress(`${name}: starting`);
   const { child, base } = await startChild(target);
+  const run = (arrivals) => runClientTurn(`${base}${path}`, arrivals);
   try {
     const cells = {};
     for (const concurrency of SETTINGS.concurrency) {
-      progress(`${name}: ${concurrency} concurrent`);
-      const cell = await turnsPerSecond(
-        base,
-        concurrency,
-        (arrivals) => runClientTurn(`${base}${path}`, arrivals),
-        SETTINGS.throughputMilliseconds,
-      );
+      progress(`${name}: turns per second, ${concurrency} concurrent`);
+      cells[concurrency] = { rate: (await turnsPerSecond(base, concurrency, run, SETTINGS.throughputMilliseconds)).rate };
+    }
+    await ask(child, { type: 'pace', deltaMs: SETTINGS.pacedDeltaMs }, 'paced');
+    await ask(child, { type: 'stamps' }, 'stamps');
+    for (const concurrency of SETTINGS.concurrency) {
+      progress(`${name}: delta → client at ${1000 / SETTINGS.pacedDeltaMs} deltas/s, ${concurrency} concurrent`);
+      const cell = await turnsPerSecond(base, concurrency, run, SETTINGS.throughputMilliseconds);
       const { stamps } = await ask(child, { type: 'stamps' }, 'stamps');
       const delays = deltaDelays(new Map(stamps), cell.arrivals);
-      cells[concurrency] = {
-        rate: cell.rate,
-        delay: { deltas: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) },
-      };
+      cells[concurrency].delay = { deltas: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) };
     }
     return { name, cells };
   } finally {
@@ -256,7 +266,7 @@ export function agentSection(results) {
       c1: 'turns/s, 1 client',
       c8: 'turns/s, 8 clients',
       ratio: "the floor's turns/s ÷ this one's, 1 / 8 clients",
-      delay1: 'model delta → client p50 / p99 / max, 1 client',
+      delay1: `model delta → client p50 / p99 / max at ${1000 / SETTINGS.pacedDeltaMs} deltas/s, 1 client`,
       delay8: '8 clients',
     },
     [row(floor, '1.0× / 1.0×'), ...results.hosts.map((target) => row(target, ratioOf(target)))],
@@ -268,8 +278,8 @@ One-minute load average at the start of this section ${results.loadAtStart.toFix
 
 ${table}
 
-- The same \`MockLanguageModelV3\` on every row streams ${SETTINGS.deltasPerTurn} text deltas of 8 characters per turn (no tools), as
-  fast as it is read. The floor is the AI SDK's own route: \`streamText({ model, messages })\` and
+- The same \`MockLanguageModelV3\` on every row streams ${SETTINGS.deltasPerTurn} text deltas of 8 characters per turn (no tools): as
+  fast as they are read for the turns per second, one every ${SETTINGS.pacedDeltaMs} ms (a fast model) for the delays. The floor is the AI SDK's own route: \`streamText({ model, messages })\` and
   \`toUIMessageStreamResponse()\`, nothing stored. The host rows run \`createChatHost\` with \`createAiSdkChatAgent({ model })\`
   on \`createPostgresChatStore\` (PGlite in memory, or a throwaway Postgres server through a \`pg\` Pool of ${SETTINGS.poolSize}), and serve
   the turn on its AI SDK route (\`POST /v1/ai-sdk/chat\`): every delta appended to the durable log before the client

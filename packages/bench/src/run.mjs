@@ -13,6 +13,7 @@ import { legacyContenders, legacyRows } from './legacy.mjs';
 import { postgresSection, measurePostgresStores } from './postgres.mjs';
 import { measureSse, measureSseClientBundle, sseSection } from './sse.mjs';
 import { interopSection, measureInteropBundles } from './interop.mjs';
+import { agentSection, measureAgent } from './agent.mjs';
 import { hostSection, measureHost } from './host.mjs';
 import { countRoundTrips, measureRecoveryLatency, recoveryContenders, recoveryRows } from './recovery.mjs';
 import { reducerResults } from './reducer.mjs';
@@ -72,6 +73,7 @@ const postgresResults = await measurePostgresStores({ median });
 const sseResults = { results: await measureSse({ median }), bundle: await measureSseClientBundle() };
 const interopBundles = await measureInteropBundles();
 const hostResults = await measureHost();
+const agentResults = await measureAgent();
 const seconds = (performance.now() - startedAt) / 1000;
 
 const ns = (id) => median(samples.get(id));
@@ -216,6 +218,7 @@ ${sseSection(sseResults)}
 ${interopSection(interopBundles)}
 ${clientImportsSection(clientImports)}
 ${hostSection(hostResults)}
+${agentSection(agentResults)}
 ## Testkit: what a browser test bundle pays (issue #7)
 
 - The golden sessions travel inside the testkit's bundle, so a browser or React Native test runner replays them
