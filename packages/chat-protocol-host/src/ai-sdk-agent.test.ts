@@ -143,7 +143,12 @@ describe('createAiSdkChatAgent through the host (issue 26)', () => {
     expect(events.map((event) => event.type)).toEqual(['tool_call', 'tool_result', 'delta', 'delta', 'delta', 'done']);
     expect(events[0]).toMatchObject({ type: 'tool_call', callId: 'call_a', name: 'lookup', input: { orderId: '1042' } });
     expect(events[1]).toMatchObject({ type: 'tool_result', callId: 'call_a', status: 'succeeded' });
-    expect(events.at(-1)).toEqual({ type: 'done', status: 'completed', stopReason: 'stop', usage: { inputTokens: 20, outputTokens: 10, totalTokens: 30 } });
+    expect(events.at(-1)).toEqual({
+      type: 'done',
+      status: 'completed',
+      stopReason: 'stop',
+      usage: { inputTokens: 20, outputTokens: 10, totalTokens: 30 },
+    });
   });
 
   it("the second turn's model call receives the first turn's history", async () => {
