@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { relativeImports, sourceFiles } from '../../../test-support/relative-imports.js';
 
 // Issue 25: the folders of src are layers a reader can take one at a time only
 // while no module needs one that needs it back. This reads the relative
@@ -9,26 +10,6 @@ import { describe, expect, it } from 'vitest';
 // modules together just the same) straight from the text, without a bundler.
 
 const SRC = dirname(fileURLToPath(import.meta.url));
-
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !/\.test(?:-d)?\.ts$/.test(entry.name) ? [path] : [];
-  });
-}
-
-// `import … from '…'`, `export … from '…'` (over several lines too), `import '…'` and `import('…')`;
-// only statements that start a line, so the examples in comments are not read.
-const SPECIFIERS = /^(?:import|export)\s[^;]*?\bfrom\s*'([^']+)'|^import\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
-
-function relativeImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(SPECIFIERS)]
-    .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
-    .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier) => resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
-}
 
 const name = (path: string) => relative(SRC, path).split(sep).join('/');
 const files = sourceFiles(SRC);

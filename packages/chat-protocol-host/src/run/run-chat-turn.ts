@@ -20,7 +20,6 @@ import type {
 } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import type { ChatHostEventSink, ChatHostTurnEndStatus } from '../chat-host-event.js';
-import type { AgentHistory } from '../use-cases/agent-history.js';
 import { askCard } from './ask-card.js';
 import type { CardWakeup } from './card-wakeups.js';
 import { checkAgentFrame } from './check-agent-frame.js';
@@ -40,7 +39,7 @@ export interface RunChatTurnContext {
   /** Aborted when the turn's cancellation committed (seen in this process or through the turn record). */
   readonly signal: AbortSignal;
   /** The conversation's earlier turns for the agent's context, read once the turn's `user_input` is written. */
-  readonly readHistory: () => Promise<{ readonly ok: true; readonly value: AgentHistory } | { readonly ok: false; readonly code: string }>;
+  readonly readHistory: () => Promise<{ readonly ok: true; readonly value: Pick<ChatAgentContext, 'history' | 'historyOmitted'> } | { readonly ok: false; readonly code: string }>;
   /** Registers the abort controller of an admitted effect, for recovery's abort hook; the returned function removes it. */
   readonly registerEffect: (effectId: string, controller: AbortController) => () => void;
   /** Arms a wait that settles when a card answer may have been stored (or after a poll interval); armed before each read of the card. */

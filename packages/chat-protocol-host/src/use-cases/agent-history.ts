@@ -6,6 +6,7 @@
  * the marker; the fold is `conversation-state.ts`'s.
  */
 import { historyFromChatState, type ChatHistoryTurnV1, type ChatRefusal } from '@papercusp/chat-protocol-core';
+import type { ChatAgentContext } from '../chat-agent.js';
 import type { ConversationLogReader } from '@papercusp/chat-protocol-recovery';
 import { readConversationState, type ReadConversationStateRefusalCode } from './conversation-state.js';
 
@@ -13,10 +14,7 @@ import { readConversationState, type ReadConversationStateRefusalCode } from './
 export const DEFAULT_MAX_HISTORY_TURNS = 50;
 
 /** The history of a run: the newest earlier turns, and how many were left out. */
-export interface AgentHistory {
-  readonly history: readonly ChatHistoryTurnV1[];
-  readonly historyOmitted: number;
-}
+export type AgentHistory = Pick<ChatAgentContext, 'history' | 'historyOmitted'>;
 
 /** What {@link readAgentHistory} reads: the conversation, the turn being run, and the bounds. */
 export interface AgentHistoryRequest {
