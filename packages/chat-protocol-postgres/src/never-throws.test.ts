@@ -8,7 +8,7 @@
  * written) throw `TypeError` only.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   anyArguments,
   describeHostileContract,
@@ -162,3 +162,21 @@ const throwing: FunctionClassification['throwing'] = {
 };
 
 describeHostileContract('postgres', postgres, { neverThrowing, throwing });
+
+// A counterexample the property found (seed 360241671): a getter inside an effect of the record threw the hostile
+// error itself, where a record that cannot be read is a TypeError, and nothing is written.
+describe('compareAndSwap of a record whose effect cannot be read', () => {
+  it('rejects with a TypeError and writes nothing', async () => {
+    const effect = Object.defineProperty({ claim: 1, status: 'open' }, 'effectId', {
+      enumerable: true,
+      get: () => {
+        throw new Error('hostile');
+      },
+    });
+    const next = { ...record, turnId: 'turn_hostile_effect', effects: [effect] };
+    await expect(store.turnStore.compareAndSwap({ turnId: 'turn_hostile_effect', expectedRevision: 0, next })).rejects.toThrow(
+      new TypeError('compareAndSwap of turn_hostile_effect: the record cannot be read (a getter or a Proxy trap threw)'),
+    );
+    expect(await store.turnStore.read('turn_hostile_effect')).toBeNull();
+  });
+});

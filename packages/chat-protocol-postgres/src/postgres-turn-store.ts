@@ -62,6 +62,15 @@ const admissionsOf = (schema: string, turn: string): string =>
 
 /** Why a record may not be written for this swap, or `null`. */
 function unwritable(turnId: string, expectedRevision: number, next: unknown): string | null {
+  try {
+    return recordProblem(turnId, expectedRevision, next);
+  } catch {
+    // A getter or a Proxy trap inside the record (an effect's field) threw: the caller's bug, a TypeError.
+    return 'the record cannot be read (a getter or a Proxy trap threw)';
+  }
+}
+
+function recordProblem(turnId: string, expectedRevision: number, next: unknown): string | null {
   const record = readFields(next as TurnRecord<unknown>, ['turnId', 'conversationId', 'revision', 'status', 'effects']);
   if (
     record === undefined ||
