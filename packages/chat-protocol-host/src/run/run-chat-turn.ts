@@ -39,7 +39,10 @@ export interface RunChatTurnContext {
   /** Aborted when the turn's cancellation committed (seen in this process or through the turn record). */
   readonly signal: AbortSignal;
   /** The conversation's earlier turns for the agent's context, read once the turn's `user_input` is written. */
-  readonly readHistory: () => Promise<{ readonly ok: true; readonly value: Pick<ChatAgentContext, 'history' | 'historyOmitted'> } | { readonly ok: false; readonly code: string }>;
+  readonly readHistory: () => Promise<
+    | { readonly ok: true; readonly value: Pick<ChatAgentContext, 'history' | 'historyOmitted'> }
+    | { readonly ok: false; readonly code: string }
+  >;
   /** Registers the abort controller of an admitted effect, for recovery's abort hook; the returned function removes it. */
   readonly registerEffect: (effectId: string, controller: AbortController) => () => void;
   /** Arms a wait that settles when a card answer may have been stored (or after a poll interval); armed before each read of the card. */
