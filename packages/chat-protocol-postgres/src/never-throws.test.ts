@@ -174,9 +174,9 @@ describe('compareAndSwap of a record whose effect cannot be read', () => {
       },
     });
     const next = { ...record, turnId: 'turn_hostile_effect', effects: [effect] };
-    await expect(store.turnStore.compareAndSwap({ turnId: 'turn_hostile_effect', expectedRevision: 0, next })).rejects.toThrow(
-      new TypeError('compareAndSwap of turn_hostile_effect: the record cannot be read (a getter or a Proxy trap threw)'),
-    );
+    await expect(
+      store.turnStore.compareAndSwap({ turnId: 'turn_hostile_effect', expectedRevision: 0, next: next as never }),
+    ).rejects.toThrow(new TypeError('compareAndSwap of turn_hostile_effect: the record cannot be read (a getter or a Proxy trap threw)'));
     expect(await store.turnStore.read('turn_hostile_effect')).toBeNull();
   });
 });
