@@ -18,15 +18,12 @@ import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { createAiSdkChatAgent } from '@papercusp/chat-protocol-ai-sdk/agent';
 import { createChatHost, createNodeRequestListener } from '@papercusp/chat-protocol-host';
-import { createPostgresChatStore, migrateChatStore, pgDatabase, pgliteDatabase } from '@papercusp/chat-protocol-postgres';
 import { convertToModelMessages, DefaultChatTransport, simulateReadableStream, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import pg from 'pg';
 import { startPostgresCluster } from '../../../test-support/postgres-cluster.mjs';
-import { callerOf, deltaDelays, delayCell, owns, quantile, rate, turnsPerSecond } from './host.mjs';
+import { callerOf, deltaDelays, delayCell, openBenchStore, quantile, rate, turnsPerSecond } from './host.mjs';
 import { markdownTable } from './markdown-table.mjs';
 import { ask } from './sse.mjs';
 
@@ -102,28 +99,7 @@ function floorHandler(model) {
 
 /** The host with `createAiSdkChatAgent` on `backend`; its AI SDK route serves the same stream shape as the floor. */
 async function hostHandler(model, backend) {
-  let database;
-  let close;
-  if (backend.kind === 'pglite') {
-    const db = await PGlite.create();
-    database = pgliteDatabase(db);
-    close = () => db.close();
-  } else {
-    const pool = new pg.Pool({ connectionString: backend.url, max: SETTINGS.poolSize });
-    database = pgDatabase(pool);
-    close = () => pool.end();
-  }
-  const migrated = await migrateChatStore(database);
-  if (!migrated.ok) throw new Error(`agent bench: migration failed: ${migrated.code} ${migrated.message}`);
-  const store = createPostgresChatStore(database, {
-    authorizeConversation: (_query, { caller, conversationId }) => owns(caller, conversationId),
-    authorizeDispatch: (_query, { caller, conversationId }) => owns(caller, conversationId),
-    interactionAuthority: (_query, { caller, conversationId }) => {
-      if (!owns(caller, conversationId)) return null;
-      const { principalId, tenantId, customerId, publicOwnerId } = caller;
-      return { principalId, tenantId, customerId, publicOwnerId };
-    },
-  });
+  const { store, close } = await openBenchStore(backend, SETTINGS.poolSize);
   const handler = createChatHost({
     store,
     agent: createAiSdkChatAgent({ model }),

@@ -48,7 +48,7 @@ export const callerOf = (token) => {
   if (match === null) return null;
   return { callerId: `bench_${match[1]}`, principalId: `user_${match[1]}`, tenantId: 'bench', customerId: null, publicOwnerId: null };
 };
-export const owns = (caller, conversationId) => caller !== null && conversationId.startsWith(`c_${caller.callerId}_`);
+const owns = (caller, conversationId) => caller !== null && conversationId.startsWith(`c_${caller.callerId}_`);
 
 /** The scripted agent, stamping the moment it yields each delta (by turn and delta index). */
 function stampingAgent(stamps) {
@@ -69,8 +69,8 @@ function stampingAgent(stamps) {
   };
 }
 
-/** The child: the host on `backend` behind node:http, answering memory, stamp and stop requests over IPC. */
-async function runHostChild(backend) {
+/** The store on `backend` (PGlite in memory, or a `pg` Pool of `poolSize` on a server), migrated, with the bench's grants. */
+export async function openBenchStore(backend, poolSize) {
   let database;
   let close;
   if (backend.kind === 'pglite') {
@@ -78,7 +78,7 @@ async function runHostChild(backend) {
     database = pgliteDatabase(db);
     close = () => db.close();
   } else {
-    const pool = new pg.Pool({ connectionString: backend.url, max: SETTINGS.poolSize });
+    const pool = new pg.Pool({ connectionString: backend.url, max: poolSize });
     database = pgDatabase(pool);
     close = () => pool.end();
   }
@@ -93,6 +93,12 @@ async function runHostChild(backend) {
       return { principalId, tenantId, customerId, publicOwnerId };
     },
   });
+  return { store, close };
+}
+
+/** The child: the host on `backend` behind node:http, answering memory, stamp and stop requests over IPC. */
+async function runHostChild(backend) {
+  const { store, close } = await openBenchStore(backend, SETTINGS.poolSize);
   const stamps = new Map();
   const handler = createChatHost({
     store,
