@@ -11,6 +11,7 @@ import { digestEnvelopeInto } from './digest.js';
 import type { ChatEventEnvelope } from '../envelope/envelope.js';
 import type { ChatChannel, ChatEventV1, ChatEventV1Of } from '../events/events.js';
 import { addTurn, eventAt, eventIs, hasEventId, recordEvent, turnPosition, type EventMemory } from './event-memory.js';
+import { isChatIdHashed } from './event-id-hash.js';
 import { itemAt, lastItem, pushItem, setItem } from './persistent-list.js';
 import { isChatId, isCleanText, isSeq } from '../primitives/primitives.js';
 import { refuse, type ChatRefusal } from '../primitives/result.js';
@@ -144,12 +145,17 @@ function reduce(state: ChatStateV1, envelope: ChatEventEnvelope, vocabulary: Red
   const newest = lastItem(record.turns);
   const position =
     newest !== undefined && newest.turnId === turnId ? record.turns.size - 1 : turnPosition(record.memory, turnId, record.turns.size);
-  const problem = frameProblem(position === undefined, turnId, seq, eventId, occurredAt) ?? eventProblem(event, vocabulary);
+  const textEvent = isTextEvent(event);
+  const problem = frameProblem(position === undefined, turnId, seq, eventId, occurredAt) ?? (textEvent ? null : eventProblem(event, vocabulary));
   if (problem !== null) return problem;
 
   const turn = position === undefined ? undefined : itemAt(record.turns, position);
   const lastSeq = turn?.lastSeq ?? 0;
-  digestEnvelopeInto(envelope, digest);
+  // The digest reads a text event's text anyway, and says whether it needs the clean-text rule's closer look.
+  if (digestEnvelopeInto(envelope, digest) && textEvent) {
+    const textProblem = eventProblem(event, vocabulary);
+    if (textProblem !== null) return textProblem;
+  }
   const high = digest[0] as number;
   const low = digest[1] as number;
 
@@ -228,7 +234,8 @@ function frameProblem(
 ): ChatRefusal<'invalid-envelope'> | null {
   if (newTurn && !isChatId(turnId)) return invalidEnvelope('turnId', 'expected a v1 id');
   if (!isSeq(seq)) return invalidEnvelope('seq', 'expected a positive safe integer');
-  if (!isChatId(eventId)) return invalidEnvelope('eventId', 'expected a v1 id');
+  // Checked while hashed: the memory's look-up and record of the id reuse the hash.
+  if (!isChatIdHashed(eventId)) return invalidEnvelope('eventId', 'expected a v1 id');
   if (typeof occurredAt !== 'string') return invalidEnvelope('occurredAt', 'expected a timestamp string');
   return null;
 }
@@ -238,10 +245,21 @@ function invalidEnvelope(field: string, message: string): ChatRefusal<'invalid-e
 }
 
 /**
+ * Whether `event` is a text delta or reasoning with a string text: most of a
+ * stream. The reducer keeps only its text, so clean text is all it asks of it
+ * (see {@link eventProblem}), and the digest tells when the text needs a look.
+ */
+function isTextEvent(event: unknown): boolean {
+  if (typeof event !== 'object' || event === null) return false;
+  const { type, text } = event as { readonly type?: unknown; readonly text?: unknown };
+  return (type === 'delta' || type === 'reasoning') && typeof text === 'string';
+}
+
+/**
  * Why `event` is not one the parser returns for this vocabulary, or null. Of a
- * text delta, most of a stream, the reducer keeps only the text, so clean text
- * is all it asks; any other event is held to the full rules of its type, since
- * its fields enter the state as they are.
+ * text event ({@link isTextEvent}) clean text is all it asks; any other event
+ * is held to the full rules of its type, since its fields enter the state as
+ * they are.
  */
 function eventProblem(event: unknown, vocabulary: ReducerVocabulary | undefined): ChatRefusal<'invalid-event' | 'unknown-event'> | null {
   if (typeof event === 'object' && event !== null) {

@@ -62,4 +62,34 @@ describe('digestEnvelope (the idempotency memory, DESIGN §3.5)', () => {
     ]);
     expect(digests.size).toBe(8);
   });
+
+  // The reducer asks isCleanText of a delta's text only when this says so (issue 25: no second scan).
+  it("says whether a string of the event holds a character isCleanText reads again, never for the timestamp's", () => {
+    const halves = new Int32Array(2);
+    const unusual = (text: string, occurredAt?: string): boolean =>
+      digestEnvelopeInto({ ...envelopeOf({ type: 'delta', text }), ...(occurredAt === undefined ? {} : { occurredAt }) }, halves);
+    expect(['plain', 'tab\tline\ncarriage\r', 'ÿ€中文', '\ud7ff\ue000\uffff', ''].map((text) => unusual(text))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(['\u0000', 'a\u001fb', '\u000b', '\ud83d\ude00', '\ud800', 'x\udfff'].map((text) => unusual(text))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(unusual('plain', '2026-11-29T12:34:56.789Z\u0000')).toBe(false);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        // false only when isCleanText's one-scan answer holds: no control character but tab, LF, CR, no surrogate.
+        expect(unusual(text)).toBe(/[\0-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]/.test(text));
+      }),
+      { numRuns: runs(1_000) },
+    );
+  });
 });

@@ -4,6 +4,9 @@
  * fields in allowlist order, nested object keys sorted), so equal content gives
  * an equal digest whatever the key order. It detects a host resending different
  * content under the same id or seq; it is not a defence against forgery.
+ * While it reads the event's strings it notes whether one holds a character
+ * the clean-text rule must look at again, so the reducer's check of a delta's
+ * text costs no second scan of it.
  */
 import { canonicalJson } from '../primitives/canonical-json.js';
 import type { ChatEventEnvelope } from '../envelope/envelope.js';
@@ -19,6 +22,9 @@ import { PRODUCT_EVENT_FIELDS } from '../events/product-events.js';
 // same synchronous call, so no call sees another's lanes.
 let first = 0;
 let second = 0;
+// Whether a string fed since `mix` began the event held a C0 control other than
+// tab, LF and CR, or a surrogate: the characters `isCleanText` reads again.
+let unusual = false;
 
 // Strings are fed with their length first, so no two sequences of fields feed
 // the same codes (`"ab","c"` and `"a","bc"` differ). The loop works on locals:
@@ -26,13 +32,16 @@ let second = 0;
 function feedString(text: string): void {
   let lane1 = Math.imul(first ^ (0x10000 + text.length), 2654435761);
   let lane2 = Math.imul(second ^ (0x10000 + text.length), 1597334677);
+  let seen = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
+    if (code < 0x20 ? code !== 0x09 && code !== 0x0a && code !== 0x0d : (code & 0xf800) === 0xd800) seen = true;
     lane1 = Math.imul(lane1 ^ code, 2654435761);
     lane2 = Math.imul(lane2 ^ code, 1597334677);
   }
   first = lane1;
   second = lane2;
+  if (seen) unusual = true;
 }
 
 function feedValue(value: unknown): void {
@@ -57,11 +66,15 @@ export function digestEnvelope(envelope: ChatEventEnvelope): string {
  * The same digest as {@link digestEnvelope}, as its two 32-bit halves (first
  * eight hex digits, then the last eight) written into `target[0]` and
  * `target[1]`: what the reducer's memory stores, without building the text.
+ * Returns whether a string of the event (a field's name or value, not the
+ * timestamp) holds a C0 control character other than tab, LF and CR, or a
+ * surrogate: false means every such string passes `isCleanText`.
  */
-export function digestEnvelopeInto(envelope: ChatEventEnvelope, target: Int32Array): void {
+export function digestEnvelopeInto(envelope: ChatEventEnvelope, target: Int32Array): boolean {
   mix(envelope);
   target[0] = first;
   target[1] = second;
+  return unusual;
 }
 
 /** The text form of a digest given as its two 32-bit halves (see {@link digestEnvelopeInto}). */
@@ -73,6 +86,7 @@ function mix(envelope: ChatEventEnvelope): void {
   first = 0xdeadbeef;
   second = 0x41c6ce57;
   feedString(envelope.occurredAt);
+  unusual = false;
   const event = envelope.event as Readonly<Record<string, unknown>>;
   const type = envelope.event.type;
   // A product event (see createChatCodec) has the fields every product event has.

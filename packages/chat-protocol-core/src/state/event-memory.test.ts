@@ -1,4 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isChatId } from '../primitives/primitives.js';
+import { runs } from '../../../../test-support/property-runs.js';
+import { hashOfEventId, isChatIdHashed } from './event-id-hash.js';
 import {
   addTurn,
   copyEventMemory,
@@ -75,5 +79,26 @@ describe('event memory: the idempotency memory held once (issue 12, DESIGN §3.5
     expect(hasEventId(memory, 'evt_x', memory.count)).toBe(false);
     expect(eventLogText(memory, 0, 2)).toBe('evt_1 0000000100000001\nevt_2 0000000200000002');
     expect(eventLogText(copy, 0, 2)).toBe('evt_1 0000000100000001\nevt_x 0000000300000003');
+  });
+
+  // The reducer checks an event id while hashing it (issue 25): the answer is isChatId's, whatever was hashed before.
+  it("isChatIdHashed answers isChatId's rule, and the hash it leaves is the id's own", () => {
+    const values: unknown[] = ['evt_1', '', ' ', 'a b', 'évt', 'evt\u007f', '~'.repeat(256), '~'.repeat(257), '!', 42, null, undefined, {}];
+    const strings = values.filter((value): value is string => typeof value === 'string');
+    const hashes = strings.map((value) => (hashOfEventId('sentinel'), hashOfEventId(value)));
+    expect(new Set(hashes).size).toBe(strings.length);
+    for (const first of values) {
+      for (const value of values) {
+        isChatIdHashed(first);
+        expect(isChatIdHashed(value)).toBe(isChatId(value));
+        if (typeof value === 'string') expect(hashOfEventId(value)).toBe(hashes[strings.indexOf(value)]);
+      }
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (value) => {
+        expect(isChatIdHashed(value)).toBe(isChatId(value));
+      }),
+      { numRuns: runs(1_000) },
+    );
   });
 });
