@@ -146,7 +146,8 @@ function reduce(state: ChatStateV1, envelope: ChatEventEnvelope, vocabulary: Red
   const position =
     newest !== undefined && newest.turnId === turnId ? record.turns.size - 1 : turnPosition(record.memory, turnId, record.turns.size);
   const textEvent = isTextEvent(event);
-  const problem = frameProblem(position === undefined, turnId, seq, eventId, occurredAt) ?? (textEvent ? null : eventProblem(event, vocabulary));
+  const problem =
+    frameProblem(position === undefined, turnId, seq, eventId, occurredAt) ?? (textEvent ? null : eventProblem(event, vocabulary));
   if (problem !== null) return problem;
 
   const turn = position === undefined ? undefined : itemAt(record.turns, position);
