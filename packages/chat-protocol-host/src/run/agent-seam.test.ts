@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatAgent, ChatAgentContext, ChatAgentFeedback, ChatAgentToolExecution } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import type { ChatHostEvent } from '../chat-host-event.js';
+import type { ChatHostOptions } from '../create-chat-host.js';
 import { call, follow, openTestStore, startHost, startTurn, type LoopbackHost, type TestStore } from '../loopback-host.testing.js';
 import { createHostRuntime } from '../use-cases/host-runtime.js';
 import { turnRunContext } from '../use-cases/start-turn.js';
@@ -156,6 +157,9 @@ async function runTurn(conversationId: string, text: string, on: LoopbackHost = 
   return { turnId, frames: envelopes.map((envelope) => envelope.event) };
 }
 const effectsOf = async (turnId: string) => (await testStore.store.turnStore.read(turnId))?.record.effects;
+// Another worker's runtime on the test store, whose runs the test drives itself.
+const workerRuntime = (options: Partial<Pick<ChatHostOptions, 'store' | 'clock' | 'onEvent'>> = {}) =>
+  createHostRuntime({ store: testStore.store, agent, authenticate: () => null, clock: FIXED_CLOCK, ...options });
 
 describe('the agent context (issue 26, DESIGN §11.1)', () => {
   it('run gets the caller, the person input and the earlier turns as history: a second turn sees the first, never itself', async () => {
@@ -324,13 +328,7 @@ describe('declared tools (issue 26, DESIGN §6 rule 1)', () => {
     // The same turn run again by another runtime on the same store (a restarted worker), with the same clock.
     const revision = (await testStore.store.turnStore.read(turnId))?.record.revision;
     const retryEvents: ChatHostEvent[] = [];
-    const runtime = createHostRuntime({
-      store: testStore.store,
-      agent,
-      authenticate: () => null,
-      clock: FIXED_CLOCK,
-      onEvent: (event) => void retryEvents.push(event),
-    });
+    const runtime = workerRuntime({ onEvent: (event) => void retryEvents.push(event) });
     await runChatTurn(turnRunContext(runtime, { conversationId, turnId, text: 'charge twice' }, ANA, new AbortController().signal));
     expect(seenOf(turnId).executions).toHaveLength(2);
     expect((await testStore.store.turnStore.read(turnId))?.record.revision).toBe(revision);
@@ -395,7 +393,7 @@ describe('unknown outcomes (issue 26, DESIGN §6 rules 6 and 11, §11.1)', () =>
   ])(
     'a retried run that finds its effect %s ends the turn needs-reconciliation: nothing relaunched, nothing fed back as a result, the generator finally runs',
     async (_case, retryClock, state) => {
-      const first = createHostRuntime({ store: testStore.store, agent, authenticate: () => null, clock: FIXED_CLOCK });
+      const first = workerRuntime();
       const turn = await startOn(first, `c_ana_seam_unknown_${state}`, 'charge hang');
       const { conversationId, turnId } = turn;
       const stopFirst = new AbortController();
@@ -403,13 +401,7 @@ describe('unknown outcomes (issue 26, DESIGN §6 rules 6 and 11, §11.1)', () =>
       try {
         await seenOf(turnId).launched.promise;
         const retryEvents: ChatHostEvent[] = [];
-        const retry = createHostRuntime({
-          store: testStore.store,
-          agent,
-          authenticate: () => null,
-          clock: retryClock,
-          onEvent: (event) => void retryEvents.push(event),
-        });
+        const retry = workerRuntime({ clock: retryClock, onEvent: (event) => void retryEvents.push(event) });
         // Recovery judges the admission on the retry's clock; its frames are dated as the first run's, so the frames both write are the same.
         await runChatTurn({ ...turnRunContext(retry, turn, ANA, new AbortController().signal), clock: FIXED_CLOCK });
         expect(await framesOf(turn)).toEqual([
@@ -436,7 +428,7 @@ describe('unknown outcomes (issue 26, DESIGN §6 rules 6 and 11, §11.1)', () =>
 
   it('a run whose claim another run of the turn took over before its admission (stale-claim) ends the turn needs-reconciliation and launches nothing', async () => {
     const { turnStore } = testStore.store;
-    const other = createHostRuntime({ store: testStore.store, agent, authenticate: () => null, clock: FIXED_CLOCK });
+    const other = workerRuntime();
     const answers: { overtaking?: ClaimEffectResult<unknown>; admission?: AdmitDispatchResult } = {};
     // Between this run's claim and its admission, another run claims the same call.
     const overtaken: Required<TurnStore<unknown, ChatHostCaller>> = {
@@ -449,12 +441,7 @@ describe('unknown outcomes (issue 26, DESIGN §6 rules 6 and 11, §11.1)', () =>
         return answers.admission;
       },
     };
-    const runtime = createHostRuntime({
-      store: { ...testStore.store, turnStore: overtaken },
-      agent,
-      authenticate: () => null,
-      clock: FIXED_CLOCK,
-    });
+    const runtime = workerRuntime({ store: { ...testStore.store, turnStore: overtaken } });
     const turn = await startOn(runtime, 'c_ana_seam_unknown_stale', 'charge ok');
     await runChatTurn(turnRunContext(runtime, turn, ANA, new AbortController().signal));
     expect(answers).toMatchObject({ overtaking: { ok: true, outcome: 'claimed' }, admission: { admitted: false, code: 'stale-claim' } });
