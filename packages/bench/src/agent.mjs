@@ -9,8 +9,10 @@
  * process, on the same content: every turn its own conversation and text, and
  * the model streams the same deltas for it on either side. The host runs on
  * PGlite in memory and on a throwaway real Postgres server. It measures turns
- * per second at 1 and 8 clients and the time from the model emitting a delta
- * to the client reading it. Nothing is asserted.
+ * per second at 1 and 8 clients, the time from the model emitting a delta to
+ * the client reading it, and the time from a client sending a cancel to the
+ * model's call seeing its abort signal, on the host that runs the turn and, on
+ * the Postgres server, on another host process. Nothing is asserted.
  *
  * `node src/agent.mjs` runs this section alone and prints it.
  */
@@ -20,10 +22,12 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createAiSdkChatAgent } from '@papercusp/chat-protocol-ai-sdk/agent';
 import { createChatHost, createNodeRequestListener } from '@papercusp/chat-protocol-host';
+import { createTurnId } from '@papercusp/chat-protocol-recovery';
+import { readChatStream } from '@papercusp/chat-protocol-sse';
 import { convertToModelMessages, DefaultChatTransport, simulateReadableStream, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { startPostgresCluster } from '../../../test-support/postgres-cluster.mjs';
-import { callerOf, deltaDelays, delayCell, openBenchStore, quantile, rate, turnsPerSecond } from './host.mjs';
+import { callerOf, deltaDelays, delayCell, milliseconds, openBenchStore, post, quantile, rate, turnsPerSecond } from './host.mjs';
 import { markdownTable } from './markdown-table.mjs';
 import { ask } from './sse.mjs';
 
@@ -38,6 +42,12 @@ const SETTINGS = {
   /** The model's pace in the latency cells: one delta every this many milliseconds (50 a second, a fast model). */
   pacedDeltaMs: 20,
   poolSize: 10,
+  /** Turns cancelled mid-stream per cancel row. */
+  cancelledTurns: Number(process.env.AGENT_BENCH_CANCELS ?? 200),
+  /** Clients cancelling at once through another host process (its cancellation reaches the owner through the poll). */
+  crossProcessCancelClients: 8,
+  /** The host's default `cancelPollMs`, which every host of this bench runs with. */
+  cancelPollMs: 500,
 };
 
 const now = () => performance.timeOrigin + performance.now();
@@ -46,16 +56,38 @@ const progress = (line) => process.stderr.write(`bench/agent: ${line}\n`);
 // The turn's number, read back from the person's text in the prompt: the key of its stamps on both sides.
 const turnNumberOf = (prompt) => /order (\d+)/.exec(JSON.stringify(prompt))?.[1] ?? 'unknown';
 
+// The text of a turn the cancel rows cancel: its model call streams one delta, then waits for its abort.
+const CANCELLED_TURN_TEXT = 'Cancel order';
+
+/**
+ * A model call that streams one delta and then nothing until its abort signal fires, stamping that moment as
+ * `abort:<turn number>`.
+ */
+function hangingStream(stamps, turn, abortSignal) {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue({ type: 'stream-start', warnings: [] });
+      controller.enqueue({ type: 'text-start', id: 'text_1' });
+      controller.enqueue({ type: 'text-delta', id: 'text_1', delta: 'Thinking' });
+      abortSignal?.addEventListener('abort', () => {
+        stamps.set(`abort:${turn}`, now());
+        controller.error(abortSignal.reason);
+      });
+    },
+  });
+}
+
 /**
  * The same mock model on both sides: for each call it streams `deltasPerTurn`
  * text deltas that spell out the turn's number, as fast as they are read or one
  * every `pace.deltaMs`, stamping the moment it emits each one (by turn number
- * and delta index).
+ * and delta index). A turn of the cancel rows gets a {@link hangingStream} instead.
  */
 function stampingModel(stamps, pace) {
   return new MockLanguageModelV3({
-    doStream: async ({ prompt }) => {
+    doStream: async ({ prompt, abortSignal }) => {
       const turn = turnNumberOf(prompt);
+      if (JSON.stringify(prompt).includes(CANCELLED_TURN_TEXT)) return { stream: hangingStream(stamps, turn, abortSignal) };
       const chunks = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 'text_1' },
@@ -159,6 +191,64 @@ async function runClientTurn(url, arrivals) {
   return deltas;
 }
 
+/**
+ * One turn cancelled mid-stream as a v1 client does it: `POST /turns` on `owner`, its events read there until the
+ * model's first delta, then `POST /turns/:turnId/cancel` on `canceller` (the same host, or another process on the same
+ * store), the moment it is sent recorded by turn number; then the events are read to their `done`, which must say
+ * `cancelled`.
+ */
+async function runCancelledTurn(owner, canceller, sentAt) {
+  sequence += 1;
+  const turn = String(10_000 + sequence);
+  const token = `token_${sequence}`;
+  const prefix = `/v1/conversations/c_bench_${sequence}_conversation`;
+  const clientTurnId = createTurnId();
+  const text = `${CANCELLED_TURN_TEXT} ${turn} while it streams`;
+  const { turnId } = await post(owner, `${prefix}/turns`, token, { clientTurnId, text }, { 'Idempotency-Key': clientTurnId });
+  let cancelled;
+  let status;
+  const url = `${owner}${prefix}/turns/${turnId}/events`;
+  for await (const item of readChatStream({ url, headers: { authorization: `Bearer ${token}` } })) {
+    if (item.type !== 'envelope') continue;
+    const { event } = item.envelope;
+    if (event.type === 'delta' && cancelled === undefined) {
+      sentAt.set(turn, now());
+      cancelled = post(canceller, `${prefix}/turns/${turnId}/cancel`, token, {});
+    }
+    if (event.type === 'done') status = event.status;
+  }
+  await cancelled;
+  if (status !== 'cancelled') throw new Error(`the cancelled turn ${turnId} ended ${status}`);
+}
+
+/**
+ * `cancelledTurns` turns owned by `owner` (whose child stamps the aborts), cancelled through `cancellerBase` by
+ * `clients` clients at once: the time from each cancel's sending to the model call's abort, sorted.
+ */
+async function cancelLatencies(owner, cancellerBase, clients) {
+  await ask(owner.child, { type: 'stamps' }, 'stamps');
+  const sentAt = new Map();
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (started < SETTINGS.cancelledTurns) {
+        started += 1;
+        await runCancelledTurn(owner.base, cancellerBase, sentAt);
+      }
+    }),
+  );
+  const { stamps } = await ask(owner.child, { type: 'stamps' }, 'stamps');
+  const aborts = new Map(stamps);
+  const latencies = [];
+  for (const [turn, sent] of sentAt) {
+    const abortedAt = aborts.get(`abort:${turn}`);
+    if (abortedAt === undefined) throw new Error(`the model call of the cancelled turn ${turn} never saw its abort`);
+    latencies.push(abortedAt - sent);
+  }
+  latencies.sort((left, right) => left - right);
+  return { turns: latencies.length, clients, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies.at(-1) };
+}
+
 async function startChild(target) {
   const child = fork(SELF, [CHILD_FLAG, JSON.stringify(target)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await new Promise((resolve, reject) => {
@@ -180,7 +270,7 @@ async function stopChild(child) {
  * it is read, then the delta → client delays with the model at its paced rate
  * (so a delay is the server's, not a queue of deltas the model produced ahead).
  */
-async function measureTarget(name, target, path) {
+async function measureTarget(name, target, path, { cancels = false, crossProcess = false } = {}) {
   progress(`${name}: starting`);
   const { child, base } = await startChild(target);
   const run = (arrivals) => runClientTurn(`${base}${path}`, arrivals);
@@ -199,7 +289,19 @@ async function measureTarget(name, target, path) {
       const delays = deltaDelays(new Map(stamps), cell.arrivals);
       cells[concurrency].delay = { deltas: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) };
     }
-    return { name, cells };
+    if (!cancels) return { name, cells };
+    progress(`${name}: ${SETTINGS.cancelledTurns} turns cancelled on the host that runs them`);
+    const cancel = { owner: await cancelLatencies({ child, base }, base, 1) };
+    if (crossProcess) {
+      progress(`${name}: ${SETTINGS.cancelledTurns} turns cancelled through another host process`);
+      const other = await startChild(target);
+      try {
+        cancel.other = await cancelLatencies({ child, base }, other.base, SETTINGS.crossProcessCancelClients);
+      } finally {
+        await stopChild(other.child);
+      }
+    }
+    return { name, cells, cancel };
   } finally {
     await stopChild(child);
   }
@@ -210,11 +312,12 @@ export async function measureAgent() {
   const loadAtStart = loadavg()[0];
   const startedAt = performance.now();
   const floor = await measureTarget('the AI SDK route (floor)', { kind: 'floor' }, '/');
-  const hosts = [await measureTarget('host, PGlite in memory', { kind: 'pglite' }, '/v1/ai-sdk/chat')];
+  const hosts = [await measureTarget('host, PGlite in memory', { kind: 'pglite' }, '/v1/ai-sdk/chat', { cancels: true })];
   let cluster;
   try {
     cluster = await startPostgresCluster();
-    hosts.push(await measureTarget('host, Postgres server', { kind: 'postgres', url: cluster.url }, '/v1/ai-sdk/chat'));
+    const target = { kind: 'postgres', url: cluster.url };
+    hosts.push(await measureTarget('host, Postgres server', target, '/v1/ai-sdk/chat', { cancels: true, crossProcess: true }));
   } finally {
     await cluster?.destroy();
   }
@@ -247,6 +350,26 @@ export function agentSection(results) {
     },
     [row(floor, '1.0× / 1.0×'), ...results.hosts.map((target) => row(target, ratioOf(target)))],
   );
+  const cancelRow = (target, where, latencies) => ({
+    target: target.name,
+    where: `${where}, ${latencies.clients} client${latencies.clients === 1 ? '' : 's'}`,
+    latency: `${milliseconds(latencies.p50)} / ${milliseconds(latencies.p99)} / ${milliseconds(latencies.max)}`,
+    turns: latencies.turns.toLocaleString('en'),
+  });
+  const cancelTable = markdownTable(
+    {
+      target: 'server',
+      where: 'cancelled on',
+      latency: 'cancel sent → model call aborted, p50 / p99 / max',
+      turns: 'turns',
+    },
+    results.hosts.flatMap((target) => [
+      cancelRow(target, 'the host running the turn', target.cancel.owner),
+      ...(target.cancel.other === undefined
+        ? []
+        : [cancelRow(target, `another host process (its cancellation poll, ${SETTINGS.cancelPollMs} ms)`, target.cancel.other)]),
+    ]),
+  );
   const loadNote = results.loadAtStart > results.cores ? ' (more than the cores: expect lower rates)' : '';
   return `## Bring your own model: \`createAiSdkChatAgent\` through the host (issue 26)
 
@@ -269,6 +392,18 @@ ${table}
 - The ratio is the price of durability: what the host does between the model and the client (the frame checked by
   core's parser, appended to the store's log, the log waking the stream, the v1 envelope re-encoded as the AI SDK's
   chunks). Issue 28's group commit is where it shrinks.
+
+${cancelTable}
+
+- Cancellation (issue 26: a cancel aborts the provider call within 100 ms in the owning process): each turn's model
+  call streams one delta, then waits for its abort signal. The client reads the turn's events on the host that runs
+  it until that delta, sends \`POST /turns/:turnId/cancel\` (the moment it sends is stamped in this process), and reads
+  on to \`done { status: 'cancelled' }\`; the model stamps the moment its call's abort signal fires, in the host's
+  process. On the host running the turn the route commits the cancellation, then aborts the run, whose signal is the
+  model call's. Through another host process (same Postgres server) the cancellation commits there and reaches the
+  owner through its turn record, read every \`cancelPollMs\` (the default, ${SETTINGS.cancelPollMs} ms): up to one interval plus a read.
+  A run's first read comes one interval after it starts, and these cancels come right after the turn's first delta,
+  so most wait nearly a whole interval. Turns run back to back by the clients shown, each a new conversation and caller.
 `;
 }
 

@@ -137,7 +137,8 @@ function nextInput() {
   };
 }
 
-async function post(base, path, token, body, headers = {}) {
+/** A JSON POST as the bench's caller `token`; an answer of 300 or more throws. */
+export async function post(base, path, token, body, headers = {}) {
   const response = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
@@ -346,7 +347,8 @@ export async function measureHost() {
 
 /** A rate per second, with one decimal below 100. */
 export const rate = (value) => `${value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en')}/s`;
-const milliseconds = (value) => `${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en')} ms`;
+/** Milliseconds, with two decimals below 10. */
+export const milliseconds = (value) => `${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en')} ms`;
 /** A delay cell: p50 / p99 / max and how many deltas. */
 export const delayCell = ({ p50, p99, max, deltas }) =>
   `${milliseconds(p50)} / ${milliseconds(p99)} / ${milliseconds(max)} (${deltas.toLocaleString('en')} deltas)`;

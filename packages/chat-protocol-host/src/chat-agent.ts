@@ -142,7 +142,10 @@ export type ChatAgentFeedback =
   | {
       readonly type: 'tool-result';
       readonly callId: string;
-      /** `cancelled` and `needs-reconciliation` only when the turn is ending (the signal is aborted) or the outcome is unknown. */
+      /**
+       * `succeeded` or `failed` from this host: a call cancelled or whose outcome is unknown is never fed back; it
+       * ends the turn (`done` cancelled or needs-reconciliation) and the generator's `return()` runs.
+       */
       readonly status: 'succeeded' | 'failed' | 'cancelled' | 'needs-reconciliation';
       readonly summary: string;
       readonly blocks?: readonly ChatResultBlock[];

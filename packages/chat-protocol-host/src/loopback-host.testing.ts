@@ -1,13 +1,22 @@
 /**
- * Test support for the host's loopback tests: the Postgres store on PGlite, a
- * real `node:http` server per host on a free port (through the transport's
- * `writeChatSseResponse`), two tenants' callers, and the request helpers the
- * command's tests share (`test-support/host-requests.ts`). Not part of the package's build.
+ * Test support for the host's loopback tests: the Postgres store on PGlite or
+ * on a throwaway real Postgres server, a real `node:http` server per host on a
+ * free port (through the transport's `writeChatSseResponse`), two tenants'
+ * callers, and the request helpers the command's tests share
+ * (`test-support/host-requests.ts`). Not part of the package's build.
  */
 import { createServer, type Server } from 'node:http';
 import { PGlite } from '@electric-sql/pglite';
-import { createPostgresChatStore, migrateChatStore, pgliteDatabase } from '@papercusp/chat-protocol-postgres';
+import {
+  createPostgresChatStore,
+  migrateChatStore,
+  pgDatabase,
+  pgliteDatabase,
+  type ChatDatabase,
+} from '@papercusp/chat-protocol-postgres';
+import pg from 'pg';
 import { expect } from 'vitest';
+import { startPostgresCluster } from '../../../test-support/postgres-cluster.mjs';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import { createChatHost, type ChatHostOptions } from './create-chat-host.js';
 import { createNodeRequestListener } from './node/node-request-listener.js';
@@ -24,10 +33,8 @@ const CALLERS: Readonly<Record<string, ChatHostCaller>> = {
 const owns = (caller: unknown, conversationId: string): boolean =>
   typeof caller === 'object' && caller !== null && conversationId.startsWith(`c_${(caller as ChatHostCaller).callerId}_`);
 
-/** The store on a fresh in-memory PGlite, with the grants above; `close` stops the servers and the database. */
-export async function openTestStore() {
-  const db = await PGlite.create();
-  const database = pgliteDatabase(db);
+// The store on a migrated database, with the grants above; `close` stops the hosts' servers, then `closeDatabase`.
+async function storeOn(database: ChatDatabase, closeDatabase: () => Promise<void>) {
   expect((await migrateChatStore(database)).ok).toBe(true);
   const store = createPostgresChatStore<unknown, ChatHostCaller>(database, {
     authorizeConversation: (_query, { caller, conversationId }) => owns(caller, conversationId),
@@ -41,9 +48,34 @@ export async function openTestStore() {
   const servers: Server[] = [];
   const close = async (): Promise<void> => {
     for (const server of servers) server.close();
-    await db.close();
+    await closeDatabase();
   };
   return { store, servers, close };
+}
+
+/** The store on a fresh in-memory PGlite, with the grants above; `close` stops the servers and the database. */
+export async function openTestStore() {
+  const db = await PGlite.create();
+  return storeOn(pgliteDatabase(db), () => db.close());
+}
+
+/**
+ * The store on a throwaway real Postgres server (`test-support/postgres-cluster.mjs`) through a `pg` Pool, with
+ * the grants above; `close` stops the servers, ends the pool and removes the server, also when the pool cannot end.
+ */
+export async function openPostgresTestStore(): ReturnType<typeof openTestStore> {
+  const cluster = await startPostgresCluster();
+  const pool = new pg.Pool({ connectionString: cluster.url, max: 10 });
+  const closeDatabase = async (): Promise<void> => {
+    await pool.end().catch(() => undefined);
+    await cluster.destroy();
+  };
+  try {
+    return await storeOn(pgDatabase(pool), closeDatabase);
+  } catch (error) {
+    await closeDatabase();
+    throw error;
+  }
 }
 
 /** What {@link openTestStore} gives. */

@@ -7,11 +7,18 @@
  * host and from another one on the same store, and `onEvent`.
  */
 import type { ChatEventV1 } from '@papercusp/chat-protocol-core';
-import type { TurnStore } from '@papercusp/chat-protocol-recovery';
+import {
+  createTurnId,
+  type AdmitDispatchResult,
+  type ClaimEffectResult,
+  type EffectState,
+  type TurnStore,
+} from '@papercusp/chat-protocol-recovery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatAgent, ChatAgentContext, ChatAgentFeedback, ChatAgentToolExecution } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import type { ChatHostEvent } from '../chat-host-event.js';
+import type { ChatHostOptions } from '../create-chat-host.js';
 import { call, follow, openTestStore, startHost, startTurn, type LoopbackHost, type TestStore } from '../loopback-host.testing.js';
 import { createHostRuntime } from '../use-cases/host-runtime.js';
 import { turnRunContext } from '../use-cases/start-turn.js';
@@ -150,6 +157,9 @@ async function runTurn(conversationId: string, text: string, on: LoopbackHost = 
   return { turnId, frames: envelopes.map((envelope) => envelope.event) };
 }
 const effectsOf = async (turnId: string) => (await testStore.store.turnStore.read(turnId))?.record.effects;
+// Another worker's runtime on the test store, whose runs the test drives itself.
+const workerRuntime = (options: Partial<Pick<ChatHostOptions, 'store' | 'clock' | 'onEvent'>> = {}) =>
+  createHostRuntime({ store: testStore.store, agent, authenticate: () => null, clock: FIXED_CLOCK, ...options });
 
 describe('the agent context (issue 26, DESIGN §11.1)', () => {
   it('run gets the caller, the person input and the earlier turns as history: a second turn sees the first, never itself', async () => {
@@ -318,13 +328,7 @@ describe('declared tools (issue 26, DESIGN §6 rule 1)', () => {
     // The same turn run again by another runtime on the same store (a restarted worker), with the same clock.
     const revision = (await testStore.store.turnStore.read(turnId))?.record.revision;
     const retryEvents: ChatHostEvent[] = [];
-    const runtime = createHostRuntime({
-      store: testStore.store,
-      agent,
-      authenticate: () => null,
-      clock: FIXED_CLOCK,
-      onEvent: (event) => void retryEvents.push(event),
-    });
+    const runtime = workerRuntime({ onEvent: (event) => void retryEvents.push(event) });
     await runChatTurn(turnRunContext(runtime, { conversationId, turnId, text: 'charge twice' }, ANA, new AbortController().signal));
     expect(seenOf(turnId).executions).toHaveLength(2);
     expect((await testStore.store.turnStore.read(turnId))?.record.revision).toBe(revision);
@@ -363,6 +367,92 @@ describe('declared tools (issue 26, DESIGN §6 rule 1)', () => {
     expect(seenOf(turnId).feedbacks).toEqual([{ type: 'tool-result', callId: 'remote_1', status: 'succeeded', summary: '3 hits' }]);
     expect(await effectsOf(turnId)).toEqual([]);
     expect(eventsOf(turnId).filter((event) => event.type.startsWith('tool-'))).toEqual([]);
+  });
+});
+
+describe('unknown outcomes (issue 26, DESIGN §6 rules 6 and 11, §11.1)', () => {
+  // A turn of its own on `runtime`, started here rather than through a route, so the test holds each run's signal.
+  const startOn = async (runtime: ReturnType<typeof createHostRuntime>, conversationId: string, text: string) => {
+    const turnId = createTurnId();
+    expect(await runtime.recovery.startTurn({ caller: ANA, conversationId, turnId, effectIds: [] })).toMatchObject({
+      ok: true,
+      outcome: 'started',
+    });
+    return { conversationId, turnId, text };
+  };
+  const framesOf = async ({ conversationId, turnId }: { conversationId: string; turnId: string }) =>
+    (await testStore.store.eventLog.replayWindow({ conversationId, turnId, after: 0 })).frames.map((envelope) => envelope.event);
+  const unknownTail: ChatEventV1[] = [
+    { type: 'tool_result', callId: 'call_1', name: 'charge', status: 'needs-reconciliation' },
+    { type: 'done', status: 'needs-reconciliation' },
+  ];
+
+  it.each<[string, () => string, EffectState]>([
+    ['in flight in another run of the turn (admitted, within the admission lease)', FIXED_CLOCK, 'in-flight'],
+    ['admitted by a run that is gone (past the admission lease)', () => '2031-05-01T09:00:00.000Z', 'needs-reconciliation'],
+  ])(
+    'a retried run that finds its effect %s ends the turn needs-reconciliation: nothing relaunched, nothing fed back as a result, the generator finally runs',
+    async (_case, retryClock, state) => {
+      const first = workerRuntime();
+      const turn = await startOn(first, `c_ana_seam_unknown_${state}`, 'charge hang');
+      const { conversationId, turnId } = turn;
+      const stopFirst = new AbortController();
+      const firstRun = runChatTurn(turnRunContext(first, turn, ANA, stopFirst.signal));
+      try {
+        await seenOf(turnId).launched.promise;
+        const retryEvents: ChatHostEvent[] = [];
+        const retry = workerRuntime({ clock: retryClock, onEvent: (event) => void retryEvents.push(event) });
+        // Recovery judges the admission on the retry's clock; its frames are dated as the first run's, so the frames both write are the same.
+        await runChatTurn({ ...turnRunContext(retry, turn, ANA, new AbortController().signal), clock: FIXED_CLOCK });
+        expect(await framesOf(turn)).toEqual([
+          { type: 'user_input', text: 'charge hang', source: 'text_typed' },
+          { type: 'tool_call', callId: 'call_1', name: 'charge', input: { mode: 'hang' } },
+          ...unknownTail,
+        ]);
+        await seenOf(turnId).finallyRan.promise;
+        expect(seenOf(turnId).feedbacks).toEqual([]);
+        expect(seenOf(turnId).executions).toHaveLength(1);
+        expect(retryEvents.map((event) => [event.type, 'status' in event ? event.status : null])).toEqual([
+          ['turn-started', null],
+          ['tool-ended', 'needs-reconciliation'],
+          ['turn-ended', 'needs-reconciliation'],
+        ]);
+        const inspected = await retry.recovery.inspectTurn({ caller: ANA, conversationId, turnId });
+        expect(inspected.ok && inspected.value.effects.map((effect) => effect.state)).toEqual([state]);
+      } finally {
+        stopFirst.abort();
+        await firstRun;
+      }
+    },
+  );
+
+  it('a run whose claim another run of the turn took over before its admission (stale-claim) ends the turn needs-reconciliation and launches nothing', async () => {
+    const { turnStore } = testStore.store;
+    const other = workerRuntime();
+    const answers: { overtaking?: ClaimEffectResult<unknown>; admission?: AdmitDispatchResult } = {};
+    // Between this run's claim and its admission, another run claims the same call.
+    const overtaken: Required<TurnStore<unknown, ChatHostCaller>> = {
+      read: (turnId) => turnStore.read(turnId),
+      compareAndSwap: (request) => turnStore.compareAndSwap(request),
+      admitDispatch: async (request, launch) => {
+        const { caller, conversationId, turnId, effectId } = request;
+        answers.overtaking = await other.recovery.claimEffect({ caller, conversationId, turnId, effectId });
+        answers.admission = await (turnStore.admitDispatch?.(request, launch) ?? Promise.reject());
+        return answers.admission;
+      },
+    };
+    const runtime = workerRuntime({ store: { ...testStore.store, turnStore: overtaken } });
+    const turn = await startOn(runtime, 'c_ana_seam_unknown_stale', 'charge ok');
+    await runChatTurn(turnRunContext(runtime, turn, ANA, new AbortController().signal));
+    expect(answers).toMatchObject({ overtaking: { ok: true, outcome: 'claimed' }, admission: { admitted: false, code: 'stale-claim' } });
+    expect(await framesOf(turn)).toEqual([
+      { type: 'user_input', text: 'charge ok', source: 'text_typed' },
+      { type: 'tool_call', callId: 'call_1', name: 'charge', input: { mode: 'ok' } },
+      ...unknownTail,
+    ]);
+    await seenOf(turn.turnId).finallyRan.promise;
+    expect(seenOf(turn.turnId).feedbacks).toEqual([]);
+    expect(seenOf(turn.turnId).executions).toEqual([]);
   });
 });
 

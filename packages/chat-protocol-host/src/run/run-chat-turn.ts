@@ -93,7 +93,9 @@ function doneEvent(completion: ChatAgentCompletion | void): ChatEventV1 {
  * other early end); an agent that throws ends the turn with `error { code: 'agent-failed', retryable: false }`
  * (its message, bounded) and the error reaches `emit`; a step (or a completion) core's parser refuses as a frame
  * ends it with `invalid-agent-step`: no invalid frame reaches the log. `state` steps are versioned by the run: 1,
- * 2, … within the turn. Each `tool` step gets a `tool_call` and a `tool_result`, and its result is fed back.
+ * 2, … within the turn. Each `tool` step gets a `tool_call` and a `tool_result`, and its result is fed back
+ * (`succeeded` or `failed`); an unknown outcome is never fed back: it ends the turn
+ * `done { status: 'needs-reconciliation' }`, and the generator's `return()` runs.
  */
 export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
   const { turn, emit } = context;

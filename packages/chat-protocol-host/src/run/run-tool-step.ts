@@ -48,6 +48,9 @@ export type ToolStepOutcome = SettledToolCall | 'cancelled';
 
 // Refusals that mean the store did not answer, reported to the host's hook.
 const STORE_REFUSALS: ReadonlySet<string> = new Set(['store-unavailable', 'checkpoint-failed']);
+// Refusals that mean another run of the turn holds the call (admitted, or claimed after this run's claim): it was or
+// may be launched there, so its outcome is unknown here, never a failure the agent could answer by calling again.
+const HELD_ELSEWHERE: ReadonlySet<string> = new Set(['already-admitted', 'stale-claim']);
 
 /**
  * The effect id of the call with `ordinal` in the turn: `effect_<turnId>_<ordinal>`. Deterministic, so a retried
@@ -122,8 +125,10 @@ function whenAborted(signal: AbortSignal): Promise<'cancelled'> {
  * refuses `failed` ("not authorized"), neither run nor declared; a tool without an external effect runs with no
  * recovery call; a tool with one is declared as `effectIdFor(turnId, ordinal)` before its call is logged (so its
  * claim and admission follow the frame at once), then claimed and dispatched, so a stored result is reused and
- * never re-run; a failed execution is `failed`; only an unknown outcome is `needs-reconciliation`; a cancellation
- * ends the wait at once with `cancelled`; `stopped` when the call could not be logged (nothing runs). Never rejects.
+ * never re-run; a failed execution is `failed`; only an unknown outcome is `needs-reconciliation`, a call another
+ * run of the turn holds included (`already-admitted`, or `stale-claim`: claimed after this run's claim); a
+ * cancellation ends the wait at once with `cancelled`; `stopped` when the call could not be logged (nothing runs).
+ * Never rejects.
  */
 export async function runToolStep(
   run: ToolStepRun,
@@ -167,9 +172,11 @@ async function runWithoutEffect(run: ToolStepRun, tool: ChatAgentTool, call: Too
   return Promise.race([executing, whenAborted(run.signal)]);
 }
 
-// A refused recovery call: `cancelled` once the turn is cancelled, else a failed result naming the refusal.
+// A refused recovery call: `cancelled` once the turn is cancelled, an unknown outcome when another run holds the
+// call, else a failed result naming the refusal.
 function refused(run: ToolStepRun, code: string, operation: ChatHostStoreOperation): ToolStepOutcome {
   if (run.signal.aborted || code === 'turn-not-running') return 'cancelled';
+  if (HELD_ELSEWHERE.has(code)) return { status: 'needs-reconciliation' };
   if (STORE_REFUSALS.has(code))
     run.emit({ type: 'store-unavailable', conversationId: run.turn.conversationId, turnId: run.turn.turnId, operation });
   return { status: 'failed', summary: code };
