@@ -101,9 +101,9 @@ export interface ChatHostOptions {
   readonly maxPeerBodyBytes?: number;
   /**
    * The most history turns a run's agent is given in `context.history` (a non-negative integer; default 50): the
-   * newest earlier ones, `context.historyOmitted` counting the rest. The history is read with the `GET /state`
-   * bounds (`maxStateTurns`, `maxStateFrames`): a conversation past them ends a new turn with
-   * `error { code: 'history-unavailable' }`.
+   * newest earlier ones, `context.historyOmitted` counting the rest. The history is read from the newest turns
+   * back within the `GET /state` bounds (`maxStateTurns`, `maxStateFrames`), so a conversation of any length gets
+   * its newest turns; only a store that cannot answer ends a new turn with `error { code: 'history-unavailable' }`.
    */
   readonly maxHistoryTurns?: number;
   /**

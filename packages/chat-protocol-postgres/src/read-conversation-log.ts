@@ -22,6 +22,7 @@ import { quoteIdentifier } from './identifiers.js';
 interface ConversationRow {
   readonly listed_turns: string;
   readonly listed_frames: string;
+  readonly omitted_turns: string;
   readonly turn_id: string | null;
   readonly lower_bound: number | null;
   readonly latest_seq: number | null;
@@ -31,6 +32,7 @@ interface ConversationRow {
 }
 
 const isBound = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+const OVERFLOWS: ReadonlySet<unknown> = new Set([undefined, 'refuse', 'keep-newest']);
 
 /**
  * The reader over `database` in the quoted-on-use `schema` (tables from
@@ -39,41 +41,85 @@ const isBound = (value: unknown): value is number => typeof value === 'number' &
  * turns and frames are one snapshot; turns in the order their first frame
  * was appended; a conversation with more turns than `maxTurns`, or more
  * retained frames than `maxFrames`, is refused (`too-many-turns`,
- * `too-many-frames`, with the `limit`) without reading its frames; a
+ * `too-many-frames`, with the `limit`) without reading its frames, or with
+ * `overflow: 'keep-newest'` read from its newest turn back as far as both
+ * bounds allow; `throughTurnId` leaves out the turns that started after it; a
  * conversation the log does not hold reads as no turns; bounds past the SQL
  * integer range (2^31 - 2 turns, 2^31 - 1 frames) are `invalid-request`;
  * never rejects.
  */
 export function createConversationLogReader(database: ChatDatabase, schema: string): ConversationLogReader {
   const quoted = quoteIdentifier(schema);
-  // The turns (one past the bound, to tell), their retained frame count, then the frames only when both bounds hold.
-  const statement = `
-    WITH listed AS (
-      SELECT turn_id, turn_order, lower_bound, latest_seq, ended_at IS NOT NULL AS ended, pruned
-        FROM ${quoted}.event_log_turns
+  // The conversation's turns, but those that started after throughTurnId ($4, when named; an id the conversation
+  // does not hold leaves none).
+  const matching = `
        WHERE conversation_id = $1
+         AND ($4::text IS NULL
+              OR turn_order <= (SELECT turn_order FROM ${quoted}.event_log_turns WHERE conversation_id = $1 AND turn_id = $4))`;
+  const columns = 'turn_id, turn_order, lower_bound, latest_seq, ended_at IS NOT NULL AS ended, pruned';
+  const answer = `
+    SELECT totals.listed_turns, totals.listed_frames, totals.omitted_turns,
+           listed.turn_id, listed.lower_bound, listed.latest_seq, listed.ended, listed.pruned, frame.envelope
+      FROM totals`;
+  const frames = `
+      LEFT JOIN ${quoted}.event_log AS frame ON frame.turn_id = listed.turn_id
+     ORDER BY listed.turn_order, frame.seq`;
+  // 'refuse': the turns (one past the bound, to tell), their retained frame count, then the frames only when both
+  // bounds hold.
+  const refusing = `
+    WITH listed AS (
+      SELECT ${columns} FROM ${quoted}.event_log_turns ${matching}
        ORDER BY turn_order
        LIMIT $2::integer + 1
     ), totals AS (
-      SELECT count(*) AS listed_turns, coalesce(sum(latest_seq - lower_bound), 0) AS listed_frames FROM listed
-    )
-    SELECT totals.listed_turns, totals.listed_frames,
-           listed.turn_id, listed.lower_bound, listed.latest_seq, listed.ended, listed.pruned, frame.envelope
-      FROM totals
-      LEFT JOIN listed ON totals.listed_turns <= $2::integer AND totals.listed_frames <= $3::integer
-      LEFT JOIN ${quoted}.event_log AS frame ON frame.turn_id = listed.turn_id
-     ORDER BY listed.turn_order, frame.seq`;
+      SELECT count(*) AS listed_turns, coalesce(sum(latest_seq - lower_bound), 0) AS listed_frames, 0 AS omitted_turns FROM listed
+    ) ${answer}
+      LEFT JOIN listed ON totals.listed_turns <= $2::integer AND totals.listed_frames <= $3::integer ${frames}`;
+  // 'keep-newest': the newest turns within the turn bound, then those of them whose frames, counted from the
+  // newest, fit the frame bound (a running sum only grows, so they are a run from the newest), and how many of the
+  // matching turns that leaves out.
+  const keepingNewest = `
+    WITH newest AS (
+      SELECT ${columns} FROM ${quoted}.event_log_turns ${matching}
+       ORDER BY turn_order DESC
+       LIMIT $2::integer
+    ), listed AS (
+      SELECT * FROM (
+        SELECT *, sum(latest_seq - lower_bound) OVER (ORDER BY turn_order DESC ROWS UNBOUNDED PRECEDING) AS frames_to_here
+          FROM newest
+      ) AS counted
+       WHERE frames_to_here <= $3::integer
+    ), totals AS (
+      SELECT 0 AS listed_turns, 0 AS listed_frames,
+             (SELECT count(*) FROM ${quoted}.event_log_turns ${matching}) - (SELECT count(*) FROM listed) AS omitted_turns
+    ) ${answer}
+      LEFT JOIN listed ON true ${frames}`;
 
   return async (given) => {
-    const request = readFields(given, ['conversationId', 'maxTurns', 'maxFrames']);
+    const request = readFields(given, ['conversationId', 'maxTurns', 'maxFrames', 'throughTurnId', 'overflow']);
     const conversationId = request?.conversationId;
     const maxTurns = request?.maxTurns ?? DEFAULT_CONVERSATION_LOG_MAX_TURNS;
     const maxFrames = request?.maxFrames ?? DEFAULT_CONVERSATION_LOG_MAX_FRAMES;
-    if (!isChatId(conversationId) || !isBound(maxTurns) || !isBound(maxFrames) || maxTurns > 2 ** 31 - 2 || maxFrames > 2 ** 31 - 1)
-      return refuse('invalid-request', 'readConversationLog: expected a v1 conversation id and positive integer bounds');
+    const throughTurnId = request?.throughTurnId;
+    const overflow = request?.overflow;
+    if (
+      !isChatId(conversationId) ||
+      !isBound(maxTurns) ||
+      !isBound(maxFrames) ||
+      maxTurns > 2 ** 31 - 2 ||
+      maxFrames > 2 ** 31 - 1 ||
+      (throughTurnId !== undefined && !isChatId(throughTurnId)) ||
+      !OVERFLOWS.has(overflow)
+    )
+      return refuse(
+        'invalid-request',
+        "readConversationLog: expected a v1 conversation id, positive integer bounds, a v1 throughTurnId and overflow 'refuse' or 'keep-newest'",
+      );
+    const keepNewest = overflow === 'keep-newest';
     let rows: readonly ConversationRow[];
     try {
-      rows = (await database.query<ConversationRow>(statement, [conversationId, maxTurns, maxFrames])).rows;
+      const parameters = [conversationId, maxTurns, maxFrames, throughTurnId ?? null];
+      rows = (await database.query<ConversationRow>(keepNewest ? keepingNewest : refusing, parameters)).rows;
     } catch (error) {
       return refuse('store-unavailable', `readConversationLog: ${describeDatabaseError(error)}`);
     }
@@ -100,6 +146,8 @@ export function createConversationLogReader(database: ChatDatabase, schema: stri
       }
       if (row.envelope !== null) turn.frames.push(row.envelope);
     }
-    return { ok: true, value: { conversationId, turns } };
+    return keepNewest
+      ? { ok: true, value: { conversationId, turns, omittedTurns: Number(totals.omitted_turns) } }
+      : { ok: true, value: { conversationId, turns } };
   };
 }

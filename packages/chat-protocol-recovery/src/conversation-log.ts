@@ -14,13 +14,28 @@ export const DEFAULT_CONVERSATION_LOG_MAX_TURNS = 1000;
 /** The frame bound, over all turns, a {@link ConversationLogReader} applies when the request names none. */
 export const DEFAULT_CONVERSATION_LOG_MAX_FRAMES = 20_000;
 
-/** One request: the conversation, and the bounds (positive safe integers) past which the read refuses. */
+/**
+ * One request: the conversation, the bounds (positive safe integers), and what
+ * a conversation past them gets.
+ */
 export interface ReadConversationLogRequest {
   readonly conversationId: string;
   /** At most this many turns (default {@link DEFAULT_CONVERSATION_LOG_MAX_TURNS}). */
   readonly maxTurns?: number;
   /** At most this many retained frames in all (default {@link DEFAULT_CONVERSATION_LOG_MAX_FRAMES}). */
   readonly maxFrames?: number;
+  /**
+   * Only the turns that started no later than this one, the turn itself included: what an agent's history is
+   * read from, while later turns of the conversation may already be running. An id the conversation does not
+   * hold reads as no turns. The bounds apply to the turns it leaves.
+   */
+  readonly throughTurnId?: string;
+  /**
+   * What a conversation past a bound gets: `'refuse'` (the default) is `too-many-turns` or `too-many-frames`;
+   * `'keep-newest'` reads the newest turns that fit both bounds (never skipping one to fit an older one) and
+   * counts the older ones in `omittedTurns`, so a long conversation can always be read from its end.
+   */
+  readonly overflow?: 'refuse' | 'keep-newest';
 }
 
 /** One turn of the conversation as the log holds it. */
@@ -41,7 +56,8 @@ export interface ConversationLogTurn {
 /**
  * Refusal codes of a {@link ConversationLogReader}: `invalid-request` (not a
  * v1 conversation id, a bound that is not a positive safe integer, or one past
- * what the backend can represent), `too-many-turns` and `too-many-frames`
+ * what the backend can represent, a `throughTurnId` that is not a v1 id, an
+ * `overflow` the contract does not name), `too-many-turns` and `too-many-frames`
  * (see {@link ConversationLogTooLarge}), `store-unavailable` (the backend
  * could not answer; nothing was read).
  */
@@ -52,11 +68,17 @@ export interface ConversationLogTooLarge extends ChatRefusal<'too-many-turns' | 
   readonly limit: number;
 }
 
+/** What a {@link ConversationLogReader} read. */
+export interface ConversationLog {
+  readonly conversationId: string;
+  readonly turns: readonly ConversationLogTurn[];
+  /** With `overflow: 'keep-newest'` only: how many older turns (within `throughTurnId`) were left out to fit the bounds. */
+  readonly omittedTurns?: number;
+}
+
 /** The answer of a {@link ConversationLogReader}. */
 export type ReadConversationLogResult =
-  | { readonly ok: true; readonly value: { readonly conversationId: string; readonly turns: readonly ConversationLogTurn[] } }
-  | ConversationLogTooLarge
-  | ChatRefusal<'invalid-request' | 'store-unavailable'>;
+  { readonly ok: true; readonly value: ConversationLog } | ConversationLogTooLarge | ChatRefusal<'invalid-request' | 'store-unavailable'>;
 
 /**
  * Reads every turn of one conversation from the event log. Guarantees: the
@@ -67,7 +89,11 @@ export type ReadConversationLogResult =
  * `pruned: true`, `ended: true` and no frames; a conversation the log does not
  * hold reads as no turns. More turns than `maxTurns`, or more retained frames
  * than `maxFrames` (a pruned turn holds none), is refused with the `limit`
- * before any frame is read; exactly at a bound is read. Never rejects.
+ * before any frame is read; exactly at a bound is read. With `throughTurnId`,
+ * the same of the turns up to that one. With `overflow: 'keep-newest'` nothing
+ * is refused for its size: the answer is the longest run of newest turns
+ * within both bounds, with `omittedTurns` (0 when none was left out); without
+ * it the answer has no `omittedTurns`. Never rejects.
  */
 export type ConversationLogReader = (request: ReadConversationLogRequest) => Promise<ReadConversationLogResult>;
 

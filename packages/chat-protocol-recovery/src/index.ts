@@ -85,6 +85,7 @@ export type {
   ChatConversationStore,
   ConversationAuthority,
   ConversationAuthorityRequest,
+  ConversationLog,
   ConversationLogReader,
   ConversationLogTooLarge,
   ConversationLogTurn,

@@ -24,6 +24,8 @@ const CAUGHT_BY: readonly (readonly [FakeConversationStoreFlaw, string])[] = [
   ['ignores-frame-bound', 'bounds:'],
   ['drops-pruned-turns', 'a pruned turn is listed in its place'],
   ['torn-read', 'readConversationLog never tears under concurrent appends'],
+  ['ignores-through-turn', 'throughTurnId and overflow'],
+  ['keeps-oldest-turns', 'throughTurnId and overflow'],
   ['grants-any-conversation', 'authorizeConversation grants only what was granted'],
   ['remembers-grants', 'authorizeConversation grants only what was granted'],
 ];

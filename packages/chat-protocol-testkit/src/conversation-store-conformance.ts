@@ -8,7 +8,12 @@
  * `describeConversationStoreConformance` runs them under vitest.
  */
 import { canonicalJson, type ChatEventEnvelope, type ChatEventV1 } from '@papercusp/chat-protocol-core';
-import type { ChatConversationStore, ChatEventLog, ReadConversationLogResult } from '@papercusp/chat-protocol-recovery';
+import type {
+  ChatConversationStore,
+  ChatEventLog,
+  ReadConversationLogRequest,
+  ReadConversationLogResult,
+} from '@papercusp/chat-protocol-recovery';
 import { UNSTORABLE_IDS, appendAll, describe } from './chat-event-log-conformance.js';
 import type { ConformanceCheck } from './interaction-conformance.js';
 import { scheduleChatEventLog } from './scheduled-chat-event-log.js';
@@ -196,6 +201,78 @@ export function conversationStoreChecks(
       },
     },
     {
+      name: "throughTurnId and overflow 'keep-newest': the turns up to one turn (an unknown one: none), and the newest turns within both bounds with omittedTurns counting the rest, never a size refusal",
+      async run(harness) {
+        const store = harness.connect();
+        const conversationId = fresh('conv');
+        const keys = [0, 1, 2].map(() => ({ conversationId, turnId: fresh('turn') }));
+        // Two ended turns of two frames, then a running turn of one frame (a turn just started).
+        const frames = [
+          [envelopeOf(keys[0] as TurnKey, 1), envelopeOf(keys[0] as TurnKey, 2, DONE)],
+          [envelopeOf(keys[1] as TurnKey, 1), envelopeOf(keys[1] as TurnKey, 2, DONE)],
+          [envelopeOf(keys[2] as TurnKey, 1)],
+        ];
+        const failures = await appendAll(store.eventLog, frames.flat());
+        const [first, second, third] = keys.map((key, index) => expectedTurn(key.turnId, frames[index] ?? []));
+        const reader = harness.connect();
+        const read = (request: Omit<ReadConversationLogRequest, 'conversationId'>) =>
+          reader.readConversationLog({ conversationId, ...request });
+        const throughSecond = (keys[1] as TurnKey).turnId;
+        const expectKept = (what: string, answer: ReadConversationLogResult, turns: readonly unknown[], omittedTurns: number) => {
+          const wanted = { ok: true, value: { conversationId, turns, omittedTurns } };
+          if (canonicalJson(answer) !== canonicalJson(wanted))
+            failures.push(`${what} answered ${describe(answer)}, not ${describe(wanted)}`);
+        };
+        expectTurns(
+          'throughTurnId the second turn',
+          await read({ throughTurnId: throughSecond }),
+          conversationId,
+          [first, second],
+          failures,
+        );
+        expectTurns('throughTurnId a turn of no conversation', await read({ throughTurnId: fresh('turn') }), conversationId, [], failures);
+        expectTurns(
+          'throughTurnId the newest turn',
+          await read({ throughTurnId: (keys[2] as TurnKey).turnId }),
+          conversationId,
+          [first, second, third],
+          failures,
+        );
+        expectRefusal(
+          'throughTurnId the second turn, maxTurns 1',
+          await read({ throughTurnId: throughSecond, maxTurns: 1 }),
+          'too-many-turns',
+          failures,
+          1,
+        );
+        expectTurns(
+          "overflow 'refuse' (the default, named)",
+          await read({ overflow: 'refuse' }),
+          conversationId,
+          [first, second, third],
+          failures,
+        );
+        expectKept("'keep-newest' within the bounds", await read({ overflow: 'keep-newest' }), [first, second, third], 0);
+        expectKept("'keep-newest', maxTurns 2", await read({ overflow: 'keep-newest', maxTurns: 2 }), [second, third], 1);
+        expectKept("'keep-newest', maxFrames 3", await read({ overflow: 'keep-newest', maxFrames: 3 }), [second, third], 1);
+        // The second turn does not fit in 2 frames beside the newest, so the first is not read either: no gap.
+        expectKept("'keep-newest', maxFrames 2", await read({ overflow: 'keep-newest', maxFrames: 2 }), [third], 2);
+        expectKept(
+          "'keep-newest' through the second turn, maxTurns 1",
+          await read({ overflow: 'keep-newest', throughTurnId: throughSecond, maxTurns: 1 }),
+          [second],
+          1,
+        );
+        expectKept(
+          "'keep-newest' through a turn of no conversation",
+          await read({ overflow: 'keep-newest', throughTurnId: fresh('turn') }),
+          [],
+          0,
+        );
+        return failures;
+      },
+    },
+    {
       name: 'readConversationLog refuses what it cannot read as invalid-request, never a rejection: ids core refuses, bounds that are not positive safe integers, a request that is not one',
       async run(harness) {
         const store = harness.connect();
@@ -212,6 +289,11 @@ export function conversationStoreChecks(
         const requests: readonly (readonly [string, unknown])[] = [
           ...UNSTORABLE_IDS.map(([what, id]) => [`a conversation id with ${what}`, { conversationId: id }] as const),
           ['a number for a conversation id', { conversationId: 42 }],
+          ...UNSTORABLE_IDS.map(([what, id]) => [`a throughTurnId with ${what}`, { conversationId, throughTurnId: id }] as const),
+          ['a number for a throughTurnId', { conversationId, throughTurnId: 42 }],
+          ...['newest', 'REFUSE', '', 1, null].map(
+            (overflow) => [`overflow ${JSON.stringify(overflow)}`, { conversationId, overflow }] as const,
+          ),
           ...[0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '2'].flatMap((bound) => [
             [`maxTurns ${String(bound)}`, { conversationId, maxTurns: bound }] as const,
             [`maxFrames ${String(bound)}`, { conversationId, maxFrames: bound }] as const,

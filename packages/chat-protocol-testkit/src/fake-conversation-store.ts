@@ -31,8 +31,19 @@ export type FakeConversationStoreFlaw =
   | 'ignores-frame-bound'
   | 'drops-pruned-turns'
   | 'torn-read'
+  | 'ignores-through-turn'
+  | 'keeps-oldest-turns'
   | 'grants-any-conversation'
   | 'remembers-grants';
+
+/** A read request whose fields were checked, with the defaults filled in. */
+interface CheckedRead {
+  readonly conversationId: string;
+  readonly maxTurns: number;
+  readonly maxFrames: number;
+  readonly throughTurnId: string | undefined;
+  readonly overflow: 'refuse' | 'keep-newest';
+}
 
 const isBound = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -80,8 +91,33 @@ export function createFlawedFakeConversationStore(
     frames: structuredClone(row.frames),
   });
 
-  const read = async (conversationId: string, maxTurns: number, maxFrames: number): Promise<ReadConversationLogResult> => {
-    const heads = listed(conversationId);
+  // The turns up to `throughTurnId` (all without one; none when the conversation lacks it).
+  const through = (heads: (readonly [string, TurnLogRow])[], throughTurnId: string | undefined) => {
+    if (throughTurnId === undefined || flaw === 'ignores-through-turn') return heads;
+    return heads.slice(0, heads.findIndex(([turnId]) => turnId === throughTurnId) + 1);
+  };
+  // The newest of `heads` within both bounds, counted from the newest ('keep-newest').
+  const newest = (heads: (readonly [string, TurnLogRow])[], maxTurns: number, maxFrames: number) => {
+    let frames = 0;
+    let kept = 0;
+    for (const [, row] of [...heads].reverse()) {
+      frames += row.latestSeq - row.lowerBound;
+      if (kept === maxTurns || frames > maxFrames) break;
+      kept += 1;
+    }
+    // The flaw: the oldest turns are kept instead.
+    return flaw === 'keeps-oldest-turns' ? heads.slice(0, kept) : heads.slice(heads.length - kept);
+  };
+
+  const readLog = async (request: CheckedRead): Promise<ReadConversationLogResult> => {
+    const { conversationId, maxTurns, maxFrames } = request;
+    const matching = through(listed(conversationId), request.throughTurnId);
+    if (request.overflow === 'keep-newest') {
+      const kept = newest(matching, maxTurns, maxFrames);
+      const turns = kept.map(([turnId, row]) => turnOf(turnId, row));
+      return { ok: true, value: { conversationId, turns, omittedTurns: matching.length - kept.length } };
+    }
+    const heads = matching;
     if (heads.length > maxTurns && flaw !== 'ignores-turn-bound') {
       return { ...refuse('too-many-turns', `readConversationLog: the conversation has more than ${maxTurns} turns`), limit: maxTurns };
     }
@@ -104,15 +140,28 @@ export function createFlawedFakeConversationStore(
 
   return {
     async readConversationLog(given: ReadConversationLogRequest): Promise<ReadConversationLogResult> {
-      const request = readFields(given, ['conversationId', 'maxTurns', 'maxFrames']);
+      const request = readFields(given, ['conversationId', 'maxTurns', 'maxFrames', 'throughTurnId', 'overflow']);
       const conversationId = request?.conversationId;
       const maxTurns = request?.maxTurns ?? DEFAULT_CONVERSATION_LOG_MAX_TURNS;
       const maxFrames = request?.maxFrames ?? DEFAULT_CONVERSATION_LOG_MAX_FRAMES;
-      if (!isChatId(conversationId) || !isBound(maxTurns) || !isBound(maxFrames))
-        return refuse('invalid-request', 'readConversationLog: expected a v1 conversation id and positive integer bounds');
+      const throughTurnId = request?.throughTurnId;
+      // Only a missing overflow is the default: null is no overflow the contract names.
+      const overflow = request?.overflow === undefined ? 'refuse' : request.overflow;
+      if (
+        !isChatId(conversationId) ||
+        !isBound(maxTurns) ||
+        !isBound(maxFrames) ||
+        (throughTurnId !== undefined && !isChatId(throughTurnId)) ||
+        (overflow !== 'refuse' && overflow !== 'keep-newest')
+      )
+        return refuse(
+          'invalid-request',
+          "readConversationLog: expected a v1 conversation id, positive integer bounds, a v1 throughTurnId and overflow 'refuse' or 'keep-newest'",
+        );
+      const read: CheckedRead = { conversationId, maxTurns, maxFrames, throughTurnId, overflow };
       try {
         connection.alive('readConversationLog');
-        return await connection.call('readConversationLog', conversationId, () => read(conversationId, maxTurns, maxFrames), {
+        return await connection.call('readConversationLog', conversationId, () => readLog(read), {
           conversationId,
         });
       } catch (error) {

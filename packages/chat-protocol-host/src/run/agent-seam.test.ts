@@ -190,6 +190,30 @@ describe('the agent context (issue 26, DESIGN §11.1)', () => {
     ]);
     expect(context.historyOmitted).toBe(2);
   });
+
+  it('a conversation past the GET /state bounds still gets its turns: the history is the newest turns that fit, historyOmitted counts the rest', async () => {
+    // Each turn is three frames (user_input, delta, done); the run reads its own turn's user_input too.
+    const bounded = await startHost(testStore, {}, { agent, maxStateFrames: 7 });
+    const conversationId = 'c_ana_seam_long';
+    await runTurn(conversationId, 'hello one', bounded);
+    await runTurn(conversationId, 'hello two', bounded);
+    const { turnId: third } = await runTurn(conversationId, 'hello three', bounded);
+    const { turnId: fourth, frames } = await runTurn(conversationId, 'hello four', bounded);
+    expect(frames.at(-1)).toEqual({ type: 'done', status: 'completed' });
+    expect((await call(bounded, 'GET', `/v1/conversations/${conversationId}/state`, 'token-ana')).body).toMatchObject({
+      code: 'state-too-large',
+    });
+    const context = await seenOf(fourth).context.promise;
+    // 1 + 3 + 3 frames: the fourth turn, the third and the second fit; the first is left out, two history turns.
+    expect(context.history.map((turn) => [turn.role, turn.text])).toEqual([
+      ['user', 'hello two'],
+      ['assistant', 'answer to hello two'],
+      ['user', 'hello three'],
+      ['assistant', 'answer to hello three'],
+    ]);
+    expect(context.history[2]?.id).toBe(third);
+    expect(context.historyOmitted).toBe(2);
+  });
 });
 
 describe('cancellation reaches the agent (issue 26, DESIGN §11.1)', () => {

@@ -8,7 +8,7 @@
  */
 import { applyChatEvent, createChatState, formatChatCursor, type ChatRefusal, type ChatStateV1 } from '@papercusp/chat-protocol-core';
 import { refuse } from '@papercusp/chat-protocol-core/internal';
-import type { ConversationLogReader, ConversationLogTurn } from '@papercusp/chat-protocol-recovery';
+import type { ConversationLog, ConversationLogReader, ConversationLogTurn } from '@papercusp/chat-protocol-recovery';
 
 /**
  * One turn as the store's `readConversationLog` answers it.
@@ -74,10 +74,21 @@ export async function readConversationState(
     }
     return refuse('store-unavailable', 'the conversation could not be read');
   }
-  let state = createChatState(conversationId);
+  return foldConversationLog(log.value);
+}
+
+/**
+ * The fold of {@link readConversationState} over a log already read (all of it, or the turns a bounded read
+ * kept): `applyChatEvent` of every retained frame, turns in the order given, the running turns' cursors, the
+ * pruned turns listed apart. Frames the reducer refuses are `state-unfoldable`.
+ */
+export function foldConversationLog(
+  log: ConversationLog,
+): { readonly ok: true; readonly value: ConversationStateAnswer } | ChatRefusal<'state-unfoldable'> {
+  let state = createChatState(log.conversationId);
   const running: RunningTurnCursor[] = [];
   const pruned: PrunedTurn[] = [];
-  for (const turn of log.value.turns) {
+  for (const turn of log.turns) {
     if (turn.pruned || turn.lowerBound > 0) {
       pruned.push({ turnId: turn.turnId, lastSeq: turn.latestSeq });
       continue;
