@@ -4,17 +4,18 @@
  * `tool` step through the agent's declared tool, feeds the outcome back as `tool-result`, and checks that every step
  * and the completion make a v1 frame core's strict parser accepts (the host refuses any other).
  */
-import { parseChatEnvelope } from '@papercusp/chat-protocol-core';
+import {
+  parseChatEnvelope,
+  type ChatAgentCompletion,
+  type ChatAgentContext,
+  type ChatAgentFeedback,
+  type ChatAgentStep,
+  type ChatAgentToolExecution,
+  type ChatAgentToolOutcome,
+} from '@papercusp/chat-protocol-core';
 import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import type {
-  AiSdkChatAgent,
-  AiSdkChatAgentCompletion,
-  AiSdkChatAgentContext,
-  AiSdkChatAgentFeedback,
-  AiSdkChatAgentStep,
-  AiSdkChatAgentToolOutcome,
-} from '../src/agent.js';
+import type { AiSdkChatAgent } from '../src/agent.js';
 
 type DoStream = MockLanguageModelV3['doStream'];
 /** What a mock model's `doStream` is called with. */
@@ -75,8 +76,19 @@ export function scriptedModel(calls: readonly ScriptedCall[]): MockLanguageModel
   return model;
 }
 
+/** The turn the harness runs, with the person's text of `context`. */
+const harnessTurn = (context: ChatAgentContext) => ({ conversationId: 'conv_1', turnId: 'turn_1', text: context.userInput.text });
+
+/** What the host hands a tool's `execute`: the turn's `signal`, and the call's ids (call_1 / effect_1 by default). */
+export function toolExecution(
+  signal: AbortSignal = new AbortController().signal,
+  overrides: Partial<ChatAgentToolExecution> = {},
+): ChatAgentToolExecution {
+  return { signal, turn: { conversationId: 'conv_1', turnId: 'turn_1', text: 'Go' }, callId: 'call_1', effectId: 'effect_1', ...overrides };
+}
+
 /** A context for one turn, with the person's `text`. */
-export function turnContext(text: string, overrides: Partial<AiSdkChatAgentContext> = {}): AiSdkChatAgentContext {
+export function turnContext(text: string, overrides: Partial<ChatAgentContext> = {}): ChatAgentContext {
   return {
     caller: { tenantId: 'tenant_1', principalId: 'user_1' },
     userInput: { text },
@@ -89,16 +101,13 @@ export function turnContext(text: string, overrides: Partial<AiSdkChatAgentConte
 
 /** What the in-test host saw of one run. */
 export interface HostRun {
-  readonly steps: AiSdkChatAgentStep[];
-  readonly feedback: AiSdkChatAgentFeedback[];
-  readonly completion: AiSdkChatAgentCompletion | void;
+  readonly steps: ChatAgentStep[];
+  readonly feedback: ChatAgentFeedback[];
+  readonly completion: ChatAgentCompletion | void;
 }
 
 /** How the in-test host runs a `tool` step: by default, the agent's declared tool's `execute`. */
-export type HostToolRunner = (
-  step: Extract<AiSdkChatAgentStep, { type: 'tool' }>,
-  ordinal: number,
-) => Promise<AiSdkChatAgentToolOutcome> | undefined;
+export type HostToolRunner = (step: Extract<ChatAgentStep, { type: 'tool' }>, ordinal: number) => Promise<ChatAgentToolOutcome> | undefined;
 
 /**
  * Drives `agent.run` to its end as the seam's host does: each `tool` step runs (the host's own `runTool` decides
@@ -107,12 +116,12 @@ export type HostToolRunner = (
  */
 export async function runTurn(
   agent: AiSdkChatAgent,
-  context: AiSdkChatAgentContext,
-  options: { readonly runTool?: HostToolRunner; readonly onStep?: (step: AiSdkChatAgentStep) => void } = {},
+  context: ChatAgentContext,
+  options: { readonly runTool?: HostToolRunner; readonly onStep?: (step: ChatAgentStep) => void } = {},
 ): Promise<HostRun> {
-  const steps: AiSdkChatAgentStep[] = [];
-  const feedback: AiSdkChatAgentFeedback[] = [];
-  const run = agent.run({ conversationId: 'conv_1', turnId: 'turn_1', text: context.userInput.text }, context);
+  const steps: ChatAgentStep[] = [];
+  const feedback: ChatAgentFeedback[] = [];
+  const run = agent.run(harnessTurn(context), context);
   let ordinal = 0;
   let next = await run.next();
   while (next.done !== true) {
@@ -120,7 +129,7 @@ export async function runTurn(
     steps.push(step);
     expectFrame(frameOfStep(step, steps.length));
     options.onStep?.(step);
-    let answer: AiSdkChatAgentFeedback = undefined;
+    let answer: ChatAgentFeedback = undefined;
     if (step.type === 'tool' || step.type === 'remote-tool') {
       ordinal += 1;
       const callId = step.callId ?? `call_minted_${ordinal}`;
@@ -152,25 +161,28 @@ export async function runTurn(
 
 async function hostOutcome(
   agent: AiSdkChatAgent,
-  context: AiSdkChatAgentContext,
-  step: Extract<AiSdkChatAgentStep, { type: 'tool' }>,
+  context: ChatAgentContext,
+  step: Extract<ChatAgentStep, { type: 'tool' }>,
   ordinal: number,
   callId: string,
   runTool: HostToolRunner | undefined,
-): Promise<AiSdkChatAgentToolOutcome> {
+): Promise<ChatAgentToolOutcome> {
   const decided = runTool?.(step, ordinal);
   if (decided !== undefined) return decided;
   const tool = agent.tools.find((declared) => declared.name === step.name);
   if (tool === undefined) return { status: 'failed', summary: 'unknown tool' };
   try {
-    return await tool.execute(step.input, { signal: context.signal, callId, effectId: `effect_turn_1_${ordinal}` });
+    return await tool.execute(
+      step.input,
+      toolExecution(context.signal, { turn: harnessTurn(context), callId, effectId: `effect_turn_1_${ordinal}` }),
+    );
   } catch {
     return { status: 'failed', summary: 'the tool threw' };
   }
 }
 
 /** The v1 event the host writes for a step. */
-function frameOfStep(step: AiSdkChatAgentStep, ordinal: number): Record<string, unknown> {
+function frameOfStep(step: ChatAgentStep, ordinal: number): Record<string, unknown> {
   switch (step.type) {
     case 'tool':
     case 'remote-tool':

@@ -174,6 +174,18 @@ export type {
   ParseChatHistoryPageRefusalCode,
 } from './state/history.js';
 export { historyFromChatState } from './state/history-from-state.js';
+export type {
+  ChatAgent,
+  ChatAgentCard,
+  ChatAgentCompletion,
+  ChatAgentContext,
+  ChatAgentFeedback,
+  ChatAgentStep,
+  ChatAgentTool,
+  ChatAgentToolExecution,
+  ChatAgentToolOutcome,
+  ChatAgentTurn,
+} from './agent/agent-seam.js';
 export { applyChatEvent } from './state/apply-chat-event.js';
 export type { ApplyChatEventRefusalCode, ApplyChatEventResult, ChatSeqGap } from './state/apply-chat-event.js';
 

@@ -4,7 +4,14 @@
  * host loop here, with a fake context (the host's own tests run it through the host).
  */
 import { AbstractAgent, HttpAgent, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
-import type { ChatEventEnvelope, ChatHistoryTurnV1 } from '@papercusp/chat-protocol-core';
+import type {
+  ChatAgentContext,
+  ChatAgentFeedback,
+  ChatAgentStep,
+  ChatAgentTurn,
+  ChatEventEnvelope,
+  ChatHistoryTurnV1,
+} from '@papercusp/chat-protocol-core';
 import { Observable } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -16,14 +23,7 @@ import {
   type AgUiServerScript,
 } from '../../test/ag-ui-server.js';
 import { createAgUiEncoder } from '../encoder/create-ag-ui-encoder.js';
-import type {
-  AgUiAgentLike,
-  AgUiChatAgent,
-  AgUiChatAgentContext,
-  AgUiChatAgentFeedback,
-  AgUiChatAgentStep,
-  AgUiChatAgentTurn,
-} from './agent-types.js';
+import type { AgUiAgentLike, AgUiChatAgent } from './agent-types.js';
 import { createAgUiChatAgent } from './create-ag-ui-chat-agent.js';
 
 const servers: AgUiServer[] = [];
@@ -38,13 +38,13 @@ async function serve(script: AgUiServerScript, status?: number): Promise<AgUiSer
   return server;
 }
 
-const TURN: AgUiChatAgentTurn = { conversationId: 'conv_agui', turnId: 'turn_3', text: 'When will it arrive?' };
+const TURN: ChatAgentTurn = { conversationId: 'conv_agui', turnId: 'turn_3', text: 'When will it arrive?' };
 const HISTORY: readonly ChatHistoryTurnV1[] = [
   { id: 'turn_1', role: 'user', text: 'Where is order 1042?' },
   { id: 'turn_1', role: 'assistant', text: 'It shipped on Monday.' },
 ];
 
-function contextOf(signal: AbortSignal = new AbortController().signal): AgUiChatAgentContext {
+function contextOf(signal: AbortSignal = new AbortController().signal): ChatAgentContext {
   return { caller: { tenantId: 'acme', principalId: 'ana' }, userInput: { text: TURN.text }, history: HISTORY, historyOmitted: 0, signal };
 }
 
@@ -52,10 +52,10 @@ const agentFor = (server: AgUiServer): AgUiChatAgent => createAgUiChatAgent({ ag
 
 // The host's part, in small: every step is taken in order; a remote tool's result is fed back as the host feeds any
 // result back, a card is answered with the next of `answers` (cancelled when there is none), other steps get nothing.
-async function drive(agent: AgUiChatAgent, answers: AgUiChatAgentFeedback[] = [], context = contextOf(), turn = TURN) {
+async function drive(agent: AgUiChatAgent, answers: ChatAgentFeedback[] = [], context = contextOf(), turn = TURN) {
   const generator = agent.run(turn, context);
-  const steps: AgUiChatAgentStep[] = [];
-  let feedback: AgUiChatAgentFeedback;
+  const steps: ChatAgentStep[] = [];
+  let feedback: ChatAgentFeedback;
   for (;;) {
     const next = await generator.next(feedback);
     if (next.done === true) return { steps, completion: next.value };
@@ -64,7 +64,7 @@ async function drive(agent: AgUiChatAgent, answers: AgUiChatAgentFeedback[] = []
   }
 }
 
-function feedbackFor(step: AgUiChatAgentStep, answers: AgUiChatAgentFeedback[]): AgUiChatAgentFeedback {
+function feedbackFor(step: ChatAgentStep, answers: ChatAgentFeedback[]): ChatAgentFeedback {
   if (step.type === 'remote-tool') {
     return {
       type: 'tool-result',

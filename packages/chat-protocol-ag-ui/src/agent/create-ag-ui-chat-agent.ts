@@ -6,33 +6,34 @@
  * turn's signal stops the run. It owns the turn's loop over runs and the step each v1 event is; the events' meaning
  * is the decoder's, the bridge to `runAgent` `agent-run.ts`', and the cards `interrupt-cards.ts`'.
  */
-import type { ChatEventV1, ChatEventV1Of, ChatUsage, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import type {
+  ChatAgentCompletion,
+  ChatAgentContext,
+  ChatAgentFeedback,
+  ChatAgentStep,
+  ChatAgentTurn,
+  ChatEventV1,
+  ChatEventV1Of,
+  ChatUsage,
+  OpenCardSnapshotV1,
+} from '@papercusp/chat-protocol-core';
 import { readFields } from '@papercusp/chat-protocol-core/internal';
 import { createAgUiDecoder } from '../decoder/create-ag-ui-decoder.js';
 import type { AgUiDecoder } from '../decoder/decoder-types.js';
 import { readPlainData } from '../read-plain-data.js';
 import type { AgUiResumeEntry } from '../resume-entries.js';
 import { startAgUiRun, type AgUiRun } from './agent-run.js';
-import type {
-  AgUiAgentLike,
-  AgUiChatAgent,
-  AgUiChatAgentCompletion,
-  AgUiChatAgentContext,
-  AgUiChatAgentFeedback,
-  AgUiChatAgentStep,
-  AgUiChatAgentTurn,
-  AgUiChatAgentOptions,
-} from './agent-types.js';
+import type { AgUiAgentLike, AgUiChatAgent, AgUiChatAgentOptions } from './agent-types.js';
 import { fitEvent } from './fit-event.js';
 import { askedInterrupts, hasExpired, resumeEntryOf, type AskedInterrupt } from './interrupt-cards.js';
 import { runInputMessages } from './run-input-messages.js';
 
-type Turn = AsyncGenerator<AgUiChatAgentStep, AgUiChatAgentCompletion | void, AgUiChatAgentFeedback>;
+type Turn = AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback>;
 
 // How one run ended, as the turn reads it.
 type RunEnding =
   | { readonly kind: 'aborted' }
-  | { readonly kind: 'failed'; readonly step: AgUiChatAgentStep }
+  | { readonly kind: 'failed'; readonly step: ChatAgentStep }
   | { readonly kind: 'finished'; readonly done: ChatEventV1Of<'done'>; readonly interrupts: readonly AskedInterrupt[] };
 
 /**
@@ -81,7 +82,7 @@ export function createAgUiChatAgent(options: AgUiChatAgentOptions): AgUiChatAgen
   return { run: (turn, context) => runTurn(template, turn, context) };
 }
 
-async function* runTurn(agent: AgUiAgentLike, turn: AgUiChatAgentTurn, context: AgUiChatAgentContext): Turn {
+async function* runTurn(agent: AgUiAgentLike, turn: ChatAgentTurn, context: ChatAgentContext): Turn {
   const { signal } = context;
   if (signal.aborted) return;
   const runner = agent.clone();
@@ -136,7 +137,7 @@ async function* runTurn(agent: AgUiAgentLike, turn: AgUiChatAgentTurn, context: 
 }
 
 // The steps of one run, up to how it ended.
-async function* readRun(run: AgUiRun, decoder: AgUiDecoder): AsyncGenerator<AgUiChatAgentStep, RunEnding, AgUiChatAgentFeedback> {
+async function* readRun(run: AgUiRun, decoder: AgUiDecoder): AsyncGenerator<ChatAgentStep, RunEnding, ChatAgentFeedback> {
   // The input of each call the run made, for its result's step.
   const inputs = new Map<string, unknown>();
   const cards = new Map<string, OpenCardSnapshotV1>();
@@ -186,7 +187,7 @@ async function* readRun(run: AgUiRun, decoder: AgUiDecoder): AsyncGenerator<AgUi
 
 // The step a v1 event the run streams is on its own; none for what the turn does not stream (the person's own
 // message echoed, a card closing through a resume entry).
-function stepOf(event: ChatEventV1): AgUiChatAgentStep | undefined {
+function stepOf(event: ChatEventV1): ChatAgentStep | undefined {
   switch (event.type) {
     case 'delta':
     case 'reasoning':
@@ -213,11 +214,11 @@ async function endOf(run: AgUiRun): Promise<'ended' | 'aborted'> {
   }
 }
 
-function failStep(code: string, message: string, retryable = false, retryAfterMs?: number): AgUiChatAgentStep {
+function failStep(code: string, message: string, retryable = false, retryAfterMs?: number): ChatAgentStep {
   return retryAfterMs === undefined ? { type: 'fail', code, message, retryable } : { type: 'fail', code, message, retryable, retryAfterMs };
 }
 
-function completionOf(stopReason: string | undefined, usage: ChatUsage | undefined): AgUiChatAgentCompletion {
+function completionOf(stopReason: string | undefined, usage: ChatUsage | undefined): ChatAgentCompletion {
   return { ...(stopReason === undefined ? {} : { stopReason }), ...(usage === undefined ? {} : { usage }) };
 }
 

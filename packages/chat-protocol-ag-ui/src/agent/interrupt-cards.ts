@@ -4,16 +4,22 @@
  * v1 host behind AG-UI) asks that card; any other is asked as a prompt-only card made from the interrupt. It owns
  * that reading; the resume entry's own shape is `resume-entries.ts`'.
  */
-import { isCardDataSchemaJson, isCleanText, isZonedTimestamp, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import {
+  isCardDataSchemaJson,
+  isCleanText,
+  isZonedTimestamp,
+  type ChatAgentCard,
+  type ChatAgentFeedback,
+  type OpenCardSnapshotV1,
+} from '@papercusp/chat-protocol-core';
 import { isRecord, type Fields } from '../decoder/event-vocabulary.js';
 import { resumeEntryFromCardResponse, type AgUiResumeEntry } from '../resume-entries.js';
-import type { AgUiChatAgentCard, AgUiChatAgentFeedback } from './agent-types.js';
 import { boundedText } from './fit-event.js';
 
 /** An interrupt the run finished with: its id and the card that asks the person for its answer. */
 export interface AskedInterrupt {
   readonly interruptId: string;
-  readonly card: AgUiChatAgentCard;
+  readonly card: ChatAgentCard;
 }
 
 /**
@@ -41,7 +47,7 @@ export function askedInterrupts(event: unknown, carried: ReadonlyMap<string, Ope
 }
 
 /** Whether the card can no longer be answered at `now` (epoch ms): AG-UI then wants the interrupt cancelled. */
-export function hasExpired(card: AgUiChatAgentCard, now: number): boolean {
+export function hasExpired(card: ChatAgentCard, now: number): boolean {
   return card.expiresAt !== undefined && Date.parse(card.expiresAt) <= now;
 }
 
@@ -50,7 +56,7 @@ export function hasExpired(card: AgUiChatAgentCard, now: number): boolean {
  * as `payload`, a decline is `cancelled` with the decline carried (`resumeEntryFromCardResponse`), and a card
  * cancelled, expired or left without an answer is `cancelled`.
  */
-export function resumeEntryOf(interruptId: string, feedback: AgUiChatAgentFeedback): AgUiResumeEntry {
+export function resumeEntryOf(interruptId: string, feedback: ChatAgentFeedback): AgUiResumeEntry {
   if (feedback?.type === 'card-closed' && feedback.resolution === 'submitted' && feedback.value !== undefined) {
     return { interruptId, status: 'resolved', payload: feedback.value };
   }
@@ -62,11 +68,11 @@ export function resumeEntryOf(interruptId: string, feedback: AgUiChatAgentFeedba
 
 // A prompt-only card (answered { text }): the interrupt's message, else its reason, as the prompt; its response schema
 // for renderers; its expiry when it is a zoned RFC 3339 time. AG-UI lets every interrupt be cancelled, so it may be declined.
-function cardOfInterrupt(interrupt: Fields): AgUiChatAgentCard {
+function cardOfInterrupt(interrupt: Fields): ChatAgentCard {
   const prompt = [interrupt['message'], interrupt['reason']].find(
     (text): text is string => typeof text === 'string' && text.trim() !== '' && isCleanText(text),
   );
-  const card: { -readonly [Key in keyof AgUiChatAgentCard]: AgUiChatAgentCard[Key] } = {
+  const card: { -readonly [Key in keyof ChatAgentCard]: ChatAgentCard[Key] } = {
     prompt: prompt === undefined ? 'The agent is waiting for your answer.' : boundedText(prompt),
     allowDecline: true,
   };

@@ -4,15 +4,14 @@
  * owns the creation-time checks of the tools, the input check at execution and the outcome of a run; the host owns
  * admission, effect ids and authorization.
  */
-import { CHAT_LIMITS, isCleanText } from '@papercusp/chat-protocol-core';
+import { CHAT_LIMITS, isCleanText, type ChatAgentTool, type ChatAgentToolOutcome } from '@papercusp/chat-protocol-core';
 import { asSchema, jsonSchema, type ModelMessage, type Schema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
-import type { AiSdkChatAgentTool, AiSdkChatAgentToolOutcome } from './agent-types.js';
 import { failedOutcome, outcomeOfOutput } from './tool-outcome.js';
 
 /** The agent's tools: what the host runs, what the model is offered, and the model messages of calls in flight. */
 export interface AgentTools {
   /** The tools declared to the host, one per AI SDK tool with an `execute`. */
-  readonly declared: readonly AiSdkChatAgentTool[];
+  readonly declared: readonly ChatAgentTool[];
   /** The tools offered to the model: without `execute`, with their JSON schema only (the input is checked at execution). */
   readonly offered: ToolSet;
   /**
@@ -41,7 +40,7 @@ export function agentToolsOf(tools: unknown, readOnlyTools: unknown): AgentTools
   const readOnly = readOnlyNamesOf(readOnlyTools);
   const holds = new Map<string, { messages: readonly ModelMessage[] | undefined; holders: number }>();
   const messagesOf = (callId: string): ModelMessage[] => [...(holds.get(callId)?.messages ?? [])];
-  const declared: AiSdkChatAgentTool[] = [];
+  const declared: ChatAgentTool[] = [];
   const offered: Record<string, Tool> = {};
   for (const [name, tool] of Object.entries(tools ?? {})) {
     if (name === '' || name.length > CHAT_LIMITS.maxNameLength || !isCleanText(name)) {
@@ -90,14 +89,11 @@ function declaredToolOf(
   execute: AiSdkExecute,
   externalEffect: boolean,
   messagesOf: (callId: string) => ModelMessage[],
-): AiSdkChatAgentTool {
+): ChatAgentTool {
   return Object.freeze({
     name,
     externalEffect,
-    async execute(
-      input: unknown,
-      execution: { readonly signal: AbortSignal; readonly callId: string },
-    ): Promise<AiSdkChatAgentToolOutcome> {
+    async execute(input: unknown, execution: { readonly signal: AbortSignal; readonly callId: string }): Promise<ChatAgentToolOutcome> {
       const checked = await checkedInput(schema, input);
       if (!checked.ok) return failedOutcome(`the input does not match the tool's input schema: ${checked.message}`);
       try {

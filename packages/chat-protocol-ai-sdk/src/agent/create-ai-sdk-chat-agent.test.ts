@@ -2,7 +2,18 @@ import type { ChatHistoryTurnV1 } from '@papercusp/chat-protocol-core';
 import { APICallError, jsonSchema, tool, type Tool, type ToolExecutionOptions } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { finish, hangingCall, reasoning, runTurn, scriptedModel, text, toolCall, turnContext, usage } from '../../test/agent-harness.js';
+import {
+  finish,
+  hangingCall,
+  reasoning,
+  runTurn,
+  scriptedModel,
+  text,
+  toolCall,
+  toolExecution,
+  turnContext,
+  usage,
+} from '../../test/agent-harness.js';
 import { createAiSdkChatAgent } from '../agent.js';
 
 const weatherInput = z.object({ city: z.string() });
@@ -490,8 +501,8 @@ describe('createAiSdkChatAgent: cancellation (DESIGN §11.1)', () => {
     const model = scriptedModel([[toolCall('call_1', 'weather', '{"city":"Lyon"}'), finish('tool-calls')]]);
     const agent = createAiSdkChatAgent({ model, tools: { weather: weather.definition } });
     const [declared] = agent.tools;
-    const execution = { signal: new AbortController().signal, callId: 'call_1', effectId: 'effect_1' };
-    const run = agent.run({ conversationId: 'c', turnId: 't', text: 'Go' }, turnContext('Go'));
+    const execution = toolExecution();
+    const run = agent.run(execution.turn, turnContext('Go'));
 
     await run.next();
     await declared?.execute({ city: 'Lyon' }, execution);
@@ -513,7 +524,7 @@ describe('createAiSdkChatAgent: cancellation (DESIGN §11.1)', () => {
 
     await first.next();
     await second.next();
-    await agent.tools[0]?.execute({ city: 'Lyon' }, { signal: new AbortController().signal, callId: 'call_1', effectId: 'effect_1' });
+    await agent.tools[0]?.execute({ city: 'Lyon' }, toolExecution());
     await first.return(undefined);
     await second.return(undefined);
 
@@ -554,7 +565,7 @@ describe('createAiSdkChatAgent: cancellation (DESIGN §11.1)', () => {
     });
     const [declared] = createAiSdkChatAgent({ model: scriptedModel([]), tools: { slow } }).tools;
 
-    const outcome = declared?.execute({}, { signal: controller.signal, callId: 'call_1', effectId: 'effect_1' });
+    const outcome = declared?.execute({}, toolExecution(controller.signal));
     await running;
     controller.abort();
 
@@ -624,7 +635,7 @@ describe('createAiSdkChatAgent: hostile values become typed outcomes', () => {
   async function outcomeOf(output: unknown) {
     const echo: Tool = { inputSchema: jsonSchema({ type: 'object' }), execute: async () => output };
     const [declared] = createAiSdkChatAgent({ model: scriptedModel([]), tools: { echo } }).tools;
-    return declared?.execute({}, { signal: new AbortController().signal, callId: 'call_1', effectId: 'effect_1' });
+    return declared?.execute({}, toolExecution());
   }
 
   it('cuts a huge string output: a summary of 4,096 and a text block of 65,536 code units, each ending in an ellipsis', async () => {
@@ -707,7 +718,7 @@ describe('createAiSdkChatAgent: hostile values become typed outcomes', () => {
       },
     };
     const [declared] = createAiSdkChatAgent({ model: scriptedModel([]), tools: { failing } }).tools;
-    expect(await declared?.execute({}, { signal: new AbortController().signal, callId: 'call_1', effectId: 'effect_1' })).toEqual({
+    expect(await declared?.execute({}, toolExecution())).toEqual({
       status: 'failed',
       summary,
     });

@@ -4,7 +4,18 @@
  * `tool` step the host runs (admitted as an external effect unless read-only) and feeds back, and the loop goes on
  * until a step makes no call or the step limit is reached. It does not run tools itself, retry turns, or own ids.
  */
-import { CHAT_LIMITS, isCleanText, isSafeJson, type ChatHistoryTurnV1, type ChatUsage } from '@papercusp/chat-protocol-core';
+import {
+  CHAT_LIMITS,
+  isCleanText,
+  isSafeJson,
+  type ChatAgentCompletion,
+  type ChatAgentContext,
+  type ChatAgentFeedback,
+  type ChatAgentStep,
+  type ChatAgentToolOutcome,
+  type ChatHistoryTurnV1,
+  type ChatUsage,
+} from '@papercusp/chat-protocol-core';
 import {
   streamText,
   type LanguageModelUsage,
@@ -14,15 +25,7 @@ import {
   type ToolSet,
   type TypedToolCall,
 } from 'ai';
-import type {
-  AiSdkChatAgent,
-  AiSdkChatAgentCompletion,
-  AiSdkChatAgentContext,
-  AiSdkChatAgentFeedback,
-  AiSdkChatAgentOptions,
-  AiSdkChatAgentStep,
-  AiSdkChatAgentToolOutcome,
-} from './agent-types.js';
+import type { AiSdkChatAgent, AiSdkChatAgentOptions } from './agent-types.js';
 import { agentToolsOf, messageOf, type AgentTools } from './agent-tools.js';
 import { boundedText, splitText } from './bounded-text.js';
 import { providerFailStepOf } from './provider-failure.js';
@@ -35,7 +38,7 @@ const CALLER = 'createAiSdkChatAgent';
 type Part = TextStreamPart<ToolSet>;
 type PartReader = ReadableStreamDefaultReader<Part>;
 type PartRead = Awaited<ReturnType<PartReader['read']>>;
-type Generator<Result> = AsyncGenerator<AiSdkChatAgentStep, Result, AiSdkChatAgentFeedback>;
+type Generator<Result> = AsyncGenerator<ChatAgentStep, Result, ChatAgentFeedback>;
 
 /** What the agent needs for every model call of every turn. */
 interface CallSettings {
@@ -128,7 +131,7 @@ function historyMessagesOf(history: readonly ChatHistoryTurnV1[]): ModelMessage[
 }
 
 /** One model call: streams its deltas out and answers how it ended. Its `finally` cancels the model's stream. */
-async function* modelCall(settings: CallSettings, messages: readonly ModelMessage[], context: AiSdkChatAgentContext): Generator<StepEnd> {
+async function* modelCall(settings: CallSettings, messages: readonly ModelMessage[], context: ChatAgentContext): Generator<StepEnd> {
   const { signal } = context;
   const result = streamText({
     model: settings.model,
@@ -210,7 +213,7 @@ async function* toolCall(
     return { type: 'tool-result', toolCallId, toolName, output: { type: 'error-text', value: outcome.summary } };
   }
   const release = tools.hold(toolCallId, messages);
-  let feedback: AiSdkChatAgentFeedback;
+  let feedback: ChatAgentFeedback;
   try {
     feedback = yield { type: 'tool', name: toolName, input: call.input, callId: toolCallId };
   } finally {
@@ -221,7 +224,7 @@ async function* toolCall(
 }
 
 /** A call whose outcome the agent already knows, with its name and input as v1 can carry them. */
-function remoteToolStep(name: string, callId: string, input: unknown, outcome: AiSdkChatAgentToolOutcome): AiSdkChatAgentStep {
+function remoteToolStep(name: string, callId: string, input: unknown, outcome: ChatAgentToolOutcome): ChatAgentStep {
   const shownName =
     name !== '' && name.length <= CHAT_LIMITS.maxNameLength && isCleanText(name)
       ? name
@@ -265,7 +268,7 @@ function addCount(total: ChatUsage, field: 'inputTokens' | 'outputTokens' | 'tot
   return kept === undefined ? {} : { [field]: kept };
 }
 
-function completionOf(stopReason: string | undefined, usage: ChatUsage): AiSdkChatAgentCompletion {
+function completionOf(stopReason: string | undefined, usage: ChatUsage): ChatAgentCompletion {
   return {
     ...(stopReason === undefined ? {} : { stopReason }),
     ...(Object.keys(usage).length === 0 ? {} : { usage }),

@@ -3,12 +3,12 @@
  * are bugs the agent lets propagate (the host ends the turn `agent-failed` and reports the error). It owns that line
  * and the reading of `retry-after`; it does not retry.
  */
-import { CHAT_LIMITS } from '@papercusp/chat-protocol-core';
+import { CHAT_LIMITS, type ChatAgentStep } from '@papercusp/chat-protocol-core';
 import { APICallError, RetryError } from 'ai';
-import type { AiSdkChatAgentFailCode, AiSdkChatAgentStep } from './agent-types.js';
+import type { AiSdkChatAgentFailCode } from './agent-types.js';
 
 /** The `fail` step of a provider error. */
-type ProviderFailStep = Extract<AiSdkChatAgentStep, { type: 'fail' }> & { readonly code: AiSdkChatAgentFailCode };
+type ProviderFailStep = Extract<ChatAgentStep, { type: 'fail' }> & { readonly code: AiSdkChatAgentFailCode };
 
 const HTTP_STATUS_TOO_MANY_REQUESTS = 429;
 const DECIMAL = /^\d+(?:\.\d+)?$/;

@@ -3,16 +3,21 @@
  * a bounded outcome the host stores (summary and result blocks), and what the host fed back becomes the tool result
  * the model reads. The model always reads the stored outcome, never the raw output, so a retried run sees the same.
  */
-import { CHAT_LIMITS, isSafeJson, type ChatResultBlock } from '@papercusp/chat-protocol-core';
+import {
+  CHAT_LIMITS,
+  isSafeJson,
+  type ChatAgentFeedback,
+  type ChatAgentToolOutcome,
+  type ChatResultBlock,
+} from '@papercusp/chat-protocol-core';
 import type { JSONValue, ToolResultPart } from 'ai';
-import type { AiSdkChatAgentFeedback, AiSdkChatAgentToolOutcome } from './agent-types.js';
 import { boundedText } from './bounded-text.js';
 
 /** The tool result output the model reads. */
 type ModelToolOutput = ToolResultPart['output'];
 
 /** A feedback the host sends after a tool step. */
-type ToolResultFeedback = Extract<AiSdkChatAgentFeedback, { type: 'tool-result' }>;
+type ToolResultFeedback = Extract<ChatAgentFeedback, { type: 'tool-result' }>;
 
 /**
  * The outcome of a tool's output: a string is a text block, anything else is JSON (`undefined` as `null`, what
@@ -21,7 +26,7 @@ type ToolResultFeedback = Extract<AiSdkChatAgentFeedback, { type: 'tool-result' 
  * text or JSON text cut to v1's summary bound. An output `JSON.stringify` cannot write (a cycle, a BigInt, a value
  * that throws when read) succeeds with a summary saying so and no block: the tool ran, its output is not carried.
  */
-export function outcomeOfOutput(output: unknown): AiSdkChatAgentToolOutcome {
+export function outcomeOfOutput(output: unknown): ChatAgentToolOutcome {
   if (typeof output === 'string') {
     return {
       summary: boundedText(output, CHAT_LIMITS.maxSummaryLength),
@@ -37,7 +42,7 @@ export function outcomeOfOutput(output: unknown): AiSdkChatAgentToolOutcome {
 }
 
 /** A failed outcome whose summary is `message`, bounded. */
-export function failedOutcome(message: string): AiSdkChatAgentToolOutcome {
+export function failedOutcome(message: string): ChatAgentToolOutcome {
   return { status: 'failed', summary: boundedText(message, CHAT_LIMITS.maxSummaryLength) };
 }
 
