@@ -307,8 +307,17 @@ describe('OpenTelemetry spans with a context manager (issue 26, DESIGN §11.1)',
     context.disable();
   });
 
-  it('a turn begun inside an active span is its child, and the agent and a tool execute run with their span active', async () => {
+  it('a turn begun inside an active span is its child, and the agent, a tool execute and each store call run with their span active', async () => {
     const active: { agent?: string | undefined; tool?: string | undefined } = {};
+    const activeInAppends: (string | undefined)[] = [];
+    const { eventLog } = testStore.store;
+    const watched = {
+      ...eventLog,
+      append: (envelope: ChatEventEnvelope) => {
+        activeInAppends.push(trace.getActiveSpan()?.spanContext().spanId);
+        return eventLog.append(envelope);
+      },
+    };
     const agent: ChatAgent = {
       tools: [
         {
@@ -327,7 +336,11 @@ describe('OpenTelemetry spans with a context manager (issue 26, DESIGN §11.1)',
         yield { type: 'tool', name: 'lookup', input: { q: 'x' } };
       },
     };
-    const host = await startHost(testStore, {}, { agent, openTelemetry: { trace, context, tracer } });
+    const host = await startHost(
+      { ...testStore, store: { ...testStore.store, eventLog: watched } },
+      {},
+      { agent, openTelemetry: { trace, context, tracer } },
+    );
     const conversationId = 'c_ana_otel_active';
     const clientTurnId = createTurnId();
     const request = new Request(`${host.base}/v1/conversations/${conversationId}/turns`, {
@@ -348,6 +361,9 @@ describe('OpenTelemetry spans with a context manager (issue 26, DESIGN §11.1)',
     expect(turnSpan?.spanContext().traceId).toBe(outer.spanContext().traceId);
     expect(toolSpan?.parentSpanContext?.spanId).toBe(turnSpan?.spanContext().spanId);
     expect(active).toEqual({ agent: turnSpan?.spanContext().spanId, tool: toolSpan?.spanContext().spanId });
+    const appendSpans = spans.filter((span) => span.name === 'chat.store.append-frame').map((span) => span.spanContext().spanId);
+    expect(appendSpans).toHaveLength(4);
+    expect(activeInAppends).toEqual(appendSpans);
     expect(toolSpan?.attributes).toMatchObject({
       'chat.tool.external_effect': false,
       'chat.tool.launched': true,
