@@ -10,13 +10,13 @@ import type { ChatHostSpanAttributes } from '../chat-host-open-telemetry.js';
 import { startTurnSpan, type HostSpan, type HostTracing } from './turn-spans.js';
 
 /** The store operations a run makes: each is a `chat.store.<operation>` span. */
-export type RunStoreOperation = Exclude<ChatHostStoreOperation, 'start-turn'>;
+type RunStoreOperation = Exclude<ChatHostStoreOperation, 'start-turn'>;
 
 /** What a store call answers: its value, or a refusal with a code. */
 type StoreAnswer = { readonly ok: true } | { readonly ok: false; readonly code: string };
 
 /** How a `tool` step's `tool_result` settled. */
-export type ToolStepStatus = 'succeeded' | 'failed' | 'cancelled' | 'needs-reconciliation';
+type ToolStepStatus = 'succeeded' | 'failed' | 'cancelled' | 'needs-reconciliation';
 
 /** How a card closed. */
 type CardResolution = 'submitted' | 'declined' | 'cancelled' | 'expired';
