@@ -176,8 +176,10 @@ assert.deepEqual([isChatIdentifier('chat_protocol'), isChatIdentifier('Chat')], 
 assert.equal(typeof migrateChatStore, 'function');
 checked.push('postgres');
 
-// host: the library loads without either driver too (they are the command's), and its handler answers
-// an unauthenticated request before it touches a store; the summary line waits for that answer.
+// host: the library loads without either driver too (they are the command's), and without @opentelemetry/api (an
+// optional peer it imports nothing of, not even a type: this file typechecks with skipLibCheck false); its handler
+// answers an unauthenticated request before it touches a store; the summary line waits for that answer.
+assert.throws(() => requireFromApp.resolve('@opentelemetry/api'));
 const host = createChatHost({ store: {} as never, agent: createScriptedChatAgent(), authenticate: () => null });
 assert.deepEqual([isRouteId('conv_1'), isRouteId('../conv_1')], [true, false]);
 host(new Request('http://host.example/v1/conversations/conv_1/state'))

@@ -6,9 +6,18 @@
  * durations, and the agent's error itself.
  */
 
-/** The store operations a `store-unavailable` event names. */
+/** The store operations a `store-unavailable` event names (and, but `start-turn`, the run's `chat.store.<operation>` spans). */
 export type ChatHostStoreOperation =
-  'start-turn' | 'read-history' | 'append-frame' | 'declare-effect' | 'claim-effect' | 'dispatch-effect' | 'open-card' | 'read-card';
+  | 'start-turn'
+  | 'read-history'
+  | 'append-frame'
+  | 'declare-effect'
+  | 'claim-effect'
+  | 'dispatch-effect'
+  | 'open-card'
+  | 'read-card'
+  | 'cancel-card'
+  | 'expire-card';
 
 /** How a turn's run ended: its terminal frame's `done` status, or `failed` for an `error` frame, or `stopped` when no terminal frame could be written. */
 export type ChatHostTurnEndStatus = 'completed' | 'cancelled' | 'needs-reconciliation' | 'failed' | 'stopped';

@@ -13,6 +13,7 @@ import { Hono } from 'hono';
 import type { ChatAgent } from './chat-agent.js';
 import type { ChatHostCaller } from './chat-host-caller.js';
 import type { ChatHostEvent } from './chat-host-event.js';
+import type { ChatHostOpenTelemetry } from './chat-host-open-telemetry.js';
 import { browserPageResponse } from './page/serve-browser-page.js';
 import { registerAgUiRoute } from './routes/ag-ui-route.js';
 import { registerAiSdkRoutes } from './routes/ai-sdk-routes.js';
@@ -112,6 +113,14 @@ export interface ChatHostOptions {
    * breaks a turn.
    */
   readonly onEvent?: (event: ChatHostEvent) => void | Promise<void>;
+  /**
+   * OpenTelemetry spans of each turn's run (`chat.turn`, with `chat.tool`, `chat.card` and `chat.store.<operation>`
+   * children): `@opentelemetry/api`'s `trace` and `context` (`import * as openTelemetry from '@opentelemetry/api'`
+   * fits), and optionally a tracer of your own. The host imports nothing of the api (an optional peer): without
+   * this option it starts no span, and without an SDK registered every span is the api's no-op. Spans carry ids,
+   * names, statuses and codes, never the person's or the model's text; a tracer that throws never breaks a turn.
+   */
+  readonly openTelemetry?: ChatHostOpenTelemetry;
 }
 
 // The methods the routes are registered for; Hono answers HEAD with its GET route.

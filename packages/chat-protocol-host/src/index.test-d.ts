@@ -1,4 +1,6 @@
 import type { ChatResultBlock, ChatUsage, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import type * as openTelemetryApi from '@opentelemetry/api';
+import type { Context, ContextAPI, Span, TraceAPI, Tracer } from '@opentelemetry/api';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   createChatHost,
@@ -15,6 +17,11 @@ import {
   type ChatAgentTurn,
   type ChatHostEvent,
   type ChatHostCaller,
+  type ChatHostOpenTelemetry,
+  type ChatHostSpan,
+  type ChatHostSpanAttributes,
+  type ChatHostTraceContext,
+  type ChatHostTracer,
   type ChatHostStore,
   type ConversationStateAnswer,
   type ChatStreamFormat,
@@ -102,6 +109,17 @@ describe('the public types of @papercusp/chat-protocol-host', () => {
     expectTypeOf<Extract<ChatHostEvent, { type: 'agent-error' }>['error']>().toEqualTypeOf<unknown>();
     expectTypeOf<ChatHostEvent>().not.toHaveProperty('text');
     expectTypeOf<NonNullable<Parameters<typeof createChatHost>[0]['onEvent']>>().parameter(0).toEqualTypeOf<ChatHostEvent>();
+  });
+
+  it('openTelemetry takes @opentelemetry/api itself: its namespace, its trace and context, and a Tracer of any provider fit (issue 26)', () => {
+    expectTypeOf<NonNullable<Parameters<typeof createChatHost>[0]['openTelemetry']>>().toEqualTypeOf<ChatHostOpenTelemetry>();
+    expectTypeOf<typeof openTelemetryApi>().toExtend<ChatHostOpenTelemetry>();
+    expectTypeOf<{ trace: TraceAPI; context: ContextAPI; tracer: Tracer }>().toExtend<ChatHostOpenTelemetry>();
+    expectTypeOf<Tracer>().toExtend<ChatHostTracer>();
+    expectTypeOf<Span>().toExtend<ChatHostSpan>();
+    expectTypeOf<Context>().toExtend<ChatHostTraceContext>();
+    // Attributes are ids, names, statuses and counts: no nested values, no arrays.
+    expectTypeOf<ChatHostSpanAttributes[string]>().toEqualTypeOf<string | number | boolean>();
   });
 
   it('an agent may return its completion (stopReason, usage) for done', () => {

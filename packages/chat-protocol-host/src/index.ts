@@ -30,6 +30,14 @@ export type {
   ChatAgentTurn,
 } from './chat-agent.js';
 export type { ChatHostEvent, ChatHostStoreOperation, ChatHostTurnEndStatus } from './chat-host-event.js';
+// OpenTelemetry (DESIGN §11.1): what the host calls on `@opentelemetry/api`, which it imports nothing of.
+export type {
+  ChatHostOpenTelemetry,
+  ChatHostSpan,
+  ChatHostSpanAttributes,
+  ChatHostTraceContext,
+  ChatHostTracer,
+} from './chat-host-open-telemetry.js';
 export { createNodeRequestListener } from './node/node-request-listener.js';
 export { isRouteId } from './routes/route-ids.js';
 export { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted/scripted-agent.js';

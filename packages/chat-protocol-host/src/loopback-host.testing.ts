@@ -105,6 +105,7 @@ export async function startHost(
       | 'cancelPollMs'
       | 'maxHistoryTurns'
       | 'onEvent'
+      | 'openTelemetry'
       | 'clock'
     >
   > = {},

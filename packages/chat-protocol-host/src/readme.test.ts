@@ -4,3 +4,4 @@ describeReadmeExample(new URL('../', import.meta.url));
 describeReadmeExample(new URL('../', import.meta.url), 'ai-sdk-chat');
 describeReadmeExample(new URL('../', import.meta.url), 'own-agent');
 describeReadmeExample(new URL('../', import.meta.url), 'plug-in-your-model');
+describeReadmeExample(new URL('../', import.meta.url), 'opentelemetry');

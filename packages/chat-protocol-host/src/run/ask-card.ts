@@ -4,12 +4,12 @@
  * then waited on until its terminal record, closed as `card_closed`. It owns
  * that wait; the frames' seqs are the run's.
  */
-import type { ChatEventV1, OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
+import { promptOnlyCardKind, type ChatEventV1, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionResolver } from '@papercusp/chat-protocol-interactions';
 import type { ChatAgentCard, ChatAgentFeedback, ChatAgentTurn } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
-import type { ChatHostEventSink } from '../chat-host-event.js';
 import type { CardWakeup } from './card-wakeups.js';
+import type { CardObservation, TurnObserver } from './turn-observer.js';
 
 /** The schema every host card is opened with: the host validates values by the card's own kind. */
 const HOST_CARD_SCHEMA = Object.freeze({ id: 'host-card', revision: 1 });
@@ -26,7 +26,8 @@ export interface CardStepRun {
   readonly armCardWait: (correlationId: string, signal: AbortSignal) => CardWakeup;
   /** How long a card stays open, in milliseconds. */
   readonly cardLifetimeMs: number;
-  readonly emit: ChatHostEventSink;
+  /** The run's observer: the card's wait and its store calls. */
+  readonly observer: TurnObserver;
 }
 
 /**
@@ -41,57 +42,72 @@ export async function askCard(
   correlationId: string,
   append: (event: ChatEventV1) => Promise<'appended' | 'stopped'>,
 ): Promise<ChatAgentFeedback | 'stopped' | 'cancelled'> {
-  const { turn, caller, resolver, signal } = run;
-  const ids = { conversationId: turn.conversationId, turnId: turn.turnId };
+  const observation = run.observer.card(correlationId);
+  try {
+    return await waitForCard(run, observation, agentCard, correlationId, append);
+  } finally {
+    observation.close();
+  }
+}
+
+async function waitForCard(
+  run: CardStepRun,
+  observation: CardObservation,
+  agentCard: ChatAgentCard,
+  correlationId: string,
+  append: (event: ChatEventV1) => Promise<'appended' | 'stopped'>,
+): Promise<ChatAgentFeedback | 'stopped' | 'cancelled'> {
+  const { turn, caller, resolver, signal, observer } = run;
   const createdAt = run.clock();
   const expiresAt = new Date(Date.parse(createdAt) + run.cardLifetimeMs).toISOString();
   const card = { ...agentCard, correlationId, createdAt } as OpenCardSnapshotV1;
-  const opened = await resolver.open({
-    caller,
-    card,
-    schema: HOST_CARD_SCHEMA,
-    expiresAt,
-    scope: {
-      conversationId: turn.conversationId,
-      principalId: caller.principalId,
-      tenantId: caller.tenantId,
-      customerId: caller.customerId,
-      publicOwnerId: caller.publicOwnerId,
-    },
-    at: createdAt,
-  });
+  const opened = await observer.store('open-card', () =>
+    resolver.open({
+      caller,
+      card,
+      schema: HOST_CARD_SCHEMA,
+      expiresAt,
+      scope: {
+        conversationId: turn.conversationId,
+        principalId: caller.principalId,
+        tenantId: caller.tenantId,
+        customerId: caller.customerId,
+        publicOwnerId: caller.publicOwnerId,
+      },
+      at: createdAt,
+    }),
+  );
   if (!opened.ok || opened.outcome !== 'opened') {
     const code = opened.ok ? opened.outcome : opened.code;
-    if (code === 'store-unavailable') run.emit({ type: 'store-unavailable', ...ids, operation: 'open-card' });
     await append({ type: 'error', code: 'card-not-opened', message: `the card could not be opened: ${code}`, retryable: false });
     return 'stopped';
   }
-  if ((await append({ type: 'card', card: opened.record.card })) === 'stopped') return 'stopped';
-  run.emit({ type: 'card-asked', ...ids, correlationId });
+  const shown = opened.record.card;
+  if ((await append({ type: 'card', card: shown })) === 'stopped') return 'stopped';
+  observation.asked(shown.presentation?.kind ?? promptOnlyCardKind(shown));
   const request = { caller, conversationId: turn.conversationId, correlationId };
   for (;;) {
     if (signal.aborted) {
-      await resolver.cancel({ ...request, at: run.clock() });
+      await observer.store('cancel-card', () => resolver.cancel({ ...request, at: run.clock() }));
       if ((await append({ type: 'card_closed', correlationId, resolution: 'cancelled' })) === 'stopped') return 'stopped';
-      run.emit({ type: 'card-answered', ...ids, correlationId, resolution: 'cancelled' });
+      observation.answered('cancelled');
       return 'cancelled';
     }
     // Armed before the read: an answer committing between the read and the wait still wakes this run.
     const wakeup = run.armCardWait(correlationId, signal);
-    const read = await resolver.read({ ...request, at: run.clock() });
+    const read = await observer.store('read-card', () => resolver.read({ ...request, at: run.clock() }));
     if (read.ok && read.record.status !== 'pending') {
       wakeup.release();
       const resolution = read.record.status;
       if ((await append({ type: 'card_closed', correlationId, resolution })) === 'stopped') return 'stopped';
-      run.emit({ type: 'card-answered', ...ids, correlationId, resolution });
+      observation.answered(resolution);
       return read.record.value === undefined
         ? { type: 'card-closed', resolution }
         : { type: 'card-closed', resolution, value: read.record.value };
     }
-    if (!read.ok && read.code === 'store-unavailable') run.emit({ type: 'store-unavailable', ...ids, operation: 'read-card' });
     if (read.ok && read.expired) {
       wakeup.release();
-      await resolver.expire({ ...request, at: run.clock() });
+      await observer.store('expire-card', () => resolver.expire({ ...request, at: run.clock() }));
       continue;
     }
     await wakeup.woken;

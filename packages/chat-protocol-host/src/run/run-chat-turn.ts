@@ -4,7 +4,8 @@
  * becomes a v1 frame appended to the event log (the runner is the turn's only
  * writer, so seqs are contiguous), tool steps go through `run-tool-step.ts`
  * and cards through `ask-card.ts`. It never throws: a failure it cannot report
- * in the log ends the run, and what happened reaches the host's events.
+ * in the log ends the run, and what happened reaches the turn's observer
+ * (`turn-observer.ts`: the host's events and spans).
  */
 import { isChatId, type ChatEventEnvelope, type ChatEventV1, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import type { InteractionResolver } from '@papercusp/chat-protocol-interactions';
@@ -20,12 +21,14 @@ import type {
 } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import type { ChatHostEventSink, ChatHostTurnEndStatus } from '../chat-host-event.js';
-import { askCard } from './ask-card.js';
+import { askCard, type CardStepRun } from './ask-card.js';
 import type { CardWakeup } from './card-wakeups.js';
 import { checkAgentFrame } from './check-agent-frame.js';
 import { failureText } from './failure-text.js';
 import { readToolOutcome, runToolStep, type ToolStepOutcome } from './run-tool-step.js';
 import { turnFrame } from './turn-frame.js';
+import { createTurnObserver, type ToolObservation } from './turn-observer.js';
+import type { HostTracing } from './turn-spans.js';
 
 /** What one run needs: the turn, who started it, and the host's components. */
 export interface RunChatTurnContext {
@@ -50,7 +53,12 @@ export interface RunChatTurnContext {
   /** How long a card stays open, in milliseconds. */
   readonly cardLifetimeMs: number;
   readonly emit: ChatHostEventSink;
+  /** The host's OpenTelemetry tracing, `undefined` without it. */
+  readonly tracing: HostTracing | undefined;
 }
+
+/** A run under way: its context and the observer that tells its events and spans. */
+type RunningTurn = RunChatTurnContext & CardStepRun;
 
 type Appended = 'appended' | 'stopped';
 type Generator = AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback>;
@@ -91,39 +99,36 @@ function doneEvent(completion: ChatAgentCompletion | void): ChatEventV1 {
  * the run with `done { status: 'cancelled' }` without waiting for the agent or an in-flight tool (whose late
  * result recovery still stores), then calls the generator's `return()` so its `finally` blocks run (so does every
  * other early end); an agent that throws ends the turn with `error { code: 'agent-failed', retryable: false }`
- * (its message, bounded) and the error reaches `emit`; a step (or a completion) core's parser refuses as a frame
+ * (its message, bounded) and the error reaches the observer; a step (or a completion) core's parser refuses as a frame
  * ends it with `invalid-agent-step`: no invalid frame reaches the log. `state` steps are versioned by the run: 1,
  * 2, … within the turn. Each `tool` step gets a `tool_call` and a `tool_result`, and its result is fed back
  * (`succeeded` or `failed`); an unknown outcome is never fed back: it ends the turn
  * `done { status: 'needs-reconciliation' }`, and the generator's `return()` runs.
  */
 export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
-  const { turn, emit } = context;
-  const ids = { conversationId: turn.conversationId, turnId: turn.turnId };
-  const startedAt = performance.now();
-  emit({ type: 'turn-started', ...ids });
-  const status = await runTurn(context);
-  emit({ type: 'turn-ended', ...ids, status, durationMs: Math.max(0, performance.now() - startedAt) });
+  const observer = createTurnObserver(context.turn, context.emit, context.tracing);
+  observer.ended(await runTurn({ ...context, observer }));
 }
 
-async function runTurn(context: RunChatTurnContext): Promise<ChatHostTurnEndStatus> {
-  const { turn, signal, emit } = context;
-  const ids = { conversationId: turn.conversationId, turnId: turn.turnId };
+async function runTurn(context: RunningTurn): Promise<ChatHostTurnEndStatus> {
+  const { turn, signal, observer } = context;
   let seq = 0;
   let ended: ChatHostTurnEndStatus = 'stopped';
   const write = async (envelope: ChatEventEnvelope): Promise<Appended> => {
+    const { event } = envelope;
     let appended = false;
     try {
-      const result = await context.eventLog.append(envelope);
-      appended = result.ok;
-      if (!result.ok && result.code === 'store-unavailable') emit({ type: 'store-unavailable', ...ids, operation: 'append-frame' });
+      const append = () => context.eventLog.append(envelope);
+      appended = (await observer.store('append-frame', append, { 'chat.event.seq': envelope.seq, 'chat.event.type': event.type })).ok;
     } catch {
-      emit({ type: 'store-unavailable', ...ids, operation: 'append-frame' });
+      // The observer told the store's failure; the run stops.
     }
     if (!appended) return 'stopped';
-    const { event } = envelope;
     if (event.type === 'done') ended = event.status === 'interrupted' ? 'stopped' : event.status;
-    if (event.type === 'error') ended = 'failed';
+    if (event.type === 'error') {
+      ended = 'failed';
+      observer.errorWritten(event.code);
+    }
     return 'appended';
   };
   const append = async (event: ChatEventV1): Promise<Appended> => {
@@ -139,7 +144,7 @@ async function runTurn(context: RunChatTurnContext): Promise<ChatHostTurnEndStat
     return ended;
   };
   const agentFailed = async (error: unknown): Promise<ChatHostTurnEndStatus> => {
-    emit({ type: 'agent-error', ...ids, error });
+    observer.agentError(error);
     return failed('agent-failed', failureText(error, 'the agent failed: ', 'the agent failed'));
   };
   // A frame made from what the agent yielded: written only as core parses it, else the turn fails.
@@ -154,9 +159,8 @@ async function runTurn(context: RunChatTurnContext): Promise<ChatHostTurnEndStat
   };
 
   if ((await append({ type: 'user_input', text: turn.text, source: 'text_typed' })) === 'stopped') return ended;
-  const history = await context.readHistory();
+  const history = await observer.store('read-history', context.readHistory);
   if (!history.ok) {
-    if (history.code === 'store-unavailable') emit({ type: 'store-unavailable', ...ids, operation: 'read-history' });
     return failed(
       'history-unavailable',
       `the conversation's history could not be read: ${history.code}`,
@@ -168,7 +172,7 @@ async function runTurn(context: RunChatTurnContext): Promise<ChatHostTurnEndStat
   let tools: ReadonlyMap<string, ChatAgentTool>;
   try {
     tools = toolsByName(context.agent);
-    generator = context.agent.run(turn, agentContext);
+    generator = observer.activate(() => context.agent.run(turn, agentContext));
   } catch (error) {
     return agentFailed(error);
   }
@@ -181,8 +185,8 @@ async function runTurn(context: RunChatTurnContext): Promise<ChatHostTurnEndStat
     // The host stopped before the generator did: its `finally` blocks run now; the turn's end does not wait for them.
     if (!finished) {
       void Promise.resolve()
-        .then(() => generator.return(undefined))
-        .catch((error: unknown) => emit({ type: 'agent-error', ...ids, error }));
+        .then(() => observer.activate(() => generator.return(undefined)))
+        .catch((error: unknown) => observer.agentError(error));
     }
   }
 }
@@ -197,17 +201,19 @@ interface RunWriters {
 }
 
 // The generator's next step, or the turn's cancellation if it comes first (the agent is not waited for).
-async function advance(generator: Generator, feedback: ChatAgentFeedback, signal: AbortSignal): Promise<Advanced> {
+async function advance(generator: Generator, feedback: ChatAgentFeedback, { signal, observer }: RunningTurn): Promise<Advanced> {
   if (signal.aborted) return { type: 'cancelled' };
   let onAbort: () => void = () => undefined;
   const aborted = new Promise<Advanced>((resolve) => {
     onAbort = () => resolve({ type: 'cancelled' });
     signal.addEventListener('abort', onAbort, { once: true });
   });
-  const next = generator.next(feedback).then(
-    (result): Advanced => ({ type: 'next', result }),
-    (error: unknown): Advanced => ({ type: 'threw', error }),
-  );
+  const next = observer
+    .activate(() => generator.next(feedback))
+    .then(
+      (result): Advanced => ({ type: 'next', result }),
+      (error: unknown): Advanced => ({ type: 'threw', error }),
+    );
   try {
     return await Promise.race([next, aborted]);
   } finally {
@@ -217,7 +223,7 @@ async function advance(generator: Generator, feedback: ChatAgentFeedback, signal
 
 // Drives the generator to the turn's end: `finished` when the generator itself ended (returned or threw).
 async function driveAgent(
-  context: RunChatTurnContext,
+  context: RunningTurn,
   generator: Generator,
   tools: ReadonlyMap<string, ChatAgentTool>,
   writers: RunWriters,
@@ -231,7 +237,7 @@ async function driveAgent(
   let toolCalls = 0;
   const callIds = new Set<string>();
   for (;;) {
-    const advanced = await advance(generator, feedback, signal);
+    const advanced = await advance(generator, feedback, context);
     if (advanced.type === 'cancelled') return { status: await cancelled(), finished: false };
     if (advanced.type === 'threw') return { status: await writers.agentFailed(advanced.error), finished: true };
     if (signal.aborted) return { status: await cancelled(), finished: advanced.result.done === true };
@@ -274,39 +280,46 @@ async function driveAgent(
         const callId = wireCallId(step.callId, toolCalls, callIds);
         const call = { type: 'tool_call', callId, name: step.name } as const;
         const logCall = () => appendStep(step.input === undefined ? call : { ...call, input: step.input });
-        let outcome: ToolStepOutcome | 'stopped';
-        if (step.type === 'remote-tool') outcome = (await logCall()) === 'stopped' ? 'stopped' : readToolOutcome(step.outcome);
-        else {
-          const { caller, recovery, emit, registerEffect } = context;
-          const toolCall = { callId, name: step.name, input: step.input, ordinal: toolCalls };
-          outcome = await runToolStep({ turn, caller, recovery, signal, emit, registerEffect }, tools.get(step.name), toolCall, logCall);
+        // Only a `tool` step is the host's to run, and so to observe; a remote one is logged as it came.
+        let observation: ToolObservation | undefined;
+        try {
+          let outcome: ToolStepOutcome | 'stopped';
+          if (step.type === 'remote-tool') outcome = (await logCall()) === 'stopped' ? 'stopped' : readToolOutcome(step.outcome);
+          else {
+            const { caller, recovery, observer, registerEffect } = context;
+            const tool = tools.get(step.name);
+            const externalEffect = tool === undefined ? undefined : tool.externalEffect !== false;
+            const observed = observer.tool({ callId, name: step.name, externalEffect });
+            observation = observed;
+            const toolCall = { callId, name: step.name, input: step.input, ordinal: toolCalls };
+            const run = { turn, caller, recovery, signal, observer, observation: observed, registerEffect };
+            outcome = await runToolStep(run, tool, toolCall, logCall);
+          }
+          if (outcome === 'stopped') return stop();
+          if (outcome === 'cancelled') {
+            await append({ type: 'tool_result', callId, name: step.name, status: 'cancelled' });
+            observation?.ended('cancelled');
+            return { status: await cancelled(), finished: false };
+          }
+          const { status, summary, blocks } = outcome;
+          const result = {
+            type: 'tool_result',
+            callId,
+            name: step.name,
+            status,
+            ...(summary === undefined ? {} : { summary }),
+            ...(blocks === undefined ? {} : { blocks }),
+          } as const;
+          if ((await appendStep(result as ChatEventV1)) === 'stopped') return stop();
+          observation?.ended(status);
+          if (status === 'needs-reconciliation') {
+            await append({ type: 'done', status: 'needs-reconciliation' });
+            return stop();
+          }
+          feedback = { type: 'tool-result', callId, status, summary: summary ?? '', ...(blocks === undefined ? {} : { blocks }) };
+        } finally {
+          observation?.close();
         }
-        if (outcome === 'stopped') return stop();
-        const ended = (status: 'succeeded' | 'failed' | 'cancelled' | 'needs-reconciliation'): void => {
-          if (step.type === 'tool')
-            context.emit({ type: 'tool-ended', conversationId: turn.conversationId, turnId: turn.turnId, callId, name: step.name, status });
-        };
-        if (outcome === 'cancelled') {
-          await append({ type: 'tool_result', callId, name: step.name, status: 'cancelled' });
-          ended('cancelled');
-          return { status: await cancelled(), finished: false };
-        }
-        const { status, summary, blocks } = outcome;
-        const result = {
-          type: 'tool_result',
-          callId,
-          name: step.name,
-          status,
-          ...(summary === undefined ? {} : { summary }),
-          ...(blocks === undefined ? {} : { blocks }),
-        } as const;
-        if ((await appendStep(result as ChatEventV1)) === 'stopped') return stop();
-        ended(status);
-        if (status === 'needs-reconciliation') {
-          await append({ type: 'done', status: 'needs-reconciliation' });
-          return stop();
-        }
-        feedback = { type: 'tool-result', callId, status, summary: summary ?? '', ...(blocks === undefined ? {} : { blocks }) };
         break;
       }
       case 'card': {

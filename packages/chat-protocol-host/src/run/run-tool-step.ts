@@ -13,8 +13,8 @@ import type { ChatResultBlock } from '@papercusp/chat-protocol-core';
 import type { TurnRecovery } from '@papercusp/chat-protocol-recovery';
 import type { ChatAgentTool, ChatAgentToolExecution, ChatAgentToolOutcome, ChatAgentTurn } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
-import type { ChatHostEventSink, ChatHostStoreOperation } from '../chat-host-event.js';
 import { failureText } from './failure-text.js';
+import type { ToolObservation, TurnObserver } from './turn-observer.js';
 
 /** What a tool step needs of its run. */
 export interface ToolStepRun {
@@ -23,7 +23,10 @@ export interface ToolStepRun {
   readonly recovery: TurnRecovery<unknown, ChatHostCaller>;
   /** The run's signal: aborted when the turn's cancellation committed. */
   readonly signal: AbortSignal;
-  readonly emit: ChatHostEventSink;
+  /** The run's observer: the step's store calls go through it. */
+  readonly observer: Pick<TurnObserver, 'store'>;
+  /** This step's observation. */
+  readonly observation: ToolObservation;
   /** Registers the abort controller of an admitted effect for recovery's abort hook; the returned function removes it. */
   readonly registerEffect: (effectId: string, controller: AbortController) => () => void;
 }
@@ -46,8 +49,6 @@ export interface SettledToolCall {
 /** How a call ended: settled, or the turn was cancelled first (a late result is still stored by recovery). */
 export type ToolStepOutcome = SettledToolCall | 'cancelled';
 
-// Refusals that mean the store did not answer, reported to the host's hook.
-const STORE_REFUSALS: ReadonlySet<string> = new Set(['store-unavailable', 'checkpoint-failed']);
 // Refusals that mean another run of the turn holds the call (admitted, or claimed after this run's claim): it was or
 // may be launched there, so its outcome is unknown here, never a failure the agent could answer by calling again.
 const HELD_ELSEWHERE: ReadonlySet<string> = new Set(['already-admitted', 'stale-claim']);
@@ -89,12 +90,12 @@ async function authorized(tool: ChatAgentTool, run: ToolStepRun, input: unknown)
   }
 }
 
-// Runs `execute`: a throw or rejection is a failed result, unless the execution was aborted first (then its
-// outcome is unknown, and the rejection reaches recovery, which marks the effect for reconciliation).
-async function execute(tool: ChatAgentTool, input: unknown, execution: ChatAgentToolExecution): Promise<SettledToolCall> {
+// Runs `execute` with the step's span active: a throw or rejection is a failed result, unless the execution was
+// aborted first (then its outcome is unknown, and the rejection reaches recovery, which marks the effect for reconciliation).
+async function execute(run: ToolStepRun, tool: ChatAgentTool, input: unknown, execution: ChatAgentToolExecution): Promise<SettledToolCall> {
   let answer: ChatAgentToolOutcome;
   try {
-    answer = await tool.execute(input, execution);
+    answer = await run.observation.activate(() => tool.execute(input, execution));
   } catch (error) {
     if (execution.signal.aborted) throw error;
     return { status: 'failed', summary: failureText(error, '', 'the tool failed') };
@@ -140,9 +141,10 @@ export async function runToolStep(
   if (tool !== undefined && allowed && tool.externalEffect !== false && !run.signal.aborted) {
     const { turn, caller } = run;
     const effect = { caller, conversationId: turn.conversationId, turnId: turn.turnId, effectId: effectIdFor(turn.turnId, call.ordinal) };
-    const declared = await run.recovery.declareEffect(effect);
+    const declared = await run.observer.store('declare-effect', () => run.recovery.declareEffect(effect));
+    if (declared.ok) run.observation.declared(effect.effectId);
     if ((await logCall()) === 'stopped') return 'stopped';
-    if (!declared.ok) return refused(run, declared.code, 'declare-effect');
+    if (!declared.ok) return refused(run, declared.code);
     return runExternalEffect(run, tool, call, effect);
   }
   if ((await logCall()) === 'stopped') return 'stopped';
@@ -156,16 +158,9 @@ export async function runToolStep(
 async function runWithoutEffect(run: ToolStepRun, tool: ChatAgentTool, call: ToolCall): Promise<ToolStepOutcome> {
   const { turn } = run;
   const { controller, release } = executionController(run);
-  run.emit({
-    type: 'tool-launched',
-    conversationId: turn.conversationId,
-    turnId: turn.turnId,
-    callId: call.callId,
-    name: call.name,
-    effectId: null,
-  });
+  run.observation.launched(null);
   const execution = { signal: controller.signal, turn, callId: call.callId, effectId: effectIdFor(turn.turnId, call.ordinal) };
-  const executing = execute(tool, call.input, execution)
+  const executing = execute(run, tool, call.input, execution)
     // Its outcome after an abort is unknown and nobody waits for it any more.
     .catch((): SettledToolCall => ({ status: 'needs-reconciliation' }))
     .finally(release);
@@ -174,11 +169,9 @@ async function runWithoutEffect(run: ToolStepRun, tool: ChatAgentTool, call: Too
 
 // A refused recovery call: `cancelled` once the turn is cancelled, an unknown outcome when another run holds the
 // call, else a failed result naming the refusal.
-function refused(run: ToolStepRun, code: string, operation: ChatHostStoreOperation): ToolStepOutcome {
+function refused(run: ToolStepRun, code: string): ToolStepOutcome {
   if (run.signal.aborted || code === 'turn-not-running') return 'cancelled';
   if (HELD_ELSEWHERE.has(code)) return { status: 'needs-reconciliation' };
-  if (STORE_REFUSALS.has(code))
-    run.emit({ type: 'store-unavailable', conversationId: run.turn.conversationId, turnId: run.turn.turnId, operation });
   return { status: 'failed', summary: code };
 }
 
@@ -189,41 +182,32 @@ async function runExternalEffect(
   call: ToolCall,
   effect: { readonly caller: ChatHostCaller; readonly conversationId: string; readonly turnId: string; readonly effectId: string },
 ): Promise<ToolStepOutcome> {
-  const { turn, caller, recovery } = run;
-  const claimed = await recovery.claimEffect(effect);
-  if (!claimed.ok) return refused(run, claimed.code, 'claim-effect');
+  const { turn, caller, recovery, observer } = run;
+  const claimed = await observer.store('claim-effect', () => recovery.claimEffect(effect));
+  if (!claimed.ok) return refused(run, claimed.code);
   if (claimed.outcome === 'completed') return readToolOutcome(claimed.result);
   if (claimed.outcome !== 'claimed') return { status: 'needs-reconciliation' };
-  const dispatched = recovery.dispatchEffect({
-    caller,
-    claim: claimed.claim,
-    // Called inside the store's fence: the controller is registered before the first await.
-    execute: (execution) => {
-      const { controller, release } = executionController(run);
-      const unregister = run.registerEffect(execution.effectId, controller);
-      run.emit({
-        type: 'tool-launched',
-        conversationId: turn.conversationId,
-        turnId: turn.turnId,
-        callId: call.callId,
-        name: call.name,
-        effectId: execution.effectId,
-      });
-      return execute(tool, call.input, { signal: controller.signal, turn, callId: call.callId, effectId: execution.effectId }).finally(
-        () => {
+  const dispatched = observer.store('dispatch-effect', () =>
+    recovery.dispatchEffect({
+      caller,
+      claim: claimed.claim,
+      // Called inside the store's fence: the controller is registered before the first await.
+      execute: (execution) => {
+        const { controller, release } = executionController(run);
+        const unregister = run.registerEffect(execution.effectId, controller);
+        run.observation.launched(execution.effectId);
+        const toolExecution = { signal: controller.signal, turn, callId: call.callId, effectId: execution.effectId };
+        return execute(run, tool, call.input, toolExecution).finally(() => {
           release();
           unregister();
-        },
-      );
-    },
-  });
+        });
+      },
+    }),
+  );
   const settled = await Promise.race([dispatched, whenAborted(run.signal)]);
   if (settled === 'cancelled') return 'cancelled';
   if (settled.ok) return settled.outcome === 'completed' ? readToolOutcome(settled.result) : { status: 'needs-reconciliation' };
-  // The execution's result is known here though the store did not confirm it: it is what happened.
-  if (settled.code === 'checkpoint-failed') {
-    run.emit({ type: 'store-unavailable', conversationId: turn.conversationId, turnId: turn.turnId, operation: 'dispatch-effect' });
-    return readToolOutcome(settled.result);
-  }
-  return refused(run, settled.code, 'dispatch-effect');
+  // The execution's result is known here though the store did not confirm it (the observer told it): it is what happened.
+  if (settled.code === 'checkpoint-failed') return readToolOutcome(settled.result);
+  return refused(run, settled.code);
 }

@@ -13,6 +13,7 @@ import type { ChatHostCaller } from '../chat-host-caller.js';
 import { createEventSink, type ChatHostEventSink } from '../chat-host-event.js';
 import type { ChatHostOptions, ChatHostStore } from '../create-chat-host.js';
 import { createCardWakeups, type CardWakeups } from '../run/card-wakeups.js';
+import { createHostTracing, type HostTracing } from '../run/turn-spans.js';
 import { DEFAULT_MAX_HISTORY_TURNS } from './agent-history.js';
 import { createStreamLimit, type StreamLimit } from './stream-limit.js';
 
@@ -41,6 +42,8 @@ export interface HostRuntime {
   readonly maxHistoryTurns: number;
   /** The host's events, delivered to `onEvent` (never throws). */
   readonly emit: ChatHostEventSink;
+  /** The host's OpenTelemetry tracing (`openTelemetry`), `undefined` without it. */
+  readonly tracing: HostTracing | undefined;
 }
 
 const FULL_CAPABILITIES = {
@@ -104,5 +107,6 @@ export function createHostRuntime(options: ChatHostOptions): HostRuntime {
     },
     maxHistoryTurns: options.maxHistoryTurns ?? DEFAULT_MAX_HISTORY_TURNS,
     emit: createEventSink(options.onEvent),
+    tracing: createHostTracing(options.openTelemetry),
   };
 }

@@ -82,6 +82,7 @@ export function turnRunContext(runtime: HostRuntime, turn: ChatAgentTurn, caller
     armCardWait: (correlationId, armed) => runtime.cardWakeups.arm(correlationId, armed),
     cardLifetimeMs: runtime.cardLifetimeMs,
     emit: runtime.emit,
+    tracing: runtime.tracing,
   };
 }
 
