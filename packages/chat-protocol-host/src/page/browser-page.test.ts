@@ -126,6 +126,31 @@ describe('the browser page at / in headless Chromium (DESIGN §11, issue 17)', (
     expect(problems).toEqual([]);
   });
 
+  it('§7 an answer whose own response comes after the stream closed its card leaves the card shown closed, not "Sent."', async () => {
+    const host = await startHost(store());
+    const page = await openPage(host, 'c_ana_page_late_answer');
+    // The answer's response is held until the turn has ended: the card_closed frame reaches the page first.
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/cards/**', async (route) => {
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    });
+    await send(page, 'Refund order 1042');
+    const card = turn(page).locator('fieldset.card');
+    await card.getByRole('button', { name: 'Yes' }).click();
+    await turn(page).and(page.locator('[data-status="completed"]')).waitFor();
+    expect(await card.locator('.card-status').textContent()).toBe('Closed: submitted.');
+    const answered = page.waitForResponse('**/cards/**');
+    release();
+    expect((await answered).status()).toBe(200);
+    // Past the page's handling of the response (a macrotask later), the card still says what the stream said.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(await card.locator('.card-status').textContent()).toBe('Closed: submitted.');
+    expect(problems).toEqual([]);
+  });
+
   it('§11 the page is served with a strict policy: Trusted Types refuse innerHTML, so model text never becomes markup', async () => {
     const host = await startHost(store());
     const page = await openPage(host, 'c_ana_policy');

@@ -143,10 +143,13 @@ export function createCardView(initial: ChatCardState, answer: AnswerCard): Card
   const controls = controlsOf(card);
   const status = element('p', { class: 'card-status', role: 'status' });
   const buttons: HTMLButtonElement[] = [];
+  // The stream may close the card before the answer's own response arrives: the closing is the last word.
+  let closed = false;
   const send = async (response: Parameters<AnswerCard>[0]): Promise<void> => {
     for (const button of buttons) button.disabled = true;
     status.replaceChildren('Sending…');
     const refused = await answer(response);
+    if (closed) return;
     status.replaceChildren(refused ?? 'Sent.');
     if (refused !== null) for (const button of buttons) button.disabled = false;
   };
@@ -194,6 +197,7 @@ export function createCardView(initial: ChatCardState, answer: AnswerCard): Card
   const update = (state: ChatCardState): void => {
     fieldset.dataset['closed'] = String(state.closed);
     if (!state.closed) return;
+    closed = true;
     fieldset.disabled = true;
     status.replaceChildren(`Closed: ${state.resolution ?? 'not reported'}.`);
   };
