@@ -131,7 +131,8 @@ describe.each([
       expect(await store.readConversationLog({ conversationId: id })).toEqual({
         ok: false,
         code: 'invalid-request',
-        message: 'readConversationLog: expected a v1 conversation id and positive integer bounds',
+        message:
+          "readConversationLog: expected a v1 conversation id, positive integer bounds, a v1 throughTurnId and overflow 'refuse' or 'keep-newest'",
       });
       expect(await store.eventLog.pruneTurns({ before: id })).toMatchObject({ ok: false, code: 'invalid-request' });
     });
