@@ -73,6 +73,8 @@ export function createPostgresChatStore<Result = unknown, Caller = unknown>(
     'authorizeDispatch',
     'interactionAuthority',
     'authorizeConversation',
+    'pageFrames',
+    'pruneBatchTurns',
     ...FENCE_LIMIT_KEYS,
   ]);
   return {
