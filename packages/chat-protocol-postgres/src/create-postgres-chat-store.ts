@@ -10,6 +10,7 @@ import type { InteractionStore } from '@papercusp/chat-protocol-interactions';
 import type { ChatConversationStore, ChatEventLog, TurnStore } from '@papercusp/chat-protocol-recovery';
 import type { ChatDatabase } from './chat-database.js';
 import { createConversationAuthority, type ConversationAuthorityLookup } from './conversation-authority.js';
+import { FENCE_LIMIT_KEYS } from './fence-limits.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
 import { createPostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log.js';
 import { createPostgresInteractionStore, type PostgresInteractionStoreOptions } from './postgres-interaction-store.js';
@@ -72,6 +73,9 @@ export function createPostgresChatStore<Result = unknown, Caller = unknown>(
     'authorizeDispatch',
     'interactionAuthority',
     'authorizeConversation',
+    'pageFrames',
+    'pruneBatchTurns',
+    ...FENCE_LIMIT_KEYS,
   ]);
   return {
     turnStore: createPostgresTurnStore<Result, Caller>(database, read),

@@ -7,6 +7,7 @@ export type { ConversationAuthorityLookup } from './conversation-authority.js';
 export type { ConversationAuthorityRequest } from '@papercusp/chat-protocol-recovery';
 export { createPostgresChatStore, type PostgresChatStore, type PostgresChatStoreOptions } from './create-postgres-chat-store.js';
 export { classifyDatabaseError, type DatabaseFailureKind } from './database-errors.js';
+export type { FenceLimitOptions } from './fence-limits.js';
 export { isChatIdentifier } from './identifiers.js';
 export {
   DEFAULT_CHAT_STORE_SCHEMA,

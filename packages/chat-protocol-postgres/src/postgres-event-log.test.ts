@@ -6,7 +6,7 @@ import { describeChatEventLogConformance } from '@papercusp/chat-protocol-testki
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshSchema, useTestDatabases } from '../test/databases.js';
-import { createPostgresEventLog, migrateChatStore, pgDatabase, type ChatDatabase } from './index.js';
+import { createPostgresEventLog, migrateChatStore, pgDatabase, type ChatDatabase, type ChatQueryable } from './index.js';
 
 const databases = useTestDatabases();
 
@@ -358,5 +358,128 @@ describe('createPostgresEventLog across connections and processes on a real serv
     expect(seen).toEqual([1, 2, 3]);
     expect(ends).toEqual([{ reason: 'terminal' }]);
     unsubscribe();
+  });
+});
+
+/** `database` counting the statements it runs, and running `before(text)` ahead of each. */
+function counted(database: ChatDatabase, before: (text: string) => Promise<void> = async () => undefined) {
+  const statements: string[] = [];
+  const run = async <Row extends object>(query: ChatQueryable, text: string, values?: readonly unknown[]) => {
+    statements.push(text);
+    await before(text);
+    return query.query<Row>(text, values);
+  };
+  const wrapped: ChatDatabase = {
+    query: (text, values) => run(database, text, values),
+    listen: (channel, onNotification, onLost) => database.listen(channel, onNotification, onLost),
+    session: (work) => database.session((connection) => work({ query: (text, values) => run(connection, text, values) })),
+  };
+  return { database: wrapped, statements };
+}
+
+describe.each([
+  ['PGlite', () => databases.pglite()],
+  ['Postgres', () => databases.postgres()],
+])('createPostgresEventLog reads and prunes in bounded pages on %s (DESIGN §9.3, issue 27)', (_name, database) => {
+  const FRAMES = 2_500;
+  const ENDED_AT = '2001-01-01T00:00:00Z';
+
+  /** A finished turn of `count` frames, stored in one statement (the appends' checks are not what is tested here). */
+  async function storedTurn(schema: string, count: number): Promise<{ key: TurnKey; frames: ChatEventEnvelope[] }> {
+    const key = freshTurn();
+    const frames = Array.from({ length: count }, (_, index) =>
+      envelopeOf(key, index + 1, index + 1 === count ? DONE : undefined, ENDED_AT),
+    );
+    await database().query(
+      `INSERT INTO "${schema}".event_log_turns (turn_id, conversation_id, latest_seq, ended_occurred_at, ended_at) VALUES ($1, $2, $3, $4::text, $4::text::timestamptz)`,
+      [key.turnId, key.conversationId, count, ENDED_AT],
+    );
+    await database().query(
+      `INSERT INTO "${schema}".event_log (turn_id, seq, conversation_id, event_id, envelope)
+       SELECT $1, (frame->>'seq')::int, $2, frame->>'eventId', frame FROM jsonb_array_elements($3::jsonb) AS frame`,
+      [key.turnId, key.conversationId, JSON.stringify(frames)],
+    );
+    return { key, frames };
+  }
+
+  it('a 2,500-frame turn replays identically with a page of 1,000 and of 7, one statement per page', async () => {
+    const schema = await migrated(database(), 'eventlog_pages');
+    const { key, frames } = await storedTurn(schema, FRAMES);
+    for (const [pageFrames, after, statements] of [
+      [1_000, 0, 3],
+      [7, 0, 358],
+      [7, 1_234, 181],
+      [100_000, 0, 1],
+    ] as const) {
+      const reads = counted(database());
+      const log = createPostgresEventLog(reads.database, { schema, pageFrames });
+      expect(await log.replayWindow({ ...key, after })).toEqual({ lowerBound: 0, latestSeq: FRAMES, frames: frames.slice(after) });
+      expect(reads.statements.length).toBe(statements);
+    }
+  });
+
+  it('the catch-up read of a subscription is paged too: every frame once, in order, then terminal', async () => {
+    const schema = await migrated(database(), 'eventlog_pages');
+    const { key, frames } = await storedTurn(schema, FRAMES);
+    const log = createPostgresEventLog(database(), { schema, pageFrames: 7 });
+    const delivered: number[] = [];
+    let ended: ChatEventLogSubscriptionEnd | undefined;
+    const unsubscribe = await log.subscribe(
+      { ...key, after: 0 },
+      (frame) => delivered.push(frame.seq),
+      (end) => (ended = end),
+    );
+    expect(await waitFor(() => ended !== undefined)).toBe(true);
+    unsubscribe();
+    expect(delivered).toEqual(frames.map((frame) => frame.seq));
+    expect(ended).toEqual({ reason: 'terminal' });
+  });
+
+  it('a prune that lands between two pages never tears the window: the replay answers the pruned turn', async () => {
+    const schema = await migrated(database(), 'eventlog_pages');
+    const { key } = await storedTurn(schema, 20);
+    let pruned = false;
+    const reads = counted(database(), async (text) => {
+      if (pruned || !text.startsWith('SELECT envelope FROM')) return;
+      pruned = true;
+      expect(await createPostgresEventLog(database(), { schema }).pruneTurns({ before: '2002-01-01T00:00:00Z' })).toEqual({
+        ok: true,
+        pruned: 1,
+      });
+    });
+    const log = createPostgresEventLog(reads.database, { schema, pageFrames: 7 });
+    expect(await log.replayWindow({ ...key, after: 0 })).toEqual({ lowerBound: 20, latestSeq: 20, frames: [] });
+    expect(pruned).toBe(true);
+  });
+
+  it('pruneTurns prunes more turns than one batch, each batch its own transaction, and answers the total', async () => {
+    const schema = await migrated(database(), 'eventlog_prune_batches');
+    const expired = await Promise.all(Array.from({ length: 12 }, () => storedTurn(schema, 3)));
+    // Ends in the last millisecond of the sweep, after `before`: selected by the millisecond range, kept by the exact instant.
+    const log = createPostgresEventLog(database(), { schema });
+    const boundary = freshTurn();
+    await log.append(envelopeOf(boundary, 1, DONE, '2002-01-01T00:00:00.000000001Z'));
+    const running = freshTurn();
+    await log.append(envelopeOf(running, 1, undefined, ENDED_AT));
+    const batches = counted(database());
+    const pruning = createPostgresEventLog(batches.database, { schema, pruneBatchTurns: 5 });
+    expect(await pruning.pruneTurns({ before: '2002-01-01T00:00:00Z' })).toEqual({ ok: true, pruned: 12 });
+    expect(batches.statements.filter((text) => text === 'BEGIN').length).toBe(3);
+    for (const { key } of expired)
+      expect(await log.replayWindow({ ...key, after: 0 })).toEqual({ lowerBound: 3, latestSeq: 3, frames: [] });
+    expect((await log.replayWindow({ ...boundary, after: 0 })).frames.length).toBe(1);
+    expect((await log.replayWindow({ ...running, after: 0 })).frames.length).toBe(1);
+    expect(await pruning.pruneTurns({ before: '2002-01-01T00:00:00Z' })).toEqual({ ok: true, pruned: 0 });
+  });
+
+  it.each([
+    ['pageFrames', 0],
+    ['pageFrames', 100_001],
+    ['pruneBatchTurns', 1.5],
+    ['pruneBatchTurns', '500'],
+  ])('a %s of %j is a TypeError at creation', (name, value) => {
+    expect(() => createPostgresEventLog(database(), { [name]: value })).toThrow(
+      new TypeError(`createPostgresEventLog: ${name} must be a whole number from 1 to 100000`),
+    );
   });
 });

@@ -2,9 +2,11 @@
  * `createPostgresEventLog`: recovery's `ChatEventLog` (DESIGN §9.3) on
  * Postgres or PGlite. Contiguity and uniqueness live in the tables'
  * constraints, each append checks and writes in one transaction under the
- * turn head's row lock and notifies in it, windows are one statement (one
- * snapshot), and tails follow `LISTEN`/`NOTIFY` carrying only the cursor. It
- * authorizes nothing: the host checks the caller before it reads or tails.
+ * turn head's row lock and notifies in it, windows and catch-up reads are
+ * keyset pages of at most `pageFrames` frames that still answer one snapshot
+ * (the first page's: see `readWindow`), pruning deletes in batches of
+ * `pruneBatchTurns` turns, and tails follow `LISTEN`/`NOTIFY` carrying only
+ * the cursor. It authorizes nothing: the host checks the caller first.
  */
 import {
   canonicalJson,
@@ -28,6 +30,7 @@ import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { classifyDatabaseError, describeDatabaseError } from './database-errors.js';
 import { createEventLogSubscriptions, notificationPayload, type TailRead, type TailRequest } from './event-log-subscriptions.js';
 import { isChatIdentifier, quoteIdentifier, shownName } from './identifiers.js';
+import { countOption } from './fence-limits.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
 import { readStoreOptions } from './store-options.js';
 
@@ -41,6 +44,10 @@ export interface PostgresEventLogOptions {
    * same channel; a lower-case identifier like the schema.
    */
   readonly channel?: string;
+  /** The most frames one statement of a replay or a catch-up reads (1 to 100,000, default 1,000). */
+  readonly pageFrames?: number;
+  /** The most turns one transaction of `pruneTurns` prunes (1 to 100,000, default 500). */
+  readonly pruneBatchTurns?: number;
 }
 
 const EMPTY_WINDOW: ReplayWindow = Object.freeze({ lowerBound: 0, latestSeq: 0, frames: Object.freeze([]) });
@@ -65,6 +72,12 @@ interface EventRow {
   readonly envelope: ChatEventEnvelope;
 }
 
+/** Where a prune sweep goes on: after this turn, in `(ended_at, turn_id)` order. */
+interface PruneCursor {
+  readonly endedAt: string;
+  readonly turnId: string;
+}
+
 interface WindowRow {
   readonly lower_bound: number;
   readonly latest_seq: number;
@@ -85,9 +98,17 @@ function readTailRequest(given: ReplayWindowRequest): TailRequest | undefined {
   return { conversationId: request.conversationId, turnId: request.turnId, after: Math.min(Math.max(Math.floor(after), 0), MAX_SEQ) };
 }
 
-/** The schema and channel of `options`, each read once and validated; a `TypeError` names what is wrong. */
-function readNames(options: PostgresEventLogOptions | undefined): { readonly schema: string; readonly channel: string } {
-  const read = readStoreOptions('createPostgresEventLog', options, ['schema', 'channel']);
+const MAXIMUM_PAGE = 100_000;
+
+/** The names and page sizes of `options`, each read once and validated; a `TypeError` names what is wrong. */
+function readNames(options: PostgresEventLogOptions | undefined): {
+  readonly schema: string;
+  readonly channel: string;
+  readonly pageFrames: number;
+  readonly pruneBatchTurns: number;
+} {
+  const factory = 'createPostgresEventLog';
+  const read = readStoreOptions(factory, options, ['schema', 'channel', 'pageFrames', 'pruneBatchTurns']);
   const schema = read.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
   if (!isChatIdentifier(schema))
     throw new TypeError(`createPostgresEventLog: the schema ${shownName(schema)} is not a lower-case identifier`);
@@ -96,7 +117,12 @@ function readNames(options: PostgresEventLogOptions | undefined): { readonly sch
     throw new TypeError(
       `createPostgresEventLog: the channel ${shownName(channel)} is not a lower-case identifier of at most 63 characters`,
     );
-  return { schema, channel };
+  return {
+    schema,
+    channel,
+    pageFrames: countOption(factory, 'pageFrames', read.pageFrames, 1_000, MAXIMUM_PAGE),
+    pruneBatchTurns: countOption(factory, 'pruneBatchTurns', read.pruneBatchTurns, 500, MAXIMUM_PAGE),
+  };
 }
 
 /**
@@ -115,7 +141,9 @@ function readNames(options: PostgresEventLogOptions | undefined): { readonly sch
  *   cursor. A concurrent writer's constraint or a serialization failure is
  *   read back (the checks run again on what committed); a lost connection or
  *   a timeout is `store-unavailable` (a redelivery then tells). Never rejects.
- * - `replayWindow` is one statement. A request that names no turn reads empty.
+ * - `replayWindow` (and each catch-up read of `subscribe`) answers one
+ *   snapshot, read in keyset pages of at most `pageFrames` frames. A request
+ *   that names no turn reads empty.
  * - Ids core refuses (`isChatId`: a NUL, a lone surrogate, a control
  *   character, more than 256 characters) never reach the database: `append`
  *   refuses them `invalid-envelope` (core's parser), `replayWindow` reads the
@@ -128,14 +156,18 @@ function readNames(options: PostgresEventLogOptions | undefined): { readonly sch
  *   `lost`; the next `subscribe` listens again.
  * - `pruneTurns` deletes the frames of finished turns whose terminal
  *   `occurredAt` is before `before` (exact to the nanosecond) and keeps their
- *   head as a tombstone (`lowerBound = latestSeq`, appends `turn-terminal`).
+ *   head as a tombstone (`lowerBound = latestSeq`, appends `turn-terminal`),
+ *   in batches of at most `pruneBatchTurns` turns, each its own short
+ *   transaction; it answers the total. A refusal after some batches
+ *   committed leaves those pruned (the next call prunes the rest).
  *
  * Throws `TypeError` at creation when the options cannot be read (a throwing
- * getter, a Proxy) or the schema or the channel is not a lower-case
- * identifier (`isChatIdentifier`); each option is read once.
+ * getter, a Proxy), the schema or the channel is not a lower-case
+ * identifier (`isChatIdentifier`), or `pageFrames` or `pruneBatchTurns` is
+ * not a whole number from 1 to 100,000; each option is read once.
  */
 export function createPostgresEventLog(database: ChatDatabase, options?: PostgresEventLogOptions): ChatEventLog {
-  const { schema, channel } = readNames(options);
+  const { schema, channel, pageFrames, pruneBatchTurns } = readNames(options);
   const quoted = quoteIdentifier(schema);
   const heads = `${quoted}.event_log_turns`;
   const frames = `${quoted}.event_log`;
@@ -213,25 +245,76 @@ export function createPostgresEventLog(database: ChatDatabase, options?: Postgre
     return { frames: window.frames, finished: window.ended, latestSeq: window.latestSeq, pruned: window.pruned };
   };
 
-  // One statement, so one snapshot: the head and the frames after the cursor, or no row for a turn this conversation does not hold.
+  // The window as of one snapshot, read in keyset pages. The first statement reads the head and the first page together
+  // (one snapshot: its latestSeq L). Every frame with a seq up to L is committed by then (a frame and its head move in one
+  // transaction) and never changes afterwards: frames are append-only, and the only thing that removes one is a prune, which
+  // removes every frame of the turn. So each later page, bounded by L, reads exactly the frames that snapshot held, or comes
+  // up short (contiguous seqs are expected) when a prune landed in between; the read then starts again and answers the pruned
+  // turn, as a read after the prune would.
   const readWindow = async (request: TailRequest): Promise<ReplayWindow & { readonly ended: boolean; readonly pruned: boolean }> => {
-    const { rows } = await database.query<WindowRow>(
-      `SELECT head.lower_bound, head.latest_seq, head.ended_at IS NOT NULL AS ended, head.pruned, frame.envelope
-         FROM ${heads} AS head LEFT JOIN ${frames} AS frame ON frame.turn_id = head.turn_id AND frame.seq > $3
-        WHERE head.turn_id = $1 AND head.conversation_id = $2
-        ORDER BY frame.seq`,
-      [request.turnId, request.conversationId, request.after],
-    );
-    const head = rows[0];
-    if (head === undefined) return { ...EMPTY_WINDOW, ended: false, pruned: false };
-    return {
-      lowerBound: head.lower_bound,
-      latestSeq: head.latest_seq,
-      frames: rows.flatMap((row) => (row.envelope === null ? [] : [row.envelope])),
-      ended: head.ended,
-      pruned: head.pruned,
-    };
+    for (;;) {
+      const { rows } = await database.query<WindowRow>(
+        `SELECT head.lower_bound, head.latest_seq, head.ended_at IS NOT NULL AS ended, head.pruned, frame.envelope
+           FROM ${heads} AS head LEFT JOIN ${frames} AS frame ON frame.turn_id = head.turn_id AND frame.seq > $3
+          WHERE head.turn_id = $1 AND head.conversation_id = $2
+          ORDER BY frame.seq LIMIT $4`,
+        [request.turnId, request.conversationId, request.after, pageFrames],
+      );
+      const head = rows[0];
+      if (head === undefined) return { ...EMPTY_WINDOW, ended: false, pruned: false };
+      const window = rows.flatMap((row) => (row.envelope === null ? [] : [row.envelope]));
+      const complete = await readLaterPages(request.turnId, window, head.latest_seq);
+      if (!complete) continue;
+      return { lowerBound: head.lower_bound, latestSeq: head.latest_seq, frames: window, ended: head.ended, pruned: head.pruned };
+    }
   };
+
+  // Appends the pages after the last frame of `window` up to `latestSeq`; false when a page came up short (a prune landed).
+  const readLaterPages = async (turnId: string, window: ChatEventEnvelope[], latestSeq: number): Promise<boolean> => {
+    for (let last = window.at(-1)?.seq; last !== undefined && last < latestSeq;) {
+      const { rows } = await database.query<{ readonly envelope: ChatEventEnvelope }>(
+        `SELECT envelope FROM ${frames} WHERE turn_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4`,
+        [turnId, last, latestSeq, pageFrames],
+      );
+      const from: number = last;
+      if (rows.length !== Math.min(pageFrames, latestSeq - from) || rows.some((row, index) => row.envelope.seq !== from + index + 1))
+        return false;
+      for (const row of rows) window.push(row.envelope);
+      last = from + rows.length;
+    }
+    return true;
+  };
+
+  // One short transaction: the next `pruneBatchTurns` finished turns after `cursor` (in end order) whose end is in the
+  // millisecond range, pruned where their exact end is before `before`. The cursor, not only `NOT pruned`, moves the
+  // sweep on, since a turn of `before`'s own millisecond that ended after it stays unpruned. `next` is absent after the last batch.
+  const pruneBatch = async (
+    beforeMs: number,
+    before: string,
+    cursor: PruneCursor | undefined,
+  ): Promise<{ readonly pruned: number; readonly next?: PruneCursor }> =>
+    database.session(async (connection) => {
+      await connection.query('BEGIN');
+      // Milliseconds first (an index range, a superset since flooring keeps order), then the exact instant.
+      const { rows } = await connection.query<{ readonly turn_id: string; readonly ended_at: string; readonly ended_occurred_at: string }>(
+        `SELECT turn_id, ended_at::text AS ended_at, ended_occurred_at FROM ${heads}
+          WHERE NOT pruned AND ended_at IS NOT NULL AND ended_at <= to_timestamp($1::float8 / 1000)
+            AND ($2::timestamptz IS NULL OR (ended_at, turn_id) > ($2::timestamptz, $3::text))
+          ORDER BY ended_at, turn_id LIMIT $4
+          FOR UPDATE`,
+        [beforeMs, cursor?.endedAt ?? null, cursor?.turnId ?? null, pruneBatchTurns],
+      );
+      const expired = rows.filter((row) => compareChatTimestamps(row.ended_occurred_at, before) < 0).map((row) => row.turn_id);
+      if (expired.length > 0) {
+        await connection.query(`DELETE FROM ${frames} WHERE turn_id = ANY($1::text[])`, [expired]);
+        await connection.query(`UPDATE ${heads} SET lower_bound = latest_seq, pruned = true WHERE turn_id = ANY($1::text[])`, [expired]);
+      }
+      await connection.query('COMMIT');
+      const last = rows.at(-1);
+      return last === undefined || rows.length < pruneBatchTurns
+        ? { pruned: expired.length }
+        : { pruned: expired.length, next: { endedAt: last.ended_at, turnId: last.turn_id } };
+    });
 
   const subscriptions = createEventLogSubscriptions(database, channel, readTail);
 
@@ -270,25 +353,13 @@ export function createPostgresEventLog(database: ChatDatabase, options?: Postgre
       const before = readFields(given, ['before'])?.before;
       if (!isZonedTimestamp(before)) return refuse('invalid-request', 'pruneTurns: before must be an RFC 3339 instant with an offset');
       try {
-        const pruned = await database.session(async (connection) => {
-          await connection.query('BEGIN');
-          // Milliseconds first (an index range, a superset since flooring keeps order), then the exact instant.
-          const { rows } = await connection.query<{ readonly turn_id: string; readonly ended_occurred_at: string }>(
-            `SELECT turn_id, ended_occurred_at FROM ${heads}
-              WHERE NOT pruned AND ended_at IS NOT NULL AND ended_at <= to_timestamp($1::float8 / 1000)
-              FOR UPDATE`,
-            [Date.parse(before)],
-          );
-          const expired = rows.filter((row) => compareChatTimestamps(row.ended_occurred_at, before) < 0).map((row) => row.turn_id);
-          if (expired.length > 0) {
-            await connection.query(`DELETE FROM ${frames} WHERE turn_id = ANY($1::text[])`, [expired]);
-            await connection.query(`UPDATE ${heads} SET lower_bound = latest_seq, pruned = true WHERE turn_id = ANY($1::text[])`, [
-              expired,
-            ]);
-          }
-          await connection.query('COMMIT');
-          return expired.length;
-        });
+        let pruned = 0;
+        let cursor: PruneCursor | undefined;
+        do {
+          const batch = await pruneBatch(Date.parse(before), before, cursor);
+          pruned += batch.pruned;
+          cursor = batch.next;
+        } while (cursor !== undefined);
         return { ok: true, pruned };
       } catch (error) {
         return refuse('store-unavailable', `pruneTurns: ${describeDatabaseError(error)}`);

@@ -192,10 +192,10 @@ describe('createPostgresInteractionStore on a real server (DESIGN §7.3, §9.2)'
     expect((await committed(card)).row).toEqual({ revision: 1, status: 'pending' });
   });
 
-  describe('a statement timeout while another transaction holds the card (DESIGN §7.6)', () => {
+  describe('a statement timeout (statementTimeoutMs) while another transaction holds the card (DESIGN §7.6, §9.2)', () => {
     async function timeoutStore(card: Card) {
-      const pool = new pg.Pool({ connectionString: databases.cluster().url, max: 2, statement_timeout: 300 });
-      return { pool, store: card.store(pgDatabase(pool)) };
+      const pool = new pg.Pool({ connectionString: databases.cluster().url, max: 2 });
+      return { pool, store: card.store(pgDatabase(pool), { statementTimeoutMs: 300 }) };
     }
 
     it('rejects with a timeout, and the resolver reads once: a card still pending is needs-reconciliation', async () => {

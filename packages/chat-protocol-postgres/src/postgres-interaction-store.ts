@@ -4,7 +4,8 @@
  * card's row, created under its unique key and locked with `FOR UPDATE`; the
  * caller's authority is resolved by the host inside it; the record and its
  * outbox row commit together. It owns no retry: a failed or unacknowledged
- * transaction rejects, and the resolver reads once.
+ * transaction rejects, and the resolver reads once. A card write locks its
+ * card, never the schema.
  */
 import { isChatId, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import { readFields } from '@papercusp/chat-protocol-core/internal';
@@ -15,9 +16,10 @@ import type {
   InteractionStore,
   InteractionStoreRequest,
 } from '@papercusp/chat-protocol-interactions';
-import { INTERACTION_OUTBOX_NAMESPACE, advisoryLockSql } from './advisory-locks.js';
+import { INTERACTION_OUTBOX_NAMESPACE, advisoryLockSql, interactionOutboxLockName } from './advisory-locks.js';
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { quoteIdentifier } from './identifiers.js';
+import { FENCE_LIMIT_KEYS, boundedLookup, limitTransaction, readFenceLimits, type FenceLimitOptions } from './fence-limits.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
 import { optionalLookup, readStoreOptions } from './store-options.js';
 
@@ -34,7 +36,8 @@ export interface InteractionAuthorityRequest<Caller> {
  * transaction with that transaction's own handle, so grants kept in the same
  * database are read under the card's lock (a revocation that committed first
  * is seen). Throwing (or rejecting) fails the transaction: nothing is written,
- * and `transact` and `read` reject. The caller comes as the request gave it,
+ * and `transact` and `read` reject. No answer within `authorityTimeoutMs` is
+ * a denial: the authority is `null` and the handle refuses further statements. The caller comes as the request gave it,
  * so a lookup should answer `null` for a caller it cannot look up (one with a
  * NUL, say, which Postgres refuses to bind) rather than throw.
  */
@@ -43,8 +46,8 @@ export type InteractionAuthorityLookup<Caller> = (
   request: InteractionAuthorityRequest<Caller>,
 ) => InteractionAuthority | null | Promise<InteractionAuthority | null>;
 
-/** Options of {@link createPostgresInteractionStore}. */
-export interface PostgresInteractionStoreOptions<Caller> {
+/** Options of {@link createPostgresInteractionStore}: the schema, the host's authority lookup, and the fence's time limits. */
+export interface PostgresInteractionStoreOptions<Caller> extends FenceLimitOptions {
   /** The schema `migrateChatStore` created the tables in (default `chat_protocol`). */
   readonly schema?: string;
   /** The host's authority lookup. Without it every caller's authority is `null`: the store fails closed. */
@@ -111,19 +114,26 @@ function writableNext(
  *
  * Guarantees: `transact` runs in one transaction: it creates the card's row
  * under its primary key when absent (a placeholder at revision 0 that is
- * never committed without a record), locks it with `SELECT … FOR UPDATE`,
+ * never committed without a record), locks it with `SELECT … FOR UPDATE`
+ * (the card's only fence: a second creator of the same card waits on the
+ * first one's uncommitted row under the unique key, another card's write
+ * never waits on it),
  * resolves authority through `options.interactionAuthority` with the
  * transaction's handle, and calls `decide` exactly once, synchronously. A
  * decision with `next` is written only when `next.revision` is the stored
  * revision plus one and the stored record is not closed (otherwise it
  * rejects with `TypeError` and writes nothing), together with its transition
  * as one `interaction_outbox` row whose id is taken under a per-schema lock
- * held to the commit (so ids are in commit order); both commit together. A
+ * held shared to the commit (writers never wait on each other; an outbox
+ * read takes it exclusive, so it sees ids in commit order); both commit together. A
  * decision without `next` is rolled back: no visible change. It resolves once
  * `COMMIT` is acknowledged and rejects when any statement fails (a lost
  * connection, a serialization failure, a statement or lock timeout), the
- * commit's outcome then being for the resolver's single read to find. No
- * in-process lock. `read` returns the committed record and the current
+ * commit's outcome then being for the resolver's single read to find. The
+ * transaction sets `lockTimeoutMs` and `statementTimeoutMs` for itself: a
+ * card held by a frozen connection makes the next write of that card reject
+ * after the lock timeout (SQLSTATE 55P03, which the resolver answers after
+ * its one read), never wait for ever. No in-process lock. `read` returns the committed record and the current
  * authority, read in one snapshot, and writes nothing.
  *
  * Hostile requests: both read each request once and never throw
@@ -133,7 +143,8 @@ function writableNext(
  * `interactionAuthority`, every authority is `null` (the store fails closed).
  * Throws `TypeError` at creation when the options cannot be read (a throwing
  * getter, a Proxy), `options.schema` is not a lower-case identifier
- * (`isChatIdentifier`) or `interactionAuthority` is not a function; each
+ * (`isChatIdentifier`), `interactionAuthority` is not a function or a time
+ * limit is not a whole number of milliseconds from 1 to 2,147,483,647; each
  * option is read once.
  */
 export function createPostgresInteractionStore<Caller>(
@@ -141,16 +152,19 @@ export function createPostgresInteractionStore<Caller>(
   options?: PostgresInteractionStoreOptions<Caller>,
 ): InteractionStore<OpenCardSnapshotV1, Caller> {
   const factory = 'createPostgresInteractionStore';
-  const read = readStoreOptions(factory, options, ['schema', 'interactionAuthority']);
+  const read = readStoreOptions(factory, options, ['schema', 'interactionAuthority', ...FENCE_LIMIT_KEYS]);
+  const limits = readFenceLimits(factory, read);
   const schema = quoteIdentifier(read.schema ?? DEFAULT_CHAT_STORE_SCHEMA);
   const lookup = optionalLookup(factory, 'interactionAuthority', read.interactionAuthority);
   const cards = `${schema}.interactions`;
   const outbox = `${schema}.interaction_outbox`;
-  const outboxLockName = `${schema}.interaction_outbox`;
-  const authorityOf = async (query: ChatQueryable, key: CardKey<Caller>): Promise<InteractionAuthority | null> =>
-    lookup === undefined
-      ? null
-      : ((await lookup(query, { caller: key.caller, conversationId: key.conversationId, correlationId: key.correlationId })) ?? null);
+  const outboxLockName = interactionOutboxLockName(schema);
+  const authorityOf = async (query: ChatQueryable, key: CardKey<Caller>): Promise<InteractionAuthority | null> => {
+    if (lookup === undefined) return null;
+    const request = { caller: key.caller, conversationId: key.conversationId, correlationId: key.correlationId };
+    const answer = await boundedLookup(query, limits.authorityTimeoutMs, (handle) => lookup(handle, request));
+    return answer.answered ? (answer.value ?? null) : null;
+  };
 
   return {
     async transact<Result>(
@@ -166,6 +180,7 @@ export function createPostgresInteractionStore<Caller>(
       const ids = [key.conversationId, key.correlationId];
       return database.session(async (connection) => {
         await connection.query('BEGIN');
+        await limitTransaction(connection, limits);
         await connection.query(`INSERT INTO ${cards} (conversation_id, correlation_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, ids);
         const { rows } = await connection.query<CardRow>(
           `SELECT revision, record FROM ${cards} WHERE conversation_id = $1 AND correlation_id = $2 FOR UPDATE`,
@@ -186,8 +201,8 @@ export function createPostgresInteractionStore<Caller>(
           `UPDATE ${cards} SET revision = $3, record = $4::json, updated_at = now() WHERE conversation_id = $1 AND correlation_id = $2`,
           [...ids, write.revision, write.record],
         );
-        // Held to COMMIT: no other write takes an outbox id before this one is visible, so ids are in commit order.
-        await connection.query(advisoryLockSql(INTERACTION_OUTBOX_NAMESPACE, 1, 'transaction'), [outboxLockName]);
+        // Held shared to COMMIT: writes of other cards go on, and an outbox read (exclusive) waits until this id is settled.
+        await connection.query(advisoryLockSql(INTERACTION_OUTBOX_NAMESPACE, 1, 'transaction', 'shared'), [outboxLockName]);
         await connection.query(
           `INSERT INTO ${outbox} (conversation_id, correlation_id, revision, transition) VALUES ($1, $2, $3, $4::jsonb)`,
           [...ids, write.revision, write.transition],

@@ -283,7 +283,17 @@ describe('createPostgresTurnStore on a real server: the fence and failures (DESI
     expect(answer).toEqual({ admitted: true });
     expect(await seen).toEqual([{ effect_id: 'call_pay', claim: 1, admitted_at: ADMITTED_AT }]);
     // The statements of the session, each once it answered: the grant and the turn are read inside the transaction.
-    expect(order).toEqual(['pg_advisory_lock', 'BEGIN', 'SELECT', 'SELECT', 'INSERT', 'COMMIT', 'launched', 'pg_advisory_unlock']);
+    expect(order).toEqual([
+      'BEGIN',
+      'SELECT',
+      'pg_advisory_lock',
+      'SELECT',
+      'SELECT',
+      'INSERT',
+      'COMMIT',
+      'launched',
+      'pg_advisory_unlock',
+    ]);
   });
 
   it('a cancellation issued while launch runs waits on the fence and commits only after it is released', async () => {
@@ -384,12 +394,17 @@ describe('createPostgresTurnStore on a real server: the fence and failures (DESI
     expect(await grantedTurnStore(databases.postgres(), schema).read(key.turnId)).toEqual({ record, admissions: [] });
   });
 
-  it('a statement timeout rejects admitDispatch and compareAndSwap: nothing launched, nothing stored', async () => {
+  it('the statementTimeoutMs of the fence rejects admitDispatch and compareAndSwap: nothing launched, nothing stored (DESIGN §9.2)', async () => {
     const { schema, key, record, admit } = await setUp(databases.postgres());
-    const pool = new pg.Pool({ connectionString: databases.cluster().url, max: 2, statement_timeout: 300 });
+    const pool = new pg.Pool({ connectionString: databases.cluster().url, max: 2 });
     const blocker = await databases.pool().connect();
     try {
-      const store = grantedTurnStore(pgDatabase(pool), schema);
+      const store = createPostgresTurnStore<string, string>(pgDatabase(pool), {
+        schema,
+        authorizeDispatch: (query, request) => isGranted(query, schema, request.conversationId, request.caller),
+        statementTimeoutMs: 300,
+        lockTimeoutMs: 60_000,
+      });
       await blocker.query('BEGIN');
       await blocker.query(`LOCK TABLE "${schema}".admissions, "${schema}".turns IN ACCESS EXCLUSIVE MODE`);
       let launches = 0;

@@ -25,6 +25,7 @@ import {
 import { TURN_FENCE_NAMESPACE, advisoryLockSql, advisoryUnlockSql } from './advisory-locks.js';
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { quoteIdentifier } from './identifiers.js';
+import { FENCE_LIMIT_KEYS, boundedLookup, limitTransaction, readFenceLimits, type FenceLimitOptions } from './fence-limits.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
 import { optionalLookup, readStoreOptions } from './store-options.js';
 
@@ -36,16 +37,17 @@ export interface DispatchAuthorityRequest<Caller> {
   readonly effectId: string;
 }
 
-/** Options of {@link createPostgresTurnStore}. */
-export interface PostgresTurnStoreOptions<Caller> {
+/** Options of {@link createPostgresTurnStore}: the schema, the host's authority lookup, and the fence's time limits. */
+export interface PostgresTurnStoreOptions<Caller> extends FenceLimitOptions {
   /** The schema `migrateChatStore` created (default `chat_protocol`): a lower-case identifier, at most 63 characters. */
   readonly schema?: string;
   /**
    * The host's authority lookup for an admission, called inside the
    * admission's transaction with that transaction's own handle (`query`), so
    * grants kept in the same database are read under its snapshot and locks.
-   * Only `true` authorizes; a throw or any other answer is `forbidden`.
-   * Without it every admission is `forbidden` (fail closed).
+   * Only `true` authorizes; a throw, any other answer or no answer within
+   * `authorityTimeoutMs` is `forbidden`. Without it every admission is
+   * `forbidden` (fail closed).
    */
   readonly authorizeDispatch?: (query: ChatQueryable, request: DispatchAuthorityRequest<Caller>) => boolean | Promise<boolean>;
 }
@@ -116,6 +118,14 @@ function recordProblem(turnId: string, expectedRevision: number, next: unknown):
  * fence is granted and sees every write committed under it before. No lock is
  * held in the process: the fence holds across processes.
  *
+ * Fences cannot hang (DESIGN §9.2): both transactions set `lockTimeoutMs`
+ * and `statementTimeoutMs` for themselves, so a fence held by a frozen
+ * connection makes the next swap or admission reject after the lock timeout
+ * (SQLSTATE 55P03; recovery answers it `checkpoint-failed` for a
+ * cancellation, `admission-unacknowledged` for a dispatch), never wait for
+ * ever; `authorizeDispatch` gets `authorityTimeoutMs` to answer, past which
+ * the admission is `forbidden` and its handle refuses further statements.
+ *
  * Ids core refuses (`isChatId`: a NUL, a lone surrogate, a control
  * character, more than 256 characters) name no turn the store can hold, and
  * never reach the database: `read` answers `null`, `compareAndSwap` on such a
@@ -125,15 +135,17 @@ function recordProblem(turnId: string, expectedRevision: number, next: unknown):
  * carrying one is the `TypeError` of a record that is not a turn record.
  *
  * Throws `TypeError` at creation for options that cannot be read (a throwing
- * getter, a Proxy), a schema that is not a lower-case identifier, or an
- * `authorizeDispatch` that is not a function; each option is read once.
+ * getter, a Proxy), a schema that is not a lower-case identifier, an
+ * `authorizeDispatch` that is not a function, or a time limit that is not a
+ * whole number of milliseconds from 1 to 2,147,483,647; each option is read once.
  */
 export function createPostgresTurnStore<Result, Caller>(
   database: ChatDatabase,
   options?: PostgresTurnStoreOptions<Caller>,
 ): Required<TurnStore<Result, Caller>> {
   const factory = 'createPostgresTurnStore';
-  const read = readStoreOptions(factory, options, ['schema', 'authorizeDispatch']);
+  const read = readStoreOptions(factory, options, ['schema', 'authorizeDispatch', ...FENCE_LIMIT_KEYS]);
+  const limits = readFenceLimits(factory, read);
   const schemaName = read.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
   const schema = quoteIdentifier(schemaName);
   const authorizeDispatch = optionalLookup(factory, 'authorizeDispatch', read.authorizeDispatch);
@@ -150,7 +162,8 @@ export function createPostgresTurnStore<Result, Caller>(
   const authorized = async (query: ChatQueryable, request: DispatchAuthorityRequest<Caller>): Promise<boolean> => {
     if (authorizeDispatch === undefined) return false;
     try {
-      return (await authorizeDispatch(query, request)) === true;
+      const answer = await boundedLookup(query, limits.authorityTimeoutMs, (handle) => authorizeDispatch(handle, request));
+      return answer.answered && answer.value === true;
     } catch {
       return false;
     }
@@ -173,6 +186,7 @@ export function createPostgresTurnStore<Result, Caller>(
         return { swapped: false, current: await readOn(database, turnId) };
       return database.session(async (connection) => {
         await connection.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+        await limitTransaction(connection, limits);
         await connection.query(advisoryLockSql(TURN_FENCE_NAMESPACE, 1, 'transaction'), [fenceKey(turnId)]);
         const current = await readOn(connection, turnId);
         if ((current?.record.revision ?? 0) !== expectedRevision) {
@@ -227,8 +241,10 @@ export function createPostgresTurnStore<Result, Caller>(
       let launched = false;
       try {
         return await database.session(async (connection): Promise<AdmitDispatchResult> => {
-          await connection.query(advisoryLockSql(TURN_FENCE_NAMESPACE, 1, 'session'), [key]);
+          // The session lock is taken inside the transaction so the transaction's limits bound its wait; it outlives the commit.
           await connection.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+          await limitTransaction(connection, limits);
+          await connection.query(advisoryLockSql(TURN_FENCE_NAMESPACE, 1, 'session'), [key]);
           let refusal: AdmitDispatchRefusalCode | null = 'forbidden';
           if (await authorized(connection, { caller, conversationId, turnId, effectId })) {
             const { rows } = await connection.query<{ readonly record: TurnRecord<unknown>; readonly admitted: boolean }>(

@@ -11,7 +11,7 @@ import {
   type InteractionValidator,
 } from '@papercusp/chat-protocol-interactions';
 import { expect } from 'vitest';
-import { createPostgresInteractionStore, type ChatDatabase } from '../src/index.js';
+import { createPostgresInteractionStore, type ChatDatabase, type FenceLimitOptions } from '../src/index.js';
 import { freshSchema } from './databases.js';
 import { grant, grantsLookup, prepareInteractionSchema } from './interaction-grants.js';
 
@@ -33,7 +33,8 @@ export interface Card {
   readonly database: ChatDatabase;
   readonly conversationId: string;
   readonly correlationId: string;
-  readonly store: (database?: ChatDatabase) => InteractionStore<OpenCardSnapshotV1, string>;
+  /** The card's store over `database` (default the card's), with `limits` on its fences. */
+  readonly store: (database?: ChatDatabase, limits?: FenceLimitOptions) => InteractionStore<OpenCardSnapshotV1, string>;
 }
 
 let cards = 0;
@@ -47,7 +48,8 @@ export async function openCard(database: ChatDatabase, beside?: Card): Promise<C
   const correlationId = `card_${cards}`;
   await grant(database, schema, conversationId, OWNER, AUTHORITY);
   const interactionAuthority = grantsLookup(schema);
-  const store = (on: ChatDatabase = database) => createPostgresInteractionStore<string>(on, { schema, interactionAuthority });
+  const store = (on: ChatDatabase = database, limits: FenceLimitOptions = {}) =>
+    createPostgresInteractionStore<string>(on, { schema, interactionAuthority, ...limits });
   const opened = await resolverOn(store()).open({
     caller: OWNER,
     card: {
