@@ -41,8 +41,18 @@ export function advisoryLockSql(
   scope: 'transaction' | 'session',
   mode: 'exclusive' | 'shared' = 'exclusive',
 ): string {
+  return `SELECT ${advisoryLockCall(namespace, parameter, scope, mode)}`;
+}
+
+/** The call `advisoryLockSql` selects, for a statement that does more in the same round trip. */
+export function advisoryLockCall(
+  namespace: number,
+  parameter: number,
+  scope: 'transaction' | 'session',
+  mode: 'exclusive' | 'shared' = 'exclusive',
+): string {
   const lock = `${scope === 'transaction' ? 'pg_advisory_xact_lock' : 'pg_advisory_lock'}${mode === 'shared' ? '_shared' : ''}`;
-  return `SELECT ${lock}(${advisoryKeySql(namespace, parameter)})`;
+  return `${lock}(${advisoryKeySql(namespace, parameter)})`;
 }
 
 /** SQL that releases a session lock `advisoryLockSql(namespace, parameter, 'session')` took. */

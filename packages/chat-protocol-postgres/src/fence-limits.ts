@@ -50,12 +50,23 @@ export function readFenceLimits(factory: string, read: FenceLimitOptions): Fence
   };
 }
 
+// The limits as set_config calls on the bound text parameters `$first` (lock_timeout) and the next (statement_timeout).
+const limitsSql = (first: number): string =>
+  `set_config('lock_timeout', $${first}, true), set_config('statement_timeout', $${first + 1}, true)`;
+const limitValues = (limits: FenceLimits): string[] => [`${limits.lockTimeoutMs}ms`, `${limits.statementTimeoutMs}ms`];
+
 /** Sets the limits for the rest of the open transaction on `connection`: a wait past them fails with SQLSTATE 55P03 or 57014. */
 export async function limitTransaction(connection: ChatQueryable, limits: FenceLimits): Promise<void> {
-  await connection.query(`SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $2, true)`, [
-    `${limits.lockTimeoutMs}ms`,
-    `${limits.statementTimeoutMs}ms`,
-  ]);
+  await connection.query(`SELECT ${limitsSql(1)}`, limitValues(limits));
+}
+
+/**
+ * {@link limitTransaction} and a lock in one statement: `lock` is an advisory lock call on the bound parameter
+ * `$1` (`advisoryLockCall`), given `key`. The limits are set before the lock's wait begins (the select list is
+ * evaluated in order), so the wait is bounded by them, and a fence costs no round trip for its limits.
+ */
+export async function limitAndLock(connection: ChatQueryable, limits: FenceLimits, lock: string, key: string): Promise<void> {
+  await connection.query(`SELECT ${limitsSql(2)}, ${lock}`, [key, ...limitValues(limits)]);
 }
 
 /** What a bounded lookup answered, or that it did not answer in time. */

@@ -282,10 +282,10 @@ describe('createPostgresTurnStore on a real server: the fence and failures (DESI
     });
     expect(answer).toEqual({ admitted: true });
     expect(await seen).toEqual([{ effect_id: 'call_pay', claim: 1, admitted_at: ADMITTED_AT }]);
-    // The statements of the session, each once it answered: the grant and the turn are read inside the transaction.
+    // The statements of the session, each once it answered: the fence's limits are set by the statement that takes
+    // it, and the grant and the turn are read inside the transaction.
     expect(order).toEqual([
       'BEGIN',
-      'SELECT',
       'pg_advisory_lock',
       'SELECT',
       'SELECT',

@@ -22,10 +22,10 @@ import {
   type TurnRecord,
   type TurnStore,
 } from '@papercusp/chat-protocol-recovery';
-import { TURN_FENCE_NAMESPACE, advisoryLockSql, advisoryUnlockSql } from './advisory-locks.js';
+import { TURN_FENCE_NAMESPACE, advisoryLockCall, advisoryUnlockSql } from './advisory-locks.js';
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { quoteIdentifier } from './identifiers.js';
-import { FENCE_LIMIT_KEYS, boundedLookup, limitTransaction, readFenceLimits, type FenceLimitOptions } from './fence-limits.js';
+import { FENCE_LIMIT_KEYS, boundedLookup, limitAndLock, readFenceLimits, type FenceLimitOptions } from './fence-limits.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
 import { optionalLookup, readStoreOptions } from './store-options.js';
 
@@ -186,8 +186,7 @@ export function createPostgresTurnStore<Result, Caller>(
         return { swapped: false, current: await readOn(database, turnId) };
       return database.session(async (connection) => {
         await connection.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-        await limitTransaction(connection, limits);
-        await connection.query(advisoryLockSql(TURN_FENCE_NAMESPACE, 1, 'transaction'), [fenceKey(turnId)]);
+        await limitAndLock(connection, limits, advisoryLockCall(TURN_FENCE_NAMESPACE, 1, 'transaction'), fenceKey(turnId));
         const current = await readOn(connection, turnId);
         if ((current?.record.revision ?? 0) !== expectedRevision) {
           await connection.query('ROLLBACK');
@@ -243,8 +242,7 @@ export function createPostgresTurnStore<Result, Caller>(
         return await database.session(async (connection): Promise<AdmitDispatchResult> => {
           // The session lock is taken inside the transaction so the transaction's limits bound its wait; it outlives the commit.
           await connection.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-          await limitTransaction(connection, limits);
-          await connection.query(advisoryLockSql(TURN_FENCE_NAMESPACE, 1, 'session'), [key]);
+          await limitAndLock(connection, limits, advisoryLockCall(TURN_FENCE_NAMESPACE, 1, 'session'), key);
           let refusal: AdmitDispatchRefusalCode | null = 'forbidden';
           if (await authorized(connection, { caller, conversationId, turnId, effectId })) {
             const { rows } = await connection.query<{ readonly record: TurnRecord<unknown>; readonly admitted: boolean }>(
