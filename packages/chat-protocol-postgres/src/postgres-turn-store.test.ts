@@ -247,6 +247,32 @@ describe.each([
     expect(await store.read(key.turnId)).toEqual({ record, admissions: [] });
   });
 
+  it('§6 rule 12: the record keeps its run and lease as given; a run without a v1 id or an RFC 3339 deadline is a TypeError, nothing stored', async () => {
+    const { key, store, record } = await setUp(database());
+    for (const run of [{ runId: 'run a', leaseExpiresAt: '2031-05-01T08:00:30.250Z' }, { runId: 'run_a', leaseExpiresAt: 'soon' }, 'run_a'])
+      await expect(
+        store.compareAndSwap({
+          turnId: key.turnId,
+          expectedRevision: 1,
+          next: { ...record, revision: 2, run } as unknown as TurnRecord<string>,
+        }),
+      ).rejects.toThrow(TypeError);
+    expect(await store.read(key.turnId)).toEqual({ record, admissions: [] });
+    const leased = { ...record, revision: 2, run: { runId: 'run_a', leaseExpiresAt: '2031-05-01T08:00:30.250+02:00' } };
+    await store.compareAndSwap({ turnId: key.turnId, expectedRevision: 1, next: leased });
+    const interrupted = { ...leased, revision: 3, status: 'interrupted' as const };
+    await store.compareAndSwap({ turnId: key.turnId, expectedRevision: 2, next: interrupted });
+    expect(await store.read(key.turnId)).toEqual({ record: interrupted, admissions: [] });
+  });
+
+  it('§6 rule 12: under the fence an interrupted turn is turn-not-running, and nothing launches', async () => {
+    const { key, store, record, admit } = await setUp(database());
+    await store.compareAndSwap({ turnId: key.turnId, expectedRevision: 1, next: { ...record, revision: 2, status: 'interrupted' } });
+    let launched = 0;
+    expect(await store.admitDispatch?.(admit, () => (launched += 1))).toEqual({ admitted: false, code: 'turn-not-running' });
+    expect(launched).toBe(0);
+  });
+
   it('DESIGN §9.2: a launch that throws is still admitted (the admission committed), and the fence is released', async () => {
     const { key, store, record, admit } = await setUp(database());
     const answer = await store.admitDispatch?.(admit, () => {

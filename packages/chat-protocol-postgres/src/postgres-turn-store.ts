@@ -18,6 +18,7 @@ import {
   type CompareAndSwapResult,
   type EffectAdmission,
   type EffectRecord,
+  type RunLease,
   type StoredTurn,
   type TurnRecord,
   type TurnStore,
@@ -72,8 +73,15 @@ function unwritable(turnId: string, expectedRevision: number, next: unknown): st
   }
 }
 
+// Whether a record's `run` (§6 rule 12) is one the store can keep: absent, or a v1 run id and an RFC 3339 deadline.
+function isStorableRun(run: unknown): boolean {
+  if (run === undefined) return true;
+  const fields = typeof run === 'object' && run !== null ? readFields(run as RunLease, ['runId', 'leaseExpiresAt']) : undefined;
+  return fields !== undefined && isChatId(fields.runId) && isZonedTimestamp(fields.leaseExpiresAt);
+}
+
 function recordProblem(turnId: string, expectedRevision: number, next: unknown): string | null {
-  const record = readFields(next as TurnRecord<unknown>, ['turnId', 'conversationId', 'revision', 'status', 'effects']);
+  const record = readFields(next as TurnRecord<unknown>, ['turnId', 'conversationId', 'revision', 'status', 'effects', 'run']);
   if (
     record === undefined ||
     !isChatId(record.conversationId) ||
@@ -89,6 +97,7 @@ function recordProblem(turnId: string, expectedRevision: number, next: unknown):
     )
   )
     return 'the record is not a turn record';
+  if (!isStorableRun(record.run)) return 'the record names its run without a v1 run id and an RFC 3339 lease deadline';
   if (record.turnId !== turnId) return 'the record names another turn';
   if (record.revision !== expectedRevision + 1) return 'the revision must go up by one';
   if (!isSafeJson(next)) return 'the record (its results included) is not JSON the store can keep';
@@ -106,9 +115,13 @@ function recordProblem(turnId: string, expectedRevision: number, next: unknown):
  * revision is `expectedRevision` (0 creates) and answers with the turn as of
  * its commit, or `{ swapped: false, current }`; it rejects only when the write
  * failed or its outcome is unknown (a `TypeError` for a record that is not the
- * next revision of this turn or not JSON). `admitDispatch` holds the same
+ * next revision of this turn, not JSON, or whose `run` lacks a v1 run id or an
+ * RFC 3339 lease deadline). The record, its owning run and lease included
+ * (§6 rule 12), is kept whole as jsonb, so a renewal or an interruption is a
+ * compare-and-swap like any other. `admitDispatch` holds the same
  * fence as a session lock: it revalidates authority (through
- * `authorizeDispatch`, fail closed), the turn, the effect and the claim,
+ * `authorizeDispatch`, fail closed), that the turn is running (a cancelled or
+ * interrupted one is `turn-not-running`), the effect and the claim,
  * commits the admission with `admittedAt` kept as given, calls `launch`
  * exactly once, then releases the fence, so no cancellation commits between
  * the admission and the launch. A failure before the commit, or a commit

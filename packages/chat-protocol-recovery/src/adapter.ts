@@ -10,9 +10,10 @@ import type { StoredTurn, TurnRecord } from './turn-record.js';
 
 /**
  * What a caller asks to do; `authorize` answers for the caller's current authority. `declare` adds an effect
- * identity to a running turn as its run discovers it (§6 rule 1).
+ * identity to a running turn as its run discovers it (§6 rule 1); `renew` extends the owning run's lease and
+ * `interrupt` ends a turn whose run lease expired (§6 rule 12).
  */
-export type TurnAction = 'start' | 'declare' | 'claim' | 'cancel' | 'reconcile' | 'replay' | 'inspect';
+export type TurnAction = 'start' | 'declare' | 'claim' | 'cancel' | 'reconcile' | 'replay' | 'inspect' | 'renew' | 'interrupt';
 
 /** One authorization question. */
 export interface AuthorizationRequest<Caller> {

@@ -1,5 +1,6 @@
 import { LIGHTWEIGHT_CHAT_CAPABILITIES } from '@papercusp/chat-protocol-core';
 import { describe, expect, it } from 'vitest';
+import { at, clockedWorker } from '../test/clocked-worker.js';
 import { FULL, stubStore, type Stub } from '../test/stub-store.js';
 import type { TurnRecoveryAdapter, TurnStore } from './adapter.js';
 import { DEFAULT_ADMISSION_LEASE_MS } from './admission-lease.js';
@@ -11,9 +12,7 @@ import { TurnRecovery } from './turn-recovery.js';
 // tests' sequential in-memory store (no fences: the testkit's fake store has those).
 
 const TURN = { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1' } as const;
-const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const LEASE = 1000;
-const at = (offsetMs: number): string => new Date(T0 + offsetMs).toISOString();
 const EXPIRED = {
   ok: true,
   outcome: 'needs-reconciliation',
@@ -22,21 +21,13 @@ const EXPIRED = {
     'the effect was admitted and has no result past the admission lease: its worker is presumed gone; verify the effect and reconcile',
 } as const;
 
-/** A worker over `store` whose clock reads `clock.now` milliseconds after T0. */
-function workerOver(
+/** A worker over `store` whose clock reads `clock.now` milliseconds after T0, with an admission lease of LEASE. */
+const workerOver = (
   store: TurnStore<string, string>,
   clock: { now: number },
   options: TurnRecoveryOptions = {},
   extra: Partial<TurnRecoveryAdapter<string, string>> = {},
-) {
-  const adapter: TurnRecoveryAdapter<string, string> = {
-    capabilities: FULL,
-    authorize: ({ caller }) => caller !== 'stranger',
-    store,
-    ...extra,
-  };
-  return new TurnRecovery<string, string>(adapter, { admissionLeaseMs: LEASE, clock: () => at(clock.now), ...options });
-}
+) => clockedWorker(store, clock, { admissionLeaseMs: LEASE, ...options }, extra);
 
 /** A started turn (`pay`, `mail`) whose `pay` was admitted at T0 by a worker that never finishes; the clock then stands at `clock.now`. */
 async function orphaned(options: TurnRecoveryOptions = {}) {

@@ -47,7 +47,7 @@ describe('delivery state from a status answer', () => {
     ['running', response('running'), 'still-working'],
     ['completed', response('completed'), 'sent'],
     ['cancelled', response('cancelled'), 'sent'],
-    ['interrupted', response('interrupted'), 'sent'],
+    ['interrupted (§6 rule 12: the run died; send it again)', response('interrupted'), 'not-sent'],
     ['failed', response('failed'), 'sent'],
     ['needs reconciliation', response('needs-reconciliation'), 'check'],
     ['another turn', response('completed', 'turn_other'), 'check'],
@@ -78,9 +78,26 @@ describe('parseTurnStatusResponse', () => {
     ['a bad id', { turnId: 'a b', status: 'running' }],
     ['a negative lastSeq', { turnId: TURN_ID, status: 'running', lastSeq: -1 }],
     ['an unknown status', { turnId: TURN_ID, status: 'done' }],
+    ['a run with a bad id', { turnId: TURN_ID, status: 'running', run: { runId: 'a b', leaseExpiresAt: '2026-11-30T09:00:30Z' } }],
+    [
+      'a run deadline without an offset',
+      { turnId: TURN_ID, status: 'running', run: { runId: 'run_1', leaseExpiresAt: '2026-11-30T09:00:30' } },
+    ],
+    [
+      'a run with unknown keys',
+      { turnId: TURN_ID, status: 'running', run: { runId: 'run_1', leaseExpiresAt: '2026-11-30T09:00:30Z', host: 'a' } },
+    ],
     ['not an object', 'null'],
   ])('refuses %s with invalid-turn-status', (_name, input) => {
     expect(parseTurnStatusResponse(input)).toMatchObject({ ok: false, code: 'invalid-turn-status' });
+  });
+
+  it('reads the run that owns a running turn and its lease deadline (§6 rule 12)', () => {
+    const run = { runId: 'run_1', leaseExpiresAt: '2026-11-30T09:00:30+01:00' };
+    expect(parseTurnStatusResponse({ turnId: TURN_ID, status: 'running', lastSeq: 4, run })).toEqual({
+      ok: true,
+      value: { turnId: TURN_ID, status: 'running', lastSeq: 4, run },
+    });
   });
 
   it('refuses text that is not JSON with invalid-json', () => {

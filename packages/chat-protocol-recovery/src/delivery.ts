@@ -12,8 +12,9 @@ export const DELIVERY_STATES = /* @__PURE__ */ Object.freeze(['waiting', 'sendin
 /**
  * `waiting`: sealed, not sent yet (offline, queued). `sending`: a request is out.
  * `sent`: the host stored the turn. `still-working`: the host has it and is still
- * running it. `not-sent`: the host did not store it; resending with the same id is
- * safe. `check`: it may or may not have arrived; ask for its status.
+ * running it. `not-sent`: the host did not store it, and resending with the same id
+ * is safe; or its run died and the turn was interrupted, and the person can send it
+ * again (as a new turn, with a new id). `check`: it may or may not have arrived; ask for its status.
  */
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
@@ -64,9 +65,11 @@ export function deliveryStateFromResend(answer: ResendAnswer): DeliveryState {
  * Guarantees: the body is read with `parseTurnStatusResponse`; a body that does
  * not parse, names another turn, or says `needs-reconciliation` (an effect's
  * outcome is unknown) is `check`, as is no response; `not-found` is `not-sent`;
- * `running` is `still-working`; every terminal status (`completed`, `cancelled`,
- * `interrupted`, `failed`) is `sent`: the turn arrived, and what became of it is
- * the chat's to show. Never throws: an answer that cannot be read is `check`.
+ * `running` is `still-working`; `interrupted` (its run died and the turn was
+ * ended for it, §6 rule 12) is `not-sent`: the person can send it again, as a new
+ * turn; every other terminal status (`completed`, `cancelled`, `failed`) is
+ * `sent`: the turn arrived, and what became of it is the chat's to show. Never
+ * throws: an answer that cannot be read is `check`.
  */
 export function deliveryStateFromStatus(turnId: string, answer: StatusAnswer): DeliveryState {
   const read = readAnswer(answer, 'body');
@@ -76,6 +79,7 @@ export function deliveryStateFromStatus(turnId: string, answer: StatusAnswer): D
   if (!parsed.ok || parsed.value.turnId !== turnId) return 'check';
   switch (parsed.value.status) {
     case 'not-found':
+    case 'interrupted':
       return 'not-sent';
     case 'running':
       return 'still-working';

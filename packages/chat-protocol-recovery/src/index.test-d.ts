@@ -30,6 +30,13 @@ import {
   type TurnRecoveryAdapter,
   type ClaimEffectResult,
   type DeliveryState,
+  type InterruptTurnRefusalCode,
+  type InterruptTurnResult,
+  type RenewRunLeaseRefusalCode,
+  type RenewRunLeaseResult,
+  type RunLease,
+  type RunLeaseHeldRefusal,
+  type TurnInspection,
   type DispatchEffectResult,
   type EffectClaim,
   type EffectState,
@@ -123,7 +130,29 @@ describe('public types', () => {
   it('every operation keeps its exact refusal code union', () => {
     type Capability = 'unsupported-capability' | 'invalid-capabilities';
     expectTypeOf<StartTurnRefusalCode>().toEqualTypeOf<
-      Capability | 'invalid-request' | 'forbidden' | 'turn-conflict' | 'checkpoint-failed'
+      Capability | 'invalid-request' | 'forbidden' | 'turn-conflict' | 'clock-unavailable' | 'checkpoint-failed'
+    >();
+    expectTypeOf<RenewRunLeaseRefusalCode>().toEqualTypeOf<
+      | Capability
+      | 'invalid-request'
+      | 'forbidden'
+      | 'unknown-turn'
+      | 'store-unavailable'
+      | 'turn-not-running'
+      | 'run-lease-lost'
+      | 'clock-unavailable'
+      | 'checkpoint-failed'
+    >();
+    expectTypeOf<InterruptTurnRefusalCode>().toEqualTypeOf<
+      | Capability
+      | 'invalid-request'
+      | 'forbidden'
+      | 'unknown-turn'
+      | 'store-unavailable'
+      | 'turn-not-running'
+      | 'run-lease-held'
+      | 'clock-unavailable'
+      | 'checkpoint-failed'
     >();
     expectTypeOf<DeclareEffectRefusalCode>().toEqualTypeOf<
       | Capability
@@ -167,6 +196,28 @@ describe('public types', () => {
     >();
     expectTypeOf<Refused<ReplayTurnResult>>().toEqualTypeOf<Plain<ReplayTurnRefusalCode>>();
     expectTypeOf<Refused<InspectTurnResult<Receipt>>>().toEqualTypeOf<Plain<InspectTurnRefusalCode>>();
+    expectTypeOf<Refused<RenewRunLeaseResult>>().toEqualTypeOf<Plain<RenewRunLeaseRefusalCode>>();
+    expectTypeOf<Refused<InterruptTurnResult<Receipt>>>().toEqualTypeOf<
+      RunLeaseHeldRefusal | Plain<InterruptTurnRefusalCode, 'run-lease-held'>
+    >();
+  });
+
+  it('run leases (§6 rule 12): a renewal names the lease, an interruption its outcome and the inspected turn, a held lease its deadline', () => {
+    expectTypeOf(recovery.renewRunLease).returns.resolves.toEqualTypeOf<RenewRunLeaseResult>();
+    expectTypeOf(recovery.interruptTurn).returns.resolves.toEqualTypeOf<InterruptTurnResult<Receipt>>();
+    expectTypeOf(recovery.renewRunLease).parameter(0).toHaveProperty('runId').toEqualTypeOf<string>();
+    expectTypeOf(recovery.startTurn).parameter(0).toHaveProperty('runId').toEqualTypeOf<string | undefined>();
+    expectTypeOf<RunLease>().toEqualTypeOf<{ readonly runId: string; readonly leaseExpiresAt: string }>();
+    const renewed = {} as RenewRunLeaseResult;
+    if (renewed.ok) expectTypeOf(renewed.run).toEqualTypeOf<RunLease>();
+    const interrupted = {} as InterruptTurnResult<Receipt>;
+    if (interrupted.ok) {
+      expectTypeOf(interrupted.outcome).toEqualTypeOf<'interrupted' | 'already-interrupted'>();
+      expectTypeOf(interrupted.turn).toEqualTypeOf<TurnInspection<Receipt>>();
+    } else if (interrupted.code === 'run-lease-held') expectTypeOf(interrupted.run).toEqualTypeOf<RunLease>();
+    expectTypeOf<TurnInspection<Receipt>['run']>().toEqualTypeOf<RunLease | undefined>();
+    expectTypeOf<TurnRecord<Receipt>['run']>().toEqualTypeOf<RunLease | undefined>();
+    expectTypeOf<TurnStatusResponse['run']>().toEqualTypeOf<{ runId: string; leaseExpiresAt: string } | undefined>();
   });
 
   it('a declaration succeeds as declared or already-declared (§6 rule 1)', () => {
@@ -180,7 +231,7 @@ describe('public types', () => {
   });
 
   it('turn records keep their result type and are read-only', () => {
-    expectTypeOf<TurnRecord<Receipt>['status']>().toEqualTypeOf<'running' | 'cancelled'>();
+    expectTypeOf<TurnRecord<Receipt>['status']>().toEqualTypeOf<'running' | 'cancelled' | 'interrupted'>();
     expectTypeOf<Extract<TurnRecord<Receipt>['effects'][number], { status: 'completed' }>['result']>().toEqualTypeOf<Receipt>();
   });
 

@@ -10,6 +10,7 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
       'DEFAULT_CONVERSATION_LOG_MAX_FRAMES',
       'DEFAULT_CONVERSATION_LOG_MAX_TURNS',
       'DEFAULT_MAX_EFFECTS_PER_TURN',
+      'DEFAULT_RUN_LEASE_MS',
       'DELIVERY_STATES',
       'EFFECT_STATES',
       'IDEMPOTENCY_KEY_HEADER',
@@ -41,5 +42,6 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
     expect(recovery.EFFECT_STATES).toEqual(['open', 'in-flight', 'uncertain', 'needs-reconciliation', 'completed']);
     expect(recovery.DEFAULT_ADMISSION_LEASE_MS).toBe(600_000);
     expect(recovery.DEFAULT_MAX_EFFECTS_PER_TURN).toBe(256);
+    expect(recovery.DEFAULT_RUN_LEASE_MS).toBe(30_000);
   });
 });

@@ -7,12 +7,14 @@
  */
 export { TurnRecovery } from './turn-recovery.js';
 export { DEFAULT_MAX_EFFECTS_PER_TURN } from './turn-recovery-options.js';
+export { DEFAULT_RUN_LEASE_MS } from './run-lease.js';
 export type { TurnRecoveryOptions } from './turn-recovery-options.js';
 export type {
   DispatchEffectRequest,
   EffectExecution,
   EffectRequest,
   ReconcileEffectRequest,
+  RenewRunLeaseRequest,
   ReplayTurnRequest,
   StartTurnRequest,
   TurnRequest,
@@ -33,12 +35,17 @@ export type {
   EffectClaim,
   InspectTurnRefusalCode,
   InspectTurnResult,
+  InterruptTurnRefusalCode,
+  InterruptTurnResult,
   NeedsReconciliationOutcome,
   ReconcileEffectRefusalCode,
   ReconcileEffectResult,
+  RenewRunLeaseRefusalCode,
+  RenewRunLeaseResult,
   ReplayTurnRefusalCode,
   ReplayTurnResult,
   StartTurnRefusalCode,
+  RunLeaseHeldRefusal,
   StartTurnResult,
   TurnInspection,
 } from './outcomes.js';
@@ -65,6 +72,7 @@ export type {
   EffectRecord,
   NeedsReconciliationReason,
   RecoverableTurnStatus,
+  RunLease,
   StoredTurn,
   TurnRecord,
 } from './turn-record.js';

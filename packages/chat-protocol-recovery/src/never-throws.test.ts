@@ -57,7 +57,16 @@ async function prepared(): Promise<{
 }
 
 type Operation =
-  'startTurn' | 'declareEffect' | 'claimEffect' | 'dispatchEffect' | 'cancelTurn' | 'reconcileEffect' | 'replayTurn' | 'inspectTurn';
+  | 'startTurn'
+  | 'declareEffect'
+  | 'claimEffect'
+  | 'dispatchEffect'
+  | 'cancelTurn'
+  | 'reconcileEffect'
+  | 'replayTurn'
+  | 'inspectTurn'
+  | 'renewRunLease'
+  | 'interruptTurn';
 
 // `method(request)` on a fresh prepared recovery: the hostile checks call it with values outside its request type.
 function operation(method: Operation): (request: unknown) => Promise<unknown> {
@@ -77,6 +86,8 @@ const validRequests: Readonly<Record<Operation, unknown>> = {
   reconcileEffect: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', result: 'paid' },
   replayTurn: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', after: 'turn_1:0' },
   inspectTurn: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1' },
+  renewRunLease: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', runId: 'run_1' },
+  interruptTurn: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1' },
 };
 
 const operations: Readonly<Record<string, HostileTarget>> = Object.fromEntries(
@@ -229,7 +240,7 @@ const withThrowingGetter = (request: unknown, key: string): object =>
 
 describe('TurnRecovery: a request that cannot be read is invalid-request, read once (issue 12 "Hostile input")', () => {
   const messages: Readonly<Record<Operation, string>> = {
-    startTurn: 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids',
+    startTurn: 'expected v1 ids for the conversation and turn, a list of unique v1 effect ids, and a v1 run id when one is given',
     declareEffect: 'expected v1 ids for the conversation, turn and effect',
     claimEffect: 'expected v1 ids for the conversation, turn and effect',
     dispatchEffect: 'expected a claim from claimEffect and an execute function',
@@ -237,6 +248,8 @@ describe('TurnRecovery: a request that cannot be read is invalid-request, read o
     reconcileEffect: 'expected v1 ids for the conversation, turn and effect',
     replayTurn: 'expected v1 ids for the conversation and turn',
     inspectTurn: 'expected a request with v1 ids for the conversation and turn',
+    renewRunLease: 'expected v1 ids for the conversation, turn and run',
+    interruptTurn: 'expected v1 ids for the conversation and turn',
   };
   const unreadable = (method: Operation) => ({ ok: false, code: 'invalid-request', message: messages[method] });
   const methods = Object.keys(validRequests) as Operation[];
@@ -330,7 +343,7 @@ describe('new TurnRecovery: options are read once, and only a TypeError escapes 
   const adapter = { capabilities: FULL, authorize: () => true };
   it('throws TypeError for options it cannot read', () => {
     const message =
-      'TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, maxEffectsPerTurn?, clock? }';
+      'TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, runLeaseMs?, maxEffectsPerTurn?, clock? }';
     expect(() => new recovery.TurnRecovery(adapter, everyTrapThrows as never)).toThrow(new TypeError(message));
     expect(() => new recovery.TurnRecovery(adapter, null as never)).toThrow(new TypeError(message));
     expect(() => new recovery.TurnRecovery(adapter, Object.defineProperty({}, 'clock', { enumerable: true, get: throwHostile }))).toThrow(

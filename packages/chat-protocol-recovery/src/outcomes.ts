@@ -8,7 +8,7 @@
  */
 import type { ChatRefusal, UnsupportedCapabilityRefusal } from '@papercusp/chat-protocol-core';
 import type { EffectInspection } from './admission-lease.js';
-import type { NeedsReconciliationReason, RecoverableTurnStatus, TurnRecord } from './turn-record.js';
+import type { NeedsReconciliationReason, RecoverableTurnStatus, RunLease, TurnRecord } from './turn-record.js';
 import type { ValidatedReplayWindow, ValidateReplayWindowRefusalCode } from './replay-window.js';
 
 /** The refusals every operation shares when the host's declaration does not cover it. */
@@ -61,8 +61,8 @@ type TurnReadRefusalCode = 'unknown-turn' | 'store-unavailable';
 type OperationRefusal<Code extends string, Carried extends string = never> =
   CapabilityRefusal | ChatRefusal<Exclude<Code, CapabilityRefusal['code'] | Carried>>;
 
-/** Refusal codes of `startTurn`. */
-export type StartTurnRefusalCode = PreambleRefusalCode | 'turn-conflict' | 'checkpoint-failed';
+/** Refusal codes of `startTurn`: `clock-unavailable` only when it was given a run id (the lease needs the clock). */
+export type StartTurnRefusalCode = PreambleRefusalCode | 'turn-conflict' | 'clock-unavailable' | 'checkpoint-failed';
 
 /** The result of `startTurn`: `started` wrote the record, `existing` found the same turn already started. */
 export type StartTurnResult<Result> =
@@ -127,7 +127,10 @@ export type AbortDelivery = 'not-needed' | 'no-hook' | 'requested' | 'failed';
 /** Refusal codes of `cancelTurn`. */
 export type CancelTurnRefusalCode = PreambleRefusalCode | TurnReadRefusalCode | 'checkpoint-failed';
 
-/** The result of `cancelTurn`. `committed: false`: the turn was already cancelled (the abort hook still runs for what is in flight). */
+/**
+ * The result of `cancelTurn`. `committed: false`: the turn had already ended, cancelled or interrupted, and stays
+ * as it was (the abort hook still runs for what is in flight).
+ */
 export type CancelTurnResult =
   | {
       readonly ok: true;
@@ -165,6 +168,8 @@ export interface TurnInspection<Result> {
   readonly inspectedAt: string;
   /** The lease they were judged with. */
   readonly admissionLeaseMs: number;
+  /** The run that owns the turn and its lease deadline, when the record names one (§6 rule 12). */
+  readonly run?: RunLease;
   /** The turn's effects, in the turn's order. */
   readonly effects: readonly EffectInspection<Result>[];
 }
@@ -172,3 +177,47 @@ export interface TurnInspection<Result> {
 /** The result of `inspectTurn`: the turn's effects and their states, or a refusal. */
 export type InspectTurnResult<Result> =
   { readonly ok: true; readonly value: TurnInspection<Result> } | OperationRefusal<InspectTurnRefusalCode>;
+
+/**
+ * Refusal codes of `renewRunLease`: the preamble's, the turn read's, `turn-not-running` (the turn is cancelled or
+ * interrupted: the run must stop), `run-lease-lost` (another run owns the turn, or none does: the run must stop),
+ * `clock-unavailable` and `checkpoint-failed` (the renewal kept conflicting or could not be confirmed).
+ */
+export type RenewRunLeaseRefusalCode =
+  PreambleRefusalCode | TurnReadRefusalCode | 'turn-not-running' | 'run-lease-lost' | 'clock-unavailable' | 'checkpoint-failed';
+
+/** The result of `renewRunLease`: the lease's new deadline, or a refusal. */
+export type RenewRunLeaseResult =
+  { readonly ok: true; readonly outcome: 'renewed'; readonly run: RunLease } | OperationRefusal<RenewRunLeaseRefusalCode>;
+
+/** `interruptTurn` before the run lease expired: the owner may still be alive until `leaseExpiresAt`. */
+export interface RunLeaseHeldRefusal extends ChatRefusal<'run-lease-held'> {
+  readonly run: RunLease;
+}
+
+/**
+ * Refusal codes of `interruptTurn`: the preamble's, the turn read's, `turn-not-running` (the turn is cancelled),
+ * `run-lease-held` (the lease has not expired: carries the run and its deadline), `clock-unavailable` and
+ * `checkpoint-failed` (the interruption kept conflicting or could not be confirmed).
+ */
+export type InterruptTurnRefusalCode =
+  PreambleRefusalCode | TurnReadRefusalCode | 'turn-not-running' | 'run-lease-held' | 'clock-unavailable' | 'checkpoint-failed';
+
+/**
+ * The result of `interruptTurn`. `interrupted`: this call's write ended the turn (or, after a lost acknowledgement,
+ * the read-back found it interrupted); `already-interrupted`: another call did. `turn` lists every effect with its
+ * state at the interruption's instant, for the tail the host writes (§11.2): an `open` effect was never admitted
+ * and never will be (`cancelled`); an `in-flight`, `uncertain` or `needs-reconciliation` one was admitted with an
+ * unknown outcome (`needs-reconciliation`); a `completed` one has its result. `inFlight` and `abort` are
+ * `cancelTurn`'s: the abort hook runs for effects admitted and still open.
+ */
+export type InterruptTurnResult<Result> =
+  | {
+      readonly ok: true;
+      readonly outcome: 'interrupted' | 'already-interrupted';
+      readonly turn: TurnInspection<Result>;
+      readonly inFlight: readonly string[];
+      readonly abort: AbortDelivery;
+    }
+  | RunLeaseHeldRefusal
+  | OperationRefusal<InterruptTurnRefusalCode, 'run-lease-held'>;

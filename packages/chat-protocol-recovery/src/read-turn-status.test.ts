@@ -4,7 +4,8 @@ import { everyTrapThrows, throwHostile } from '../../../test-support/hostile-val
 import { TURN, stubStore } from '../test/stub-store.js';
 import type { ReplayWindow, ReplayWindowRequest } from './adapter.js';
 import { readTurnStatus, type TurnStatusSource } from './read-turn-status.js';
-import type { RecoverableTurnStatus } from './turn-record.js';
+import type { RecoverableTurnStatus, RunLease } from './turn-record.js';
+import { parseTurnStatusResponse } from './turn-status.js';
 
 const frame = (seq: number, event: ChatEventV1 = { type: 'delta', text: `part ${seq}` }): ChatEventEnvelope => ({
   schemaVersion: 1,
@@ -16,10 +17,13 @@ const frame = (seq: number, event: ChatEventV1 = { type: 'delta', text: `part ${
 });
 
 /** A stub store holding `turn_1` of `conv_1` with `status`, a log of `frames`, and the calls each made. */
-function sourceOf(status: RecoverableTurnStatus | null, frames: readonly ChatEventEnvelope[] = []) {
+function sourceOf(status: RecoverableTurnStatus | null, frames: readonly ChatEventEnvelope[] = [], run?: RunLease) {
   const stub = stubStore();
   if (status !== null) {
-    stub.turns.set(TURN.turnId, { record: { ...TURN, status, revision: 1, effects: [] }, admissions: [] });
+    stub.turns.set(TURN.turnId, {
+      record: { ...TURN, status, revision: 1, ...(run === undefined ? {} : { run }), effects: [] },
+      admissions: [],
+    });
   }
   const windows: ReplayWindowRequest[] = [];
   const source: TurnStatusSource = {
@@ -66,6 +70,21 @@ describe('readTurnStatus: a turn-status response from the record and the newest 
       ok: true,
       value: { turnId: 'turn_1', status: 'running', lastSeq: 0 },
     });
+  });
+
+  it('§6 rule 12: a running turn reports the run that owns it and its lease deadline; an interrupted one says interrupted, without the run', async () => {
+    const run = { runId: 'run_1', leaseExpiresAt: '2026-11-30T09:00:30.000Z' };
+    const running = await readTurnStatus(sourceOf('running', [frame(1)], run).source, TURN);
+    expect(running).toEqual({ ok: true, value: { turnId: 'turn_1', status: 'running', lastSeq: 1, run } });
+    // The reading is a valid turn-status response, run included.
+    expect(parseTurnStatusResponse(running.ok ? running.value : null)).toEqual({ ok: true, value: running.ok ? running.value : null });
+    expect(await readTurnStatus(sourceOf('interrupted', [frame(1)], run).source, TURN)).toEqual({
+      ok: true,
+      value: { turnId: 'turn_1', status: 'interrupted', lastSeq: 1 },
+    });
+    // The tail's done frame, once written, is the answer, as for every terminal frame.
+    const tail = sourceOf('interrupted', [frame(1), frame(2, { type: 'done', status: 'interrupted' })], run);
+    expect(await readTurnStatus(tail.source, TURN)).toEqual({ ok: true, value: { turnId: 'turn_1', status: 'interrupted', lastSeq: 2 } });
   });
 
   it('a turn the store does not hold, or one of another conversation, is not-found and its log is never read', async () => {

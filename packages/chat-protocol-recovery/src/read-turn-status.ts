@@ -4,13 +4,15 @@
  * store's turn record and the event log's newest frame with no side effect.
  * It owns the rule that joins the two: the log's terminal frame says how the
  * turn ended, the record says whether it exists in this conversation and
- * whether its cancellation committed. It authorizes nothing: the host checks
+ * whether its cancellation or interruption committed and which run owns it
+ * until when. It authorizes nothing: the host checks
  * the caller first, as it does before every read.
  */
 import { type ChatRefusal, type ChatTurnStatus } from '@papercusp/chat-protocol-core';
 import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { ReplayWindow, ReplayWindowRequest, TurnStore } from './adapter.js';
 import { readTurnRequest } from './turn-requests.js';
+import type { RunLease } from './turn-record.js';
 
 /** What {@link readTurnStatus} reads: the store's turn records and the turn's replay window (a `ChatEventLog`'s or the adapter's). */
 export interface TurnStatusSource {
@@ -26,10 +28,11 @@ export interface ReadTurnStatusRequest {
 
 /**
  * A turn-status response (`TurnStatusResponse`) in which a stored turn always
- * carries `lastSeq`, the seq of its newest frame (0: none yet).
+ * carries `lastSeq`, the seq of its newest frame (0: none yet), and a running
+ * turn whose record names its run carries `run` (§6 rule 12).
  */
 export type TurnStatusReading =
-  | { readonly turnId: string; readonly status: ChatTurnStatus; readonly lastSeq: number }
+  | { readonly turnId: string; readonly status: ChatTurnStatus; readonly lastSeq: number; readonly run?: RunLease }
   | { readonly turnId: string; readonly status: 'not-found' };
 
 /** Refusal codes of {@link readTurnStatus}: `invalid-request` (no v1 ids, or unreadable), `store-unavailable` (a read threw). */
@@ -43,8 +46,10 @@ export type ReadTurnStatusResult = { readonly ok: true; readonly value: TurnStat
  * Guarantees: `not-found` for a turn the store does not hold, or one of
  * another conversation (nothing leaks about it); otherwise the newest frame
  * decides: `done` gives its `status`, `error` gives `failed`; without a
- * terminal frame the turn is `cancelled` once its cancellation committed, or
- * `running`. `lastSeq` is the seq of the newest frame. It writes nothing and
+ * terminal frame the turn is `cancelled` once its cancellation committed,
+ * `interrupted` once its interruption did, or `running` (with the owning
+ * `run` and its lease deadline when the record names one: a deadline in the
+ * past tells the caller it may interrupt the turn). `lastSeq` is the seq of the newest frame. It writes nothing and
  * reads only the record and the newest frame. The request is read once; one
  * that cannot be read is `invalid-request`; a read that throws is
  * `store-unavailable`. Never rejects.
@@ -66,10 +71,12 @@ export async function readTurnStatus(source: TurnStatusSource, request: ReadTurn
         ? event.status
         : event?.type === 'error'
           ? 'failed'
-          : stored.record.status === 'cancelled'
-            ? 'cancelled'
+          : stored.record.status === 'cancelled' || stored.record.status === 'interrupted'
+            ? stored.record.status
             : 'running';
-    return { ok: true, value: { turnId, status, lastSeq: latestSeq } };
+    const { run } = stored.record;
+    const owner = status === 'running' && run !== undefined ? { run: { runId: run.runId, leaseExpiresAt: run.leaseExpiresAt } } : {};
+    return { ok: true, value: { turnId, status, lastSeq: latestSeq, ...owner } };
   } catch {
     return refuse('store-unavailable', 'the turn or its log could not be read');
   }

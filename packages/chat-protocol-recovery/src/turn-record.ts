@@ -1,13 +1,28 @@
 /**
  * The durable shape of a recoverable turn: one versioned turn record (status,
- * revision, the host-authorized effects with their claims and results) and the
+ * revision, the run that owns it and its lease, the host-authorized effects
+ * with their claims and results) and the
  * per-effect admission records kept beside it. It owns the data and the pure
  * edits `TurnRecovery` writes through the store's compare-and-swap; it owns no
  * storage and no clock.
  */
 
-/** Status of a recoverable turn. A cancelled turn is never reopened. */
-export type RecoverableTurnStatus = 'running' | 'cancelled';
+/**
+ * Status of a recoverable turn. `interrupted`: its run's lease expired and a
+ * process ended it (§6 rule 12). A cancelled or interrupted turn is never
+ * reopened, and neither becomes the other.
+ */
+export type RecoverableTurnStatus = 'running' | 'cancelled' | 'interrupted';
+
+/**
+ * The run that owns a turn and until when (§6 rule 12): `leaseExpiresAt` is an
+ * RFC 3339 timestamp on `TurnRecovery`'s clock. The owner renews it; past it any
+ * process may interrupt the turn. The owning run never changes.
+ */
+export interface RunLease {
+  readonly runId: string;
+  readonly leaseExpiresAt: string;
+}
 
 /** Why an effect's outcome is not known: the host must verify it and call `reconcileEffect`. */
 export type NeedsReconciliationReason =
@@ -59,6 +74,15 @@ export interface TurnRecord<Result> {
   readonly turnId: string;
   readonly status: RecoverableTurnStatus;
   readonly revision: number;
+  /**
+   * The run that owns the turn and its lease deadline, written by `startTurn`
+   * when given a run id. A record without one (written before run leases, or
+   * started without a run id) is past its lease: any process may interrupt it
+   * while it runs, as an admission without a readable `admittedAt` counts as
+   * expired (§6.11), since presuming an unknown run alive would leave the turn
+   * running forever.
+   */
+  readonly run?: RunLease;
   /** The effects the host authorized when the turn started, then those declared while it ran, in that order; ids are unique. */
   readonly effects: readonly EffectRecord<Result>[];
 }

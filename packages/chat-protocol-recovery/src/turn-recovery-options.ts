@@ -6,6 +6,7 @@
  */
 import { readFields } from '@papercusp/chat-protocol-core/internal';
 import { DEFAULT_ADMISSION_LEASE_MS } from './admission-lease.js';
+import { DEFAULT_RUN_LEASE_MS } from './run-lease.js';
 
 /** The default of `TurnRecoveryOptions.maxEffectsPerTurn`. */
 export const DEFAULT_MAX_EFFECTS_PER_TURN = 256;
@@ -26,6 +27,14 @@ export interface TurnRecoveryOptions {
    */
   readonly admissionLeaseMs?: number;
   /**
+   * How long a turn's owning run holds it without renewing, in milliseconds (a
+   * positive safe integer; default `DEFAULT_RUN_LEASE_MS`, 30 seconds): `startTurn`
+   * and `renewRunLease` set the deadline this far past the clock's instant, and
+   * past it `interruptTurn` may end the turn (§6 rule 12). Renew well within it;
+   * every worker sharing a store should use the same lease.
+   */
+  readonly runLeaseMs?: number;
+  /**
    * The most effects `declareEffect` lets a turn hold (a positive safe integer; default
    * {@link DEFAULT_MAX_EFFECTS_PER_TURN}): past it a declaration is refused `too-many-effects`, so a model looping
    * on tool calls cannot grow the turn record (rewritten whole by every compare-and-swap) without end. `startTurn`
@@ -34,7 +43,7 @@ export interface TurnRecoveryOptions {
   readonly maxEffectsPerTurn?: number;
   /**
    * The clock: the current instant as an RFC 3339 timestamp with an offset.
-   * It dates admissions and judges their lease; nothing else reads time.
+   * It dates admissions and run leases and judges both; nothing else reads time.
    * Default: the system clock (`new Date().toISOString()`). A clock that
    * throws or answers anything else makes the call that needed it refuse
    * `clock-unavailable`.
@@ -47,6 +56,7 @@ export interface ResolvedTurnRecoveryOptions {
   readonly maxWriteAttempts: number;
   readonly cacheSize: number;
   readonly admissionLeaseMs: number;
+  readonly runLeaseMs: number;
   readonly maxEffectsPerTurn: number;
   readonly clock: () => string;
 }
@@ -61,19 +71,20 @@ function describeOption(value: unknown): string {
 
 /**
  * Reads the options once. Throws a `TypeError` when they cannot be read (a
- * throwing getter, a Proxy), `admissionLeaseMs` or `maxEffectsPerTurn` is not a positive safe
+ * throwing getter, a Proxy), `admissionLeaseMs`, `runLeaseMs` or `maxEffectsPerTurn` is not a positive safe
  * integer, `clock` is not a function, or `maxWriteAttempts` or `cacheSize` is
  * given but is not a number.
  */
 export function readTurnRecoveryOptions(options: TurnRecoveryOptions): ResolvedTurnRecoveryOptions {
-  const read = readFields(options, ['maxWriteAttempts', 'cacheSize', 'admissionLeaseMs', 'maxEffectsPerTurn', 'clock']);
+  const read = readFields(options, ['maxWriteAttempts', 'cacheSize', 'admissionLeaseMs', 'runLeaseMs', 'maxEffectsPerTurn', 'clock']);
   if (read === undefined) {
     throw new TypeError(
-      'TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, maxEffectsPerTurn?, clock? }',
+      'TurnRecovery: the options cannot be read; expected { maxWriteAttempts?, cacheSize?, admissionLeaseMs?, runLeaseMs?, maxEffectsPerTurn?, clock? }',
     );
   }
   const {
     admissionLeaseMs = DEFAULT_ADMISSION_LEASE_MS,
+    runLeaseMs = DEFAULT_RUN_LEASE_MS,
     maxEffectsPerTurn = DEFAULT_MAX_EFFECTS_PER_TURN,
     clock = systemClock,
     maxWriteAttempts = 1000,
@@ -83,6 +94,9 @@ export function readTurnRecoveryOptions(options: TurnRecoveryOptions): ResolvedT
     throw new TypeError(
       `TurnRecovery: admissionLeaseMs must be a positive safe integer of milliseconds, got ${describeOption(admissionLeaseMs)}`,
     );
+  }
+  if (!Number.isSafeInteger(runLeaseMs) || runLeaseMs < 1) {
+    throw new TypeError(`TurnRecovery: runLeaseMs must be a positive safe integer of milliseconds, got ${describeOption(runLeaseMs)}`);
   }
   if (!Number.isSafeInteger(maxEffectsPerTurn) || maxEffectsPerTurn < 1) {
     throw new TypeError(`TurnRecovery: maxEffectsPerTurn must be a positive safe integer, got ${describeOption(maxEffectsPerTurn)}`);
@@ -96,6 +110,7 @@ export function readTurnRecoveryOptions(options: TurnRecoveryOptions): ResolvedT
     maxWriteAttempts: Math.max(1, Math.floor(maxWriteAttempts)),
     cacheSize: Math.max(0, Math.floor(cacheSize)),
     admissionLeaseMs,
+    runLeaseMs,
     maxEffectsPerTurn,
     clock,
   };

@@ -6,7 +6,7 @@
  * in-memory state is its snapshot cache (`snapshot-cache.ts`: compare-and-swap
  * expectations, never an authorization) and its per-turn write queue
  * (`write-queue.ts`). Time comes from its injected clock, only to date
- * admissions and judge their lease.
+ * admissions and run leases and judge both.
  */
 import {
   isChatId,
@@ -29,12 +29,16 @@ import type {
   DeclareEffectResult,
   DispatchEffectResult,
   InspectTurnResult,
+  InterruptTurnResult,
   PreambleRefusal,
   ReconcileEffectResult,
+  RenewRunLeaseResult,
   ReplayTurnResult,
   StartTurnResult,
+  TurnInspection,
 } from './outcomes.js';
 import { readReplayCursor, validateReplayWindow } from './replay-window.js';
+import { isRunLeaseExpired, runLeaseDeadline } from './run-lease.js';
 import { readTurnRecoveryOptions, type TurnRecoveryOptions } from './turn-recovery-options.js';
 import { createSnapshotCache, type SnapshotCache } from './snapshot-cache.js';
 import {
@@ -44,11 +48,21 @@ import {
   type EffectExecution,
   type EffectRequest,
   type ReconcileEffectRequest,
+  type RenewRunLeaseRequest,
   type ReplayTurnRequest,
   type StartTurnRequest,
   type TurnRequest,
 } from './turn-requests.js';
-import { findAdmission, findEffect, isAdmitted, withEffect, type EffectRecord, type StoredTurn, type TurnRecord } from './turn-record.js';
+import {
+  findAdmission,
+  findEffect,
+  isAdmitted,
+  withEffect,
+  type EffectRecord,
+  type RunLease,
+  type StoredTurn,
+  type TurnRecord,
+} from './turn-record.js';
 import { createWriteQueue, type Step, type Written, type WriteQueue } from './write-queue.js';
 
 // How the host's execution ended: its result, or a throw or rejection.
@@ -82,7 +96,7 @@ function effectIdOf(fields: { readonly effectId: string }): string | null {
 // What each operation's preamble says when it refuses: the request it expected, and what the caller may not do.
 const PREAMBLE_WORDS: Readonly<Record<TurnAction, { readonly invalid: string; readonly forbidden: string }>> = {
   start: {
-    invalid: 'expected v1 ids for the conversation and turn, and a list of unique v1 effect ids',
+    invalid: 'expected v1 ids for the conversation and turn, a list of unique v1 effect ids, and a v1 run id when one is given',
     forbidden: 'the caller may not start this turn',
   },
   declare: {
@@ -97,7 +111,15 @@ const PREAMBLE_WORDS: Readonly<Record<TurnAction, { readonly invalid: string; re
   },
   replay: { invalid: 'expected v1 ids for the conversation and turn', forbidden: 'the caller may not replay this turn' },
   inspect: { invalid: 'expected a request with v1 ids for the conversation and turn', forbidden: 'the caller may not inspect this turn' },
+  renew: {
+    invalid: 'expected v1 ids for the conversation, turn and run',
+    forbidden: 'the caller may not renew the run lease of this turn',
+  },
+  interrupt: { invalid: 'expected v1 ids for the conversation and turn', forbidden: 'the caller may not interrupt this turn' },
 };
+
+// Why a turn that is not running refuses a write of its run: cancelled or interrupted, never reopened.
+const ENDED = 'the turn is cancelled or interrupted';
 
 // A registry symbol: every copy of the package (both builds, any version) reads the same key.
 const TURN_RECOVERY_BRAND: unique symbol = Symbol.for('@papercusp/chat-protocol-recovery.TurnRecovery');
@@ -142,6 +164,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
 
   private readonly adapter: TurnRecoveryAdapter<Result, Caller>;
   private readonly admissionLeaseMs: number;
+  private readonly runLeaseMs: number;
   private readonly maxEffectsPerTurn: number;
   private readonly clock: () => string;
   private readonly snapshots: SnapshotCache<Result>;
@@ -151,18 +174,19 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * Holds the adapter; reads nothing of it until an operation runs, and reads
    * the options once, here. Throws a `TypeError` (its only throw, at
    * construction) when the options cannot be read (a throwing getter, a
-   * Proxy), `admissionLeaseMs` is not a positive safe integer, `clock` is not
+   * Proxy), `admissionLeaseMs` or `runLeaseMs` is not a positive safe integer, `clock` is not
    * a function, `maxEffectsPerTurn` is not a positive safe integer, or
    * `maxWriteAttempts` or `cacheSize` is given but is not a number: a host
    * misconfigured at boot, not an input to refuse.
    */
   constructor(adapter: TurnRecoveryAdapter<Result, Caller>, options: TurnRecoveryOptions = {}) {
     super();
-    const { maxWriteAttempts, cacheSize, admissionLeaseMs, maxEffectsPerTurn, clock } = readTurnRecoveryOptions(options);
+    const { maxWriteAttempts, cacheSize, admissionLeaseMs, runLeaseMs, maxEffectsPerTurn, clock } = readTurnRecoveryOptions(options);
     this.adapter = adapter;
     this.snapshots = createSnapshotCache(cacheSize);
     this.queue = createWriteQueue(this.snapshots, maxWriteAttempts);
     this.admissionLeaseMs = admissionLeaseMs;
+    this.runLeaseMs = runLeaseMs;
     this.maxEffectsPerTurn = maxEffectsPerTurn;
     this.clock = clock;
   }
@@ -173,18 +197,30 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * discovers them, `declareEffect`). Idempotent: the same turn started again
    * is `existing` (the stored effects are the start's, in order, then any
    * declared since); the same turn id with another conversation or effect
-   * list is `turn-conflict`. A lost acknowledgement is read back.
+   * list is `turn-conflict`. A lost acknowledgement is read back. With a
+   * `runId` the turn is stored owned by that run, its lease running
+   * `runLeaseMs` past the clock's instant (`clock-unavailable` without a
+   * reading); an `existing` turn keeps the run it was started with, which the
+   * answer's `turn.run` names (another run's turn is not this run's to drive).
    */
   async startTurn(request: StartTurnRequest<Caller>): Promise<StartTurnResult<Result>> {
-    const opened = await this.open(this.requireStore(), request, 'start', ['effectIds'], (fields) => readUniqueIds(fields.effectIds));
+    const opened = await this.open(this.requireStore(), request, 'start', ['effectIds', 'runId'], (fields) =>
+      fields.runId === undefined || isChatId(fields.runId) ? readUniqueIds(fields.effectIds) : null,
+    );
     if ('ok' in opened) return opened;
     const { gate, fields, checked: effectIds } = opened;
-    const { conversationId, turnId } = fields;
+    const { conversationId, turnId, runId } = fields;
+    const startedAt = runId === undefined ? undefined : this.now();
+    if (startedAt === null)
+      return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp to date the run lease: nothing was written');
     const record: TurnRecord<Result> = {
       conversationId,
       turnId,
       status: 'running',
       revision: 1,
+      ...(runId === undefined || startedAt === undefined
+        ? {}
+        : { run: { runId, leaseExpiresAt: runLeaseDeadline(startedAt, this.runLeaseMs) } }),
       effects: effectIds.map((effectId): EffectRecord<Result> => ({ effectId, claim: 0, status: 'open' })),
     };
     // The start's effects come first in the stored list; those declared since follow them.
@@ -239,7 +275,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
       const { record } = current;
       if (record.conversationId !== conversationId) return { stop: refuse('unknown-turn', 'no such turn in this conversation') };
       if (findEffect(record, effectId) !== undefined) return { stop: { ok: true, outcome: 'already-declared' } };
-      if (record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled: the effect was not declared') };
+      if (record.status !== 'running') return { stop: refuse('turn-not-running', `${ENDED}: the effect was not declared`) };
       if (record.effects.length >= this.maxEffectsPerTurn)
         return { stop: refuse('too-many-effects', `the turn holds ${this.maxEffectsPerTurn} effects, the most it may`) };
       const effect: EffectRecord<Result> = { effectId, claim: 0, status: 'open' };
@@ -307,7 +343,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
         }
       }
       marking = false;
-      if (turn.record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled') };
+      if (turn.record.status !== 'running') return { stop: refuse('turn-not-running', ENDED) };
       if (admission !== undefined)
         return { stop: refuse('already-admitted', 'the effect was admitted and is in flight within the admission lease') };
       claimNumber = effect.claim + 1;
@@ -417,7 +453,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
       case 'unknown-turn':
         return refuse('unknown-turn', 'no such turn');
       case 'turn-not-running':
-        return refuse('turn-not-running', 'the turn is cancelled: nothing was launched');
+        return refuse('turn-not-running', `${ENDED}: nothing was launched`);
       case 'unknown-effect':
         return refuse('unknown-effect', 'the turn did not authorize this effect');
       case 'already-admitted':
@@ -433,8 +469,9 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * Cancels a turn: the cancellation commits first (under the fence admission
    * takes, so nothing is launched after it), then the abort hook runs for the
    * effects admitted and still open. An in-flight effect's later result is
-   * still stored; the turn is never reopened. Cancelling a cancelled turn is
-   * `committed: false` and runs the abort hook again. A throwing abort hook is
+   * still stored; the turn is never reopened. Cancelling a cancelled or
+   * interrupted turn is `committed: false`, leaves it as it was, and runs the
+   * abort hook again. A throwing abort hook is
    * reported (`abort: 'failed'`) and changes nothing that committed.
    */
   async cancelTurn(request: TurnRequest<Caller>): Promise<CancelTurnResult> {
@@ -474,21 +511,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
       case 'exhausted':
         return refuse('checkpoint-failed', 'the cancellation kept conflicting with other writes');
     }
-    const inFlight = cancelledTurn.record.effects
-      .filter((effect) => effect.status === 'open' && isAdmitted(cancelledTurn, effect.effectId))
-      .map((effect) => effect.effectId);
-    let abort: AbortDelivery;
-    if (inFlight.length === 0) abort = 'not-needed';
-    else if (typeof this.adapter.abort !== 'function') abort = 'no-hook';
-    else {
-      try {
-        await this.adapter.abort({ conversationId, turnId, effectIds: inFlight });
-        abort = 'requested';
-      } catch {
-        abort = 'failed';
-      }
-    }
-    return { ok: true, outcome: 'cancelled', committed, inFlight, abort };
+    return { ok: true, outcome: 'cancelled', committed, ...(await this.abortInFlight(cancelledTurn)) };
   }
 
   /**
@@ -525,17 +548,128 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
     const inspectedAt = this.now();
     if (inspectedAt === null)
       return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the admission lease cannot be judged');
-    try {
-      const effects = turn.record.effects.map((effect) => inspectEffect(turn, effect, inspectedAt, this.admissionLeaseMs));
-      const { status, revision } = turn.record;
-      return {
-        ok: true,
-        value: { conversationId, turnId, status, revision, inspectedAt, admissionLeaseMs: this.admissionLeaseMs, effects },
-      };
-    } catch {
-      // A stored turn outside the record's shape: nothing can be said about its effects.
-      return refuse('store-unavailable', 'the store answered with a turn outside the record shape');
+    const value = this.inspection(turn, inspectedAt);
+    // A stored turn outside the record's shape: nothing can be said about its effects.
+    return value === null ? refuse('store-unavailable', 'the store answered with a turn outside the record shape') : { ok: true, value };
+  }
+
+  /**
+   * Renews the run lease of a running turn for the run that owns it (§6 rule
+   * 12): the deadline becomes `runLeaseMs` past the clock's instant (never
+   * earlier than it was), through the same compare-and-swap as every write.
+   * A renewal past the deadline that nobody interrupted yet is allowed: the
+   * run is alive and nobody took over. A renewal that finds the turn cancelled
+   * or interrupted is `turn-not-running`, one owned by another run (or by none)
+   * `run-lease-lost`: either way the run must stop at once and write nothing
+   * more. Ordered against `interruptTurn` by the store's fence: exactly one of
+   * them wins. A lost acknowledgement is read back.
+   */
+  async renewRunLease(request: RenewRunLeaseRequest<Caller>): Promise<RenewRunLeaseResult> {
+    const opened = await this.openStoredTurn(request, 'renew', 'snapshot', ['runId'], (fields) => isChatId(fields.runId) || null);
+    if ('ok' in opened) return opened;
+    const { gate, fields, turn } = opened;
+    const { conversationId, turnId, runId } = fields;
+    const now = this.now();
+    if (now === null) return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp to date the run lease: nothing was renewed');
+    type Stop = Exclude<RenewRunLeaseResult, { readonly ok: true }>;
+    // Every stop is final even on a stale snapshot: an ended turn never reopens, and a turn's run never changes.
+    const refusal = (record: TurnRecord<Result>): Stop | null => {
+      if (record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+      if (record.status !== 'running') return refuse('turn-not-running', `${ENDED}: the run must stop`);
+      if (record.run?.runId !== runId) return refuse('run-lease-lost', 'another run owns this turn: the run must stop');
+      return null;
+    };
+    // The lease this call writes: set by the last decision, which is the one written.
+    let renewed: RunLease = { runId, leaseExpiresAt: runLeaseDeadline(now, this.runLeaseMs, turn.record.run) };
+    const written = await this.queue.write<Stop>(gate, turnId, turn, ({ record }) => {
+      const stop = refusal(record);
+      if (stop !== null) return { stop };
+      renewed = { runId, leaseExpiresAt: runLeaseDeadline(now, this.runLeaseMs, record.run) };
+      return { write: { ...record, revision: record.revision + 1, run: renewed } };
+    });
+    switch (written.type) {
+      case 'stopped':
+        return written.value;
+      case 'written':
+        return { ok: true, outcome: 'renewed', run: renewed };
+      case 'unacknowledged': {
+        const readBack = await this.snapshots.read(gate, turnId);
+        if (readBack === 'unavailable' || readBack === null) return refuse('checkpoint-failed', 'the renewal could not be confirmed');
+        const stop = refusal(readBack.record);
+        if (stop !== null) return stop;
+        const run = readBack.record.run;
+        return run !== undefined && run.leaseExpiresAt === renewed.leaseExpiresAt
+          ? { ok: true, outcome: 'renewed', run }
+          : refuse('checkpoint-failed', 'the renewal could not be confirmed');
+      }
+      case 'missing':
+        return refuse('unknown-turn', 'the turn is gone');
+      case 'exhausted':
+        return refuse('checkpoint-failed', 'the renewal kept conflicting with other writes');
     }
+  }
+
+  /**
+   * Interrupts a running turn whose run lease expired at the clock's instant
+   * (§6 rule 12): one compare-and-swap, under the fence admission takes, sets
+   * its status `interrupted`; from then on the old owner's renewals,
+   * declarations, claims and admissions are refused (`turn-not-running`) even
+   * if it wakes up. Before the deadline it is `run-lease-held`, carrying the
+   * run and its deadline. A turn without a run is past its lease. The answer
+   * lists the effects for the tail the host writes; the first interrupter gets
+   * `interrupted`, every later one `already-interrupted` with the same list,
+   * so one caller writes the tail (after a lost acknowledgement the read-back
+   * answers `interrupted` too: the tail's write must still be idempotent). A
+   * cancelled turn is `turn-not-running`. Like `cancelTurn`, it then runs the
+   * abort hook for the effects admitted and still open. Reads the turn fresh.
+   */
+  async interruptTurn(request: TurnRequest<Caller>): Promise<InterruptTurnResult<Result>> {
+    const opened = await this.openStoredTurn(request, 'interrupt', 'fresh', []);
+    if ('ok' in opened) return opened;
+    const { gate, fields, turn: start } = opened;
+    const { conversationId, turnId } = fields;
+    const now = this.now();
+    if (now === null) return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the run lease cannot be judged');
+    type Stop = Exclude<InterruptTurnResult<Result>, { readonly ok: true }> | { readonly already: StoredTurn<Result> };
+    const written = await this.queue.write<Stop>(gate, turnId, start, (turn) => {
+      const { record } = turn;
+      if (record.conversationId !== conversationId) return { stop: refuse('unknown-turn', 'no such turn in this conversation') };
+      if (record.status === 'interrupted') return { stop: { already: turn } };
+      if (record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled') };
+      if (record.run !== undefined && !isRunLeaseExpired(record, now)) {
+        const { run } = record;
+        return { stop: { ok: false, code: 'run-lease-held', message: `the run lease holds until ${run.leaseExpiresAt}`, run } };
+      }
+      return { write: { ...record, status: 'interrupted', revision: record.revision + 1 } };
+    });
+    let outcome: 'interrupted' | 'already-interrupted';
+    let ended: StoredTurn<Result>;
+    switch (written.type) {
+      case 'stopped':
+        if (!('already' in written.value)) return written.value;
+        outcome = 'already-interrupted';
+        ended = written.value.already;
+        break;
+      case 'written':
+        outcome = 'interrupted';
+        ended = written.turn;
+        break;
+      case 'unacknowledged': {
+        const readBack = await this.snapshots.read(gate, turnId);
+        if (readBack === 'unavailable' || readBack === null || readBack.record.status !== 'interrupted')
+          return refuse('checkpoint-failed', 'the interruption could not be confirmed; nothing was aborted');
+        outcome = 'interrupted';
+        ended = readBack;
+        break;
+      }
+      case 'missing':
+        return refuse('unknown-turn', 'the turn is gone');
+      case 'exhausted':
+        return refuse('checkpoint-failed', 'the interruption kept conflicting with other writes');
+    }
+    const inspected = this.inspection(ended, now);
+    if (inspected === null) return refuse('store-unavailable', 'the store answered with a turn outside the record shape');
+    return { ok: true, outcome, turn: inspected, ...(await this.abortInFlight(ended)) };
   }
 
   /**
@@ -563,6 +697,42 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
   }
 
   // --- internals -------------------------------------------------------------
+
+  // A stored turn with its effects' states at `at`; null for a stored turn outside the record's shape.
+  private inspection(turn: StoredTurn<Result>, at: string): TurnInspection<Result> | null {
+    try {
+      const effects = turn.record.effects.map((effect) => inspectEffect(turn, effect, at, this.admissionLeaseMs));
+      const { conversationId, turnId, status, revision, run } = turn.record;
+      return {
+        conversationId,
+        turnId,
+        status,
+        revision,
+        inspectedAt: at,
+        admissionLeaseMs: this.admissionLeaseMs,
+        ...(run === undefined ? {} : { run: { runId: run.runId, leaseExpiresAt: run.leaseExpiresAt } }),
+        effects,
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  // After a turn ended: the effects admitted and still open, and the abort hook called for them.
+  private async abortInFlight(turn: StoredTurn<Result>): Promise<{ readonly inFlight: readonly string[]; readonly abort: AbortDelivery }> {
+    const { conversationId, turnId } = turn.record;
+    const inFlight = turn.record.effects
+      .filter((effect) => effect.status === 'open' && isAdmitted(turn, effect.effectId))
+      .map((effect) => effect.effectId);
+    if (inFlight.length === 0) return { inFlight, abort: 'not-needed' };
+    if (typeof this.adapter.abort !== 'function') return { inFlight, abort: 'no-hook' };
+    try {
+      await this.adapter.abort({ conversationId, turnId, effectIds: inFlight });
+      return { inFlight, abort: 'requested' };
+    } catch {
+      return { inFlight, abort: 'failed' };
+    }
+  }
 
   // The clock's reading, or null when it threw or gave no RFC 3339 timestamp.
   private now(): string | null {

@@ -9,12 +9,19 @@ import { isChatId, type ChatCursor } from '@papercusp/chat-protocol-core';
 import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type { EffectClaim } from './outcomes.js';
 
-/** The request of `startTurn`: the effect identities the host authorized for this turn. */
+/** The request of `startTurn`: the effect identities the host authorized for this turn, and the run that will own it. */
 export interface StartTurnRequest<Caller> {
   readonly caller: Caller;
   readonly conversationId: string;
   readonly turnId: string;
   readonly effectIds: readonly string[];
+  /**
+   * The v1 id of the run that will own the turn (§6 rule 12), minted by the host
+   * (one per run, so a process restarted on the same turn is another run). The
+   * turn is stored with it and a lease of `runLeaseMs`. Without it the turn has
+   * no owner and any process may interrupt it at once.
+   */
+  readonly runId?: string;
 }
 
 /** The request of `declareEffect` and `claimEffect`, and the target of `reconcileEffect`. */
@@ -30,6 +37,11 @@ export interface TurnRequest<Caller> {
   readonly caller: Caller;
   readonly conversationId: string;
   readonly turnId: string;
+}
+
+/** The request of `renewRunLease`: the turn and the run that claims to own it. */
+export interface RenewRunLeaseRequest<Caller> extends TurnRequest<Caller> {
+  readonly runId: string;
 }
 
 /** What the host's execution receives: the admitted claim. It owns its own AbortController, reached by the abort hook. */

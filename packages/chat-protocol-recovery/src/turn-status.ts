@@ -4,7 +4,7 @@
  * and a reader that never throws; the delivery state a person sees is derived
  * from it in `delivery.ts`.
  */
-import { CHAT_TURN_STATUSES, isChatId, type ChatIssue, type ParseResult } from '@papercusp/chat-protocol-core';
+import { CHAT_TURN_STATUSES, isChatId, isZonedTimestamp, type ChatIssue, type ParseResult } from '@papercusp/chat-protocol-core';
 import * as z from 'zod/v4/mini';
 
 /** Statuses a turn-status response may carry: core's turn statuses, and `not-found` (the host never stored the turn). */
@@ -16,7 +16,10 @@ export const TURN_STATUS_VALUES = /* @__PURE__ */ (() => Object.freeze([...CHAT_
 // zod 4.1+ types `z.int()` as `ZodMiniInt`, which zod 3.25 and 4.0 lack (core's portable-zod.ts).
 interface IntegerSchema extends z.ZodMiniNumberFormat {}
 
-/** Schema of a turn-status response: strict, `lastSeq` is the seq of the turn's latest frame when the host has one. */
+/**
+ * Schema of a turn-status response: strict, `lastSeq` is the seq of the turn's latest frame when the host has one,
+ * and `run` the run that owns a running turn and its lease deadline (§6 rule 12), when the host reports it.
+ */
 export const TurnStatusResponseSchema = /* @__PURE__ */ (() =>
   z.strictObject({
     turnId: z.string().check(z.refine(isChatId, 'not a v1 id')),
@@ -27,6 +30,12 @@ export const TurnStatusResponseSchema = /* @__PURE__ */ (() =>
         z.nonnegative(),
         z.refine((seq) => !Object.is(seq, -0), 'expected a non-negative integer, not -0'),
       ),
+    ),
+    run: z.optional(
+      z.strictObject({
+        runId: z.string().check(z.refine(isChatId, 'not a v1 id')),
+        leaseExpiresAt: z.string().check(z.refine(isZonedTimestamp, 'not an RFC 3339 timestamp with an offset')),
+      }),
     ),
   }))();
 

@@ -111,8 +111,40 @@ describe('createFakeTurnStore (DESIGN §8)', () => {
       'the claim of pay went down',
       'the stored result of pay was overwritten',
       'the effect list changed',
-      'a cancelled turn was reopened',
+      'the cancelled turn was reopened',
       'post was declared in a cancelled turn',
+    ]);
+  });
+
+  it('refuses writes that break a run lease (§6 rule 12): another owner, a lease moved back or renewed once ended, an interrupted turn reopened or cancelled', async () => {
+    const database = createFakeDatabase();
+    const store = createFakeTurnStore<string>(database);
+    const run = { runId: 'run_a', leaseExpiresAt: '2030-01-01T00:00:30.000Z' };
+    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1, { run }) });
+    const attempts: TurnRecord<string>[] = [
+      record(2, { run: { ...run, runId: 'run_b' } }),
+      record(2),
+      record(2, { run: { ...run, leaseExpiresAt: '2030-01-01T00:00:29.000Z' } }),
+    ];
+    for (const next of attempts)
+      await expect(store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 1, next })).rejects.toBeInstanceOf(TypeError);
+    await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 1, next: record(2, { run, status: 'interrupted' }) });
+    for (const next of [
+      record(3, { run }),
+      record(3, { run, status: 'cancelled' }),
+      record(3, { run: { ...run, leaseExpiresAt: '2030-01-01T00:01:00.000Z' }, status: 'interrupted' }),
+    ])
+      await expect(store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 2, next })).rejects.toBeInstanceOf(TypeError);
+    expect(database.history.filter((entry) => entry.type === 'violation').map((entry) => entry.detail['violation'])).toEqual([
+      'the run owning the turn changed',
+      'the run owning the turn changed',
+      'the run lease went back',
+      'the interrupted turn was reopened',
+      'the interrupted turn was reopened',
+      'the run lease of the interrupted turn was renewed',
+    ]);
+    expect(database.history.filter((entry) => entry.type === 'interrupt-committed').map((entry) => entry.detail)).toEqual([
+      { revision: 2 },
     ]);
   });
 

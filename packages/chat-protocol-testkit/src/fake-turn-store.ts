@@ -5,8 +5,9 @@
  * admission records, an append-only event log per turn with a retention lower
  * bound. Each `createFakeTurnStore` call is one worker's connection; a restart
  * kills it. It also guards the protocol: a write that would overwrite a stored
- * result, reopen a cancelled turn, lower a claim, drop or reorder an effect, or
- * declare one in a cancelled turn is refused and recorded as a
+ * result, reopen a cancelled or interrupted turn, change the run that owns a
+ * turn, move its lease back or renew it once ended, lower a claim, drop or
+ * reorder an effect, or declare one in an ended turn is refused and recorded as a
  * `violation` in the history. Its operations read every request once and answer
  * one they cannot read as naming no turn; only a write they cannot make rejects.
  */
@@ -111,8 +112,9 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
 // Whether a cloned value (plain data: no getter, no Proxy) has the fields the store reads of a turn record.
 function isTurnRecordShape(value: unknown): value is TurnRecord<unknown> {
   if (!isRecord(value)) return false;
-  const { turnId, conversationId, revision, status, effects } = value;
+  const { turnId, conversationId, revision, status, effects, run } = value;
   return (
+    (run === undefined || (isRecord(run) && typeof run['runId'] === 'string' && typeof run['leaseExpiresAt'] === 'string')) &&
     typeof turnId === 'string' &&
     typeof conversationId === 'string' &&
     typeof revision === 'number' &&
@@ -137,7 +139,15 @@ function protocolViolation(current: TurnRow | null, turnId: string, expectedRevi
   if (current === null) return null;
   const previous = current.record;
   if (next.conversationId !== previous.conversationId) return 'the conversation changed';
-  if (previous.status === 'cancelled' && next.status !== 'cancelled') return 'a cancelled turn was reopened';
+  if (previous.status !== 'running' && next.status !== previous.status) return `the ${previous.status} turn was reopened`;
+  // The run that owns a turn never changes (§6 rule 12); its lease only moves forward, and only while the turn runs.
+  if (previous.run?.runId !== next.run?.runId) return 'the run owning the turn changed';
+  const before = previous.run?.leaseExpiresAt;
+  const after = next.run?.leaseExpiresAt;
+  if (before !== after) {
+    if (previous.status !== 'running') return `the run lease of the ${previous.status} turn was renewed`;
+    if (before !== undefined && after !== undefined && Date.parse(after) < Date.parse(before)) return 'the run lease went back';
+  }
   if (next.effects.length < previous.effects.length) return 'the effect list changed';
   for (let index = 0; index < previous.effects.length; index += 1) {
     const before = previous.effects[index];
@@ -150,7 +160,7 @@ function protocolViolation(current: TurnRow | null, turnId: string, expectedRevi
   const ids = new Set(previous.effects.map((effect) => effect.effectId));
   for (const declared of next.effects.slice(previous.effects.length)) {
     if (ids.has(declared.effectId) || declared.status !== 'open' || declared.claim !== 0) return 'the effect list changed';
-    if (previous.status !== 'running') return `${declared.effectId} was declared in a cancelled turn`;
+    if (previous.status !== 'running') return `${declared.effectId} was declared in a ${previous.status} turn`;
     ids.add(declared.effectId);
   }
   return null;
@@ -182,7 +192,7 @@ function cloneOrUndefined(value: unknown): unknown {
  * admission interleaves with a cancellation; admissions are per effect, keep
  * the request's `admittedAt` as given, and do not change the turn revision; `launch` runs exactly once per admitted call,
  * after the admission committed, and never when the acknowledgement is lost.
- * History entries: `turn-written`, `cancel-committed`, `result-stored`,
+ * History entries: `turn-written`, `cancel-committed`, `interrupt-committed`, `result-stored`,
  * `marked-needs-reconciliation`, `admitted`, `launched`, `violation`. After
  * `database.restart()` every call on this connection throws `restarted`.
  *
@@ -219,6 +229,8 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
     transaction.record('turn-written', { revision: next.revision, status: next.status });
     if (next.status === 'cancelled' && current?.record.status !== 'cancelled')
       transaction.record('cancel-committed', { revision: next.revision });
+    if (next.status === 'interrupted' && current?.record.status !== 'interrupted')
+      transaction.record('interrupt-committed', { revision: next.revision });
     next.effects.forEach((effect, index) => {
       const before = current?.record.effects[index];
       if (effect.status === before?.status) return;

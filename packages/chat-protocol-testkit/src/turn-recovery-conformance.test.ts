@@ -263,6 +263,37 @@ const fixedEffectList = mapHarness({
   },
 });
 
+// (10) Issue 27: an admission that refuses only a cancelled turn, written before turns could be interrupted.
+const admitsInterrupted = mapHarness({
+  writes: (tables) => ({
+    compareAndSwap: atomicCompareAndSwap(tables),
+    admitDispatch: async (request, launch) => {
+      await roundTrip();
+      const turn = snapshot(tables, request.turnId);
+      const seen = turn?.record.status === 'interrupted' ? { ...turn, record: { ...turn.record, status: 'running' as const } } : turn;
+      const refusal = refusalOf(tables, seen, request);
+      if (refusal !== null) return refusal;
+      recordAdmission(tables, request);
+      launch();
+      return { admitted: true };
+    },
+  }),
+});
+
+// (11) Issue 27: a store that keeps only the columns it knew, dropping the record's run and its lease.
+const runDropped = mapHarness({
+  writes: (tables) => {
+    const commit = atomicCompareAndSwap(tables);
+    return {
+      compareAndSwap: async (request) => {
+        const { run: _run, ...next } = request.next;
+        return commit({ ...request, next });
+      },
+      admitDispatch: atomicAdmitDispatch(tables),
+    };
+  },
+});
+
 const NAMES = turnRecoveryChecks().map((check) => check.name);
 const named = (index: number): string => {
   const name = NAMES[index];
@@ -280,7 +311,10 @@ const [
   DECLARED,
   DECLARE_VS_CANCEL,
   DECLARE_TWICE,
-] = [named(0), named(1), named(3), named(4), named(5), named(6), named(7), named(8), named(9), named(10)];
+  RUN_LEASE,
+  RENEW_VS_INTERRUPT,
+  TWO_INTERRUPTERS,
+] = [named(0), named(1), named(3), named(4), named(5), named(6), named(7), named(8), named(9), named(10), named(11), named(12), named(13)];
 
 async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Record<string, readonly string[]>> {
   const found: Record<string, readonly string[]> = {};
@@ -288,18 +322,18 @@ async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Recor
   return found;
 }
 
-describe('the turn recovery conformance suite catches broken adapters (issues 7, 12 and 26)', () => {
+describe('the turn recovery conformance suite catches broken adapters (issues 7, 12, 26 and 27)', () => {
   it('passes a correct host store over plain maps, the base of every broken variant below', async () => {
     expect(await verdicts(mapHarness())).toEqual(Object.fromEntries(NAMES.map((name) => [name, []])));
   });
 
   it.each([
     // Its launch comes before any check: a second dispatch, a dispatch after the cancellation, a racing one all launch.
-    // It even launches for a missing turn or effect.
+    // It even launches for a missing turn or effect, and for the woken owner of an interrupted turn.
     [
       'admission recorded after launching',
       launchBeforeAdmission,
-      [HAPPY_PATH, REFUSED_AFTER_CANCEL, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL],
+      [HAPPY_PATH, REFUSED_AFTER_CANCEL, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL, RUN_LEASE],
       // A declared effect's launch after the cancellation needs its claim to land first: some interleavings only.
       [DECLARE_VS_CANCEL],
     ],
@@ -307,15 +341,16 @@ describe('the turn recovery conformance suite catches broken adapters (issues 7,
     ['cancellation that calls the abort hook before committing', abortBeforeCommit, [DISPATCH_VS_CANCEL], [DECLARE_VS_CANCEL]],
     // Unfenced writes: two claims both get claim 1 and both launch; a completion and a cancellation overwrite each other;
     // a declaration reopens a cancelled turn, and two declarations both answer declared.
+    // Issue 27: a renewal and an interruption both win, and two interrupters both answer interrupted.
     [
       'a read followed by an unconditional update',
       readThenUpdate,
-      [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL, DECLARE_VS_CANCEL, DECLARE_TWICE],
+      [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL, DECLARE_VS_CANCEL, DECLARE_TWICE, RENEW_VS_INTERRUPT, TWO_INTERRUPTERS],
     ],
     [
       'an in-process lock instead of a store fence',
       inProcessLock,
-      [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL, DECLARE_VS_CANCEL, DECLARE_TWICE],
+      [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL, DECLARE_VS_CANCEL, DECLARE_TWICE, RENEW_VS_INTERRUPT, TWO_INTERRUPTERS],
     ],
     // Issue 12: only the orphan check judges an admission's age.
     ['an admission stored without its admittedAt', admittedAtLost, [ORPHAN_LEASE]],
@@ -325,6 +360,9 @@ describe('the turn recovery conformance suite catches broken adapters (issues 7,
     ['an admission that throws on a missing turn or effect', admitThrowsOnMissing, [MISSING_TURN]],
     // Issue 26: effects a run discovers join the turn record; a store that pins its effect list refuses every declaration.
     ['a store that refuses a grown effect list', fixedEffectList, [DECLARED, DECLARE_VS_CANCEL, DECLARE_TWICE]],
+    // Issue 27: the woken owner's admission launches; without the run every renewal is run-lease-lost.
+    ['an admission that lets an interrupted turn through', admitsInterrupted, [RUN_LEASE]],
+    ['a store that drops the run lease from the record', runDropped, [RUN_LEASE, RENEW_VS_INTERRUPT]],
   ] as const)(
     'fails %s on the checks that must catch it, passes the others',
     async (_, createHarness, failing, mayCatch?: readonly string[]) => {

@@ -52,6 +52,8 @@ const RESULT_PREFIX = 'done:';
 const CLOCK_START_MS = Date.parse('2031-05-01T08:00:00.250Z');
 /** The admission lease every worker of the suite uses. */
 const ADMISSION_LEASE_MS = 60_000;
+/** The run lease every worker of the suite uses (§6 rule 12): each turn is started by the run `runId` of its run. */
+const RUN_LEASE_MS = 30_000;
 
 /**
  * How one of the suite's executions ends: at once; on a task the scheduler
@@ -79,6 +81,8 @@ interface TurnKey {
 /** One run of a check: its own turn, its executions, and what the workers answered. */
 interface Run {
   readonly key: TurnKey;
+  /** The run that started the turn and owns its run lease. */
+  readonly runId: string;
   /** Executions in the order they launched. */
   readonly launches: Execution[];
   /** Results executions produced, by effect id. */
@@ -146,10 +150,16 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
     for (const effectId of request.effectIds) running.get(effectId)?.controller.abort();
   };
   const clock = { elapsedMs: 0 };
-  const options = { admissionLeaseMs: ADMISSION_LEASE_MS, clock: () => new Date(CLOCK_START_MS + clock.elapsedMs).toISOString() };
+  const options = {
+    admissionLeaseMs: ADMISSION_LEASE_MS,
+    runLeaseMs: RUN_LEASE_MS,
+    clock: () => new Date(CLOCK_START_MS + clock.elapsedMs).toISOString(),
+  };
+  const runId = `run_conformance_${RUN_ID}_${turns}`;
   const plainWorker = (): TurnRecovery<string, string> => new TurnRecovery<string, string>(harness.adapter({ onAbort }), options);
   const run: Run = {
     key,
+    runId,
     launches,
     produced,
     dispatches,
@@ -229,7 +239,7 @@ async function createRun(harness: TurnRecoveryHarness, effectIds: readonly strin
       return answer;
     },
   };
-  const started = await plainWorker().startTurn({ ...key, effectIds });
+  const started = await plainWorker().startTurn({ ...key, effectIds, runId });
   return started.ok && started.outcome === 'started' ? run : `starting a turn answered ${JSON.stringify(started)}`;
 }
 
@@ -681,6 +691,127 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       },
       null,
       ['call_a', 'call_b'],
+    ),
+    {
+      name: 'a run lease (§6 rule 12): renewed by its run, not by another; interruptTurn before the deadline is run-lease-held; past it one interruption, then already-interrupted; the woken owner cannot renew, declare, claim or admit, and nothing launches, after a restart too',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay', 'call_mail']);
+        if (typeof run === 'string') return [run];
+        const failures: string[] = [];
+        const deadline = (elapsedMs: number): string => new Date(CLOCK_START_MS + elapsedMs).toISOString();
+        const answered = async (what: string, call: () => Promise<unknown>, expected: unknown, view = verdictOf): Promise<unknown> => {
+          const outcome = await outcomeOf(call);
+          const found = 'threw' in outcome ? `a throw (${outcome.threw})` : view(outcome.value);
+          if (JSON.stringify(found) !== JSON.stringify(expected))
+            failures.push(
+              `${what} answered ${JSON.stringify('value' in outcome ? outcome.value : found)}, not ${JSON.stringify(expected)}`,
+            );
+          return 'value' in outcome ? outcome.value : undefined;
+        };
+        const leaseOf = (answer: unknown): unknown => {
+          if (typeof answer !== 'object' || answer === null) return answer;
+          const { ok, outcome, code, run: lease, value } = answer as Record<string, unknown>;
+          const reported = lease ?? (value as { readonly run?: unknown } | undefined)?.run;
+          const at = (reported as { readonly leaseExpiresAt?: unknown } | undefined)?.leaseExpiresAt;
+          return [ok === true ? (outcome ?? 'ok') : code, typeof at === 'string' ? new Date(at).toISOString() : at];
+        };
+        const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_mail' });
+        if (!claimed.ok || claimed.outcome !== 'claimed') return [`the claim answered ${JSON.stringify(claimed)}`];
+        await answered('inspectTurn of the started turn', () => run.worker().inspectTurn(run.key), ['ok', deadline(RUN_LEASE_MS)], leaseOf);
+        await harness.restart?.();
+        // The owning run's worker: its snapshot cache still shows the turn running when it wakes below.
+        const owner = run.worker();
+        run.clock.elapsedMs = 10_000;
+        await answered(
+          'renewRunLease by the owning run',
+          () => owner.renewRunLease({ ...run.key, runId: run.runId }),
+          ['renewed', deadline(10_000 + RUN_LEASE_MS)],
+          leaseOf,
+        );
+        await answered(
+          'renewRunLease by another run',
+          () => run.worker().renewRunLease({ ...run.key, runId: `${run.runId}_other` }),
+          'run-lease-lost',
+        );
+        run.clock.elapsedMs = 10_000 + RUN_LEASE_MS - 1;
+        await answered(
+          'interruptTurn 1 ms before the deadline',
+          () => run.worker().interruptTurn(run.key),
+          ['run-lease-held', deadline(10_000 + RUN_LEASE_MS)],
+          leaseOf,
+        );
+        run.clock.elapsedMs = 10_000 + RUN_LEASE_MS;
+        const first = await answered('interruptTurn at the deadline', () => run.worker().interruptTurn(run.key), 'interrupted');
+        const effects = (first as { readonly turn?: { readonly effects?: unknown } } | undefined)?.turn?.effects;
+        if (
+          JSON.stringify(effects) !==
+          JSON.stringify([
+            { effectId: 'call_pay', claim: 0, state: 'open' },
+            { effectId: 'call_mail', claim: 1, state: 'open' },
+          ])
+        )
+          failures.push(`the interruption listed ${JSON.stringify(effects)}, not call_pay and call_mail open (never admitted)`);
+        await answered('a second interruptTurn', () => run.worker().interruptTurn(run.key), 'already-interrupted');
+        // The owner wakes up: nothing it does may write or launch.
+        await answered('the woken owner renewing', () => owner.renewRunLease({ ...run.key, runId: run.runId }), 'turn-not-running');
+        await answered('the woken owner declaring', () => owner.declareEffect({ ...run.key, effectId: 'call_late' }), 'turn-not-running');
+        await answered('the woken owner claiming', () => owner.claimEffect({ ...run.key, effectId: 'call_pay' }), 'turn-not-running');
+        await answered(
+          'the woken owner dispatching its claim',
+          () => owner.dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('immediate') }),
+          'turn-not-running',
+        );
+        await answered(
+          'inspectTurn of the interrupted turn',
+          () => run.plainWorker().inspectTurn(run.key),
+          'interrupted',
+          (answer) => {
+            const value = (answer as { readonly value?: { readonly status?: unknown } }).value;
+            return value?.status;
+          },
+        );
+        if (run.launches.length !== 0) failures.push(`${run.launches.length} launches after the interruption; none`);
+        return [...failures, ...run.observed];
+      },
+    },
+    raceCheck(
+      'renewal racing interruption at the deadline: exactly one wins (renewed and run-lease-held, or interrupted and turn-not-running), and after an interruption the owner cannot declare',
+      numRuns,
+      [],
+      async (run, pacing) => {
+        run.clock.elapsedMs = RUN_LEASE_MS;
+        const owner = run.worker();
+        const answers = await settleRace(
+          pacing,
+          Promise.all([owner.renewRunLease({ ...run.key, runId: run.runId }), run.worker().interruptTurn(run.key)]),
+        );
+        const verdicts = answers.map(verdictOf);
+        const won = JSON.stringify(verdicts);
+        if (won === '["turn-not-running","interrupted"]') {
+          const declared = verdictOf(await run.plainWorker().declareEffect({ ...run.key, effectId: 'call_late' }));
+          if (declared !== 'turn-not-running')
+            run.observed.push(`after losing to the interruption the owner's declaration answered ${String(declared)}`);
+        } else if (won !== '["renewed","run-lease-held"]')
+          run.observed.push(`the renewal and the interruption answered ${won}: exactly one must win`);
+      },
+      null,
+    ),
+    raceCheck(
+      'two processes interrupting an expired turn at once: one interrupted, the other already-interrupted, with the same effects',
+      numRuns,
+      ['call_pay'],
+      async (run, pacing) => {
+        run.clock.elapsedMs = RUN_LEASE_MS;
+        const answers = await settleRace(pacing, Promise.all([run.worker().interruptTurn(run.key), run.worker().interruptTurn(run.key)]));
+        const verdicts = answers.map(verdictOf).map(String).sort();
+        if (JSON.stringify(verdicts) !== '["already-interrupted","interrupted"]')
+          run.observed.push(
+            `the interruptions answered ${JSON.stringify(answers.map(verdictOf))}: one interrupted, one already-interrupted`,
+          );
+        const [left, right] = answers.map((answer) => (answer.ok ? JSON.stringify(answer.turn.effects) : answer.code));
+        if (left !== right) run.observed.push(`the interruptions listed different effects: ${String(left)} and ${String(right)}`);
+      },
+      null,
     ),
   ];
 }
