@@ -310,16 +310,7 @@ describe('createPostgresTurnStore on a real server: the fence and failures (DESI
     expect(await seen).toEqual([{ effect_id: 'call_pay', claim: 1, admitted_at: ADMITTED_AT }]);
     // The statements of the session, each once it answered: the fence's limits are set by the statement that takes
     // it, and the grant and the turn are read inside the transaction.
-    expect(order).toEqual([
-      'BEGIN',
-      'pg_advisory_lock',
-      'SELECT',
-      'SELECT',
-      'INSERT',
-      'COMMIT',
-      'launched',
-      'pg_advisory_unlock',
-    ]);
+    expect(order).toEqual(['BEGIN', 'pg_advisory_lock', 'SELECT', 'SELECT', 'INSERT', 'COMMIT', 'launched', 'pg_advisory_unlock']);
   });
 
   it('a cancellation issued while launch runs waits on the fence and commits only after it is released', async () => {
