@@ -347,6 +347,27 @@ describe('applyChatEvent: pinned counterexamples of envelopes that were never pa
     expect(applyChatEvent(STARTED, second(DELTA))).toMatchObject({ ok: true, outcome: 'applied' });
   });
 
+  it('a delta whose text getter answers differently on each read applies its first answer, a state parseChatState accepts', () => {
+    for (const type of ['delta', 'reasoning'] as const) {
+      let reads = 0;
+      const event = {
+        type,
+        get text(): string {
+          reads += 1;
+          // Clean when first read; a control character afterwards, which the state would then keep.
+          return reads === 1 ? 'ok' : 'bad\u0000';
+        },
+      };
+      const result = applyChatEvent(STARTED, second(event));
+      expect(reads).toBe(1);
+      if (!result.ok) throw new Error(result.message);
+      const turn = result.state.turns.at(-1);
+      const kept = type === 'delta' ? turn?.text : turn?.reasoning;
+      expect([kept?.endsWith('ok'), kept?.includes('\u0000')]).toEqual([true, false]);
+      expect(parseChatState(JSON.parse(JSON.stringify(result.state)))).toMatchObject({ ok: true });
+    }
+  });
+
   it('a tool result with an extra field is invalid-event (the extra field was copied into the state)', () => {
     const call = envelopeOf({ type: 'tool_call', callId: 'call_1', name: 'search' });
     const called = applyChatEvent(createChatState(CONVERSATION_ID), call);

@@ -7,7 +7,7 @@
  * envelope, parsed or not, makes it throw or return a state `parseChatState`
  * refuses.
  */
-import { digestEnvelopeInto } from './digest.js';
+import { digestEnvelopeInto, digestTextEventInto } from './digest.js';
 import type { ChatEventEnvelope } from '../envelope/envelope.js';
 import type { ChatChannel, ChatEventV1, ChatEventV1Of } from '../events/events.js';
 import { addTurn, eventAt, eventIs, hasEventId, recordEvent, turnPosition, type EventMemory } from './event-memory.js';
@@ -145,18 +145,17 @@ function reduce(state: ChatStateV1, envelope: ChatEventEnvelope, vocabulary: Red
   const newest = lastItem(record.turns);
   const position =
     newest !== undefined && newest.turnId === turnId ? record.turns.size - 1 : turnPosition(record.memory, turnId, record.turns.size);
-  const textEvent = isTextEvent(event);
+  // A text event's type and text are read once, here: what is checked, digested and applied is one value.
+  const text = textEventOf(event);
   const problem =
-    frameProblem(position === undefined, turnId, seq, eventId, occurredAt) ?? (textEvent ? null : eventProblem(event, vocabulary));
+    frameProblem(position === undefined, turnId, seq, eventId, occurredAt) ?? (text === undefined ? eventProblem(event, vocabulary) : null);
   if (problem !== null) return problem;
 
   const turn = position === undefined ? undefined : itemAt(record.turns, position);
   const lastSeq = turn?.lastSeq ?? 0;
   // The digest reads a text event's text anyway, and says whether it needs the clean-text rule's closer look.
-  if (digestEnvelopeInto(envelope, digest) && textEvent) {
-    const textProblem = eventProblem(event, vocabulary);
-    if (textProblem !== null) return textProblem;
-  }
+  if (text === undefined) digestEnvelopeInto(envelope, digest);
+  else if (digestTextEventInto(occurredAt as string, textType, text, digest) && !isCleanText(text)) return dirtyText(textType, text);
   const high = digest[0] as number;
   const low = digest[1] as number;
 
@@ -183,13 +182,13 @@ function reduce(state: ChatStateV1, envelope: ChatEventEnvelope, vocabulary: Red
 
   // A fresh turn this call owns: reduceTurn writes the event's effect into it.
   const nextTurn = turnRecord(turn ?? newTurnFields(turnId), seq, undefined);
-  const refusal = reduceTurn(nextTurn, event, vocabulary?.channels);
+  const refusal = text === undefined ? reduceTurn(nextTurn, event, vocabulary?.channels) : appendText(nextTurn, textType, text);
   const at = position ?? record.turns.size;
   // The card index is read only from a memory this state owns (a branch copies it first).
   let owned: EventMemory | undefined;
   const memoryOf = (): EventMemory => (owned ??= ownMemory(record));
   let earlier: { readonly position: number; readonly turn: TurnRecord } | undefined;
-  const askedCard = event.type === 'card' ? event.card.correlationId : undefined;
+  const askedCard = text === undefined && event.type === 'card' ? event.card.correlationId : undefined;
   if (refusal === ANOTHER_TURN) {
     const closed = closeAwaitingCard(record, memoryOf(), at, turnId, event as ChatEventV1Of<'card_closed'>);
     if (!('turn' in closed)) return closed;
@@ -245,28 +244,42 @@ function invalidEnvelope(field: string, message: string): ChatRefusal<'invalid-e
   return refuse('invalid-envelope', `${field}: ${message}`, [{ path: [field], message }]);
 }
 
+// The type textEventOf read, for the caller to use with the text it returned. Scratch, like `digest`: written and
+// read within one synchronous call.
+let textType: 'delta' | 'reasoning' = 'delta';
+
 /**
- * Whether `event` is a text delta or reasoning with a string text: most of a
- * stream. The reducer keeps only its text, so clean text is all it asks of it
- * (see {@link eventProblem}), and the digest tells when the text needs a look.
+ * The text of a text delta or reasoning with a string text (most of a stream), its type left in `textType`, or
+ * undefined for any other event. The reducer keeps only the text of such an event, so clean text is all it asks
+ * of it; the digest tells when the text needs a look.
  */
-function isTextEvent(event: unknown): boolean {
-  if (typeof event !== 'object' || event === null) return false;
+function textEventOf(event: unknown): string | undefined {
+  if (typeof event !== 'object' || event === null) return undefined;
   const { type, text } = event as { readonly type?: unknown; readonly text?: unknown };
-  return (type === 'delta' || type === 'reasoning') && typeof text === 'string';
+  if ((type !== 'delta' && type !== 'reasoning') || typeof text !== 'string') return undefined;
+  textType = type;
+  return text;
+}
+
+/** A text event's refusal for text that is not clean, as the parser words it. */
+function dirtyText(type: 'delta' | 'reasoning', text: string): ChatRefusal<'invalid-event' | 'unknown-event'> {
+  // Never null (the text is not clean); the fallback keeps the type whole.
+  return eventProblem({ type, text }, undefined) ?? refuse('invalid-event', 'event: expected clean text');
+}
+
+/** Appends a text event's text to the turn. */
+function appendText(turn: TurnRecord, type: 'delta' | 'reasoning', text: string): null {
+  if (type === 'delta') turn.text += text;
+  else turn.reasoning += text;
+  return null;
 }
 
 /**
- * Why `event` is not one the parser returns for this vocabulary, or null. Of a
- * text event ({@link isTextEvent}) clean text is all it asks; any other event
- * is held to the full rules of its type, since its fields enter the state as
- * they are.
+ * Why `event` is not one the parser returns for this vocabulary, or null: the
+ * full rules of its type, since its fields enter the state as they are (a text
+ * event with clean text, {@link textEventOf}, never comes here).
  */
 function eventProblem(event: unknown, vocabulary: ReducerVocabulary | undefined): ChatRefusal<'invalid-event' | 'unknown-event'> | null {
-  if (typeof event === 'object' && event !== null) {
-    const { type, text } = event as { readonly type?: unknown; readonly text?: unknown };
-    if ((type === 'delta' || type === 'reasoning') && typeof text === 'string' && isCleanText(text)) return null;
-  }
   const problem = validateEvent(event, vocabulary?.cardRules, vocabulary?.productRules);
   if (problem === null) return null;
   const issues = [{ path: ['event', ...problem.issue.path], message: problem.issue.message }];
@@ -354,11 +367,8 @@ function reduceTurn(turn: TurnRecord, event: ChatEventV1, channels: ProductChann
       turn.userInput = event.source === undefined ? { text: event.text } : { text: event.text, source: event.source };
       return null;
     case 'delta':
-      turn.text += event.text;
-      return null;
     case 'reasoning':
-      turn.reasoning += event.text;
-      return null;
+      return appendText(turn, event.type, event.text);
     case 'tool_call': {
       if (turn.toolCalls.some((call) => call.callId === event.callId)) {
         return refuse('duplicate-tool-call', `tool call ${event.callId} was already made`);

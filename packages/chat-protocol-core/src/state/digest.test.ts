@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { envelopeArb } from '../../../../test-support/v1-arbitraries.js';
 import { envelopeOf } from '../../test/envelopes.js';
-import { digestEnvelope, digestEnvelopeInto, formatDigest } from './digest.js';
+import { digestEnvelope, digestEnvelopeInto, digestTextEventInto, formatDigest } from './digest.js';
 import { runs } from '../../../../test-support/property-runs.js';
 import { reverseKeys } from '../../../../test-support/reverse-keys.js';
 
@@ -88,6 +88,20 @@ describe('digestEnvelope (the idempotency memory, DESIGN §3.5)', () => {
       fc.property(fc.string({ unit: 'binary' }), (text) => {
         // false only when isCleanText's one-scan answer holds: no control character but tab, LF, CR, no surrogate.
         expect(unusual(text)).toBe(/[\0-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]/.test(text));
+      }),
+      { numRuns: runs(1_000) },
+    );
+  });
+
+  it('digestTextEventInto of a delta or reasoning is digestEnvelopeInto of its envelope, and says the same of its text', () => {
+    const halves = new Int32Array(2);
+    const expected = new Int32Array(2);
+    fc.assert(
+      fc.property(fc.constantFrom('delta' as const, 'reasoning' as const), fc.string({ unit: 'binary' }), (type, text) => {
+        const envelope = envelopeOf({ type, text });
+        const unusual = digestTextEventInto(envelope.occurredAt, type, text, halves);
+        expect(unusual).toBe(digestEnvelopeInto(envelope, expected));
+        expect([...halves]).toEqual([...expected]);
       }),
       { numRuns: runs(1_000) },
     );

@@ -82,11 +82,43 @@ export function formatDigest(high: number, low: number): string {
   return hex16(high, low);
 }
 
-function mix(envelope: ChatEventEnvelope): void {
+/**
+ * {@link digestEnvelopeInto} of a `delta` or `reasoning` envelope given as its
+ * timestamp, type and text, values the caller read once: the same digest and
+ * the same answer (its fields are `type` and `text`, in that order), so what is
+ * checked and digested is what the caller applies, whatever a getter would
+ * answer on a second read.
+ */
+export function digestTextEventInto(occurredAt: string, type: 'delta' | 'reasoning', text: string, target: Int32Array): boolean {
+  begin(occurredAt);
+  feedString('type');
+  feedString(type);
+  feedString('text');
+  feedString(text);
+  end();
+  target[0] = first;
+  target[1] = second;
+  return unusual;
+}
+
+// The lanes' seeds and the timestamp, before the event's fields; `unusual` then covers the fields only.
+function begin(occurredAt: string): void {
   first = 0xdeadbeef;
   second = 0x41c6ce57;
-  feedString(envelope.occurredAt);
+  feedString(occurredAt);
   unusual = false;
+}
+
+// The final mix of the two lanes.
+function end(): void {
+  first = Math.imul(first ^ (first >>> 16), 2246822507);
+  first ^= Math.imul(second ^ (second >>> 13), 3266489909);
+  second = Math.imul(second ^ (second >>> 16), 2246822507);
+  second ^= Math.imul(first ^ (first >>> 13), 3266489909);
+}
+
+function mix(envelope: ChatEventEnvelope): void {
+  begin(envelope.occurredAt);
   const event = envelope.event as Readonly<Record<string, unknown>>;
   const type = envelope.event.type;
   // A product event (see createChatCodec) has the fields every product event has.
@@ -98,10 +130,7 @@ function mix(envelope: ChatEventEnvelope): void {
       feedValue(value);
     }
   }
-  first = Math.imul(first ^ (first >>> 16), 2246822507);
-  first ^= Math.imul(second ^ (second >>> 13), 3266489909);
-  second = Math.imul(second ^ (second >>> 16), 2246822507);
-  second ^= Math.imul(first ^ (first >>> 13), 3266489909);
+  end();
 }
 
 // Each half as eight lower-case hex digits, zero-padded; `>>> 0` reads it unsigned.
