@@ -6,6 +6,7 @@
  * fence, past which the lookup counts as a denial. It owns no fence SQL.
  */
 import type { ChatQueryable } from './chat-database.js';
+import { countOption } from './store-options.js';
 
 /** The limit options the fenced stores take (each a whole number of milliseconds, 1 to 2,147,483,647). */
 export interface FenceLimitOptions {
@@ -27,17 +28,6 @@ const DEFAULT_FENCE_LIMITS: FenceLimits = { lockTimeoutMs: 5_000, statementTimeo
 
 // Postgres keeps both timeouts as a 32-bit count of milliseconds, and so does setTimeout.
 const MAXIMUM_MILLISECONDS = 2_147_483_647;
-
-/**
- * `value` when it is a whole number from 1 to `maximum`, `fallback` when it
- * is `undefined`; a `TypeError` naming `factory` and `name` otherwise.
- */
-export function countOption(factory: string, name: string, value: unknown, fallback: number, maximum: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > maximum)
-    throw new TypeError(`${factory}: ${name} must be a whole number from 1 to ${maximum}`);
-  return value;
-}
 
 /** The limits of options already read once; a `TypeError` naming `factory` for a value out of range. */
 export function readFenceLimits(factory: string, read: FenceLimitOptions): FenceLimits {

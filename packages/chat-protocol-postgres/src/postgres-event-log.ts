@@ -30,9 +30,8 @@ import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { classifyDatabaseError, describeDatabaseError } from './database-errors.js';
 import { createEventLogSubscriptions, notificationPayload, type TailRead, type TailRequest } from './event-log-subscriptions.js';
 import { isChatIdentifier, quoteIdentifier, shownName } from './identifiers.js';
-import { countOption } from './fence-limits.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
-import { readStoreOptions } from './store-options.js';
+import { countOption, readStoreOptions } from './store-options.js';
 
 /** Options of {@link createPostgresEventLog}. */
 export interface PostgresEventLogOptions {
@@ -101,7 +100,7 @@ function readTailRequest(given: ReplayWindowRequest): TailRequest | undefined {
 const MAXIMUM_PAGE = 100_000;
 
 /** The names and page sizes of `options`, each read once and validated; a `TypeError` names what is wrong. */
-function readNames(options: PostgresEventLogOptions | undefined): {
+function readEventLogOptions(options: PostgresEventLogOptions | undefined): {
   readonly schema: string;
   readonly channel: string;
   readonly pageFrames: number;
@@ -167,7 +166,7 @@ function readNames(options: PostgresEventLogOptions | undefined): {
  * not a whole number from 1 to 100,000; each option is read once.
  */
 export function createPostgresEventLog(database: ChatDatabase, options?: PostgresEventLogOptions): ChatEventLog {
-  const { schema, channel, pageFrames, pruneBatchTurns } = readNames(options);
+  const { schema, channel, pageFrames, pruneBatchTurns } = readEventLogOptions(options);
   const quoted = quoteIdentifier(schema);
   const heads = `${quoted}.event_log_turns`;
   const frames = `${quoted}.event_log`;

@@ -16,8 +16,8 @@ import { INTERACTION_OUTBOX_NAMESPACE, advisoryLockSql, interactionOutboxLockNam
 import type { ChatDatabase } from './chat-database.js';
 import { describeDatabaseError } from './database-errors.js';
 import { isChatIdentifier, quoteIdentifier } from './identifiers.js';
-import { countOption } from './fence-limits.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
+import { countOption } from './store-options.js';
 
 /** Options of {@link readInteractionOutbox}. */
 export interface ReadInteractionOutboxOptions {

@@ -29,3 +29,14 @@ export function optionalLookup<Lookup>(factory: string, name: string, lookup: Lo
   if (lookup !== undefined && typeof lookup !== 'function') throw new TypeError(`${factory}: ${name} must be a function`);
   return lookup;
 }
+
+/**
+ * `value` when it is a whole number from 1 to `maximum`, `fallback` when it
+ * is `undefined`; a `TypeError` naming `factory` and `name` otherwise.
+ */
+export function countOption(factory: string, name: string, value: unknown, fallback: number, maximum: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > maximum)
+    throw new TypeError(`${factory}: ${name} must be a whole number from 1 to ${maximum}`);
+  return value;
+}
