@@ -111,13 +111,12 @@ export function createFlawedFakeConversationStore(
 
   const readLog = async (request: CheckedRead): Promise<ReadConversationLogResult> => {
     const { conversationId, maxTurns, maxFrames } = request;
-    const matching = through(listed(conversationId), request.throughTurnId);
+    const heads = through(listed(conversationId), request.throughTurnId);
     if (request.overflow === 'keep-newest') {
-      const kept = newest(matching, maxTurns, maxFrames);
+      const kept = newest(heads, maxTurns, maxFrames);
       const turns = kept.map(([turnId, row]) => turnOf(turnId, row));
-      return { ok: true, value: { conversationId, turns, omittedTurns: matching.length - kept.length } };
+      return { ok: true, value: { conversationId, turns, omittedTurns: heads.length - kept.length } };
     }
-    const heads = matching;
     if (heads.length > maxTurns && flaw !== 'ignores-turn-bound') {
       return { ...refuse('too-many-turns', `readConversationLog: the conversation has more than ${maxTurns} turns`), limit: maxTurns };
     }
