@@ -105,22 +105,22 @@ export function createTurnObserver(turn: ChatAgentTurn, emit: ChatHostEventSink,
 
   return {
     async store(operation, call, attributes = {}) {
-      const span = (step ?? turnSpan).child(`chat.store.${operation}`, {
-        ...idAttributes,
-        'chat.store.operation': operation,
-        ...attributes,
-      });
+      // Without tracing every span is a no-op: none is started, and no attributes are built for one (one per frame).
+      const span =
+        tracing === undefined
+          ? turnSpan
+          : (step ?? turnSpan).child(`chat.store.${operation}`, { ...idAttributes, 'chat.store.operation': operation, ...attributes });
       const unavailable = (code: string, error?: unknown): void => {
         span.fail(code, error);
         emit({ type: 'store-unavailable', ...ids, operation });
       };
       try {
         const answer = await span.activate(call);
-        span.set({ 'chat.store.outcome': answer.ok ? 'ok' : answer.code });
+        if (tracing !== undefined) span.set({ 'chat.store.outcome': answer.ok ? 'ok' : answer.code });
         if (!answer.ok && STORE_REFUSALS.has(answer.code)) unavailable(answer.code);
         return answer;
       } catch (error) {
-        span.set({ 'chat.store.outcome': 'threw' });
+        if (tracing !== undefined) span.set({ 'chat.store.outcome': 'threw' });
         unavailable('store-threw', error);
         throw error;
       } finally {
