@@ -19,8 +19,12 @@ export type ChatHostStoreOperation =
   | 'cancel-card'
   | 'expire-card';
 
-/** How a turn's run ended: its terminal frame's `done` status, or `failed` for an `error` frame, or `stopped` when no terminal frame could be written. */
-export type ChatHostTurnEndStatus = 'completed' | 'cancelled' | 'needs-reconciliation' | 'failed' | 'stopped';
+/**
+ * How a turn's run ended: its terminal frame's `done` status, or `failed` for an `error` frame, `interrupted` when
+ * the run lost its turn (its lease, or a draining host gave it up: the interrupter writes the tail), or `stopped`
+ * when no terminal frame could be written.
+ */
+export type ChatHostTurnEndStatus = 'completed' | 'cancelled' | 'needs-reconciliation' | 'failed' | 'interrupted' | 'stopped';
 
 /** What every event names: the turn it is about. */
 interface TurnEvent {

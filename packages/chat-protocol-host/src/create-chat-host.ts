@@ -94,6 +94,14 @@ export interface ChatHostOptions {
    * `needs-reconciliation` on the turn-status route. Above the longest tool run.
    */
   readonly admissionLeaseMs?: number;
+  /**
+   * Recovery's run lease (DESIGN §6 rule 12; default 30 000 ms): a run renews its turn's lease every third of it and
+   * stops at once when a renewal finds the turn cancelled, interrupted or owned by another run, or when the lease ran
+   * out without one. Past the lease, whoever meets the turn (a follower of its events, the status route, a resend,
+   * the cards route, the command's sweeper) interrupts it and writes its tail (§11.2). Every host process sharing a
+   * store should use the same lease.
+   */
+  readonly runLeaseMs?: number;
   /** The most turns `GET /state` folds (default: the store's bound). */
   readonly maxStateTurns?: number;
   /** The most frames `GET /state` folds, over all turns (default: the store's bound). */

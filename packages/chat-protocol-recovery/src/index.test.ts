@@ -23,6 +23,7 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
       'createTurnId',
       'deliveryStateFromResend',
       'deliveryStateFromStatus',
+      'isRunLeaseExpired',
       'isTurnId',
       'parseTurnStatusResponse',
       'readAdmitDispatchRequest',

@@ -7,13 +7,14 @@
  */
 export { TurnRecovery } from './turn-recovery.js';
 export { DEFAULT_MAX_EFFECTS_PER_TURN } from './turn-recovery-options.js';
-export { DEFAULT_RUN_LEASE_MS } from './run-lease.js';
+export { DEFAULT_RUN_LEASE_MS, isRunLeaseExpired } from './run-lease.js';
 export type { TurnRecoveryOptions } from './turn-recovery-options.js';
 export type {
   DispatchEffectRequest,
   EffectExecution,
   EffectRequest,
   ReconcileEffectRequest,
+  InterruptTurnRequest,
   RenewRunLeaseRequest,
   ReplayTurnRequest,
   StartTurnRequest,

@@ -105,6 +105,11 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
     returns: 'boolean',
   },
   validateReplayWindow: { call: anyArguments(recovery.validateReplayWindow), valid: [window, expected], returns: 'result' },
+  isRunLeaseExpired: {
+    call: anyArguments(recovery.isRunLeaseExpired),
+    valid: [{ run: { runId: 'run_a', leaseExpiresAt: '2030-01-01T00:00:00Z' } }, '2031-01-01T00:00:00Z'],
+    returns: 'boolean',
+  },
   isTurnId: { call: anyArguments(recovery.isTurnId), valid: ['turn_0123456789abcdef0123456789abcdef'], returns: 'boolean' },
   parseTurnStatusResponse: {
     call: anyArguments(recovery.parseTurnStatusResponse),

@@ -156,6 +156,21 @@ describe('TurnRecovery: run leases (§6 rule 12, issue 27)', () => {
     expect(aborted).toEqual([['pay']]);
   });
 
+  it('the owning run may interrupt its turn before the deadline (drain); another runId or a malformed one may not', async () => {
+    const { stub, clock } = await ownedTurn();
+    clock.now = 1;
+    const other = workerOver(stub.store, clock);
+    expect(await other.interruptTurn({ ...TURN, runId: 'run_b' })).toMatchObject({ ok: false, code: 'run-lease-held' });
+    expect(await other.interruptTurn({ ...TURN, runId: 'not a v1 id' })).toMatchObject({ ok: false, code: 'invalid-request' });
+    expect(stub.turns.get('turn_1')?.record.status).toBe('running');
+    expect(await other.interruptTurn({ ...TURN, runId: 'run_a' })).toMatchObject({
+      ok: true,
+      outcome: 'interrupted',
+      turn: { status: 'interrupted', run: { runId: 'run_a', leaseExpiresAt: at(LEASE) } },
+      inFlight: ['pay'],
+    });
+  });
+
   it('a second interrupter gets already-interrupted with the same effects; a cancelled turn is turn-not-running', async () => {
     const { stub, clock } = await ownedTurn();
     clock.now = LEASE;

@@ -26,13 +26,20 @@ export function runLeaseDeadline(now: string, leaseMs: number, current?: RunLeas
 }
 
 /**
- * Whether `record`'s run lease is over at `now`: `now` is at or past
+ * Whether `record`'s run lease is over at `now` (a turn record, or anything
+ * naming a run the way one does, such as a turn-status answer): `now` is at or past
  * `leaseExpiresAt`. A record without a run, or with a deadline that is not an
  * RFC 3339 timestamp, is over: no owner can be known to be alive (the rule of
- * an unreadable `admittedAt`, §6.11).
+ * an unreadable `admittedAt`, §6.11); so is one that cannot be read. A `now`
+ * that is not a timestamp judges nothing over: `false`. Never throws.
  */
-export function isRunLeaseExpired(record: TurnRecord<unknown>, now: string): boolean {
-  const deadline = record.run?.leaseExpiresAt;
+export function isRunLeaseExpired(record: Pick<TurnRecord<unknown>, 'run'>, now: string): boolean {
+  let deadline: unknown;
+  try {
+    deadline = record.run?.leaseExpiresAt;
+  } catch {
+    return true;
+  }
   if (!isZonedTimestamp(deadline)) return true;
-  return Date.parse(now) >= Date.parse(deadline);
+  return isZonedTimestamp(now) && Date.parse(now) >= Date.parse(deadline);
 }

@@ -49,6 +49,7 @@ import {
   type EffectRequest,
   type ReconcileEffectRequest,
   type RenewRunLeaseRequest,
+  type InterruptTurnRequest,
   type ReplayTurnRequest,
   type StartTurnRequest,
   type TurnRequest,
@@ -615,7 +616,9 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * its status `interrupted`; from then on the old owner's renewals,
    * declarations, claims and admissions are refused (`turn-not-running`) even
    * if it wakes up. Before the deadline it is `run-lease-held`, carrying the
-   * run and its deadline. A turn without a run is past its lease. The answer
+   * run and its deadline, unless `runId` names the run that owns the turn: an
+   * owner may give its turn up at any time (a host draining its runs). A turn
+   * without a run is past its lease. The answer
    * lists the effects for the tail the host writes; the first interrupter gets
    * `interrupted`, every later one `already-interrupted` with the same list,
    * so one caller writes the tail (after a lost acknowledgement the read-back
@@ -623,11 +626,13 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * cancelled turn is `turn-not-running`. Like `cancelTurn`, it then runs the
    * abort hook for the effects admitted and still open. Reads the turn fresh.
    */
-  async interruptTurn(request: TurnRequest<Caller>): Promise<InterruptTurnResult<Result>> {
-    const opened = await this.openStoredTurn(request, 'interrupt', 'fresh', []);
+  async interruptTurn(request: InterruptTurnRequest<Caller>): Promise<InterruptTurnResult<Result>> {
+    const opened = await this.openStoredTurn(request, 'interrupt', 'fresh', ['runId'], (fields) =>
+      fields.runId === undefined || isChatId(fields.runId) ? true : null,
+    );
     if ('ok' in opened) return opened;
     const { gate, fields, turn: start } = opened;
-    const { conversationId, turnId } = fields;
+    const { conversationId, turnId, runId } = fields;
     const now = this.now();
     if (now === null) return refuse('clock-unavailable', 'the clock gave no RFC 3339 timestamp: the run lease cannot be judged');
     type Stop = Exclude<InterruptTurnResult<Result>, { readonly ok: true }> | { readonly already: StoredTurn<Result> };
@@ -636,7 +641,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
       if (record.conversationId !== conversationId) return { stop: refuse('unknown-turn', 'no such turn in this conversation') };
       if (record.status === 'interrupted') return { stop: { already: turn } };
       if (record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled') };
-      if (record.run !== undefined && !isRunLeaseExpired(record, now)) {
+      const ownRun = runId !== undefined && record.run?.runId === runId;
+      if (record.run !== undefined && !ownRun && !isRunLeaseExpired(record, now)) {
         const { run } = record;
         return { stop: { ok: false, code: 'run-lease-held', message: `the run lease holds until ${run.leaseExpiresAt}`, run } };
       }

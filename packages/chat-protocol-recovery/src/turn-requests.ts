@@ -44,6 +44,15 @@ export interface RenewRunLeaseRequest<Caller> extends TurnRequest<Caller> {
   readonly runId: string;
 }
 
+/**
+ * The request of `interruptTurn`. With `runId`, the run that owns the turn gives
+ * it up before its lease ends (a host draining its own runs); without it, the
+ * turn is interrupted only past its lease.
+ */
+export interface InterruptTurnRequest<Caller> extends TurnRequest<Caller> {
+  readonly runId?: string;
+}
+
 /** What the host's execution receives: the admitted claim. It owns its own AbortController, reached by the abort hook. */
 export type EffectExecution = EffectClaim;
 

@@ -22,6 +22,7 @@ export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, numb
   'idempotency-key-mismatch': 400,
   'turn-in-flight': 409,
   'turn-already-processed': 409,
+  'turn-interrupted': 410,
   'turn-id-reused': 409,
   'turn-finished': 409,
   'card-refused': 409,
@@ -29,6 +30,7 @@ export const CHAT_HOST_REFUSAL_STATUS: Readonly<Record<ChatHostRefusalCode, numb
   'too-many-streams': 429,
   'unsupported-format': 400,
   'store-unavailable': 503,
+  draining: 503,
   'internal-error': 500,
   'state-too-large': 422,
   'state-unfoldable': 500,
@@ -52,9 +54,15 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
-/** A refusal with its fixed status; `extra` adds fields such as `turnId`. */
+// The headers a refusal carries: how to authenticate, or when to come back (a draining host: to another process).
+const REFUSAL_HEADERS: Partial<Record<ChatHostRefusalCode, Record<string, string>>> = {
+  unauthenticated: { 'www-authenticate': 'Bearer' },
+  draining: { 'retry-after': '1' },
+};
+
+/** A refusal with its fixed status (and headers: `WWW-Authenticate` for a 401, `Retry-After` while draining); `extra` adds fields such as `turnId`. */
 export function refusalResponse(code: ChatHostRefusalCode, message: string, extra: Record<string, unknown> = {}): Response {
-  const headers: Record<string, string> = code === 'unauthenticated' ? { 'www-authenticate': 'Bearer' } : {};
+  const headers = REFUSAL_HEADERS[code] ?? {};
   return jsonResponse(CHAT_HOST_REFUSAL_STATUS[code], { code, message, ...extra }, headers);
 }
 

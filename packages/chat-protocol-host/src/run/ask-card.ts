@@ -9,6 +9,7 @@ import type { InteractionResolver } from '@papercusp/chat-protocol-interactions'
 import type { ChatAgentCard, ChatAgentFeedback, ChatAgentTurn } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import type { CardWakeup } from './card-wakeups.js';
+import { isInterrupted } from './run-interruption.js';
 import type { CardObservation, TurnObserver } from './turn-observer.js';
 
 /** The schema every host card is opened with: the host validates values by the card's own kind. */
@@ -30,11 +31,25 @@ export interface CardStepRun {
   readonly observer: TurnObserver;
 }
 
+/** The correlation id of the turn's card with `ordinal` (1, 2, … within the turn): `card_<turnId>_<ordinal>`. */
+export function cardCorrelationId(turnId: string, ordinal: number): string {
+  return `card_${turnId}_${ordinal}`;
+}
+
+// The host's turn ids are `turn_` and 32 hex digits (host-turn-id.ts).
+const HOST_CARD = /^card_(turn_[0-9a-f]{32})_[1-9][0-9]*$/;
+
+/** The turn whose run asked the card `correlationId` ({@link cardCorrelationId}), `null` for a correlation id the host never mints. */
+export function turnIdOfCard(correlationId: string): string | null {
+  return HOST_CARD.exec(correlationId)?.[1] ?? null;
+}
+
 /**
  * Asks the card as `correlationId` and waits for its answer. Guarantees: the card is shown only once opened
  * durably (a card that cannot be opened ends the turn with `error { code: 'card-not-opened' }`); the feedback is
  * the resolution (and value) the resolver's record holds; a cancellation cancels the card, closes it `cancelled`
- * and answers `cancelled`; `stopped` when the log refused a frame. Never rejects while the resolver keeps its contract.
+ * and answers `cancelled`; an interruption answers `stopped` and leaves the card to the interrupter's tail; `stopped`
+ * when the log refused a frame. Never rejects while the resolver keeps its contract.
  */
 export async function askCard(
   run: CardStepRun,
@@ -88,6 +103,8 @@ async function waitForCard(
   const request = { caller, conversationId: turn.conversationId, correlationId };
   for (;;) {
     if (signal.aborted) {
+      // An interrupted run leaves the card to the interrupter, which closes it with the turn's tail.
+      if (isInterrupted(signal)) return 'stopped';
       await observer.store('cancel-card', () => resolver.cancel({ ...request, at: run.clock() }));
       if ((await append({ type: 'card_closed', correlationId, resolution: 'cancelled' })) === 'stopped') return 'stopped';
       observation.answered('cancelled');

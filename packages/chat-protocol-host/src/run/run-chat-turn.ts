@@ -21,11 +21,12 @@ import type {
 } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import type { ChatHostEventSink, ChatHostTurnEndStatus } from '../chat-host-event.js';
-import { askCard, type CardStepRun } from './ask-card.js';
+import { askCard, cardCorrelationId, type CardStepRun } from './ask-card.js';
 import type { CardWakeup } from './card-wakeups.js';
 import { checkAgentFrame } from './check-agent-frame.js';
 import { failureText } from './failure-text.js';
 import { readToolOutcome, runToolStep, type ToolStepOutcome } from './run-tool-step.js';
+import { isInterrupted } from './run-interruption.js';
 import { turnFrame } from './turn-frame.js';
 import { createTurnObserver, type ToolObservation } from './turn-observer.js';
 import type { HostTracing } from './turn-spans.js';
@@ -39,7 +40,10 @@ export interface RunChatTurnContext {
   readonly resolver: InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>;
   readonly eventLog: ChatEventLog;
   readonly clock: () => string;
-  /** Aborted when the turn's cancellation committed (seen in this process or through the turn record). */
+  /**
+   * Aborted when the turn's cancellation committed (seen in this process or through the turn record), or with an
+   * interruption reason (`run-interruption.ts`) when the run lost its turn: then it writes nothing more.
+   */
   readonly signal: AbortSignal;
   /** The conversation's earlier turns for the agent's context, read once the turn's `user_input` is written. */
   readonly readHistory: () => Promise<
@@ -115,6 +119,11 @@ async function runTurn(context: RunningTurn): Promise<ChatHostTurnEndStatus> {
   let seq = 0;
   let ended: ChatHostTurnEndStatus = 'stopped';
   const write = async (envelope: ChatEventEnvelope): Promise<Appended> => {
+    // A run that lost its turn writes nothing more: the interrupter owns the tail.
+    if (isInterrupted(signal)) {
+      ended = 'interrupted';
+      return 'stopped';
+    }
     const { event } = envelope;
     let appended = false;
     try {
@@ -124,7 +133,7 @@ async function runTurn(context: RunningTurn): Promise<ChatHostTurnEndStatus> {
       // The observer told the store's failure; the run stops.
     }
     if (!appended) return 'stopped';
-    if (event.type === 'done') ended = event.status === 'interrupted' ? 'stopped' : event.status;
+    if (event.type === 'done') ended = event.status;
     if (event.type === 'error') {
       ended = 'failed';
       observer.errorWritten(event.code);
@@ -324,7 +333,7 @@ async function driveAgent(
       }
       case 'card': {
         cards += 1;
-        const closed = await askCard(context, step.card, `card_${turn.turnId}_${cards}`, append);
+        const closed = await askCard(context, step.card, cardCorrelationId(turn.turnId, cards), append);
         if (closed === 'stopped') return stop();
         if (closed === 'cancelled') return { status: await cancelled(), finished: false };
         feedback = closed;

@@ -58,7 +58,7 @@ const HELD_ELSEWHERE: ReadonlySet<string> = new Set(['already-admitted', 'stale-
  * run of the turn declares the same ids; the host's turn ids (`turn_` and 32 hex digits) keep it a v1 id far
  * inside core's 256 characters.
  */
-function effectIdFor(turnId: string, ordinal: number): string {
+export function effectIdFor(turnId: string, ordinal: number): string {
   return `effect_${turnId}_${ordinal}`;
 }
 

@@ -6,7 +6,7 @@
  * is the route's first check (and recovery's, on the turn).
  */
 import type { ChatHostCaller } from '../chat-host-caller.js';
-import { closeAbandonedTurn } from '../run/close-abandoned-turn.js';
+import { closeTurnLog } from '../run/close-turn-log.js';
 import { NOT_FOUND, hostRefusal, type HostResult } from './host-refusal.js';
 import type { HostRuntime } from './host-runtime.js';
 import { readTurnProgress } from './turn-progress.js';
@@ -47,12 +47,14 @@ export async function cancelTurn(runtime: HostRuntime, request: CancelTurnReques
   }
   // The cancellation committed: now stop this process's run, which writes the turn's `done { status: 'cancelled' }`.
   const run = runtime.runs.get(turnId);
-  run?.abort();
+  run?.stop('cancelled');
   // Another process's run sees the record within cancelPollMs; if none wrote the terminal frame by the grace, its run is gone.
   if (run === undefined) {
     const { store, resolver, clock } = runtime;
     const timer = setTimeout(() => {
-      void closeAbandonedTurn({ conversationId, turnId, caller, eventLog: store.eventLog, resolver, clock }).catch(() => undefined);
+      void closeTurnLog({ conversationId, turnId, caller, eventLog: store.eventLog, resolver, clock }, { status: 'cancelled' }).catch(
+        () => undefined,
+      );
     }, runtime.abandonedTurnGraceMs);
     timer.unref?.();
   }

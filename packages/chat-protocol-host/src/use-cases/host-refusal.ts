@@ -21,6 +21,7 @@ export type ChatHostRefusalCode =
   | 'idempotency-key-mismatch'
   | 'turn-in-flight'
   | 'turn-already-processed'
+  | 'turn-interrupted'
   | 'turn-id-reused'
   | 'turn-finished'
   | 'card-refused'
@@ -28,6 +29,7 @@ export type ChatHostRefusalCode =
   | 'too-many-streams'
   | 'unsupported-format'
   | 'store-unavailable'
+  | 'draining'
   | 'internal-error'
   | 'state-too-large'
   | 'state-unfoldable';

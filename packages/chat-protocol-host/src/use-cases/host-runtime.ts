@@ -7,15 +7,29 @@
  */
 import { LIGHTWEIGHT_CHAT_CAPABILITIES, type OpenCardSnapshotV1 } from '@papercusp/chat-protocol-core';
 import { InteractionResolver } from '@papercusp/chat-protocol-interactions';
-import { TurnRecovery } from '@papercusp/chat-protocol-recovery';
+import { DEFAULT_RUN_LEASE_MS, TurnRecovery } from '@papercusp/chat-protocol-recovery';
 import type { ChatAgent } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import { createEventSink, type ChatHostEventSink } from '../chat-host-event.js';
 import type { ChatHostOptions, ChatHostStore } from '../create-chat-host.js';
 import { createCardWakeups, type CardWakeups } from '../run/card-wakeups.js';
 import { createHostTracing, type HostTracing } from '../run/turn-spans.js';
+import type { RunStop } from '../run/watch-turn-run.js';
 import { DEFAULT_MAX_HISTORY_TURNS } from './agent-history.js';
 import { createStreamLimit, type StreamLimit } from './stream-limit.js';
+
+/** A turn run this process holds. */
+export interface HostRun {
+  /** The run's id, which owns the turn's record (§6 rule 12). */
+  readonly runId: string;
+  /** Who started the turn: the authority the run acts under. */
+  readonly caller: ChatHostCaller;
+  readonly conversationId: string;
+  /** Stops the run: cancelled, it writes the turn's `done { status: 'cancelled' }`; interrupted, nothing more. */
+  readonly stop: (stop: RunStop) => void;
+  /** Settles once the run ended (never rejects). */
+  readonly ended: Promise<void>;
+}
 
 /** The host's runtime: see the module comment. */
 export interface HostRuntime {
@@ -23,8 +37,8 @@ export interface HostRuntime {
   readonly agent: ChatAgent;
   readonly recovery: TurnRecovery<unknown, ChatHostCaller>;
   readonly resolver: InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>;
-  /** The turn runs this process holds, by turn id, so a cancellation reaches them at once. */
-  readonly runs: Map<string, AbortController>;
+  /** The turn runs this process holds, by turn id, so a cancellation or an interruption reaches them at once. */
+  readonly runs: Map<string, HostRun>;
   /** The effects this process runs, by `<turnId>/<effectId>`, so a cancellation aborts them. */
   readonly effects: Map<string, AbortController>;
   readonly cardWakeups: CardWakeups;
@@ -35,6 +49,8 @@ export interface HostRuntime {
   readonly claimConversation: ChatHostOptions['claimConversation'];
   readonly cardLifetimeMs: number;
   readonly cancelPollMs: number;
+  /** Recovery's run lease (§6 rule 12): a run renews it every third of it. */
+  readonly runLeaseMs: number;
   readonly abandonedTurnGraceMs: number;
   readonly heartbeatMs: number | undefined;
   readonly stateBounds: { readonly maxTurns?: number; readonly maxFrames?: number };
@@ -67,6 +83,7 @@ export function createHostRuntime(options: ChatHostOptions): HostRuntime {
     }
   };
   const effects = new Map<string, AbortController>();
+  const runLeaseMs = options.runLeaseMs ?? DEFAULT_RUN_LEASE_MS;
   const recovery = new TurnRecovery<unknown, ChatHostCaller>(
     {
       capabilities: FULL_CAPABILITIES,
@@ -77,7 +94,7 @@ export function createHostRuntime(options: ChatHostOptions): HostRuntime {
         for (const effectId of effectIds) effects.get(`${turnId}/${effectId}`)?.abort();
       },
     },
-    { clock, ...(options.admissionLeaseMs === undefined ? {} : { admissionLeaseMs: options.admissionLeaseMs }) },
+    { clock, runLeaseMs, ...(options.admissionLeaseMs === undefined ? {} : { admissionLeaseMs: options.admissionLeaseMs }) },
   );
   const resolver = new InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>({
     store: store.interactionStore,
@@ -99,6 +116,7 @@ export function createHostRuntime(options: ChatHostOptions): HostRuntime {
     claimConversation: options.claimConversation,
     cardLifetimeMs: options.cardLifetimeMs ?? 3_600_000,
     cancelPollMs: options.cancelPollMs ?? 500,
+    runLeaseMs,
     abandonedTurnGraceMs: options.abandonedTurnGraceMs ?? 5000,
     heartbeatMs: options.heartbeatMs,
     stateBounds: {

@@ -9,7 +9,8 @@ import { hostRefusal, type HostResult } from './host-refusal.js';
 import type { HostRuntime } from './host-runtime.js';
 import { hostTurnId } from './host-turn-id.js';
 import { hasOrphanedEffect } from './orphaned-effects.js';
-import { readTurnProgress, type TurnProgress } from './turn-progress.js';
+import { readSettledProgress } from './interrupt-turn.js';
+import type { TurnProgress } from './turn-progress.js';
 
 /**
  * The conversation's folded state, within the host's bounds. Refusals: the
@@ -24,8 +25,8 @@ export async function readState(runtime: HostRuntime, conversationId: string): P
 /** A turn's status by its client turn id: recovery's `TurnStatusResponse`. */
 export type TurnStatusAnswer =
   | { readonly turnId: string; readonly status: 'not-found' }
-  | (TurnProgress & { readonly turnId: string })
-  | (Omit<TurnProgress, 'status'> & { readonly turnId: string; readonly status: 'needs-reconciliation' });
+  | (Omit<TurnProgress, 'run'> & { readonly turnId: string })
+  | (Omit<TurnProgress, 'status' | 'run'> & { readonly turnId: string; readonly status: 'needs-reconciliation' });
 
 /** The turn a client turn id names in the conversation. */
 export interface ReadTurnStatusRequest {
@@ -38,17 +39,22 @@ export interface ReadTurnStatusRequest {
 /**
  * The turn's status: `not-found` for a client turn id that started nothing
  * here, `needs-reconciliation` for a running turn whose admitted effect
- * outlived the lease (its worker is gone). Refusal: `store-unavailable`. No side effects; never rejects.
+ * outlived the admission lease (its worker is gone), `interrupted` for a turn
+ * whose run was lost (one found past its run lease is interrupted first and
+ * its tail written, §11.2: the only write this read makes), else its status.
+ * Refusal: `store-unavailable`. Never rejects.
  */
 export async function readTurnStatus(runtime: HostRuntime, request: ReadTurnStatusRequest): Promise<HostResult<TurnStatusAnswer>> {
   const { caller, conversationId } = request;
   const turnId = await hostTurnId(conversationId, request.clientTurnId);
-  const progress = await readTurnProgress(runtime.store, conversationId, turnId);
+  const progress = await readSettledProgress(runtime, { caller, conversationId, turnId });
   if (progress === 'unavailable') return hostRefusal('store-unavailable', 'the turn could not be read');
   if (progress === null) return { ok: true, value: { turnId, status: 'not-found' } };
   // A running turn whose admitted effect outlived the lease lost its worker: its outcome needs reconciliation.
   const orphaned = progress.status === 'running' && (await hasOrphanedEffect(runtime.recovery, { caller, conversationId, turnId }));
-  return { ok: true, value: { turnId, ...progress, ...(orphaned ? { status: 'needs-reconciliation' } : {}) } };
+  // The owning run stays out of the answer: a client whose recovery predates run leases parses the answer strictly.
+  const { status, lastSeq } = progress;
+  return { ok: true, value: { turnId, status: orphaned ? 'needs-reconciliation' : status, lastSeq } };
 }
 
 /**

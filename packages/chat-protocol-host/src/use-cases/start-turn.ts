@@ -9,7 +9,8 @@ import { isCleanText } from '@papercusp/chat-protocol-core';
 import type { ChatAgentTurn } from '../chat-agent.js';
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import { runChatTurn, type RunChatTurnContext } from '../run/run-chat-turn.js';
-import { watchTurnCancellation } from '../run/watch-turn-cancellation.js';
+import { interruptionReason } from '../run/run-interruption.js';
+import { watchTurnRun } from '../run/watch-turn-run.js';
 import { readAgentHistory } from './agent-history.js';
 import { answerExistingTurn } from './existing-turn.js';
 import { NOT_FOUND, hostRefusal, type HostRefusal, type HostResult } from './host-refusal.js';
@@ -97,12 +98,14 @@ export function turnRunContext(runtime: HostRuntime, turn: ChatAgentTurn, caller
  */
 export async function startTurn(runtime: HostRuntime, request: StartTurnRequest): Promise<HostResult<{ readonly turnId: string }>> {
   const { caller, conversationId, clientTurnId, text } = request;
-  const { recovery, store, runs } = runtime;
+  const { recovery } = runtime;
   const refused = await grantTurn(runtime, caller, conversationId);
   if (refused !== null) return refused;
   const turnId = await hostTurnId(conversationId, clientTurnId);
+  // One run id per run: a turn started again (a resend) keeps the run it was started with.
+  const runId = `run_${crypto.randomUUID().replace(/-/g, '')}`;
   // No effect is authorized up front: the run declares each tool call's effect as the agent makes it (§6 rule 1).
-  const started = await recovery.startTurn({ caller, conversationId, turnId, effectIds: [] });
+  const started = await recovery.startTurn({ caller, conversationId, turnId, effectIds: [], runId });
   if (!started.ok) {
     if (started.code === 'forbidden') return NOT_FOUND;
     // The id names a turn of another conversation: a client's error (409), not an outage.
@@ -111,23 +114,44 @@ export async function startTurn(runtime: HostRuntime, request: StartTurnRequest)
       return hostRefusal('store-unavailable', started.message);
     }
   }
-  if (!started.ok || started.outcome === 'existing') return answerExistingTurn(store, { conversationId, turnId, text });
+  if (!started.ok || started.outcome === 'existing') return answerExistingTurn(runtime, { caller, conversationId, turnId, text });
+  runTurn(runtime, { conversationId, turnId, text }, caller, runId, started.turn.run?.leaseExpiresAt);
+  return { ok: true, value: { turnId } };
+}
+
+// Runs a started turn in this process, registered in `runtime.runs` until it ends. A cancellation or an interruption
+// committed through any host process reaches it through its turn record, a lost lease through its renewals; the
+// run's signal reaches its agent and every execution it started.
+function runTurn(
+  runtime: HostRuntime,
+  turn: ChatAgentTurn,
+  caller: ChatHostCaller,
+  runId: string,
+  leaseExpiresAt: string | undefined,
+): void {
+  const { conversationId, turnId } = turn;
   const controller = new AbortController();
-  runs.set(turnId, controller);
-  // A cancellation committed through another host process reaches this run through its turn record; the run's
-  // signal reaches its agent and every execution it started.
-  const stopWatching = watchTurnCancellation({
-    turnStore: store.turnStore,
+  const stop = (why: 'cancelled' | 'interrupted'): void => {
+    if (!controller.signal.aborted) controller.abort(why === 'interrupted' ? interruptionReason('it no longer owns the turn') : undefined);
+  };
+  const now = (): number => Date.parse(runtime.clock());
+  const stopWatching = watchTurnRun({
+    turnStore: runtime.store.turnStore,
     turnId,
-    intervalMs: runtime.cancelPollMs,
-    onCancelled: () => controller.abort(),
+    runId,
+    renew: () => runtime.recovery.renewRunLease({ caller, conversationId, turnId, runId }),
+    leaseExpiresAt: leaseExpiresAt === undefined ? now() + runtime.runLeaseMs : Date.parse(leaseExpiresAt),
+    pollMs: runtime.cancelPollMs,
+    renewEveryMs: Math.max(1, Math.floor(runtime.runLeaseMs / 3)),
+    now,
+    onStop: stop,
   });
-  void runChatTurn(turnRunContext(runtime, { conversationId, turnId, text }, caller, controller.signal))
+  const ended = runChatTurn(turnRunContext(runtime, turn, caller, controller.signal))
     // runChatTurn never rejects; this keeps a future bug from becoming an unhandled rejection that ends the process.
     .catch(() => undefined)
     .finally(() => {
       stopWatching();
-      runs.delete(turnId);
+      if (runtime.runs.get(turnId)?.runId === runId) runtime.runs.delete(turnId);
     });
-  return { ok: true, value: { turnId } };
+  runtime.runs.set(turnId, { runId, caller, conversationId, stop, ended });
 }

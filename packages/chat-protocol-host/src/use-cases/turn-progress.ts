@@ -6,12 +6,13 @@
  * recovery's `TurnStatusResponse` without the turn id.
  */
 import type { ChatTurnStatus } from '@papercusp/chat-protocol-core';
-import { readTurnStatus, type ChatEventLog, type TurnStore } from '@papercusp/chat-protocol-recovery';
+import { readTurnStatus, type ChatEventLog, type RunLease, type TurnStore } from '@papercusp/chat-protocol-recovery';
 
-/** A turn's status and the seq of its latest frame (0: none yet). */
+/** A turn's status, the seq of its latest frame (0: none yet), and for a running turn the run that owns it until when. */
 export interface TurnProgress {
   readonly status: ChatTurnStatus;
   readonly lastSeq: number;
+  readonly run?: RunLease;
 }
 
 /**
@@ -32,5 +33,7 @@ export async function readTurnProgress(
   // The host passes ids its routes validated, so a refusal here is the store's: unavailable.
   if (!read.ok) return 'unavailable';
   const { value } = read;
-  return value.status === 'not-found' ? null : { status: value.status, lastSeq: value.lastSeq };
+  if (value.status === 'not-found') return null;
+  const { status, lastSeq, run } = value;
+  return run === undefined ? { status, lastSeq } : { status, lastSeq, run };
 }
