@@ -21,6 +21,7 @@ import { createRequestChecks } from './routes/check-request.js';
 import { methodNotAllowedResponse, notFoundResponse, refusalResponse } from './routes/host-responses.js';
 import { withBodyDeadline } from './routes/read-json-body.js';
 import { registerV1Routes } from './routes/v1-routes.js';
+import { DEFAULT_DRAIN_MS, drainHost } from './use-cases/drain-host.js';
 import { createHostRuntime } from './use-cases/host-runtime.js';
 
 /**
@@ -131,6 +132,30 @@ export interface ChatHostOptions {
   readonly openTelemetry?: ChatHostOpenTelemetry;
 }
 
+/** What `close` takes. */
+export interface ChatHostCloseOptions {
+  /**
+   * How long running turns get to finish before the host interrupts them and writes their tails itself (a
+   * non-negative safe integer of milliseconds; default 10 000).
+   */
+  readonly drainMs?: number;
+}
+
+/** The host's handler ({@link createChatHost}): a web-standard `(request) => Promise<Response>`, and its drain. */
+export interface ChatHostHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * Drains this host process (DESIGN §11.2; the command calls it on SIGTERM): new turns are refused at once with
+   * `503 { code: 'draining' }` and `Retry-After`, so a load balancer's retry reaches another process; running turns
+   * may finish within `drainMs`; then each still running is interrupted (its agent's `signal` aborted) and its
+   * tail written — `tool_result`s, cards closed `interrupted`, `done { status: 'interrupted' }` — and the open
+   * event streams end, a v1 stream with a `retry:` field, so clients resume on another process with no frame lost
+   * or doubled. Every other route keeps answering. Idempotent (a later call answers the first call's promise); rejects
+   * only with a `TypeError` for a `drainMs` that is not a non-negative safe integer.
+   */
+  close(options?: ChatHostCloseOptions): Promise<void>;
+}
+
 // The methods the routes are registered for; Hono answers HEAD with its GET route.
 const ROUTED_METHODS = ['GET', 'POST'] as const;
 
@@ -146,7 +171,7 @@ const ROUTED_METHODS = ['GET', 'POST'] as const;
  * for every method; `HEAD` is answered as `GET` without its body, which is
  * cancelled (a stream's slot is released at once); the handler never rejects.
  */
-export function createChatHost(options: ChatHostOptions): (request: Request) => Promise<Response> {
+export function createChatHost(options: ChatHostOptions): ChatHostHandler {
   const runtime = createHostRuntime(options);
   const checks = createRequestChecks(runtime, options.authenticate);
   const app = new Hono();
@@ -174,7 +199,7 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
   });
   app.onError(() => refusalResponse('internal-error', 'the host failed'));
 
-  return async (request) => {
+  const handle = async (request: Request): Promise<Response> => {
     try {
       if (request.method === 'HEAD') {
         // Hono would answer HEAD with the GET answer's body dropped unread, so a stream's end (its slot, its
@@ -188,4 +213,14 @@ export function createChatHost(options: ChatHostOptions): (request: Request) => 
       return refusalResponse('internal-error', 'the host failed');
     }
   };
+  let drained: Promise<void> | undefined;
+  const close = (closeOptions?: ChatHostCloseOptions): Promise<void> => {
+    if (drained !== undefined) return drained;
+    const drainMs = closeOptions?.drainMs ?? DEFAULT_DRAIN_MS;
+    if (!Number.isSafeInteger(drainMs) || drainMs < 0)
+      return Promise.reject(new TypeError('close: drainMs must be a non-negative safe integer'));
+    drained = drainHost(runtime, drainMs);
+    return drained;
+  };
+  return Object.assign(handle, { close });
 }

@@ -3,6 +3,8 @@ import type * as openTelemetryApi from '@opentelemetry/api';
 import type { Context, ContextAPI, Span, TraceAPI, Tracer } from '@opentelemetry/api';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  type ChatHostCloseOptions,
+  type ChatHostHandler,
   createChatHost,
   createScriptedChatAgent,
   type ChatAgent,
@@ -42,8 +44,11 @@ describe('the public types of @papercusp/chat-protocol-host', () => {
     expectTypeOf<ConversationStateAnswer['pruned'][number]>().toEqualTypeOf<{ readonly turnId: string; readonly lastSeq: number }>();
   });
 
-  it('createChatHost returns a web-standard handler', () => {
-    expectTypeOf(createChatHost).returns.toEqualTypeOf<(request: Request) => Promise<Response>>();
+  it('createChatHost returns a web-standard handler with its drain (DESIGN §11, §11.2)', () => {
+    expectTypeOf(createChatHost).returns.toEqualTypeOf<ChatHostHandler>();
+    expectTypeOf<ChatHostHandler>().toMatchTypeOf<(request: Request) => Promise<Response>>();
+    expectTypeOf<ChatHostHandler['close']>().toEqualTypeOf<(options?: ChatHostCloseOptions) => Promise<void>>();
+    expectTypeOf<ChatHostCloseOptions>().toEqualTypeOf<{ readonly drainMs?: number }>();
   });
 
   it('a ChatAgentStep discriminates on type; a tool step names a declared tool, a remote-tool carries its outcome (issue 26)', () => {

@@ -18,7 +18,7 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import { startPostgresCluster } from '../../../test-support/postgres-cluster.mjs';
 import type { ChatHostCaller } from './chat-host-caller.js';
-import { createChatHost, type ChatHostOptions } from './create-chat-host.js';
+import { createChatHost, type ChatHostHandler, type ChatHostOptions } from './create-chat-host.js';
 import { createNodeRequestListener } from './node/node-request-listener.js';
 import { createScriptedChatAgent, type ScriptedChatAgentOptions } from './scripted/scripted-agent.js';
 import type { Host } from '../../../test-support/host-requests.js';
@@ -83,7 +83,7 @@ export type TestStore = Awaited<ReturnType<typeof openTestStore>>;
 
 /** A host {@link startHost} serves: its handler too, for requests made in process (no HTTP). */
 export interface LoopbackHost extends Host {
-  readonly handler: (request: Request) => Promise<Response>;
+  readonly handler: ChatHostHandler;
 }
 
 /** Serves a host on a free loopback port through node:http, as the command will. */
@@ -107,6 +107,7 @@ export async function startHost(
       | 'onEvent'
       | 'openTelemetry'
       | 'clock'
+      | 'runLeaseMs'
     >
   > = {},
 ): Promise<LoopbackHost> {

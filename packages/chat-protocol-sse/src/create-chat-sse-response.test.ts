@@ -386,6 +386,19 @@ describe('createChatSseResponse: heartbeats and ends (DESIGN §10)', () => {
     expect(liveIntervals()).toBe(0);
   });
 
+  it('a v1 stream ended by options.signal closes with a retry: field, the hint to resume elsewhere (a draining host)', async () => {
+    const shutdown = new AbortController();
+    options = { ...options, heartbeatMs: 60_000, retryMs: 250, signal: shutdown.signal };
+    await appendAll(log, turnOf(1, false));
+    const response = await get();
+    const text = response.text();
+    await eventually(() => log.liveSubscriptions() === 1);
+    shutdown.abort();
+    const body = await text;
+    expect(body.startsWith('retry: 250\n\n')).toBe(true);
+    expect(body.endsWith('\n\nretry: 250\n\n')).toBe(true);
+  });
+
   it.each([
     ['a finished turn replayed whole', true],
     ['a running turn whose reader cancels', false],

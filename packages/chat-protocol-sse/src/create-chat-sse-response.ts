@@ -75,7 +75,10 @@ export interface CreateChatSseResponseOptions {
   readonly turnId: string;
   /** Milliseconds between heartbeat comments (default {@link DEFAULT_CHAT_SSE_HEARTBEAT_MS}). */
   readonly heartbeatMs?: number;
-  /** Aborting it closes the stream (the host shuts down); the client resumes elsewhere. */
+  /**
+   * Aborting it closes the stream (the host shuts down or drains): a v1 stream's last field is then `retry:
+   * <retryMs>` again, the hint to resume, on another process, after that delay.
+   */
   readonly signal?: AbortSignal;
   /** The `retry:` field the stream opens with, in milliseconds (default {@link DEFAULT_CHAT_SSE_RETRY_MS}). */
   readonly retryMs?: number;
@@ -196,7 +199,8 @@ const unavailable = (operation: string, error: unknown): ChatSseRefusalBody => (
  *   reconnects after that delay. Heartbeat comments (`CHAT_SSE_HEARTBEAT`) every `heartbeatMs`.
  * - The stream ends after the terminal frame (`done`, `error`), or when the
  *   subscription ends (`terminal`, or `lost`: the client resumes), or on abort
- *   of `request.signal` or `options.signal`.
+ *   of `request.signal` or `options.signal` (a v1 stream ended by `options.signal`
+ *   closes with a `retry: <retryMs>` field: resume elsewhere).
  * - `204` (no body) when the cursor is at the end of a finished turn: there is
  *   nothing more to send, ever, and the client stops.
  * - A reader that leaves more than `maxUnreadBytes` of live frames and
@@ -302,7 +306,8 @@ export async function createChatSseResponse(request: Request, options: CreateCha
     return messages.map((message, index) => (index === last ? `id: ${formatChatCursor(envelope)}\n${message}` : message)).join('');
   };
   const closingMessages = (): string => {
-    if (framing?.end === undefined || broken) return '';
+    if (framing === undefined) return signal?.aborted === true ? `retry: ${retryMs}\n\n` : '';
+    if (framing.end === undefined || broken) return '';
     try {
       return framing.end(encodedTerminal).join('');
     } catch {

@@ -112,6 +112,16 @@ describe('createUnreadByteQueue: the last chunk and the cut (issue 25, the frami
     expect(await readAll(empty.stream)).toBe('x');
   });
 
+  it('close(last) while the reader waits for a chunk: the last chunk reaches it and the stream closes once, with no throw', async () => {
+    const finishes: string[] = [];
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: (reason) => finishes.push(reason) });
+    const reading = readAll(queue.stream);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(() => queue.close(() => 'retry: 250\n\n')).not.toThrow();
+    expect(await reading).toBe('retry: 250\n\n');
+    expect(finishes).toEqual(['closed']);
+  });
+
   it('cut ends the stream after what the reader already has, dropping the backlog and the held chunks, even from inside the backlog', async () => {
     const finishes: string[] = [];
     // A read-ahead of 2 bytes: the backlog gives one chunk per pull, so the cut comes from inside a later pull.

@@ -99,9 +99,10 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
     }
     if (!finished && closing && backlog === undefined && held.length === 0) {
       const last = lastChunk?.() ?? '';
+      // Finished before the last chunk goes in: its enqueue may fulfil a pending read and pull again, re-entering here.
+      finish('closed');
       if (last !== '') controller.enqueue(encoder.encode(last));
       controller.close();
-      finish('closed');
     }
   };
 

@@ -6,8 +6,10 @@
  */
 import type { CardResponse } from '@papercusp/chat-protocol-core';
 import type { ChatHostCaller } from '../chat-host-caller.js';
+import { turnIdOfCard } from '../run/ask-card.js';
 import { NOT_FOUND, hostRefusal, type HostResult } from './host-refusal.js';
 import type { HostRuntime } from './host-runtime.js';
+import { interruptIfRunGone } from './interrupt-turn.js';
 
 /** A card answer: who answers, in which conversation, and the `CardResponse` (its correlation id the card's). */
 export interface AnswerCardRequest {
@@ -25,12 +27,16 @@ export type AnsweredCard =
  * Answers the card. Refusals: `not-found`, `store-unavailable` (also for an
  * answer that could not be confirmed), `already-closed` with the stored
  * `{ correlationId, status }` when another answer closed it first,
- * `invalid-body` with the resolver's `reason` for a value the card refuses,
+ * `invalid-body` with the resolver's `reason` for a value the card refuses
+ * (a card whose turn is past its run lease is closed `interrupted` first: `already-closed`),
  * `card-refused` with its `reason` otherwise. Never rejects.
  */
 export async function answerCard(runtime: HostRuntime, request: AnswerCardRequest): Promise<HostResult<AnsweredCard>> {
   const { caller, conversationId, response } = request;
   const { correlationId } = response;
+  // A card whose turn's run is gone is closed with the turn's tail first: the answer then finds it closed.
+  const turnId = turnIdOfCard(correlationId);
+  if (turnId !== null) await interruptIfRunGone(runtime, { caller, conversationId, turnId });
   const answer = await runtime.resolver.respond({ caller, conversationId, response });
   if (!answer.ok) {
     if (answer.code === 'not-found') return NOT_FOUND;

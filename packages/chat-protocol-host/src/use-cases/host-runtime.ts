@@ -31,6 +31,16 @@ export interface HostRun {
   readonly ended: Promise<void>;
 }
 
+/** Where the host stands in its drain (§11.2). */
+export interface HostLifecycle {
+  /** Set once the drain began: new turns are refused. */
+  draining: boolean;
+  /** Aborted once the drain gave up this process's runs: open streams end with a `retry:` hint, new ones are refused. */
+  readonly streamsEnd: AbortController;
+  /** The event streams this process has open: each one's turn, and a promise settled when it ended. */
+  readonly openStreams: Set<{ readonly turnId: string; readonly ended: Promise<void> }>;
+}
+
 /** The host's runtime: see the module comment. */
 export interface HostRuntime {
   readonly store: ChatHostStore;
@@ -42,6 +52,7 @@ export interface HostRuntime {
   /** The effects this process runs, by `<turnId>/<effectId>`, so a cancellation aborts them. */
   readonly effects: Map<string, AbortController>;
   readonly cardWakeups: CardWakeups;
+  readonly lifecycle: HostLifecycle;
   readonly streams: StreamLimit;
   readonly clock: () => string;
   /** The caller's current right to the conversation: `false` for a refusal or a store that throws. Never rejects. */
@@ -110,6 +121,7 @@ export function createHostRuntime(options: ChatHostOptions): HostRuntime {
     runs: new Map(),
     effects,
     cardWakeups: createCardWakeups(options.cardPollMs ?? 1000),
+    lifecycle: { draining: false, streamsEnd: new AbortController(), openStreams: new Set() },
     streams: createStreamLimit(options.maxStreamsPerCaller ?? 8),
     clock,
     authorized,

@@ -7,7 +7,7 @@
  * it gives up. It owns judging whether a turn needs it and that order; the
  * tail itself is `close-turn-log.ts`'s.
  */
-import { isRunLeaseExpired } from '@papercusp/chat-protocol-recovery';
+import { isRunLeaseExpired, type TurnRecord } from '@papercusp/chat-protocol-recovery';
 import type { ChatHostCaller } from '../chat-host-caller.js';
 import { closeTurnLog } from '../run/close-turn-log.js';
 import type { HostRuntime } from './host-runtime.js';
@@ -31,11 +31,11 @@ export interface InterruptTurnRequest {
 export type InterruptTurnOutcome = 'interrupted' | 'lease-held' | 'not-running' | 'unavailable';
 
 /**
- * Whether a turn's progress calls for {@link interruptTurn} at `now`: it is
+ * Whether a turn's progress (or its record) calls for {@link interruptTurn} at `now`: it is
  * running past its run lease (or with no run named: a turn from before run
- * leases), or it was interrupted and its log has no terminal frame yet.
+ * leases), or it was interrupted (and its log may have no terminal frame yet).
  */
-export function needsInterruption(progress: TurnProgress, now: string): boolean {
+export function needsInterruption(progress: Pick<TurnProgress | TurnRecord<unknown>, 'status' | 'run'>, now: string): boolean {
   if (progress.status === 'interrupted') return true;
   if (progress.status !== 'running') return false;
   return isRunLeaseExpired(progress, now);
@@ -67,6 +67,26 @@ export async function interruptTurn(runtime: HostRuntime, request: InterruptTurn
 }
 
 /**
+ * Interrupts the turn (writing its tail) when its record — `record`, or the
+ * store's when not given — {@link needsInterruption}; nothing for a turn that
+ * is not the conversation's or cannot be read. One record read at most, no
+ * frame, unless it interrupts. Never rejects.
+ */
+export async function interruptIfRunGone(
+  runtime: HostRuntime,
+  request: Omit<InterruptTurnRequest, 'runId'>,
+  record?: TurnRecord<unknown>,
+): Promise<void> {
+  let found = record;
+  try {
+    found ??= (await runtime.store.turnStore.read(request.turnId))?.record;
+  } catch {
+    return;
+  }
+  if (found?.conversationId === request.conversationId && needsInterruption(found, runtime.clock())) await interruptTurn(runtime, request);
+}
+
+/**
  * The turn's progress as {@link readTurnProgress} reads it, after
  * interrupting the turn (and writing its tail) when it
  * {@link needsInterruption}: what the status route, a resend, the cards route
@@ -82,4 +102,48 @@ export async function readSettledProgress(
   const progress = await readTurnProgress(runtime.store, conversationId, turnId);
   if (progress === null || progress === 'unavailable' || !needsInterruption(progress, runtime.clock())) return progress;
   return (await interruptTurn(runtime, request)) === 'interrupted' ? readTurnProgress(runtime.store, conversationId, turnId) : progress;
+}
+
+// How long after a lease's deadline a follower looks again, so the owner's last renewal has had its chance.
+const LEASE_GRACE_MS = 100;
+
+/**
+ * Watches the run lease of a turn a follower of this process streams: at the
+ * lease's deadline it reads the turn record, and interrupts the turn (writing
+ * its tail, which the stream then carries) when the lease ran out, or waits
+ * for the renewed deadline; it stops once the turn is no longer running. So a
+ * follower's stream ends within the lease (plus one read) of its run's death,
+ * with no sweeper. The returned function stops it (idempotent). One record
+ * read per lease period per open stream; never throws.
+ */
+export function watchFollowedTurn(runtime: HostRuntime, request: Omit<InterruptTurnRequest, 'runId'>, leaseExpiresAt: string): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (deadline: string): void => {
+    if (stopped) return;
+    const waitMs = Math.max(0, Date.parse(deadline) - Date.parse(runtime.clock())) + LEASE_GRACE_MS;
+    timer = setTimeout(() => void look(), Number.isFinite(waitMs) ? waitMs : runtime.runLeaseMs);
+    timer.unref?.();
+  };
+  const look = async (): Promise<void> => {
+    let record: TurnRecord<unknown> | undefined;
+    try {
+      record = (await runtime.store.turnStore.read(request.turnId))?.record;
+    } catch {
+      // The store did not answer: look again a lease later.
+      arm(new Date(Date.parse(runtime.clock()) + runtime.runLeaseMs).toISOString());
+      return;
+    }
+    if (stopped || record === undefined || record.status === 'cancelled') return;
+    if (needsInterruption(record, runtime.clock())) {
+      await interruptTurn(runtime, request);
+      return;
+    }
+    if (record.run !== undefined) arm(record.run.leaseExpiresAt);
+  };
+  arm(leaseExpiresAt);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

@@ -89,7 +89,7 @@ export function turnRunContext(runtime: HostRuntime, turn: ChatAgentTurn, caller
 
 /**
  * Starts the turn once per client turn id and runs it in this process.
- * Guarantees: a conversation the caller holds no grant to (and cannot claim)
+ * Guarantees: a draining host refuses it (`draining`) before anything is claimed or written; a conversation the caller holds no grant to (and cannot claim)
  * is `not-found`, and a claim that throws `store-unavailable`, both before
  * anything is written; a new turn is `{ turnId }` with its run started; a
  * resend is `turn-in-flight` or `turn-already-processed` with the `turnId`,
@@ -99,6 +99,8 @@ export function turnRunContext(runtime: HostRuntime, turn: ChatAgentTurn, caller
 export async function startTurn(runtime: HostRuntime, request: StartTurnRequest): Promise<HostResult<{ readonly turnId: string }>> {
   const { caller, conversationId, clientTurnId, text } = request;
   const { recovery } = runtime;
+  if (runtime.lifecycle.draining)
+    return hostRefusal('draining', 'this host process is shutting down: send the turn again (another process takes it)');
   const refused = await grantTurn(runtime, caller, conversationId);
   if (refused !== null) return refused;
   const turnId = await hostTurnId(conversationId, clientTurnId);

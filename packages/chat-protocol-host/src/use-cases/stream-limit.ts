@@ -11,8 +11,11 @@ import type { ChatHostCaller } from '../chat-host-caller.js';
 export interface StreamLimit {
   /** Takes a slot for `caller`: false when the caller already holds `max`. */
   acquire(caller: ChatHostCaller): boolean;
-  /** Wraps a stream response so its slot is released exactly once when its body ends, errors or is cancelled. */
-  release(caller: ChatHostCaller, response: Response): Response;
+  /**
+   * Wraps a stream response so its slot is released exactly once when its body ends, errors or is cancelled;
+   * `onEnd` is called then too (once).
+   */
+  release(caller: ChatHostCaller, response: Response, onEnd?: () => void): Response;
 }
 
 // One key per caller: its id and every authority field (tenant, principal, customer, public owner), as a JSON
@@ -37,11 +40,12 @@ export function createStreamLimit(max: number): StreamLimit {
       open.set(key, count + 1);
       return true;
     },
-    release(caller, response) {
+    release(caller, response, onEnd) {
       const key = callerKey(caller);
       const body = response.body;
       if (body === null) {
         free(key);
+        onEnd?.();
         return response;
       }
       const reader = body.getReader();
@@ -50,6 +54,7 @@ export function createStreamLimit(max: number): StreamLimit {
         if (!released) {
           released = true;
           free(key);
+          onEnd?.();
         }
       };
       const wrapped = new ReadableStream<Uint8Array>({
