@@ -2,14 +2,15 @@
 // One reference host in a process of its own, as the command runs it: `node host-process.mjs <url> <schema> <options-json>`.
 // It serves the package's build on a free loopback port over a node-postgres pool of its own on the real server, prints
 // `{"port":N}` once listening and `{"effect":"<turnId>"}` each time the scripted refund's external effect starts, and
-// runs until it is killed (the tests SIGKILL it to prove what an orphaned run leaves behind).
+// runs until it is killed (the tests SIGKILL it to prove what an orphaned run leaves behind). On SIGTERM it drains as the
+// command does (`close({ drainMs })`, the `drainMs` option), prints `{"drained":true}`, and exits 0.
 import { createServer } from 'node:http';
 import { createChatHost, createNodeRequestListener, createScriptedChatAgent } from '@papercusp/chat-protocol-host';
 import { createPostgresChatStore, pgDatabase } from '@papercusp/chat-protocol-postgres';
 import pg from 'pg';
 
 const [url, schema = 'chat_protocol', optionsJson = '{}'] = process.argv.slice(2);
-const { toolDelayMs, ...hostOptions } = JSON.parse(optionsJson);
+const { toolDelayMs, drainMs, ...hostOptions } = JSON.parse(optionsJson);
 const pool = new pg.Pool({ connectionString: url, max: 10 });
 
 /** @type {Record<string, { callerId: string, principalId: string, tenantId: string, customerId: null, publicOwnerId: null }>} */
@@ -44,4 +45,13 @@ const server = createServer(createNodeRequestListener(handler));
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0 })}\n`);
+});
+process.once('SIGTERM', () => {
+  void handler.close(drainMs === undefined ? {} : { drainMs }).then(async () => {
+    process.stdout.write(`${JSON.stringify({ drained: true })}\n`);
+    server.closeAllConnections();
+    server.close();
+    await pool.end();
+    process.exit(0);
+  });
 });
