@@ -16,6 +16,8 @@ describe('parseHostCommand (issue 17, "The host": the chat-protocol-host command
           tokens: null,
           toolDelayMs: 0,
           cardPollMs: 1000,
+          runLeaseMs: 30_000,
+          drainMs: 10_000,
           agentModule: null,
         },
       },
@@ -23,10 +25,13 @@ describe('parseHostCommand (issue 17, "The host": the chat-protocol-host command
   });
 
   it('reads --flag value and --flag=value, DATABASE_URL, and the tokens as token=caller@tenant', () => {
-    const parsed = parseHostCommand(['--port=0', '--host', '0.0.0.0', '--tool-delay-ms', '1500', '--agent=./agent.mjs'], {
-      DATABASE_URL: 'postgres://db/chat',
-      CHAT_PROTOCOL_HOST_TOKENS: 'aaaaaaaaaaaaaaaa=ana@acme, bbbbbbbbbbbbbbbb=bob@globex',
-    });
+    const parsed = parseHostCommand(
+      ['--port=0', '--host', '0.0.0.0', '--tool-delay-ms', '1500', '--agent=./agent.mjs', '--run-lease-ms=5000', '--drain-ms', '0'],
+      {
+        DATABASE_URL: 'postgres://db/chat',
+        CHAT_PROTOCOL_HOST_TOKENS: 'aaaaaaaaaaaaaaaa=ana@acme, bbbbbbbbbbbbbbbb=bob@globex',
+      },
+    );
     expect(parsed).toEqual({
       ok: true,
       value: {
@@ -42,6 +47,8 @@ describe('parseHostCommand (issue 17, "The host": the chat-protocol-host command
           ]),
           toolDelayMs: 1500,
           cardPollMs: 1000,
+          runLeaseMs: 5000,
+          drainMs: 0,
           agentModule: './agent.mjs',
         },
       },
@@ -58,6 +65,8 @@ describe('parseHostCommand (issue 17, "The host": the chat-protocol-host command
     [['--port', '65536'], {}, 'invalid-number'],
     [['--port', '-1'], {}, 'invalid-number'],
     [['--card-poll-ms', '0'], {}, 'invalid-number'],
+    [['--run-lease-ms', '0'], {}, 'invalid-number'],
+    [['--drain-ms', '-5'], {}, 'invalid-number'],
     [['--tool-delay-ms', '1.5'], {}, 'invalid-number'],
     [['--data-dir', 'here'], { DATABASE_URL: 'postgres://db/chat' }, 'conflicting-database'],
     [[], { CHAT_PROTOCOL_HOST_TOKENS: 'aaaaaaaaaaaaaaaa=ana' }, 'invalid-tokens'],

@@ -29,6 +29,10 @@ export interface HostCommandOptions {
   readonly toolDelayMs: number;
   /** How often a waiting turn reads its card when the answer reached another process. */
   readonly cardPollMs: number;
+  /** The run lease (DESIGN §6 rule 12): a turn whose process died ends within it plus one sweep; the sweeper runs every lease. */
+  readonly runLeaseMs: number;
+  /** On SIGTERM or SIGINT, how long running turns get to finish before they are interrupted (DESIGN §11.2). */
+  readonly drainMs: number;
   /** The `--agent` module's path as given (resolved against the working directory when loaded), or null for the scripted agent. */
   readonly agentModule: string | null;
 }
@@ -61,6 +65,10 @@ options:
   --data-dir <path>     keep the data in PGlite in this folder (default ${DEFAULT_HOST_DATA_DIRECTORY})
   --tool-delay-ms <n>   how long the scripted refund takes (default 0)
   --card-poll-ms <n>    how often a waiting turn reads its card (default 1000)
+  --run-lease-ms <n>    a turn whose host process died ends within this plus one
+                        sweep (default 30000; the same on every process of a database)
+  --drain-ms <n>        on SIGTERM or SIGINT, how long running turns get to finish
+                        before they are interrupted and the command exits (default 10000)
   --help                print this and exit
 
 environment:
@@ -73,11 +81,22 @@ environment:
 A conversation belongs to the caller whose first accepted turn names it (POST
 /turns, or the AG-UI and AI SDK POSTs); a refused request claims nothing, and
 anyone else gets 404 for it, exactly as for a conversation that does not exist.
+On SIGTERM (or SIGINT) the command drains: new turns get 503 with Retry-After, running
+turns finish within --drain-ms or are interrupted (their clients see done: interrupted
+and may send again), open streams end with a retry: hint, and the command exits.
 exit code: 0 after SIGINT or SIGTERM, 1 when the database cannot be opened, 2 for bad options
 or an --agent module that cannot be loaded or is not an agent
 `;
 
-const NUMBER_FLAGS = { '--port': 'port', '--tool-delay-ms': 'toolDelayMs', '--card-poll-ms': 'cardPollMs' } as const;
+const NUMBER_FLAGS = {
+  '--port': 'port',
+  '--tool-delay-ms': 'toolDelayMs',
+  '--card-poll-ms': 'cardPollMs',
+  '--run-lease-ms': 'runLeaseMs',
+  '--drain-ms': 'drainMs',
+} as const;
+// Intervals that must not be 0.
+const POSITIVE: ReadonlySet<string> = new Set(['cardPollMs', 'runLeaseMs']);
 
 /**
  * Reads `argv` (without the node and script paths) and `environment`.
@@ -90,7 +109,7 @@ export function parseHostCommand(
   environment: Readonly<Record<string, string | undefined>>,
 ): { readonly ok: true; readonly value: HostCommand } | ChatRefusal<HostCommandRefusalCode> {
   if (argv.includes('--help') || argv.includes('-h')) return { ok: true, value: { kind: 'help' } };
-  const numbers = { port: DEFAULT_HOST_PORT, toolDelayMs: 0, cardPollMs: 1000 };
+  const numbers = { port: DEFAULT_HOST_PORT, toolDelayMs: 0, cardPollMs: 1000, runLeaseMs: 30_000, drainMs: 10_000 };
   let listenHost = '127.0.0.1';
   let dataDirectory: string | undefined;
   let agentModule: string | null = null;
@@ -110,7 +129,7 @@ export function parseHostCommand(
     else {
       const key = NUMBER_FLAGS[name as keyof typeof NUMBER_FLAGS];
       const number = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-      if (Number.isNaN(number) || (key === 'port' && number > 65_535) || (key === 'cardPollMs' && number === 0)) {
+      if (Number.isNaN(number) || (key === 'port' && number > 65_535) || (POSITIVE.has(key) && number === 0)) {
         return refuse(
           'invalid-number',
           `${name}: expected ${key === 'port' ? 'a port from 0 to 65535' : 'a whole number of milliseconds'}, got ${JSON.stringify(value)}`,

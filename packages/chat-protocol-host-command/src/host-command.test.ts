@@ -80,7 +80,7 @@ describe('the chat-protocol-host command: options (issue 17, "The host")', () =>
 describe('the chat-protocol-host command on PGlite in a data directory (issue 17, "The host")', () => {
   it('serves the routes on a free port, keeps each conversation to the caller who created it, stops on SIGTERM with exit 0, and keeps the data', async () => {
     const dataDirectory = temporaryDirectory();
-    const args = ['--port', '0', '--data-dir', dataDirectory];
+    const args = ['--port', '0', '--data-dir', dataDirectory, '--drain-ms', '200'];
     const first = await spawnHostCommand(args, { CHAT_PROTOCOL_HOST_TOKENS: TOKENS_VARIABLE, DATABASE_URL: undefined });
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.stdout()).toBe(`chat-protocol-host listening on ${first.url} (data: PGlite in ${dataDirectory})\n`);
@@ -106,7 +106,8 @@ describe('the chat-protocol-host command on PGlite in a data directory (issue 17
     expect((await call(host, 'GET', statusPath, null)).status).toBe(401);
     expect((await call(host, 'GET', statusPath, 'token-nobody-0123456789')).status).toBe(401);
 
-    // A turn waiting on its card with a stream open: the stop ends the stream instead of waiting for it.
+    // A turn waiting on its card with a stream open: the stop drains (§11.2), so past --drain-ms the turn is
+    // interrupted, its card closed with its tail, and the stream ends at that tail instead of waiting for the card.
     const waiting = await startTurn(host, 'c_ana_1', 'Refund order 1042', TOKENS.ana);
     const open = (async () => {
       const url = `${first.url}/v1/conversations/c_ana_1/turns/${waiting.turnId}/events`;
@@ -121,9 +122,8 @@ describe('the chat-protocol-host command on PGlite in a data directory (issue 17
     const stopped = await first.stop('SIGTERM');
     expect(stopped.code).toBe(0);
     const ended = await open;
-    expect(ended.seen).toContain('card');
-    expect(ended.seen).not.toContain('done');
-    expect(ended.reason).toBe('gave-up');
+    expect(ended.seen.slice(ended.seen.indexOf('card'))).toEqual(['card', 'card_closed', 'done']);
+    expect(ended.reason).toBe('terminal');
     expect(stopped.stdout.endsWith('chat-protocol-host stopped (SIGTERM)\n')).toBe(true);
 
     // The same data directory again: the turn and its owner are still there.
@@ -132,6 +132,13 @@ describe('the chat-protocol-host command on PGlite in a data directory (issue 17
     expect(status.status).toBe(200);
     expect(status.body).toMatchObject({ status: 'completed' });
     expect(await call(hostAt(second.url), 'GET', statusPath, TOKENS.bob)).toEqual(missing);
+    const waitingStatus = await call(
+      hostAt(second.url),
+      'GET',
+      `/v1/conversations/c_ana_1/turns/by-client-id/${waiting.clientTurnId}`,
+      TOKENS.ana,
+    );
+    expect(waitingStatus.body).toMatchObject({ status: 'interrupted' });
     expect((await second.stop('SIGINT')).code).toBe(0);
   });
 

@@ -27,7 +27,7 @@ export interface RunningHostCommand {
   readonly database: string;
   /** The token made up for `local@local` when none was configured, else null. */
   readonly generatedToken: string | null;
-  /** Stops taking requests, ends open streams, then closes the database; harmless twice. */
+  /** Drains the host (`--drain-ms`: new turns refused, running ones end or are interrupted), stops taking requests, ends open streams, then closes the database; harmless twice. */
   readonly close: () => Promise<void>;
 }
 
@@ -74,6 +74,7 @@ export async function startHostCommand(
     agent,
     authenticate,
     cardPollMs: options.cardPollMs,
+    runLeaseMs: options.runLeaseMs,
     claimConversation: (claim) => claimConversationOwner(opened.database, claim),
   });
   const sockets = new Set<Socket>();
@@ -103,6 +104,8 @@ export async function startHostCommand(
     generatedToken,
     close: () => {
       closing ??= (async () => {
+        // Drained first (§11.2): new turns are refused, running ones end or are interrupted, open streams end with `retry:`.
+        await host.close({ drainMs: options.drainMs });
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         // Open event streams never end on their own: ending their sockets releases their subscriptions.
         for (const socket of sockets) socket.destroy();
