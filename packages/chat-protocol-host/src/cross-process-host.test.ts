@@ -6,54 +6,23 @@
  * runs in the process that accepted it; streaming, card answers, cancellation
  * and `/state` work through any of them, and a killed owner's turn still ends.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { createPostgresChatStore, migrateChatStore, pgDatabase } from '@papercusp/chat-protocol-postgres';
 import { followChatTurn } from '@papercusp/chat-protocol-sse';
 import type { ChatEventEnvelope, ChatStateV1 } from '@papercusp/chat-protocol-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../test-support/postgres-cluster.mjs';
-import { auth, call, cardOf, follow, startTurn, type Host } from './loopback-host.testing.js';
+import { hostProcesses, waitFor, type HostProcess } from './host-processes.testing.js';
+import { auth, call, cardOf, follow, startTurn } from './loopback-host.testing.js';
 import { SCRIPTED_REFUND_CALL_ID } from './scripted/scripted-agent.js';
 
 const SCHEMA = 'host_cross';
-const HOST_PROCESS = fileURLToPath(new URL('../test/host-process.mjs', import.meta.url));
-
-interface HostProcess extends Host {
-  readonly child: ChildProcess;
-}
 
 let cluster: PostgresCluster;
 let pool: pg.Pool;
-const children: ChildProcess[] = [];
+const processes = hostProcesses();
+const spawnHost = (options: Record<string, number>): Promise<HostProcess> => processes.spawn(cluster.url, SCHEMA, options);
 
-// Starts a host process and resolves once it listens; its `effect` lines are the launch ledger.
-async function spawnHost(options: Record<string, number>): Promise<HostProcess> {
-  const child = spawn(process.execPath, [HOST_PROCESS, cluster.url, SCHEMA, JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const effects: string[] = [];
-  const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const message = JSON.parse(line) as { port?: number; effect?: string };
-      if (message.port !== undefined) resolve(message.port);
-      if (message.effect !== undefined) effects.push(message.effect);
-    });
-    child.once('exit', (code, signal) => reject(new Error(`the host process ended before listening: ${code ?? signal}`)));
-  });
-  return { base: `http://127.0.0.1:${port}`, effects, child };
-}
-
-const waitFor = async (condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 const events = (envelopes: readonly ChatEventEnvelope[]) => envelopes.map((envelope) => envelope.event);
 
 // A: where turns start. B: another process on the same server, whose abandoned-turn grace is longer than any test,
@@ -69,7 +38,7 @@ beforeAll(async () => {
   [hostA, hostB] = await Promise.all([spawnHost(tuning), spawnHost({ ...tuning, abandonedTurnGraceMs: 600_000 })]);
 }, 120_000);
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  await processes.killAll();
   await pool?.end();
   await cluster?.destroy();
 }, 60_000);

@@ -117,8 +117,9 @@ describe('a turn whose run lost its lease (DESIGN §6 rule 12, §11.2)', () => {
 });
 
 describe('drain (DESIGN §11.2): close({ drainMs })', () => {
-  it('refuses new turns with 503 draining and Retry-After, interrupts what still runs after drainMs and writes its tail, ends other streams with retry:', async () => {
+  it('refuses new turns with 503 draining and Retry-After, interrupts what still runs after drainMs and writes its tail, ends other streams with retry: before it resolves', async () => {
     const draining = await startHost(testStore, {}, { agent, runLeaseMs: 30_000, cancelPollMs: 50 });
+    const drainingServer = testStore.servers.at(-1);
     const alive = await startHost(testStore, {}, { agent, runLeaseMs: 30_000, cancelPollMs: 50 });
     const own = await startTurn(draining, 'c_ana_drain_own', 'hang');
     const elsewhere = await startTurn(alive, 'c_ana_drain_elsewhere', 'hang');
@@ -146,6 +147,8 @@ describe('drain (DESIGN §11.2): close({ drainMs })', () => {
     ]);
     expect(draining.handler.close()).toBe(closed);
     await closed;
+    // Closing the server as soon as the drain resolved cuts nothing: every stream's last bytes were handed over by then.
+    drainingServer?.closeAllConnections();
     expect((aborts.get(own.turnId) as DOMException | undefined)?.name).toBe('AbortError');
     const ownFollowed = await followingOwn;
     expect(ownFollowed.envelopes.at(-1)?.event).toEqual({ type: 'done', status: 'interrupted' });

@@ -3,14 +3,15 @@
 // It serves the package's build on a free loopback port over a node-postgres pool of its own on the real server, prints
 // `{"port":N}` once listening and `{"effect":"<turnId>"}` each time the scripted refund's external effect starts, and
 // runs until it is killed (the tests SIGKILL it to prove what an orphaned run leaves behind). On SIGTERM it drains as the
-// command does (`close({ drainMs })`, the `drainMs` option), prints `{"drained":true}`, and exits 0.
+// command does (`close({ drainMs })`, the `drainMs` option), prints `{"drained":true}`, and exits 0. The options are the
+// host's, plus the scripted agent's `toolDelayMs` and `deltaDelayMs`.
 import { createServer } from 'node:http';
 import { createChatHost, createNodeRequestListener, createScriptedChatAgent } from '@papercusp/chat-protocol-host';
 import { createPostgresChatStore, pgDatabase } from '@papercusp/chat-protocol-postgres';
 import pg from 'pg';
 
 const [url, schema = 'chat_protocol', optionsJson = '{}'] = process.argv.slice(2);
-const { toolDelayMs, drainMs, ...hostOptions } = JSON.parse(optionsJson);
+const { toolDelayMs, deltaDelayMs, drainMs, ...hostOptions } = JSON.parse(optionsJson);
 const pool = new pg.Pool({ connectionString: url, max: 10 });
 
 /** @type {Record<string, { callerId: string, principalId: string, tenantId: string, customerId: null, publicOwnerId: null }>} */
@@ -33,7 +34,11 @@ const store = createPostgresChatStore(pgDatabase(pool), {
 });
 const handler = createChatHost({
   store: /** @type {any} */ (store),
-  agent: createScriptedChatAgent({ toolDelayMs, onEffect: (turn) => process.stdout.write(`${JSON.stringify({ effect: turn.turnId })}\n`) }),
+  agent: createScriptedChatAgent({
+    toolDelayMs,
+    deltaDelayMs,
+    onEffect: (turn) => process.stdout.write(`${JSON.stringify({ effect: turn.turnId })}\n`),
+  }),
   authenticate: (request) => {
     const header = request.headers.get('authorization') ?? '';
     return header.startsWith('Bearer ') ? (callers[header.slice('Bearer '.length)] ?? null) : null;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ChatAgentContext, ChatAgentFeedback, ChatAgentStep } from '../chat-agent.js';
 import { SCRIPTED_REFUND_CALL_ID, createScriptedChatAgent } from './scripted-agent.js';
 
@@ -79,5 +79,37 @@ describe('createScriptedChatAgent (issue 17: a scripted, deterministic agent)', 
       retryAfterMs: 1000,
     });
     expect(steps.some((step) => step.type === 'tool')).toBe(false);
+  });
+
+  it('deltaDelayMs waits that long after each delta, and the turn’s signal ends the wait', async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const agent = createScriptedChatAgent({ deltaDelayMs: 60_000 });
+      const generator = agent.run(turn, { ...context(turn.text), signal: controller.signal });
+      const types = [(await generator.next()).value, (await generator.next()).value, (await generator.next()).value];
+      expect(types).toEqual([
+        { type: 'provenance', engine: 'scripted', model: 'scripted-refund-1' },
+        { type: 'reasoning', text: 'The order qualifies for a refund.' },
+        { type: 'delta', text: 'Looking ' },
+      ]);
+      let second: unknown;
+      const next = generator.next().then((result) => (second = result.value));
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(second).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await next;
+      expect(second).toEqual({ type: 'delta', text: 'into ord' });
+      let third: unknown;
+      const after = generator.next().then((result) => (third = result.value));
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(third).toBeUndefined();
+      controller.abort();
+      await after;
+      expect(third).toEqual({ type: 'delta', text: 'er 1042.' });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -28,6 +28,11 @@ export interface ScriptedChatAgentOptions {
   readonly onEffect?: (turn: ChatAgentTurn, callId: string) => void;
   /** The length of each streamed delta (default 8 characters). */
   readonly deltaLength?: number;
+  /**
+   * How long the agent waits after each streamed delta, in milliseconds (default 0): a slow model's stream. The turn's
+   * signal ends the wait. Tests stop or kill a host while its turn is between two deltas.
+   */
+  readonly deltaDelayMs?: number;
 }
 
 /** The call id of the scripted refund on the wire (`tool_call.callId`): the one call the scripted agent makes. */
@@ -58,10 +63,27 @@ const REFUND_COMPLETION: ChatAgentCompletion = {
   usage: { inputTokens: 120, outputTokens: 48, totalTokens: 168 },
 };
 
-// Cuts text into deltas of `length` code points, so a surrogate pair (a person's emoji echoed back) is never split.
-function* deltas(text: string, length: number): Generator<ChatAgentStep> {
+// Resolves after `ms`, or at once when `signal` aborts.
+const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+// Cuts text into deltas of `length` code points, so a surrogate pair (a person's emoji echoed back) is never split, and
+// waits `delayMs` after each (none for 0).
+async function* deltas(text: string, length: number, delayMs: number, signal: AbortSignal): AsyncGenerator<ChatAgentStep, void> {
   const points = Array.from(text);
-  for (let index = 0; index < points.length; index += length) yield { type: 'delta', text: points.slice(index, index + length).join('') };
+  for (let index = 0; index < points.length; index += length) {
+    yield { type: 'delta', text: points.slice(index, index + length).join('') };
+    if (delayMs > 0) await pause(delayMs, signal);
+  }
 }
 
 /**
@@ -75,6 +97,7 @@ function* deltas(text: string, length: number): Generator<ChatAgentStep> {
 export function createScriptedChatAgent(options: ScriptedChatAgentOptions = {}): ChatAgent {
   const toolDelayMs = options.toolDelayMs ?? 0;
   const deltaLength = options.deltaLength ?? 8;
+  const deltaDelayMs = options.deltaDelayMs ?? 0;
   const onEffect = options.onEffect;
   const refund: ChatAgentTool = {
     name: 'issue_refund',
@@ -86,31 +109,32 @@ export function createScriptedChatAgent(options: ScriptedChatAgentOptions = {}):
   };
   return {
     tools: [refund],
-    async *run(turn): AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback> {
-      if (turn.text.startsWith('cards')) return yield* scriptedCardTurn((text) => deltas(text, deltaLength));
+    async *run(turn, context): AsyncGenerator<ChatAgentStep, ChatAgentCompletion | void, ChatAgentFeedback> {
+      const stream = (text: string) => deltas(text, deltaLength, deltaDelayMs, context.signal);
+      if (turn.text.startsWith('cards')) return yield* scriptedCardTurn(stream);
       if (turn.text.startsWith('fail')) {
-        yield* deltas('Let me check. ', deltaLength);
+        yield* stream('Let me check. ');
         yield { type: 'fail', code: 'provider-unavailable', message: 'the scripted provider is down', retryable: true, retryAfterMs: 1000 };
         return;
       }
       yield { type: 'provenance', engine: 'scripted', model: 'scripted-refund-1' };
       yield { type: 'reasoning', text: 'The order qualifies for a refund.' };
-      yield* deltas('Looking into order 1042. ', deltaLength);
+      yield* stream('Looking into order 1042. ');
       const result = yield { type: 'tool', callId: SCRIPTED_REFUND_CALL_ID, name: refund.name, input: { orderId: '1042' } };
       const refunded = result?.type === 'tool-result' && result.status === 'succeeded';
       if (refunded) {
         yield { type: 'state', snapshot: { orderId: '1042', refund: 'issued', ticket: 'open' } };
         yield { type: 'navigate', href: '/orders/1042' };
       }
-      yield* deltas(refunded ? 'The refund is issued. ' : 'The refund did not go through. ', deltaLength);
-      yield* deltas(REPORT, deltaLength);
-      yield* deltas(ASK, deltaLength);
+      yield* stream(refunded ? 'The refund is issued. ' : 'The refund did not go through. ');
+      yield* stream(REPORT);
+      yield* stream(ASK);
       const answer = yield { type: 'card', card: { prompt: 'Close the ticket?', presentation: { kind: 'confirm' }, allowDecline: true } };
       const confirmed =
         answer?.type === 'card-closed' &&
         answer.resolution === 'submitted' &&
         (answer.value as { confirmed?: unknown } | undefined)?.confirmed === true;
-      yield* deltas(confirmed ? 'Ticket closed.' : 'Ticket left open.', deltaLength);
+      yield* stream(confirmed ? 'Ticket closed.' : 'Ticket left open.');
       return REFUND_COMPLETION;
     },
   };

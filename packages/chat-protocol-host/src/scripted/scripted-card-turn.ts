@@ -76,7 +76,7 @@ function describeAnswer(kind: CardKind, feedback: ChatAgentFeedback): string {
  * closing text is `You chose: <kind> <answer>; …`, in the deltas `stream` cuts.
  */
 export async function* scriptedCardTurn(
-  stream: (text: string) => Generator<ChatAgentStep>,
+  stream: (text: string) => AsyncGenerator<ChatAgentStep, void>,
 ): AsyncGenerator<ChatAgentStep, ChatAgentCompletion, ChatAgentFeedback> {
   yield { type: 'provenance', engine: 'scripted', model: 'scripted-cards-1' };
   yield* stream('One question of each kind. ');

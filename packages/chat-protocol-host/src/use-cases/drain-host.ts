@@ -24,14 +24,16 @@ export const DEFAULT_DRAIN_MS = 10_000;
  * written by it) and its tail written, whether or not its lease ran out; once
  * every run of this process ended, the open streams end (a v1 stream with a
  * `retry:` field) and new streams are refused. Resolves when all of that is
- * done; never rejects.
+ * done, the open streams' last bytes handed to their responses (a stream
+ * whose client stopped reading gets 2 s), so closing the server then cuts
+ * nothing; never rejects.
  */
 export async function drainHost(runtime: HostRuntime, drainMs: number): Promise<void> {
   runtime.lifecycle.draining = true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
-  await Promise.race([Promise.all([...runtime.runs.values()].map((run) => run.ended)), waited]);
-  clearTimeout(timer);
+  await within(
+    [...runtime.runs.values()].map((run) => run.ended),
+    drainMs,
+  );
   const ended = new Set<string>();
   // A turn whose start was under way when the drain began registers its run late: every run is asked until none is left.
   while (runtime.runs.size > 0) {
@@ -48,9 +50,23 @@ export async function drainHost(runtime: HostRuntime, drainMs: number): Promise<
   // The streams of the turns just ended carry their tails to the end on their own (a live frame reaches them after
   // its commit): they get a short while to, then every stream still open ends with the hint to resume elsewhere.
   const { openStreams, streamsEnd } = runtime.lifecycle;
-  const tails = [...openStreams].filter((stream) => ended.has(stream.turnId)).map((stream) => stream.ended);
-  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, TAIL_DELIVERY_MS)));
-  await Promise.race([Promise.all(tails), grace]);
-  clearTimeout(timer);
+  await within(
+    [...openStreams].filter((stream) => ended.has(stream.turnId)).map((stream) => stream.ended),
+    TAIL_DELIVERY_MS,
+  );
   streamsEnd.abort();
+  // Each one writes its `retry:` and ends: the drain resolves once they did, so a server closed right after it cuts
+  // no hint off (a client that stopped reading gets as long as a tail).
+  await within(
+    [...openStreams].map((stream) => stream.ended),
+    TAIL_DELIVERY_MS,
+  );
+}
+
+// Resolves once every one of `ends` did, or after `ms`.
+async function within(ends: readonly Promise<void>[], ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([Promise.all(ends), grace]);
+  clearTimeout(timer);
 }
