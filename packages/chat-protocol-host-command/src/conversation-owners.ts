@@ -68,6 +68,21 @@ export async function claimConversationOwner(
   );
 }
 
+/**
+ * The owner of `conversationId` (its caller id and tenant), `null` when it has
+ * none or the id cannot be bound: whom the command's sweeper acts for when it
+ * interrupts a turn of the conversation. Rejects only when the database cannot be reached.
+ */
+export async function readConversationOwner(
+  database: ChatQueryable,
+  conversationId: string,
+): Promise<{ readonly callerId: string; readonly tenantId: string } | null> {
+  if (!bindable(conversationId)) return null;
+  const { rows } = await database.query(`SELECT caller_id, tenant_id FROM ${OWNERS_TABLE} WHERE conversation_id = $1`, [conversationId]);
+  const row = rows[0] as { caller_id?: unknown; tenant_id?: unknown } | undefined;
+  return typeof row?.caller_id === 'string' && typeof row.tenant_id === 'string' ? { callerId: row.caller_id, tenantId: row.tenant_id } : null;
+}
+
 async function owns(query: ChatQueryable, caller: ChatHostCaller, conversationId: string): Promise<boolean> {
   if (!bindable(caller.callerId, caller.tenantId, conversationId)) return false;
   const { rows } = await query.query(

@@ -15,7 +15,7 @@ import {
   type ChatAgent,
   type ChatHostCaller,
 } from '@papercusp/chat-protocol-host';
-import { claimConversationOwner, conversationOwnerLookups, migrateConversationOwners } from './conversation-owners.js';
+import { claimConversationOwner, conversationOwnerLookups, migrateConversationOwners, readConversationOwner } from './conversation-owners.js';
 import type { HostCommandIdentity, HostCommandOptions } from './host-command-options.js';
 import { openHostDatabase } from './open-host-database.js';
 
@@ -95,6 +95,16 @@ export async function startHostCommand(
     await opened.close();
     throw error;
   }
+  // The sweeper (§11.2): every lease period, turns whose process died are interrupted for their conversation's owner.
+  const callerOfConversation = async (conversationId: string): Promise<ChatHostCaller | null> => {
+    const owner = await readConversationOwner(opened.database, conversationId);
+    return owner === null ? null : callerOf(owner);
+  };
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweeper = setInterval(() => {
+    sweeping = sweeping.then(() => host.sweepExpiredTurns({ callerOf: callerOfConversation }));
+  }, options.runLeaseMs);
+  sweeper.unref();
   const address = server.address() as AddressInfo;
   const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
@@ -105,7 +115,9 @@ export async function startHostCommand(
     close: () => {
       closing ??= (async () => {
         // Drained first (§11.2): new turns are refused, running ones end or are interrupted, open streams end with `retry:`.
+        clearInterval(sweeper);
         await host.close({ drainMs: options.drainMs });
+        await sweeping;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         // Open event streams never end on their own: ending their sockets releases their subscriptions.
         for (const socket of sockets) socket.destroy();

@@ -23,6 +23,7 @@ import { withBodyDeadline } from './routes/read-json-body.js';
 import { registerV1Routes } from './routes/v1-routes.js';
 import { DEFAULT_DRAIN_MS, drainHost } from './use-cases/drain-host.js';
 import { createHostRuntime } from './use-cases/host-runtime.js';
+import { sweepExpiredTurns, type ChatHostSweepOptions, type ChatHostSweepResult } from './use-cases/sweep-expired-turns.js';
 
 /**
  * The store components the host runs on: what `createPostgresChatStore`
@@ -154,6 +155,13 @@ export interface ChatHostHandler {
    * only with a `TypeError` for a `drainMs` that is not a non-negative safe integer.
    */
   close(options?: ChatHostCloseOptions): Promise<void>;
+  /**
+   * Sweeps once (DESIGN §11.2): every running turn of the store whose run lease ran out is interrupted, under the
+   * caller `callerOf` names for its conversation, and its tail written, so a turn whose process died ends even
+   * when nobody meets it. Run it every `runLeaseMs` (the `chat-protocol-host` command does); needs a turn store
+   * with `listRunningTurns` (`sweep-unsupported` otherwise). Never rejects.
+   */
+  sweepExpiredTurns(options: ChatHostSweepOptions): Promise<ChatHostSweepResult>;
 }
 
 // The methods the routes are registered for; Hono answers HEAD with its GET route.
@@ -222,5 +230,5 @@ export function createChatHost(options: ChatHostOptions): ChatHostHandler {
     drained = drainHost(runtime, drainMs);
     return drained;
   };
-  return Object.assign(handle, { close });
+  return Object.assign(handle, { close, sweepExpiredTurns: (sweep: ChatHostSweepOptions) => sweepExpiredTurns(runtime, sweep) });
 }

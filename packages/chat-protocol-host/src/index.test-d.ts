@@ -5,6 +5,8 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   type ChatHostCloseOptions,
   type ChatHostHandler,
+  type ChatHostSweepOptions,
+  type ChatHostSweepResult,
   createChatHost,
   createScriptedChatAgent,
   type ChatAgent,
@@ -49,6 +51,7 @@ describe('the public types of @papercusp/chat-protocol-host', () => {
     expectTypeOf<ChatHostHandler>().toMatchTypeOf<(request: Request) => Promise<Response>>();
     expectTypeOf<ChatHostHandler['close']>().toEqualTypeOf<(options?: ChatHostCloseOptions) => Promise<void>>();
     expectTypeOf<ChatHostCloseOptions>().toEqualTypeOf<{ readonly drainMs?: number }>();
+    expectTypeOf<ChatHostHandler['sweepExpiredTurns']>().toEqualTypeOf<(options: ChatHostSweepOptions) => Promise<ChatHostSweepResult>>();
   });
 
   it('a ChatAgentStep discriminates on type; a tool step names a declared tool, a remote-tool carries its outcome (issue 26)', () => {

@@ -7,6 +7,7 @@
 export { createChatHost } from './create-chat-host.js';
 export { MAX_TURN_TEXT_LENGTH } from './use-cases/start-turn.js';
 export type { ChatHostCloseOptions, ChatHostHandler, ChatHostOptions, ChatHostStore } from './create-chat-host.js';
+export type { ChatHostSweepOptions, ChatHostSweepResult } from './use-cases/sweep-expired-turns.js';
 export type { ChatHostCaller } from './chat-host-caller.js';
 export type {
   ChatHostConversationLogReader,

@@ -19,7 +19,7 @@ import { DEFAULT_MAX_HISTORY_TURNS } from './agent-history.js';
 import { createStreamLimit, type StreamLimit } from './stream-limit.js';
 
 /** A turn run this process holds. */
-export interface HostRun {
+interface HostRun {
   /** The run's id, which owns the turn's record (§6 rule 12). */
   readonly runId: string;
   /** Who started the turn: the authority the run acts under. */
@@ -32,7 +32,7 @@ export interface HostRun {
 }
 
 /** Where the host stands in its drain (§11.2). */
-export interface HostLifecycle {
+interface HostLifecycle {
   /** Set once the drain began: new turns are refused. */
   draining: boolean;
   /** Aborted once the drain gave up this process's runs: open streams end with a `retry:` hint, new ones are refused. */
