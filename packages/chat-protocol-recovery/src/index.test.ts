@@ -23,9 +23,11 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
       'createTurnId',
       'deliveryStateFromResend',
       'deliveryStateFromStatus',
+      'isRunLeaseExpired',
       'isTurnId',
       'parseTurnStatusResponse',
       'readAdmitDispatchRequest',
+      'readListRunningTurnsRequest',
       'readTurnStatus',
       'validateReplayWindow',
     ]);

@@ -7,7 +7,7 @@
  */
 export { TurnRecovery } from './turn-recovery.js';
 export { DEFAULT_MAX_EFFECTS_PER_TURN } from './turn-recovery-options.js';
-export { DEFAULT_RUN_LEASE_MS } from './run-lease.js';
+export { DEFAULT_RUN_LEASE_MS, isRunLeaseExpired } from './run-lease.js';
 export type { TurnRecoveryOptions } from './turn-recovery-options.js';
 export type {
   DispatchEffectRequest,
@@ -50,6 +50,7 @@ export type {
   TurnInspection,
 } from './outcomes.js';
 export { admissionRefusal, readAdmitDispatchRequest, type AdmissionFacts } from './admission-checks.js';
+export { readListRunningTurnsRequest } from './list-running-turns.js';
 export { DEFAULT_ADMISSION_LEASE_MS, EFFECT_STATES } from './admission-lease.js';
 export type { EffectInspection, EffectState } from './admission-lease.js';
 export type {
@@ -60,6 +61,7 @@ export type {
   AuthorizationRequest,
   CompareAndSwapRequest,
   CompareAndSwapResult,
+  ListRunningTurnsRequest,
   ReplayWindow,
   ReplayWindowRequest,
   TurnAction,

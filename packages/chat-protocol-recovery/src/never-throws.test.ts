@@ -125,6 +125,19 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
     valid: [{ caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2031-05-01T08:00:00Z' }],
     returns: 'value',
   },
+  readListRunningTurnsRequest: {
+    call: anyArguments(recovery.readListRunningTurnsRequest),
+    valid: [{ afterTurnId: 'turn_1', limit: 10 }],
+    returns: 'value',
+  },
+  isRunLeaseExpired: {
+    call: anyArguments(recovery.isRunLeaseExpired),
+    valid: [
+      { ...TURN, status: 'running', revision: 1, run: { runId: 'run_1', leaseExpiresAt: '2031-05-01T08:00:30Z' }, effects: [] },
+      '2031-05-01T08:00:00Z',
+    ],
+    returns: 'boolean',
+  },
   deliveryStateFromResend: {
     call: anyArguments(recovery.deliveryStateFromResend),
     valid: [{ type: 'response', status: 200 }],

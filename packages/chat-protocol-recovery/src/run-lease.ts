@@ -5,6 +5,7 @@
  * its lease). The instant to judge at is given, never read here.
  */
 import { isZonedTimestamp } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type { RunLease, TurnRecord } from './turn-record.js';
 
 /**
@@ -29,10 +30,15 @@ export function runLeaseDeadline(now: string, leaseMs: number, current?: RunLeas
  * Whether `record`'s run lease is over at `now`: `now` is at or past
  * `leaseExpiresAt`. A record without a run, or with a deadline that is not an
  * RFC 3339 timestamp, is over: no owner can be known to be alive (the rule of
- * an unreadable `admittedAt`, §6.11).
+ * an unreadable `admittedAt`, §6.11). `interruptTurn` judges with it under the
+ * fence; a host's sweeper judges each turn `listRunningTurns` lists with it
+ * before interrupting. Never throws: a record or run that cannot be read (a
+ * throwing getter, a Proxy) has no readable deadline, and a `now` that is no
+ * RFC 3339 timestamp is past none.
  */
 export function isRunLeaseExpired(record: TurnRecord<unknown>, now: string): boolean {
-  const deadline = record.run?.leaseExpiresAt;
+  const run = readFields(record, ['run'])?.run;
+  const deadline = run === undefined ? undefined : readFields(run, ['leaseExpiresAt'])?.leaseExpiresAt;
   if (!isZonedTimestamp(deadline)) return true;
-  return Date.parse(now) >= Date.parse(deadline);
+  return isZonedTimestamp(now) && Date.parse(now) >= Date.parse(deadline);
 }
