@@ -54,7 +54,7 @@ describe('migrateChatStore never rejects, whatever its options or database (issu
         return reads === 1 ? schema : 'Not An Identifier';
       },
     };
-    expect(await migrateChatStore(databases.pglite(), options)).toMatchObject({ ok: true, schema, toVersion: 2 });
+    expect(await migrateChatStore(databases.pglite(), options)).toMatchObject({ ok: true, schema, toVersion: 3 });
     expect(reads).toBe(1);
   });
 

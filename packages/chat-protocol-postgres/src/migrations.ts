@@ -6,6 +6,7 @@
 import { eventLogTablesV1 } from './sql/event-log-tables.js';
 import { eventLogTurnOrderV2 } from './sql/event-log-turn-order.js';
 import { interactionTablesV1 } from './sql/interaction-tables.js';
+import { runningTurnsIndexV3 } from './sql/running-turns-index.js';
 import { turnTablesV1 } from './sql/turn-tables.js';
 
 /** One migration: its version (1, 2, … without gaps), a name, and its statements. */
@@ -26,6 +27,11 @@ export const CHAT_STORE_MIGRATIONS: readonly ChatStoreMigration[] = [
     version: 2,
     name: 'event log turn order per conversation',
     statements: (schema) => eventLogTurnOrderV2(schema),
+  },
+  {
+    version: 3,
+    name: 'running turns by turn id',
+    statements: (schema) => runningTurnsIndexV3(schema),
   },
 ];
 

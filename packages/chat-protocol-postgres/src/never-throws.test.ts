@@ -4,8 +4,8 @@
  * catalogue value in every argument position (getters, Proxies, inherited
  * names, NUL and lone surrogates among them), on PGlite. The never-rejecting
  * ones resolve; the reads resolve too, since no hostile request reaches the
- * database; the factories and `compareAndSwap` (a record that cannot be
- * written) throw `TypeError` only.
+ * database; the factories, `compareAndSwap` (a record that cannot be
+ * written) and `listRunningTurns` (a request it cannot use) throw `TypeError` only.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -156,6 +156,12 @@ const throwing: FunctionClassification['throwing'] = {
   'createPostgresChatStore().turnStore.compareAndSwap': {
     call: method(store.turnStore.compareAndSwap),
     valid: [{ turnId: 'turn_hostile_swap', expectedRevision: 0, next: { ...record, turnId: 'turn_hostile_swap' } }],
+    async: true,
+    runs: 50,
+  },
+  'createPostgresChatStore().turnStore.listRunningTurns': {
+    call: method(store.turnStore.listRunningTurns),
+    valid: [{ afterTurnId: 'turn_a', limit: 10 }],
     async: true,
     runs: 50,
   },

@@ -290,6 +290,87 @@ describe.each([
     for (const schema of ['Chat', 'chat-protocol', '', 'x"; DROP TABLE y; --'])
       expect(() => createPostgresTurnStore(database(), { schema })).toThrow(TypeError);
   });
+
+  it('§11.2: listRunningTurns caps a page at 500 turns whatever limit asks, and the next page goes on after its last id', async () => {
+    const schema = freshSchema('turn_listing');
+    await prepareSchema(database(), schema);
+    // 501 running turns and one cancelled among them, written as the store writes them.
+    await database().query(
+      `INSERT INTO "${schema}".turns (turn_id, conversation_id, revision, record)
+       SELECT id, 'conv_cap', 1, jsonb_build_object('conversationId', 'conv_cap', 'turnId', id, 'status', status, 'revision', 1, 'effects', '[]'::jsonb)
+       FROM (SELECT 'turn_cap_' || lpad(n::text, 3, '0') AS id, CASE WHEN n = 250 THEN 'cancelled' ELSE 'running' END AS status
+             FROM generate_series(0, 501) n) turns`,
+    );
+    const store = grantedTurnStore(database(), schema);
+    const first = await store.listRunningTurns({ limit: 1_000 });
+    const idOf = (n: number): string => `turn_cap_${String(n).padStart(3, '0')}`;
+    const expected = Array.from({ length: 502 }, (_, n) => n)
+      .filter((n) => n !== 250)
+      .map(idOf);
+    expect(first.map((turn) => turn.record.turnId)).toEqual(expected.slice(0, 500));
+    const rest = await store.listRunningTurns({ afterTurnId: idOf(500), limit: 1_000 });
+    expect(rest).toEqual([
+      { record: { conversationId: 'conv_cap', turnId: idOf(501), status: 'running', revision: 1, effects: [] }, admissions: [] },
+    ]);
+    expect(await store.listRunningTurns({ afterTurnId: idOf(501), limit: 1_000 })).toEqual([]);
+  });
+
+  it('§11.2: listRunningTurns rejects a request it cannot use with a TypeError, before any statement', async () => {
+    const statements: string[] = [];
+    const base = database();
+    const counted: ChatDatabase = { ...base, query: (text, values) => (statements.push(text), base.query(text, values)) };
+    const store = createPostgresTurnStore<string, string>(counted, { schema: 'never_read' });
+    const message = 'listRunningTurns: expected { afterTurnId?, limit }, afterTurnId a v1 id and limit a positive integer';
+    const unusable: unknown[] = [
+      undefined,
+      null,
+      {},
+      { limit: 0 },
+      { limit: -1 },
+      { limit: 1.5 },
+      { limit: Number.NaN },
+      { limit: Number.POSITIVE_INFINITY },
+      { limit: '10' },
+      { limit: 10, afterTurnId: 'turn\u0000cut' },
+      { limit: 10, afterTurnId: '' },
+      { limit: 10, afterTurnId: 7 },
+      new Proxy(
+        { limit: 10 },
+        {
+          get: () => {
+            throw new Error('hostile');
+          },
+        },
+      ),
+    ];
+    for (const request of unusable) await expect(store.listRunningTurns(request as never)).rejects.toThrow(new TypeError(message));
+    expect(statements).toEqual([]);
+  });
+
+  it('§11.2: listRunningTurns reads the partial index of migration 3 (its predicate matches the statement)', async () => {
+    const schema = freshSchema('turn_listing');
+    await prepareSchema(database(), schema);
+    const listed: { text: string; values: readonly unknown[] }[] = [];
+    const base = database();
+    const recording: ChatDatabase = { ...base, query: (text, values = []) => (listed.push({ text, values }), base.query(text, values)) };
+    await createPostgresTurnStore<string, string>(recording, { schema }).listRunningTurns({ afterTurnId: 'turn_a', limit: 10 });
+    const statement = listed[0];
+    if (statement === undefined) throw new Error('no statement');
+    const { rows: indexes } = await base.query<{ readonly indexname: string }>(
+      `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'turns' AND indexdef LIKE '%WHERE%'`,
+      [schema],
+    );
+    expect(indexes).toHaveLength(1);
+    const plan = await base.session(async (connection) => {
+      await connection.query('BEGIN');
+      // An empty table is read fastest by a scan: forbidding it shows which index the predicate lets the planner use.
+      await connection.query('SET LOCAL enable_seqscan = off');
+      const { rows } = await connection.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) ${statement.text}`, [...statement.values]);
+      await connection.query('ROLLBACK');
+      return JSON.stringify(rows);
+    });
+    expect(plan).toContain(`"Index Name":"${indexes[0]?.indexname ?? ''}"`);
+  });
 });
 
 describe('createPostgresTurnStore on a real server: the fence and failures (DESIGN §9.2)', () => {

@@ -11,6 +11,7 @@ import { readFields } from '@papercusp/chat-protocol-core/internal';
 import {
   admissionRefusal,
   readAdmitDispatchRequest,
+  readListRunningTurnsRequest,
   type AdmitDispatchRefusalCode,
   type AdmitDispatchRequest,
   type AdmitDispatchResult,
@@ -18,6 +19,7 @@ import {
   type CompareAndSwapResult,
   type EffectAdmission,
   type EffectRecord,
+  type ListRunningTurnsRequest,
   type RunLease,
   type StoredTurn,
   type TurnRecord,
@@ -52,6 +54,9 @@ export interface PostgresTurnStoreOptions<Caller> extends FenceLimitOptions {
    */
   readonly authorizeDispatch?: (query: ChatQueryable, request: DispatchAuthorityRequest<Caller>) => boolean | Promise<boolean>;
 }
+
+// The most turns one `listRunningTurns` page answers, whatever `limit` asks: a page is one bounded statement.
+const MAXIMUM_RUNNING_TURNS_PAGE = 500;
 
 interface TurnRow {
   readonly record: TurnRecord<unknown>;
@@ -139,6 +144,16 @@ function recordProblem(turnId: string, expectedRevision: number, next: unknown):
  * ever; `authorizeDispatch` gets `authorityTimeoutMs` to answer, past which
  * the admission is `forbidden` and its handle refuses further statements.
  *
+ * `listRunningTurns` (the host's sweeper's read, no authority check: never
+ * expose it to callers) answers one page of the turns whose record is
+ * `running`, in turn id order by code point (`COLLATE "C"`, whatever the
+ * database's collation), strictly after `afterTurnId`, at most `limit` capped
+ * at 500, each with its admissions as `read`
+ * answers it: one statement, one snapshot, a range of migration 3's partial
+ * index on running turns. It rejects with a `TypeError` for a request it
+ * cannot read, a `limit` that is not a positive integer or an `afterTurnId`
+ * that is not a v1 id, before any statement.
+ *
  * Ids core refuses (`isChatId`: a NUL, a lone surrogate, a control
  * character, more than 256 characters) name no turn the store can hold, and
  * never reach the database: `read` answers `null`, `compareAndSwap` on such a
@@ -165,6 +180,9 @@ export function createPostgresTurnStore<Result, Caller>(
   // The schema is an identifier (no `.`), so the key names one turn of one schema.
   const fenceKey = (turnId: string): string => `${schemaName}.${turnId}`;
   const selectTurn = `SELECT t.record, ${admissionsOf(schema, 't.turn_id')} AS admissions FROM ${schema}.turns t WHERE t.turn_id = $1`;
+  // The predicate is migration 3's index's, word for word, so the planner reads that index; '' sorts before every id.
+  const selectRunning = `SELECT t.record, ${admissionsOf(schema, 't.turn_id')} AS admissions FROM ${schema}.turns t
+    WHERE t.record->>'status' = 'running' AND t.turn_id COLLATE "C" > $1 ORDER BY t.turn_id COLLATE "C" LIMIT $2`;
 
   const readOn = async (query: ChatQueryable, turnId: string): Promise<StoredTurn<Result> | null> => {
     const { rows } = await query.query<TurnRow>(selectTurn, [turnId]);
@@ -187,6 +205,17 @@ export function createPostgresTurnStore<Result, Caller>(
       // A turn id core refuses names no turn: no swap ever stored one.
       if (!isChatId(turnId)) return null;
       return readOn(database, turnId);
+    },
+
+    async listRunningTurns(given: ListRunningTurnsRequest): Promise<readonly StoredTurn<Result>[]> {
+      const request = readListRunningTurnsRequest(given);
+      if (request === undefined)
+        throw new TypeError('listRunningTurns: expected { afterTurnId?, limit }, afterTurnId a v1 id and limit a positive integer');
+      const { rows } = await database.query<TurnRow>(selectRunning, [
+        request.afterTurnId ?? '',
+        Math.min(request.limit, MAXIMUM_RUNNING_TURNS_PAGE),
+      ]);
+      return rows.map((row) => ({ record: row.record, admissions: row.admissions }) as StoredTurn<Result>);
     },
 
     async compareAndSwap(given: CompareAndSwapRequest<Result>): Promise<CompareAndSwapResult<Result>> {

@@ -133,8 +133,11 @@ describe.each([
       ok: true,
       schema,
       fromVersion: 1,
-      toVersion: 2,
-      applied: [{ version: 2, name: 'event log turn order per conversation' }],
+      toVersion: 3,
+      applied: [
+        { version: 2, name: 'event log turn order per conversation' },
+        { version: 3, name: 'running turns by turn id' },
+      ],
     });
     const store = createPostgresChatStore(database(), { schema });
     await store.eventLog.append(envelopeOf('conv_v', 'turn_v2', 1));

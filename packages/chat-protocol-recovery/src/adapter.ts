@@ -60,6 +60,14 @@ export type AdmitDispatchRefusalCode =
 /** The store's answer to `admitDispatch`. */
 export type AdmitDispatchResult = { readonly admitted: true } | { readonly admitted: false; readonly code: AdmitDispatchRefusalCode };
 
+/** One page of {@link TurnStore.listRunningTurns}: the running turns after a turn id, at most `limit` of them. */
+export interface ListRunningTurnsRequest {
+  /** Only turns whose id sorts strictly after this one (the last id of the previous page); absent: from the first. */
+  readonly afterTurnId?: string;
+  /** At most this many turns: a positive integer. A store may answer fewer (a cap of its own). */
+  readonly limit: number;
+}
+
 /**
  * The session store. `compareAndSwap` and `admitDispatch` take the same per-turn
  * fence (a row lock, a serializable transaction): no admission can interleave
@@ -84,6 +92,27 @@ export interface TurnStore<Result, Caller> {
    * the commit. A store without this method cannot dispatch.
    */
   admitDispatch?(request: AdmitDispatchRequest<Caller>, launch: () => void): Promise<AdmitDispatchResult>;
+  /**
+   * One page of the store's running turns, for the host's sweeper (§6 rule 12,
+   * §11.2): every turn whose record status is `running`, in turn id order (by
+   * Unicode code point, the order of their UTF-8 bytes: Postgres's
+   * `COLLATE "C"`), strictly after `afterTurnId` when given, at most `limit`
+   * (a positive integer; a store may cap it, so a page shorter than `limit`
+   * does not prove the end: an empty page does). The sweeper walks every
+   * running turn in bounded reads, each page's last id the next
+   * `afterTurnId`, and judges each with `isRunLeaseExpired` before calling
+   * `TurnRecovery.interruptTurn`, which judges the lease again under the fence.
+   *
+   * Guarantees: each page is one snapshot, each turn in it as `read` answers
+   * it (record and admissions); across pages a turn listed once is never
+   * listed again, and one that ends between pages, or starts with an id below
+   * the cursor, may or may not appear. No authority check: it is the host's
+   * own maintenance read, never to be exposed to callers. Rejects with a
+   * `TypeError` for a request it cannot read, a `limit` that is not a positive
+   * integer or an `afterTurnId` that is not a v1 id. A store without it
+   * offers no sweep: expired runs are still interrupted by whoever meets them.
+   */
+  listRunningTurns?(request: ListRunningTurnsRequest): Promise<readonly StoredTurn<Result>[]>;
 }
 
 /** What the host's log holds for a turn after a cursor. */

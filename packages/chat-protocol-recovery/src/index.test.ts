@@ -27,6 +27,7 @@ describe('the public surface of @papercusp/chat-protocol-recovery', () => {
       'isTurnId',
       'parseTurnStatusResponse',
       'readAdmitDispatchRequest',
+      'readListRunningTurnsRequest',
       'readTurnStatus',
       'validateReplayWindow',
     ]);

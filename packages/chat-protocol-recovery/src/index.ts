@@ -51,6 +51,7 @@ export type {
   TurnInspection,
 } from './outcomes.js';
 export { admissionRefusal, readAdmitDispatchRequest, type AdmissionFacts } from './admission-checks.js';
+export { readListRunningTurnsRequest } from './list-running-turns.js';
 export { DEFAULT_ADMISSION_LEASE_MS, EFFECT_STATES } from './admission-lease.js';
 export type { EffectInspection, EffectState } from './admission-lease.js';
 export type {
@@ -61,6 +62,7 @@ export type {
   AuthorizationRequest,
   CompareAndSwapRequest,
   CompareAndSwapResult,
+  ListRunningTurnsRequest,
   ReplayWindow,
   ReplayWindowRequest,
   TurnAction,

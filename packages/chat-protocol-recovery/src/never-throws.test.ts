@@ -105,11 +105,6 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
     returns: 'boolean',
   },
   validateReplayWindow: { call: anyArguments(recovery.validateReplayWindow), valid: [window, expected], returns: 'result' },
-  isRunLeaseExpired: {
-    call: anyArguments(recovery.isRunLeaseExpired),
-    valid: [{ run: { runId: 'run_a', leaseExpiresAt: '2030-01-01T00:00:00Z' } }, '2031-01-01T00:00:00Z'],
-    returns: 'boolean',
-  },
   isTurnId: { call: anyArguments(recovery.isTurnId), valid: ['turn_0123456789abcdef0123456789abcdef'], returns: 'boolean' },
   parseTurnStatusResponse: {
     call: anyArguments(recovery.parseTurnStatusResponse),
@@ -129,6 +124,19 @@ const neverThrowing: Readonly<Record<string, HostileTarget>> = {
     call: anyArguments(recovery.readAdmitDispatchRequest),
     valid: [{ caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', effectId: 'pay', claim: 1, admittedAt: '2031-05-01T08:00:00Z' }],
     returns: 'value',
+  },
+  readListRunningTurnsRequest: {
+    call: anyArguments(recovery.readListRunningTurnsRequest),
+    valid: [{ afterTurnId: 'turn_1', limit: 10 }],
+    returns: 'value',
+  },
+  isRunLeaseExpired: {
+    call: anyArguments(recovery.isRunLeaseExpired),
+    valid: [
+      { ...TURN, status: 'running', revision: 1, run: { runId: 'run_1', leaseExpiresAt: '2031-05-01T08:00:30Z' }, effects: [] },
+      '2031-05-01T08:00:00Z',
+    ],
+    returns: 'boolean',
   },
   deliveryStateFromResend: {
     call: anyArguments(recovery.deliveryStateFromResend),

@@ -5,6 +5,7 @@
  * its lease). The instant to judge at is given, never read here.
  */
 import { isZonedTimestamp } from '@papercusp/chat-protocol-core';
+import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type { RunLease, TurnRecord } from './turn-record.js';
 
 /**
@@ -30,16 +31,15 @@ export function runLeaseDeadline(now: string, leaseMs: number, current?: RunLeas
  * naming a run the way one does, such as a turn-status answer): `now` is at or past
  * `leaseExpiresAt`. A record without a run, or with a deadline that is not an
  * RFC 3339 timestamp, is over: no owner can be known to be alive (the rule of
- * an unreadable `admittedAt`, §6.11); so is one that cannot be read. A `now`
- * that is not a timestamp judges nothing over: `false`. Never throws.
+ * an unreadable `admittedAt`, §6.11). `interruptTurn` judges with it under the
+ * fence; a host's sweeper judges each turn `listRunningTurns` lists with it
+ * before interrupting. Never throws: a record or run that cannot be read (a
+ * throwing getter, a Proxy) has no readable deadline, and a `now` that is no
+ * RFC 3339 timestamp is past none.
  */
 export function isRunLeaseExpired(record: Pick<TurnRecord<unknown>, 'run'>, now: string): boolean {
-  let deadline: unknown;
-  try {
-    deadline = record.run?.leaseExpiresAt;
-  } catch {
-    return true;
-  }
+  const run = readFields(record, ['run'])?.run;
+  const deadline = run === undefined ? undefined : readFields(run, ['leaseExpiresAt'])?.leaseExpiresAt;
   if (!isZonedTimestamp(deadline)) return true;
   return isZonedTimestamp(now) && Date.parse(now) >= Date.parse(deadline);
 }

@@ -2,7 +2,8 @@
  * The recovery unit tests' store: one sequential in-memory store, no fences
  * (the testkit's fake store has those, and the race tests run there), with the
  * admission checks in the contract's order. Each test overrides the one method
- * whose behaviour it is about.
+ * whose behaviour it is about. It has no `listRunningTurns`: `TurnRecovery`
+ * never lists turns (the host's sweeper does).
  */
 import type { ChatCapabilities } from '@papercusp/chat-protocol-core';
 import type { AdmitDispatchRefusalCode, TurnStore } from '../src/adapter.js';
@@ -17,8 +18,11 @@ export const FULL: ChatCapabilities = {
 };
 export const TURN = { conversationId: 'conv_1', turnId: 'turn_1' } as const;
 
+/** The store methods `TurnRecovery` calls. */
+type RecoveryStore = Required<Omit<TurnStore<string, string>, 'listRunningTurns'>>;
+
 export interface Stub {
-  readonly store: Required<TurnStore<string, string>>;
+  readonly store: RecoveryStore;
   readonly turns: Map<string, StoredTurn<string>>;
   readonly launches: string[];
   readonly log: string[];
@@ -28,7 +32,7 @@ export function stubStore(): Stub {
   const turns = new Map<string, StoredTurn<string>>();
   const launches: string[] = [];
   const log: string[] = [];
-  const store: Required<TurnStore<string, string>> = {
+  const store: RecoveryStore = {
     read(turnId) {
       log.push('read');
       return Promise.resolve(turns.get(turnId) ?? null);
