@@ -80,7 +80,9 @@ export async function readConversationOwner(
   if (!bindable(conversationId)) return null;
   const { rows } = await database.query(`SELECT caller_id, tenant_id FROM ${OWNERS_TABLE} WHERE conversation_id = $1`, [conversationId]);
   const row = rows[0] as { caller_id?: unknown; tenant_id?: unknown } | undefined;
-  return typeof row?.caller_id === 'string' && typeof row.tenant_id === 'string' ? { callerId: row.caller_id, tenantId: row.tenant_id } : null;
+  return typeof row?.caller_id === 'string' && typeof row.tenant_id === 'string'
+    ? { callerId: row.caller_id, tenantId: row.tenant_id }
+    : null;
 }
 
 async function owns(query: ChatQueryable, caller: ChatHostCaller, conversationId: string): Promise<boolean> {

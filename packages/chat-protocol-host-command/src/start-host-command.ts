@@ -15,7 +15,12 @@ import {
   type ChatAgent,
   type ChatHostCaller,
 } from '@papercusp/chat-protocol-host';
-import { claimConversationOwner, conversationOwnerLookups, migrateConversationOwners, readConversationOwner } from './conversation-owners.js';
+import {
+  claimConversationOwner,
+  conversationOwnerLookups,
+  migrateConversationOwners,
+  readConversationOwner,
+} from './conversation-owners.js';
 import type { HostCommandIdentity, HostCommandOptions } from './host-command-options.js';
 import { openHostDatabase } from './open-host-database.js';
 

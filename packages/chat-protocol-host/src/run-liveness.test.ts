@@ -116,6 +116,52 @@ describe('a turn whose run lost its lease (DESIGN §6 rule 12, §11.2)', () => {
   });
 });
 
+describe('the sweeper (DESIGN §11.2): sweepExpiredTurns', () => {
+  const ana = { callerId: 'ana', principalId: 'user_ana', tenantId: 'acme', customerId: null, publicOwnerId: null };
+
+  it('interrupts a turn nobody meets once its lease ran out, under the caller callerOf names, and leaves a held lease alone', async () => {
+    // The owner's clock stood still since the file began: its turns' leases ran out already; the other host renews.
+    const conversationId = 'c_ana_live_sweep';
+    const { turnId, clientTurnId } = await startTurn(owner, conversationId, 'hang');
+    const held = await startTurn(other, 'c_ana_live_sweep_held', 'hang');
+    await follow(owner, conversationId, turnId, (envelope) => envelope.event.type === 'delta');
+    await follow(other, 'c_ana_live_sweep_held', held.turnId, (envelope) => envelope.event.type === 'delta');
+    const asked: string[] = [];
+    const callerOf = (id: string) => (asked.push(id), ana);
+    expect(await other.handler.sweepExpiredTurns({ callerOf: () => null })).toMatchObject({ ok: true, interrupted: 0 });
+    expect((await frames(conversationId, turnId)).at(-1)?.event.type).toBe('delta');
+    const swept = await other.handler.sweepExpiredTurns({ callerOf });
+    expect(swept.ok && swept.interrupted).toBeGreaterThanOrEqual(1);
+    expect(asked).toContain(conversationId);
+    expect(asked).not.toContain('c_ana_live_sweep_held');
+    expect((await frames(conversationId, turnId)).at(-1)?.event).toEqual({ type: 'done', status: 'interrupted' });
+    expect((await frames('c_ana_live_sweep_held', held.turnId)).at(-1)?.event.type).toBe('delta');
+    expect(await statusOn(owner, conversationId, clientTurnId)).toMatchObject({ status: 'interrupted' });
+    expect(await other.handler.sweepExpiredTurns({ callerOf })).toMatchObject({ ok: true, interrupted: 0 });
+    await call(other, 'POST', `/v1/conversations/c_ana_live_sweep_held/turns/${held.turnId}/cancel`, 'token-ana');
+  });
+
+  it('a store that lists no running turns is sweep-unsupported; a callerOf that throws skips the turn', async () => {
+    const { listRunningTurns: _listed, ...bare } = testStore.store.turnStore;
+    // A turn store without the optional method, as a store adapter of another team may be.
+    const turnStore = bare as TestStore['store']['turnStore'];
+    const unlisted = await startHost({ ...testStore, store: { ...testStore.store, turnStore } }, {}, { agent });
+    expect(await unlisted.handler.sweepExpiredTurns({ callerOf: () => ana })).toMatchObject({ ok: false, code: 'sweep-unsupported' });
+    const conversationId = 'c_ana_live_sweep_throw';
+    const { turnId } = await startTurn(owner, conversationId, 'hang');
+    await follow(owner, conversationId, turnId, (envelope) => envelope.event.type === 'delta');
+    const swept = await other.handler.sweepExpiredTurns({
+      callerOf: (id) => {
+        if (id === conversationId) throw new Error('no owner table');
+        return null;
+      },
+    });
+    expect(swept).toMatchObject({ ok: true });
+    expect(swept.ok && swept.skipped).toBeGreaterThanOrEqual(1);
+    expect((await frames(conversationId, turnId)).at(-1)?.event.type).toBe('delta');
+  });
+});
+
 describe('drain (DESIGN §11.2): close({ drainMs })', () => {
   it('refuses new turns with 503 draining and Retry-After, interrupts what still runs after drainMs and writes its tail, ends other streams with retry: before it resolves', async () => {
     const draining = await startHost(testStore, {}, { agent, runLeaseMs: 30_000, cancelPollMs: 50 });

@@ -296,6 +296,7 @@ describe('declared tools (issue 26, DESIGN §6 rule 1)', () => {
     const { turnStore, eventLog } = testStore.store;
     const counted: Required<TurnStore<unknown, ChatHostCaller>> = {
       read: (turnId) => (counts.read++, turnStore.read(turnId)),
+      listRunningTurns: (request) => turnStore.listRunningTurns(request),
       compareAndSwap: (request) => (counts.compareAndSwap++, turnStore.compareAndSwap(request)),
       admitDispatch: (request, launch) => (counts.admitDispatch++, turnStore.admitDispatch?.(request, launch) ?? Promise.reject()),
     };
@@ -457,6 +458,7 @@ describe('unknown outcomes (issue 26, DESIGN §6 rules 6 and 11, §11.1)', () =>
     // Between this run's claim and its admission, another run claims the same call.
     const overtaken: Required<TurnStore<unknown, ChatHostCaller>> = {
       read: (turnId) => turnStore.read(turnId),
+      listRunningTurns: (request) => turnStore.listRunningTurns(request),
       compareAndSwap: (request) => turnStore.compareAndSwap(request),
       admitDispatch: async (request, launch) => {
         const { caller, conversationId, turnId, effectId } = request;
