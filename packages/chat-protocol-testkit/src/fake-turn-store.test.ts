@@ -24,6 +24,21 @@ const frame = (seq: number): ChatEventEnvelope => ({
 });
 
 describe('createFakeTurnStore (DESIGN §8)', () => {
+  it('listRunningTurns pages the running turns in turn id order, strictly after afterTurnId, at most limit (issue 27)', async () => {
+    const store = createFakeTurnStore<string>(createFakeDatabase());
+    const statuses = { turn_c: 'running', turn_a: 'running', turn_b: 'cancelled', turn_d: 'interrupted', turn_e: 'running' } as const;
+    for (const [turnId, status] of Object.entries(statuses)) {
+      await store.compareAndSwap({ turnId, expectedRevision: 0, next: record(1, { turnId, status }) });
+    }
+    const ids = (page: readonly { record: { turnId: string } }[]) => page.map((turn) => turn.record.turnId);
+    expect(ids(await store.listRunningTurns({ limit: 10 }))).toEqual(['turn_a', 'turn_c', 'turn_e']);
+    expect(ids(await store.listRunningTurns({ limit: 2 }))).toEqual(['turn_a', 'turn_c']);
+    expect(ids(await store.listRunningTurns({ afterTurnId: 'turn_c', limit: 2 }))).toEqual(['turn_e']);
+    expect(ids(await store.listRunningTurns({ afterTurnId: 'turn_e', limit: 2 }))).toEqual([]);
+    await expect(store.listRunningTurns({ limit: 0 })).rejects.toThrow(TypeError);
+    await expect(store.listRunningTurns({ afterTurnId: 'not a v1 id', limit: 1 })).rejects.toThrow(TypeError);
+  });
+
   it('compare-and-swap creates at revision 0, then swaps only on the stored revision', async () => {
     const store = createFakeTurnStore<string>(createFakeDatabase());
     expect(await store.compareAndSwap({ turnId: 'turn_1', expectedRevision: 0, next: record(1) })).toMatchObject({

@@ -16,6 +16,7 @@ import { readFields } from '@papercusp/chat-protocol-core/internal';
 import {
   admissionRefusal,
   readAdmitDispatchRequest,
+  readListRunningTurnsRequest,
   type AbortRequest,
   type AdmitDispatchRequest,
   type AdmitDispatchResult,
@@ -23,6 +24,7 @@ import {
   type CompareAndSwapRequest,
   type CompareAndSwapResult,
   type EffectAdmission,
+  type ListRunningTurnsRequest,
   type ReplayWindow,
   type ReplayWindowRequest,
   type StoredTurn,
@@ -68,7 +70,7 @@ export interface FakeTurnAdapterOptions {
 /**
  * One worker's connection to the fake turn store. Operations (for faults and
  * counts), with what their requests name for a fault's `target`: `read`
- * (turn), `compareAndSwap` (turn, conversation), `admitDispatch` (turn,
+ * (turn), `listRunningTurns` (its key: `afterTurnId`, or `''`), `compareAndSwap` (turn, conversation), `admitDispatch` (turn,
  * effect, conversation; its launch is the side effect
  * `lose-acknowledgement-after-launch` lets run), `replayWindow`, `authorize`
  * and `abort` (turn, conversation).
@@ -204,6 +206,11 @@ function cloneOrUndefined(value: unknown): unknown {
  * answers a revision that does not match with the stored turn as always, and
  * rejects with `TypeError` (a `violation` in the history) only for a write it
  * cannot make: a protocol break or a `next` that is not a storable turn record.
+ * `listRunningTurns` answers the running turns in turn id order (v1 ids are
+ * printable ASCII, so `<` is code point order),
+ * strictly after `afterTurnId`, at most `limit` (no cap), from one snapshot,
+ * and rejects with `TypeError` for a request `readListRunningTurnsRequest`
+ * cannot read (an empty page would tell the sweeper that nothing runs).
  * The test-setup methods throw only `TypeError` for arguments they cannot use.
  * `createFakeTurnStore` throws `TypeError` when `database` is not a usable
  * `FakeDatabase`; it reads the database once.
@@ -248,6 +255,23 @@ export function createFakeTurnStore<Result = unknown>(database: FakeDatabase): F
       // A turn id that is not a string names no turn; nothing to ask the database.
       if (typeof turnId !== 'string') return null;
       return connection.call('read', turnId, () => stored(turnId), { turnId });
+    },
+
+    async listRunningTurns(given: ListRunningTurnsRequest): Promise<readonly StoredTurn<Result>[]> {
+      alive('listRunningTurns');
+      const request = readListRunningTurnsRequest(given);
+      if (request === undefined)
+        throw new TypeError(
+          'FakeTurnStore.listRunningTurns: expected { afterTurnId?, limit }, afterTurnId a v1 id and limit a positive integer',
+        );
+      const { afterTurnId, limit } = request;
+      return connection.call('listRunningTurns', afterTurnId ?? '', () =>
+        [...turns.entries()]
+          .filter(([turnId, row]) => row.record.status === 'running' && (afterTurnId === undefined || turnId > afterTurnId))
+          .sort(([left], [right]) => (left < right ? -1 : 1))
+          .slice(0, limit)
+          .map(([turnId]) => stored(turnId) as StoredTurn<Result>),
+      );
     },
 
     async compareAndSwap(given: CompareAndSwapRequest<Result>): Promise<CompareAndSwapResult<Result>> {
