@@ -37,7 +37,7 @@ export function runLeaseDeadline(now: string, leaseMs: number, current?: RunLeas
  * throwing getter, a Proxy) has no readable deadline, and a `now` that is no
  * RFC 3339 timestamp is past none.
  */
-export function isRunLeaseExpired(record: Pick<TurnRecord<unknown>, 'run'>, now: string): boolean {
+export function isRunLeaseExpired(record: TurnRecord<unknown> | { readonly run?: RunLease }, now: string): boolean {
   const run = readFields(record, ['run'])?.run;
   const deadline = run === undefined ? undefined : readFields(run, ['leaseExpiresAt'])?.leaseExpiresAt;
   if (!isZonedTimestamp(deadline)) return true;
