@@ -83,6 +83,10 @@ describe('createScriptedChatAgent (issue 17: a scripted, deterministic agent)', 
 
   it('deltaDelayMs waits that long after each delta, and the turn’s signal ends the wait', async () => {
     vi.useFakeTimers();
+    // The pause's own timer is found by its delay: under load the test runner may hold timers of its own, so the
+    // global timer count proves nothing.
+    const setTimer = vi.spyOn(globalThis, 'setTimeout');
+    const clearTimer = vi.spyOn(globalThis, 'clearTimeout');
     try {
       const controller = new AbortController();
       const agent = createScriptedChatAgent({ deltaDelayMs: 60_000 });
@@ -107,8 +111,12 @@ describe('createScriptedChatAgent (issue 17: a scripted, deterministic agent)', 
       controller.abort();
       await after;
       expect(third).toEqual({ type: 'delta', text: 'er 1042.' });
-      expect(vi.getTimerCount()).toBe(0);
+      const pauses = setTimer.mock.calls.flatMap(([, ms], index) => (ms === 60_000 ? [setTimer.mock.results[index]?.value] : []));
+      expect(pauses).toHaveLength(2);
+      expect(clearTimer.mock.calls.map(([handle]) => handle)).toEqual(expect.arrayContaining(pauses));
     } finally {
+      setTimer.mockRestore();
+      clearTimer.mockRestore();
       vi.useRealTimers();
     }
   });
