@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCardWakeups } from './card-wakeups.js';
 
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
 // Settles `promise` against fake time: 'woken' if it settled before `ms` more elapsed.
 async function settledWithin(promise: Promise<void>, ms: number): Promise<'woken' | 'pending'> {
@@ -32,6 +35,9 @@ describe('card wakeups (issue 17: a card answered over HTTP reaches the waiting 
 
   it('abort settles the wait, and a settled or released wait holds no timer', async () => {
     vi.useFakeTimers();
+    // The waits' own timers are found by their delay: the test runner may hold timers of its own.
+    const setTimer = vi.spyOn(globalThis, 'setTimeout');
+    const clearTimer = vi.spyOn(globalThis, 'clearTimeout');
     const wakeups = createCardWakeups(60_000);
     const controller = new AbortController();
     const aborted = wakeups.arm('card_1', controller.signal);
@@ -39,7 +45,9 @@ describe('card wakeups (issue 17: a card answered over HTTP reaches the waiting 
     expect(await settledWithin(aborted.woken, 1)).toBe('woken');
     const released = wakeups.arm('card_1', new AbortController().signal);
     released.release();
-    expect(vi.getTimerCount()).toBe(0);
+    const waits = setTimer.mock.calls.flatMap(([, ms], index) => (ms === 60_000 ? [setTimer.mock.results[index]?.value] : []));
+    expect(waits).toHaveLength(2);
+    expect(clearTimer.mock.calls.map(([handle]) => handle)).toEqual(expect.arrayContaining(waits));
     expect(await settledWithin(released.woken, 1)).toBe('woken');
   });
 });
