@@ -13,7 +13,7 @@ import type { StoredTurn, TurnRecord } from './turn-record.js';
  * identity to a running turn as its run discovers it (§6 rule 1); `renew` extends the owning run's lease and
  * `interrupt` ends a turn whose run lease expired (§6 rule 12).
  */
-export type TurnAction = 'start' | 'declare' | 'claim' | 'cancel' | 'reconcile' | 'replay' | 'inspect' | 'renew' | 'interrupt';
+export type TurnAction = 'start' | 'declare' | 'claim' | 'cancel' | 'reconcile' | 'replay' | 'inspect' | 'renew' | 'interrupt' | 'finish';
 
 /** One authorization question. */
 export interface AuthorizationRequest<Caller> {

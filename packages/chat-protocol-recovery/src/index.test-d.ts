@@ -11,6 +11,9 @@ import {
   type ReadTurnStatusResult,
   type TurnStatusReading,
   type CancelTurnRefusalCode,
+  type FinishedTurnStatus,
+  type FinishTurnRefusalCode,
+  type FinishTurnResult,
   type CancelTurnResult,
   type CapabilityRefusal,
   type CheckpointFailedRefusal,
@@ -220,6 +223,15 @@ describe('public types', () => {
     expectTypeOf<TurnStatusResponse['run']>().toEqualTypeOf<{ runId: string; leaseExpiresAt: string } | undefined>();
   });
 
+  it('finishing a turn (§6 rule 12) names the run and the terminal status; the answer carries the stored status', () => {
+    expectTypeOf(recovery.finishTurn).returns.resolves.toEqualTypeOf<FinishTurnResult>();
+    expectTypeOf(recovery.finishTurn).parameter(0).toHaveProperty('status').toEqualTypeOf<FinishedTurnStatus>();
+    expectTypeOf<FinishedTurnStatus>().toEqualTypeOf<'completed' | 'failed' | 'needs-reconciliation'>();
+    const finished = {} as FinishTurnResult;
+    if (finished.ok) expectTypeOf(finished.outcome).toEqualTypeOf<'finished' | 'already-finished'>();
+    else expectTypeOf(finished.code).toEqualTypeOf<FinishTurnRefusalCode>();
+  });
+
   it('a declaration succeeds as declared or already-declared (§6 rule 1)', () => {
     const result = {} as DeclareEffectResult;
     if (result.ok) expectTypeOf(result.outcome).toEqualTypeOf<'declared' | 'already-declared'>();
@@ -231,7 +243,9 @@ describe('public types', () => {
   });
 
   it('turn records keep their result type and are read-only', () => {
-    expectTypeOf<TurnRecord<Receipt>['status']>().toEqualTypeOf<'running' | 'cancelled' | 'interrupted'>();
+    expectTypeOf<TurnRecord<Receipt>['status']>().toEqualTypeOf<
+      'running' | 'cancelled' | 'interrupted' | 'completed' | 'failed' | 'needs-reconciliation'
+    >();
     expectTypeOf<Extract<TurnRecord<Receipt>['effects'][number], { status: 'completed' }>['result']>().toEqualTypeOf<Receipt>();
   });
 

@@ -66,7 +66,8 @@ type Operation =
   | 'replayTurn'
   | 'inspectTurn'
   | 'renewRunLease'
-  | 'interruptTurn';
+  | 'interruptTurn'
+  | 'finishTurn';
 
 // `method(request)` on a fresh prepared recovery: the hostile checks call it with values outside its request type.
 function operation(method: Operation): (request: unknown) => Promise<unknown> {
@@ -88,6 +89,7 @@ const validRequests: Readonly<Record<Operation, unknown>> = {
   inspectTurn: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1' },
   renewRunLease: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', runId: 'run_1' },
   interruptTurn: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1' },
+  finishTurn: { caller: 'owner', conversationId: 'conv_1', turnId: 'turn_1', runId: 'run_1', status: 'completed' },
 };
 
 const operations: Readonly<Record<string, HostileTarget>> = Object.fromEntries(
@@ -263,6 +265,7 @@ describe('TurnRecovery: a request that cannot be read is invalid-request, read o
     inspectTurn: 'expected a request with v1 ids for the conversation and turn',
     renewRunLease: 'expected v1 ids for the conversation, turn and run',
     interruptTurn: 'expected v1 ids for the conversation and turn',
+    finishTurn: 'expected v1 ids for the conversation, turn and run, and a status of completed, failed or needs-reconciliation',
   };
   const unreadable = (method: Operation) => ({ ok: false, code: 'invalid-request', message: messages[method] });
   const methods = Object.keys(validRequests) as Operation[];

@@ -8,7 +8,7 @@
  */
 import type { ChatRefusal, UnsupportedCapabilityRefusal } from '@papercusp/chat-protocol-core';
 import type { EffectInspection } from './admission-lease.js';
-import type { NeedsReconciliationReason, RecoverableTurnStatus, RunLease, TurnRecord } from './turn-record.js';
+import type { FinishedTurnStatus, NeedsReconciliationReason, RecoverableTurnStatus, RunLease, TurnRecord } from './turn-record.js';
 import type { ValidatedReplayWindow, ValidateReplayWindowRefusalCode } from './replay-window.js';
 
 /** The refusals every operation shares when the host's declaration does not cover it. */
@@ -70,7 +70,7 @@ export type StartTurnResult<Result> =
   | OperationRefusal<StartTurnRefusalCode>;
 
 /**
- * Refusal codes of `declareEffect`: the preamble's, the turn read's, `turn-not-running` (the turn is cancelled: the
+ * Refusal codes of `declareEffect`: the preamble's, the turn read's, `turn-not-running` (the turn has ended: the
  * effect was not declared), `too-many-effects` (the turn holds `maxEffectsPerTurn` effects) and `checkpoint-failed`
  * (the declaration kept conflicting, or could not be confirmed).
  */
@@ -128,7 +128,7 @@ export type AbortDelivery = 'not-needed' | 'no-hook' | 'requested' | 'failed';
 export type CancelTurnRefusalCode = PreambleRefusalCode | TurnReadRefusalCode | 'checkpoint-failed';
 
 /**
- * The result of `cancelTurn`. `committed: false`: the turn had already ended, cancelled or interrupted, and stays
+ * The result of `cancelTurn`. `committed: false`: the turn had already ended (cancelled, interrupted or finished) and stays
  * as it was (the abort hook still runs for what is in flight).
  */
 export type CancelTurnResult =
@@ -179,8 +179,8 @@ export type InspectTurnResult<Result> =
   { readonly ok: true; readonly value: TurnInspection<Result> } | OperationRefusal<InspectTurnRefusalCode>;
 
 /**
- * Refusal codes of `renewRunLease`: the preamble's, the turn read's, `turn-not-running` (the turn is cancelled or
- * interrupted: the run must stop), `run-lease-lost` (another run owns the turn, or none does: the run must stop),
+ * Refusal codes of `renewRunLease`: the preamble's, the turn read's, `turn-not-running` (the turn has ended: cancelled,
+ * interrupted or finished: the run must stop), `run-lease-lost` (another run owns the turn, or none does: the run must stop),
  * `clock-unavailable` and `checkpoint-failed` (the renewal kept conflicting or could not be confirmed).
  */
 export type RenewRunLeaseRefusalCode =
@@ -190,13 +190,28 @@ export type RenewRunLeaseRefusalCode =
 export type RenewRunLeaseResult =
   { readonly ok: true; readonly outcome: 'renewed'; readonly run: RunLease } | OperationRefusal<RenewRunLeaseRefusalCode>;
 
+/**
+ * Refusal codes of `finishTurn`: the preamble's, the turn read's, `turn-not-running` (the turn was cancelled or
+ * interrupted first: its log's tail is not the run's to claim), `run-lease-lost` (another run owns the turn, or none
+ * does), and `checkpoint-failed` (the write kept conflicting or could not be confirmed).
+ */
+export type FinishTurnRefusalCode = PreambleRefusalCode | TurnReadRefusalCode | 'turn-not-running' | 'run-lease-lost' | 'checkpoint-failed';
+
+/**
+ * The result of `finishTurn`. `finished`: this call ended the turn with `status`; `already-finished`: an earlier
+ * call did (`status` is the stored one, which a later call never changes).
+ */
+export type FinishTurnResult =
+  | { readonly ok: true; readonly outcome: 'finished' | 'already-finished'; readonly status: FinishedTurnStatus }
+  | OperationRefusal<FinishTurnRefusalCode>;
+
 /** `interruptTurn` before the run lease expired: the owner may still be alive until `leaseExpiresAt`. */
 export interface RunLeaseHeldRefusal extends ChatRefusal<'run-lease-held'> {
   readonly run: RunLease;
 }
 
 /**
- * Refusal codes of `interruptTurn`: the preamble's, the turn read's, `turn-not-running` (the turn is cancelled),
+ * Refusal codes of `interruptTurn`: the preamble's, the turn read's, `turn-not-running` (the turn ended otherwise: cancelled or finished),
  * `run-lease-held` (the lease has not expired: carries the run and its deadline), `clock-unavailable` and
  * `checkpoint-failed` (the interruption kept conflicting or could not be confirmed).
  */

@@ -72,6 +72,22 @@ describe('readTurnStatus: a turn-status response from the record and the newest 
     });
   });
 
+  it.each(['completed', 'failed', 'needs-reconciliation'] as const)(
+    'a turn its run finished %s says so from the record when its log holds no terminal frame (pruned), without the run',
+    async (status) => {
+      const run = { runId: 'run_1', leaseExpiresAt: '2026-11-30T09:00:30.000Z' };
+      expect(await readTurnStatus(sourceOf(status, [], run).source, TURN)).toEqual({
+        ok: true,
+        value: { turnId: 'turn_1', status, lastSeq: 0 },
+      });
+    },
+  );
+
+  it('a record with a status outside the vocabulary (a broken store) reads as running, never as that string', async () => {
+    const { source } = sourceOf('paused' as RecoverableTurnStatus, [frame(1)]);
+    expect(await readTurnStatus(source, TURN)).toEqual({ ok: true, value: { turnId: 'turn_1', status: 'running', lastSeq: 1 } });
+  });
+
   it('§6 rule 12: a running turn reports the run that owns it and its lease deadline; an interrupted one says interrupted, without the run', async () => {
     const run = { runId: 'run_1', leaseExpiresAt: '2026-11-30T09:00:30.000Z' };
     const running = await readTurnStatus(sourceOf('running', [frame(1)], run).source, TURN);

@@ -12,7 +12,7 @@ import { type ChatRefusal, type ChatTurnStatus } from '@papercusp/chat-protocol-
 import { refuse } from '@papercusp/chat-protocol-core/internal';
 import type { ReplayWindow, ReplayWindowRequest, TurnStore } from './adapter.js';
 import { readTurnRequest } from './turn-requests.js';
-import type { RunLease } from './turn-record.js';
+import { isFinishedTurnStatus, type RunLease } from './turn-record.js';
 
 /** What {@link readTurnStatus} reads: the store's turn records and the turn's replay window (a `ChatEventLog`'s or the adapter's). */
 export interface TurnStatusSource {
@@ -66,13 +66,15 @@ export async function readTurnStatus(source: TurnStatusSource, request: ReadTurn
     const newest =
       latestSeq === 0 ? undefined : (await source.replayWindow({ conversationId, turnId, after: latestSeq - 1 })).frames.at(-1);
     const event = newest?.event;
+    const recorded = stored.record.status;
+    // Without a terminal frame (none yet, or pruned) the record says how the turn ended; anything else is running.
     const status: ChatTurnStatus =
       event?.type === 'done'
         ? event.status
         : event?.type === 'error'
           ? 'failed'
-          : stored.record.status === 'cancelled' || stored.record.status === 'interrupted'
-            ? stored.record.status
+          : recorded === 'cancelled' || recorded === 'interrupted' || isFinishedTurnStatus(recorded)
+            ? recorded
             : 'running';
     const { run } = stored.record;
     const owner = status === 'running' && run !== undefined ? { run: { runId: run.runId, leaseExpiresAt: run.leaseExpiresAt } } : {};

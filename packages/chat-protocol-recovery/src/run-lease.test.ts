@@ -270,6 +270,118 @@ describe('TurnRecovery: run leases (§6 rule 12, issue 27)', () => {
     expect(await refused.interruptTurn(TURN)).toMatchObject({ ok: false, code: 'checkpoint-failed' });
   });
 
+  it('finishTurn by the owning run sets the status its terminal frame says, once; later calls are already-finished with the stored one', async () => {
+    const { stub, clock } = await ownedTurn();
+    const revision = stub.turns.get('turn_1')?.record.revision ?? 0;
+    clock.now = LEASE + 5000;
+    // Past the deadline, while nobody interrupted: the run is alive and may still finish.
+    expect(await workerOver(stub.store, clock).finishTurn({ ...TURN, runId: 'run_a', status: 'completed' })).toEqual({
+      ok: true,
+      outcome: 'finished',
+      status: 'completed',
+    });
+    expect(stub.turns.get('turn_1')?.record).toMatchObject({ status: 'completed', revision: revision + 1, run: { runId: 'run_a' } });
+    expect(await workerOver(stub.store, clock).finishTurn({ ...TURN, runId: 'run_a', status: 'failed' })).toEqual({
+      ok: true,
+      outcome: 'already-finished',
+      status: 'completed',
+    });
+    expect(stub.turns.get('turn_1')?.record.revision).toBe(revision + 1);
+  });
+
+  it('a finished turn is ended for everyone: renewal, declaration, claim, admission and interruption are turn-not-running, a cancel commits nothing', async () => {
+    const { stub, clock, owner } = await ownedTurn();
+    const claimed = await owner.claimEffect({ ...TURN, effectId: 'mail' });
+    if (!claimed.ok || claimed.outcome !== 'claimed') throw new Error('claim failed');
+    expect(await owner.finishTurn({ ...TURN, runId: 'run_a', status: 'needs-reconciliation' })).toMatchObject({
+      ok: true,
+      outcome: 'finished',
+    });
+    const refused = { ok: false, code: 'turn-not-running' };
+    clock.now = LEASE * 10;
+    const other = workerOver(stub.store, clock);
+    expect(await other.renewRunLease({ ...TURN, runId: 'run_a' })).toMatchObject(refused);
+    expect(await other.declareEffect({ ...TURN, effectId: 'found' })).toMatchObject(refused);
+    expect(await other.claimEffect({ ...TURN, effectId: 'mail' })).toMatchObject(refused);
+    expect(await other.dispatchEffect({ caller: 'owner', claim: claimed.claim, execute: () => 'sent' })).toMatchObject(refused);
+    expect(await other.interruptTurn(TURN)).toEqual({
+      ok: false,
+      code: 'turn-not-running',
+      message: 'the turn has ended: it is needs-reconciliation',
+    });
+    expect(await other.cancelTurn(TURN)).toMatchObject({ ok: true, outcome: 'cancelled', committed: false });
+    expect(stub.launches).toEqual(['pay']);
+    expect(stub.turns.get('turn_1')?.record.status).toBe('needs-reconciliation');
+    expect(await other.inspectTurn(TURN)).toMatchObject({ ok: true, value: { status: 'needs-reconciliation' } });
+  });
+
+  it('finishTurn after an interruption or a cancellation is turn-not-running; another run (or none) is run-lease-lost; nothing is written', async () => {
+    const interrupted = await ownedTurn();
+    interrupted.clock.now = LEASE;
+    await workerOver(interrupted.stub.store, interrupted.clock).interruptTurn(TURN);
+    expect(await interrupted.owner.finishTurn({ ...TURN, runId: 'run_a', status: 'completed' })).toEqual({
+      ok: false,
+      code: 'turn-not-running',
+      message: 'the turn has ended: it is interrupted',
+    });
+    expect(interrupted.stub.turns.get('turn_1')?.record.status).toBe('interrupted');
+    const cancelled = await ownedTurn();
+    await cancelled.owner.cancelTurn(TURN);
+    expect(await cancelled.owner.finishTurn({ ...TURN, runId: 'run_a', status: 'completed' })).toMatchObject({
+      ok: false,
+      code: 'turn-not-running',
+    });
+    const owned = await ownedTurn();
+    const revision = owned.stub.turns.get('turn_1')?.record.revision;
+    expect(await owned.owner.finishTurn({ ...TURN, runId: 'run_b', status: 'completed' })).toMatchObject({
+      ok: false,
+      code: 'run-lease-lost',
+    });
+    expect(owned.stub.turns.get('turn_1')?.record.revision).toBe(revision);
+    const legacy = stubStore();
+    await workerOver(legacy.store, owned.clock).startTurn({ ...TURN, effectIds: [] });
+    expect(await workerOver(legacy.store, owned.clock).finishTurn({ ...TURN, runId: 'run_a', status: 'completed' })).toMatchObject({
+      ok: false,
+      code: 'run-lease-lost',
+    });
+  });
+
+  it('finishTurn asks authorize for finish, refuses a bad status or run id, and reads a lost acknowledgement back', async () => {
+    const { stub, clock } = await ownedTurn();
+    const actions: string[] = [];
+    const worker = workerOver(stub.store, clock, {}, { authorize: ({ action, caller }) => (actions.push(action), caller !== 'stranger') });
+    expect(await worker.finishTurn({ ...TURN, caller: 'stranger', runId: 'run_a', status: 'completed' })).toMatchObject({
+      ok: false,
+      code: 'forbidden',
+    });
+    expect(actions).toEqual(['finish']);
+    for (const status of ['running', 'cancelled', 'interrupted', 'done', undefined])
+      expect(await worker.finishTurn({ ...TURN, runId: 'run_a', status: status as 'completed' })).toMatchObject({
+        ok: false,
+        code: 'invalid-request',
+      });
+    expect(await worker.finishTurn({ ...TURN, runId: 'run a', status: 'completed' })).toMatchObject({ ok: false, code: 'invalid-request' });
+    const lossy: TurnStore<string, string> = {
+      ...stub.store,
+      compareAndSwap: async (request) => {
+        await stub.store.compareAndSwap(request);
+        throw new Error('connection reset');
+      },
+    };
+    expect(await workerOver(lossy, clock).finishTurn({ ...TURN, runId: 'run_a', status: 'failed' })).toEqual({
+      ok: true,
+      outcome: 'finished',
+      status: 'failed',
+    });
+    const failing = await ownedTurn();
+    const refused = workerOver({ ...failing.stub.store, compareAndSwap: () => Promise.reject(new Error('down')) }, failing.clock);
+    expect(await refused.finishTurn({ ...TURN, runId: 'run_a', status: 'completed' })).toMatchObject({
+      ok: false,
+      code: 'checkpoint-failed',
+    });
+    expect(failing.stub.turns.get('turn_1')?.record.status).toBe('running');
+  });
+
   it('runLeaseMs is validated like admissionLeaseMs', () => {
     for (const runLeaseMs of [0, -1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) {
       expect(() => new TurnRecovery({ capabilities: FULL, authorize: () => true }, { runLeaseMs })).toThrow(

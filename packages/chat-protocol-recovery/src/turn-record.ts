@@ -8,11 +8,23 @@
  */
 
 /**
- * Status of a recoverable turn. `interrupted`: its run's lease expired and a
- * process ended it (§6 rule 12). A cancelled or interrupted turn is never
- * reopened, and neither becomes the other.
+ * How the run that owns a turn ended it (`finishTurn`): the status of the
+ * terminal frame it wrote, `done` or `error` (`failed`).
  */
-export type RecoverableTurnStatus = 'running' | 'cancelled' | 'interrupted';
+export type FinishedTurnStatus = 'completed' | 'failed' | 'needs-reconciliation';
+
+/** Whether `status` is a {@link FinishedTurnStatus}: for a request's field, or a status a store answered with. */
+export function isFinishedTurnStatus(status: unknown): status is FinishedTurnStatus {
+  return status === 'completed' || status === 'failed' || status === 'needs-reconciliation';
+}
+
+/**
+ * Status of a recoverable turn. `interrupted`: its run's lease expired and a
+ * process ended it (§6 rule 12); `completed`, `failed`, `needs-reconciliation`:
+ * its run finished it (`finishTurn`). Only a running turn changes status: an
+ * ended turn is never reopened and never becomes another end.
+ */
+export type RecoverableTurnStatus = 'running' | 'cancelled' | 'interrupted' | FinishedTurnStatus;
 
 /**
  * The run that owns a turn and until when (§6 rule 12): `leaseExpiresAt` is an

@@ -28,6 +28,7 @@ import type {
   CompletedOutcome,
   DeclareEffectResult,
   DispatchEffectResult,
+  FinishTurnResult,
   InspectTurnResult,
   InterruptTurnResult,
   PreambleRefusal,
@@ -47,6 +48,7 @@ import {
   type DispatchEffectRequest,
   type EffectExecution,
   type EffectRequest,
+  type FinishTurnRequest,
   type ReconcileEffectRequest,
   type RenewRunLeaseRequest,
   type InterruptTurnRequest,
@@ -58,6 +60,7 @@ import {
   findAdmission,
   findEffect,
   isAdmitted,
+  isFinishedTurnStatus,
   withEffect,
   type EffectRecord,
   type RunLease,
@@ -117,10 +120,14 @@ const PREAMBLE_WORDS: Readonly<Record<TurnAction, { readonly invalid: string; re
     forbidden: 'the caller may not renew the run lease of this turn',
   },
   interrupt: { invalid: 'expected v1 ids for the conversation and turn', forbidden: 'the caller may not interrupt this turn' },
+  finish: {
+    invalid: 'expected v1 ids for the conversation, turn and run, and a status of completed, failed or needs-reconciliation',
+    forbidden: 'the caller may not finish this turn',
+  },
 };
 
-// Why a turn that is not running refuses a write of its run: cancelled or interrupted, never reopened.
-const ENDED = 'the turn is cancelled or interrupted';
+// Why a turn that is not running refuses a write of its run: it ended (cancelled, interrupted or finished), never reopened.
+const ENDED = 'the turn has ended';
 
 // A registry symbol: every copy of the package (both builds, any version) reads the same key.
 const TURN_RECOVERY_BRAND: unique symbol = Symbol.for('@papercusp/chat-protocol-recovery.TurnRecovery');
@@ -470,8 +477,8 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * Cancels a turn: the cancellation commits first (under the fence admission
    * takes, so nothing is launched after it), then the abort hook runs for the
    * effects admitted and still open. An in-flight effect's later result is
-   * still stored; the turn is never reopened. Cancelling a cancelled or
-   * interrupted turn is `committed: false`, leaves it as it was, and runs the
+   * still stored; the turn is never reopened. Cancelling an ended turn
+   * (cancelled, interrupted or finished) is `committed: false`, leaves it as it was, and runs the
    * abort hook again. A throwing abort hook is
    * reported (`abort: 'failed'`) and changes nothing that committed.
    */
@@ -623,7 +630,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
    * `interrupted`, every later one `already-interrupted` with the same list,
    * so one caller writes the tail (after a lost acknowledgement the read-back
    * answers `interrupted` too: the tail's write must still be idempotent). A
-   * cancelled turn is `turn-not-running`. Like `cancelTurn`, it then runs the
+   * turn that ended otherwise (cancelled, finished) is `turn-not-running`. Like `cancelTurn`, it then runs the
    * abort hook for the effects admitted and still open. Reads the turn fresh.
    */
   async interruptTurn(request: InterruptTurnRequest<Caller>): Promise<InterruptTurnResult<Result>> {
@@ -640,7 +647,7 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
       const { record } = turn;
       if (record.conversationId !== conversationId) return { stop: refuse('unknown-turn', 'no such turn in this conversation') };
       if (record.status === 'interrupted') return { stop: { already: turn } };
-      if (record.status !== 'running') return { stop: refuse('turn-not-running', 'the turn is cancelled') };
+      if (record.status !== 'running') return { stop: refuse('turn-not-running', `${ENDED}: it is ${record.status}`) };
       const ownRun = runId !== undefined && record.run?.runId === runId;
       if (record.run !== undefined && !ownRun && !isRunLeaseExpired(record, now)) {
         const { run } = record;
@@ -676,6 +683,60 @@ export class TurnRecovery<Result = unknown, Caller = unknown> extends BrandedTur
     const inspected = this.inspection(ended, now);
     if (inspected === null) return refuse('store-unavailable', 'the store answered with a turn outside the record shape');
     return { ok: true, outcome, turn: inspected, ...(await this.abortInFlight(ended)) };
+  }
+
+  /**
+   * Ends a running turn for the run that owns it, once the terminal frame it
+   * wrote is durable (§6 rule 12): one compare-and-swap sets the status that
+   * frame says (`completed`, `failed` or `needs-reconciliation`), so the turn
+   * is no longer running past its lease and nobody interrupts it. From then on
+   * renewals, declarations, claims and admissions are `turn-not-running`, a
+   * cancellation is `committed: false`, and an interruption is
+   * `turn-not-running`. Ordered against `interruptTurn` and `cancelTurn` by
+   * the store's fence: whichever commits first ends the turn, and a finish
+   * after them is `turn-not-running` (the interrupter's or canceller's tail
+   * ends the log). Another run (or none) is `run-lease-lost`. A finish past
+   * the deadline that nobody interrupted yet is allowed, like a renewal.
+   * Idempotent: a turn already finished is `already-finished` with its stored
+   * status. A lost acknowledgement is read back. Needs no clock.
+   */
+  async finishTurn(request: FinishTurnRequest<Caller>): Promise<FinishTurnResult> {
+    const opened = await this.openStoredTurn(request, 'finish', 'snapshot', ['runId', 'status'], (fields) =>
+      isChatId(fields.runId) && isFinishedTurnStatus(fields.status) ? true : null,
+    );
+    if ('ok' in opened) return opened;
+    const { gate, fields, turn } = opened;
+    const { conversationId, turnId, runId, status } = fields;
+    type Stop = Exclude<FinishTurnResult, { readonly ok: true; readonly outcome: 'finished' }>;
+    // Every stop is final even on a stale snapshot: an ended turn never reopens, and a turn's run never changes.
+    const refusal = (record: TurnRecord<Result>): Stop | null => {
+      if (record.conversationId !== conversationId) return refuse('unknown-turn', 'no such turn in this conversation');
+      if (record.run?.runId !== runId) return refuse('run-lease-lost', 'another run owns this turn: it is not this run’s to finish');
+      if (isFinishedTurnStatus(record.status)) return { ok: true, outcome: 'already-finished', status: record.status };
+      if (record.status !== 'running') return refuse('turn-not-running', `${ENDED}: it is ${record.status}`);
+      return null;
+    };
+    const written = await this.queue.write<Stop>(gate, turnId, turn, ({ record }) => {
+      const stop = refusal(record);
+      return stop === null ? { write: { ...record, status, revision: record.revision + 1 } } : { stop };
+    });
+    switch (written.type) {
+      case 'stopped':
+        return written.value;
+      case 'written':
+        return { ok: true, outcome: 'finished', status };
+      case 'unacknowledged': {
+        const readBack = await this.snapshots.read(gate, turnId);
+        if (readBack === 'unavailable' || readBack === null) return refuse('checkpoint-failed', 'the finish could not be confirmed');
+        const stop = refusal(readBack.record);
+        if (stop !== null && stop.ok && stop.status === status) return { ok: true, outcome: 'finished', status };
+        return stop ?? refuse('checkpoint-failed', 'the finish could not be confirmed');
+      }
+      case 'missing':
+        return refuse('unknown-turn', 'the turn is gone');
+      case 'exhausted':
+        return refuse('checkpoint-failed', 'the finish kept conflicting with other writes');
+    }
   }
 
   /**

@@ -8,6 +8,7 @@
 import { isChatId, type ChatCursor } from '@papercusp/chat-protocol-core';
 import { readFields } from '@papercusp/chat-protocol-core/internal';
 import type { EffectClaim } from './outcomes.js';
+import type { FinishedTurnStatus } from './turn-record.js';
 
 /** The request of `startTurn`: the effect identities the host authorized for this turn, and the run that will own it. */
 export interface StartTurnRequest<Caller> {
@@ -42,6 +43,12 @@ export interface TurnRequest<Caller> {
 /** The request of `renewRunLease`: the turn and the run that claims to own it. */
 export interface RenewRunLeaseRequest<Caller> extends TurnRequest<Caller> {
   readonly runId: string;
+}
+
+/** The request of `finishTurn`: the run that owns the turn, and the status of the terminal frame it wrote. */
+export interface FinishTurnRequest<Caller> extends TurnRequest<Caller> {
+  readonly runId: string;
+  readonly status: FinishedTurnStatus;
 }
 
 /**
