@@ -1,5 +1,6 @@
 import {
   admissionRefusal,
+  readListRunningTurnsRequest,
   type AbortRequest,
   type AdmitDispatchRequest,
   type AdmitDispatchResult,
@@ -54,6 +55,7 @@ interface Variant {
     onAbort: OnAbort,
   ) => Pick<TurnStore<string, string>, 'compareAndSwap'> & Required<Pick<TurnStore<string, string>, 'admitDispatch'>>;
   read?: (tables: Tables) => TurnStore<string, string>['read'];
+  list?: (tables: Tables) => NonNullable<TurnStore<string, string>['listRunningTurns']>;
   abort?: (onAbort: OnAbort) => OnAbort;
 }
 
@@ -100,6 +102,22 @@ const atomicAdmitDispatch =
     return { admitted: true as const };
   };
 
+/** The running turns after `afterTurnId` (code point order), at most `limit`; `keep` decides which records a page holds. */
+const listTurns =
+  (tables: Tables, keep: (record: TurnRecord<string>, afterTurnId: string) => boolean) =>
+  async (given: Parameters<NonNullable<TurnStore<string, string>['listRunningTurns']>>[0]): Promise<readonly StoredTurn<string>[]> => {
+    await roundTrip();
+    const request = readListRunningTurnsRequest(given);
+    if (request === undefined) throw new TypeError('listRunningTurns: expected { afterTurnId?, limit }');
+    return [...tables.records.values()]
+      .filter((record) => keep(record, request.afterTurnId ?? ''))
+      .sort((left, right) => (left.turnId < right.turnId ? -1 : 1))
+      .slice(0, request.limit)
+      .flatMap((record) => snapshot(tables, record.turnId) ?? []);
+  };
+const runningAfter = (record: TurnRecord<string>, afterTurnId: string): boolean =>
+  record.status === 'running' && record.turnId > afterTurnId;
+
 /** A host store over plain maps, every call one I/O round trip; `variant` replaces what a broken host gets wrong. */
 function mapHarness(variant: Variant = {}): () => TurnRecoveryHarness {
   return () => {
@@ -123,6 +141,7 @@ function mapHarness(variant: Variant = {}): () => TurnRecoveryHarness {
                 await roundTrip();
                 return snapshot(tables, turnId);
               }),
+            listRunningTurns: variant.list?.(tables) ?? listTurns(tables, runningAfter),
             ...writes,
           },
           abort: (variant.abort ?? ((hook) => hook))(onAbort),
@@ -294,6 +313,14 @@ const runDropped = mapHarness({
   },
 });
 
+// (12) Issue 27: a listing that forgot its status filter: ended turns come back to the sweeper.
+const listsEndedTurns = mapHarness({ list: (tables) => listTurns(tables, (record, afterTurnId) => record.turnId > afterTurnId) });
+
+// (13) Issue 27: a listing whose cursor is inclusive: every page starts with the last turn of the one before.
+const inclusiveCursor = mapHarness({
+  list: (tables) => listTurns(tables, (record, afterTurnId) => record.status === 'running' && record.turnId >= afterTurnId),
+});
+
 const NAMES = turnRecoveryChecks().map((check) => check.name);
 const named = (index: number): string => {
   const name = NAMES[index];
@@ -314,7 +341,29 @@ const [
   RUN_LEASE,
   RENEW_VS_INTERRUPT,
   TWO_INTERRUPTERS,
-] = [named(0), named(1), named(3), named(4), named(5), named(6), named(7), named(8), named(9), named(10), named(11), named(12), named(13)];
+  DISPATCH_VS_INTERRUPT,
+  FINISHED,
+  FINISH_VS_INTERRUPT,
+  LISTING,
+] = [
+  named(0),
+  named(1),
+  named(3),
+  named(4),
+  named(5),
+  named(6),
+  named(7),
+  named(8),
+  named(9),
+  named(10),
+  named(11),
+  named(12),
+  named(13),
+  named(14),
+  named(15),
+  named(16),
+  named(17),
+];
 
 async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Record<string, readonly string[]>> {
   const found: Record<string, readonly string[]> = {};
@@ -333,7 +382,7 @@ describe('the turn recovery conformance suite catches broken adapters (issues 7,
     [
       'admission recorded after launching',
       launchBeforeAdmission,
-      [HAPPY_PATH, REFUSED_AFTER_CANCEL, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL, RUN_LEASE],
+      [HAPPY_PATH, REFUSED_AFTER_CANCEL, MISSING_TURN, TWO_WORKERS, DISPATCH_VS_CANCEL, RUN_LEASE, DISPATCH_VS_INTERRUPT, FINISHED],
       // A declared effect's launch after the cancellation needs its claim to land first: some interleavings only.
       [DECLARE_VS_CANCEL],
     ],
@@ -341,16 +390,37 @@ describe('the turn recovery conformance suite catches broken adapters (issues 7,
     ['cancellation that calls the abort hook before committing', abortBeforeCommit, [DISPATCH_VS_CANCEL], [DECLARE_VS_CANCEL]],
     // Unfenced writes: two claims both get claim 1 and both launch; a completion and a cancellation overwrite each other;
     // a declaration reopens a cancelled turn, and two declarations both answer declared.
-    // Issue 27: a renewal and an interruption both win, and two interrupters both answer interrupted.
+    // Issue 27: a renewal and an interruption both win, two interrupters both answer interrupted, a finish and an
+    // interruption both end the turn, and an admission lands after the interruption committed.
     [
       'a read followed by an unconditional update',
       readThenUpdate,
-      [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL, DECLARE_VS_CANCEL, DECLARE_TWICE, RENEW_VS_INTERRUPT, TWO_INTERRUPTERS],
+      [
+        TWO_WORKERS,
+        DISPATCH_VS_CANCEL,
+        COMPLETION_VS_CANCEL,
+        DECLARE_VS_CANCEL,
+        DECLARE_TWICE,
+        RENEW_VS_INTERRUPT,
+        TWO_INTERRUPTERS,
+        DISPATCH_VS_INTERRUPT,
+        FINISH_VS_INTERRUPT,
+      ],
     ],
     [
       'an in-process lock instead of a store fence',
       inProcessLock,
-      [TWO_WORKERS, DISPATCH_VS_CANCEL, COMPLETION_VS_CANCEL, DECLARE_VS_CANCEL, DECLARE_TWICE, RENEW_VS_INTERRUPT, TWO_INTERRUPTERS],
+      [
+        TWO_WORKERS,
+        DISPATCH_VS_CANCEL,
+        COMPLETION_VS_CANCEL,
+        DECLARE_VS_CANCEL,
+        DECLARE_TWICE,
+        RENEW_VS_INTERRUPT,
+        TWO_INTERRUPTERS,
+        DISPATCH_VS_INTERRUPT,
+        FINISH_VS_INTERRUPT,
+      ],
     ],
     // Issue 12: only the orphan check judges an admission's age.
     ['an admission stored without its admittedAt', admittedAtLost, [ORPHAN_LEASE]],
@@ -360,9 +430,16 @@ describe('the turn recovery conformance suite catches broken adapters (issues 7,
     ['an admission that throws on a missing turn or effect', admitThrowsOnMissing, [MISSING_TURN]],
     // Issue 26: effects a run discovers join the turn record; a store that pins its effect list refuses every declaration.
     ['a store that refuses a grown effect list', fixedEffectList, [DECLARED, DECLARE_VS_CANCEL, DECLARE_TWICE]],
-    // Issue 27: the woken owner's admission launches; without the run every renewal is run-lease-lost.
-    ['an admission that lets an interrupted turn through', admitsInterrupted, [RUN_LEASE]],
-    ['a store that drops the run lease from the record', runDropped, [RUN_LEASE, RENEW_VS_INTERRUPT]],
+    // Issue 27: the woken owner's admission launches, also one racing the interruption; without the run every
+    // renewal and finish is run-lease-lost; a listing must filter and page exactly.
+    ['an admission that lets an interrupted turn through', admitsInterrupted, [RUN_LEASE, DISPATCH_VS_INTERRUPT]],
+    [
+      'a store that drops the run lease from the record',
+      runDropped,
+      [RUN_LEASE, RENEW_VS_INTERRUPT, FINISHED, FINISH_VS_INTERRUPT, LISTING],
+    ],
+    ['a listing of every turn, ended ones too', listsEndedTurns, [LISTING]],
+    ['a listing whose cursor is inclusive', inclusiveCursor, [LISTING]],
   ] as const)(
     'fails %s on the checks that must catch it, passes the others',
     async (_, createHarness, failing, mayCatch?: readonly string[]) => {

@@ -13,6 +13,8 @@ import {
   type CancelTurnResult,
   type DispatchEffectResult,
   type EffectExecution,
+  type FinishedTurnStatus,
+  type ListRunningTurnsRequest,
   type TurnRecoveryAdapter,
 } from '@papercusp/chat-protocol-recovery';
 import type { Scheduler } from 'fast-check';
@@ -118,6 +120,9 @@ export async function outcomeOf(call: () => Promise<unknown>): Promise<{ readonl
   }
 }
 
+/** An `inspectTurn` answer as the turn's status. */
+const inspectedStatus = (answer: unknown): unknown => (answer as { readonly value?: { readonly status?: unknown } }).value?.status;
+
 /** A `TurnRecovery` answer as its outcome or refusal code. */
 function verdictOf(answer: unknown): unknown {
   if (typeof answer !== 'object' || answer === null) return answer;
@@ -125,13 +130,39 @@ function verdictOf(answer: unknown): unknown {
   return ok === true ? outcome : code;
 }
 
-/** Starts a turn of its own with `effectIds`; the answer is a failure when the start did not succeed. */
-async function createRun(harness: TurnRecoveryHarness, effectIds: readonly string[], scheduler?: Scheduler): Promise<Run | string> {
+/**
+ * Compares a call's answer (seen through `view`, by default its outcome or refusal code) with `expected`, and records
+ * the difference, or a throw, in `failures`; resolves to the answer (undefined after a throw).
+ */
+async function expectAnswer(
+  failures: string[],
+  what: string,
+  call: () => Promise<unknown>,
+  expected: unknown,
+  view: (answer: unknown) => unknown = verdictOf,
+): Promise<unknown> {
+  const outcome = await outcomeOf(call);
+  const found = 'threw' in outcome ? `a throw (${outcome.threw})` : view(outcome.value);
+  if (JSON.stringify(found) !== JSON.stringify(expected))
+    failures.push(`${what} answered ${JSON.stringify('value' in outcome ? outcome.value : found)}, not ${JSON.stringify(expected)}`);
+  return 'value' in outcome ? outcome.value : undefined;
+}
+
+/**
+ * Starts a turn of its own with `effectIds` (its ids carry `label`, so a check can find its own turns in a listing);
+ * the answer is a failure when the start did not succeed.
+ */
+async function createRun(
+  harness: TurnRecoveryHarness,
+  effectIds: readonly string[],
+  scheduler?: Scheduler,
+  label = '',
+): Promise<Run | string> {
   turns += 1;
   const key: TurnKey = {
     caller: OWNER,
-    conversationId: `conv_conformance_${RUN_ID}_${turns}`,
-    turnId: `turn_conformance_${RUN_ID}_${turns}`,
+    conversationId: `conv_conformance_${RUN_ID}_${label}${turns}`,
+    turnId: `turn_conformance_${RUN_ID}_${label}${turns}`,
   };
   await harness.grant(key.conversationId, OWNER);
   const launches: Execution[] = [];
@@ -699,15 +730,8 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
         if (typeof run === 'string') return [run];
         const failures: string[] = [];
         const deadline = (elapsedMs: number): string => new Date(CLOCK_START_MS + elapsedMs).toISOString();
-        const answered = async (what: string, call: () => Promise<unknown>, expected: unknown, view = verdictOf): Promise<unknown> => {
-          const outcome = await outcomeOf(call);
-          const found = 'threw' in outcome ? `a throw (${outcome.threw})` : view(outcome.value);
-          if (JSON.stringify(found) !== JSON.stringify(expected))
-            failures.push(
-              `${what} answered ${JSON.stringify('value' in outcome ? outcome.value : found)}, not ${JSON.stringify(expected)}`,
-            );
-          return 'value' in outcome ? outcome.value : undefined;
-        };
+        const answered = (what: string, call: () => Promise<unknown>, expected: unknown, view?: (answer: unknown) => unknown) =>
+          expectAnswer(failures, what, call, expected, view);
         const leaseOf = (answer: unknown): unknown => {
           if (typeof answer !== 'object' || answer === null) return answer;
           const { ok, outcome, code, run: lease, value } = answer as Record<string, unknown>;
@@ -761,15 +785,7 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
           () => owner.dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('immediate') }),
           'turn-not-running',
         );
-        await answered(
-          'inspectTurn of the interrupted turn',
-          () => run.plainWorker().inspectTurn(run.key),
-          'interrupted',
-          (answer) => {
-            const value = (answer as { readonly value?: { readonly status?: unknown } }).value;
-            return value?.status;
-          },
-        );
+        await answered('inspectTurn of the interrupted turn', () => run.plainWorker().inspectTurn(run.key), 'interrupted', inspectedStatus);
         if (run.launches.length !== 0) failures.push(`${run.launches.length} launches after the interruption; none`);
         return [...failures, ...run.observed];
       },
@@ -813,5 +829,159 @@ export function turnRecoveryChecks(options: TurnRecoveryConformanceOptions = {})
       },
       null,
     ),
+    raceCheck(
+      'dispatch racing interruption at the deadline: an effect launches only when the interruption found it admitted, never after the interruption committed',
+      numRuns,
+      ['call_pay', 'call_mail'],
+      async (run, pacing) => {
+        run.clock.elapsedMs = RUN_LEASE_MS;
+        const [, , interrupted] = await settleRace(
+          pacing,
+          Promise.all([
+            run.claimAndDispatch(run.worker(), 'call_pay', 'scheduled'),
+            run.claimAndDispatch(run.worker(), 'call_mail', 'scheduled'),
+            run.worker().interruptTurn(run.key),
+          ]),
+        );
+        if (!interrupted.ok || interrupted.outcome !== 'interrupted') {
+          run.observed.push(`the only interruption answered ${JSON.stringify(interrupted)}, not interrupted`);
+          return;
+        }
+        for (const { effectId } of run.launches) {
+          const state = interrupted.turn.effects.find((effect) => effect.effectId === effectId)?.state;
+          if (state === 'open' || state === undefined)
+            run.observed.push(
+              `${effectId} launched, but the interruption found it ${String(state)}: it was admitted after the interruption committed`,
+            );
+        }
+      },
+      null,
+    ),
+    {
+      name: 'finishing a turn (§6 rule 12): its run finishes it once, then already-finished with the stored status; another run is run-lease-lost; the finished turn is ended for every worker, after a restart and past the lease too: renewal, declaration, claim, admission and interruption are turn-not-running, a cancellation commits nothing, inspectTurn says completed, nothing launches',
+      async run(harness) {
+        const run = await createRun(harness, ['call_pay', 'call_mail']);
+        if (typeof run === 'string') return [run];
+        const failures: string[] = [];
+        const answered = (what: string, call: () => Promise<unknown>, expected: unknown, view?: (answer: unknown) => unknown) =>
+          expectAnswer(failures, what, call, expected, view);
+        const finish = (runId: string, status: FinishedTurnStatus) => () => run.worker().finishTurn({ ...run.key, runId, status });
+        const claimed = await run.worker().claimEffect({ ...run.key, effectId: 'call_mail' });
+        if (!claimed.ok || claimed.outcome !== 'claimed') return [`the claim answered ${JSON.stringify(claimed)}`];
+        await answered('finishTurn by another run', finish(`${run.runId}_other`, 'completed'), 'run-lease-lost');
+        await answered('finishTurn by the owning run', finish(run.runId, 'completed'), 'finished');
+        await answered('finishTurn again, saying failed', finish(run.runId, 'failed'), ['already-finished', 'completed'], (answer) => [
+          verdictOf(answer),
+          (answer as { readonly status?: unknown }).status,
+        ]);
+        await harness.restart?.();
+        run.clock.elapsedMs = 2 * RUN_LEASE_MS;
+        const worker = run.worker();
+        await answered(
+          'renewRunLease of the finished turn',
+          () => worker.renewRunLease({ ...run.key, runId: run.runId }),
+          'turn-not-running',
+        );
+        await answered(
+          'declareEffect on the finished turn',
+          () => worker.declareEffect({ ...run.key, effectId: 'call_late' }),
+          'turn-not-running',
+        );
+        await answered(
+          'claimEffect on the finished turn',
+          () => worker.claimEffect({ ...run.key, effectId: 'call_pay' }),
+          'turn-not-running',
+        );
+        await answered(
+          'dispatching a claim of the finished turn',
+          () => worker.dispatchEffect({ caller: OWNER, claim: claimed.claim, execute: run.execute('immediate') }),
+          'turn-not-running',
+        );
+        await answered('interruptTurn past the lease', () => worker.interruptTurn(run.key), 'turn-not-running');
+        await answered(
+          'cancelTurn of the finished turn',
+          () => worker.cancelTurn(run.key),
+          ['cancelled', false],
+          (answer) => [verdictOf(answer), (answer as { readonly committed?: unknown }).committed],
+        );
+        await answered('inspectTurn of the finished turn', () => run.plainWorker().inspectTurn(run.key), 'completed', inspectedStatus);
+        if (run.launches.length !== 0) failures.push(`${run.launches.length} launches after the finish; none`);
+        return [...failures, ...run.observed];
+      },
+    },
+    raceCheck(
+      'finish racing interruption at the deadline: exactly one ends the turn (finished and turn-not-running, or turn-not-running and interrupted)',
+      numRuns,
+      [],
+      async (run, pacing) => {
+        run.clock.elapsedMs = RUN_LEASE_MS;
+        const answers = await settleRace(
+          pacing,
+          Promise.all([
+            run.worker().finishTurn({ ...run.key, runId: run.runId, status: 'completed' }),
+            run.worker().interruptTurn(run.key),
+          ]),
+        );
+        const won = JSON.stringify(answers.map(verdictOf));
+        if (won !== '["finished","turn-not-running"]' && won !== '["turn-not-running","interrupted"]')
+          run.observed.push(`the finish and the interruption answered ${won}: exactly one must end the turn`);
+        const status = inspectedStatus(await run.plainWorker().inspectTurn(run.key));
+        if (status !== (won.startsWith('["finished"') ? 'completed' : 'interrupted'))
+          run.observed.push(`after ${won} the turn is ${String(status)}`);
+      },
+      null,
+    ),
+    {
+      name: 'listing running turns (the sweeper’s read, §6 rule 12): every running turn once, in code point order, strictly after afterTurnId, at most limit per page; never a cancelled, interrupted or finished one; a request it cannot read is a TypeError',
+      async run(harness) {
+        const store = harness.adapter({ onAbort: () => undefined }).store;
+        // Optional in the contract: a store without it has nothing to check here (the host's sweeper says sweep-unsupported).
+        if (store?.listRunningTurns === undefined) return [];
+        const list = store.listRunningTurns.bind(store);
+        const label = 'listing';
+        const created: Run[] = [];
+        for (let index = 0; index < 6; index += 1) {
+          const run = await createRun(harness, [], undefined, label);
+          if (typeof run === 'string') return [run];
+          created.push(run);
+        }
+        const [cancelled, interrupted, finished, ...running] = created as [Run, Run, Run, ...Run[]];
+        const failures: string[] = [];
+        await expectAnswer(failures, 'cancelTurn', () => cancelled.plainWorker().cancelTurn(cancelled.key), 'cancelled');
+        interrupted.clock.elapsedMs = RUN_LEASE_MS;
+        await expectAnswer(failures, 'interruptTurn', () => interrupted.plainWorker().interruptTurn(interrupted.key), 'interrupted');
+        const finishing = { ...finished.key, runId: finished.runId, status: 'failed' as const };
+        await expectAnswer(failures, 'finishTurn', () => finished.plainWorker().finishTurn(finishing), 'finished');
+        // This process's listed turns all start with the prefix; the walk starts just before them and ends past them.
+        const prefix = `turn_conformance_${RUN_ID}_${label}`;
+        const ids = new Set(created.map((run) => run.key.turnId));
+        const listed: string[] = [];
+        let afterTurnId = prefix;
+        for (let pages = 0; pages < 100; pages += 1) {
+          const page = await outcomeOf(() => list({ afterTurnId, limit: 2 }));
+          if ('threw' in page) return [...failures, `listRunningTurns threw ${page.threw}`];
+          const turnsOfPage = page.value as readonly { readonly record: { readonly turnId: string; readonly status: string } }[];
+          if (turnsOfPage.length > 2) failures.push(`a page of limit 2 held ${turnsOfPage.length} turns`);
+          for (const { record } of turnsOfPage) {
+            if (record.turnId <= afterTurnId) failures.push(`${record.turnId} came after ${afterTurnId}, not in code point order`);
+            if (record.status !== 'running') failures.push(`${record.turnId} was listed ${record.status}`);
+            afterTurnId = record.turnId;
+            if (ids.has(record.turnId)) listed.push(record.turnId);
+          }
+          if (turnsOfPage.length === 0 || !afterTurnId.startsWith(prefix)) break;
+        }
+        const expected = running.map((run) => run.key.turnId).sort();
+        if (JSON.stringify(listed) !== JSON.stringify(expected))
+          failures.push(`the running turns were listed as ${JSON.stringify(listed)}, not ${JSON.stringify(expected)}`);
+        for (const request of [null, { limit: 0 }, { limit: 1.5 }, { limit: '2' }, { afterTurnId: 'not an id', limit: 2 }]) {
+          const answer = await outcomeOf(() => list(request as unknown as ListRunningTurnsRequest));
+          if (!('threw' in answer) || !answer.threw.startsWith('TypeError'))
+            failures.push(
+              `listRunningTurns(${JSON.stringify(request)}) ${'threw' in answer ? `threw ${answer.threw}` : 'resolved'}, not a TypeError`,
+            );
+        }
+        return failures;
+      },
+    },
   ];
 }
