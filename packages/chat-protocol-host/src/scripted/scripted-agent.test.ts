@@ -83,10 +83,6 @@ describe('createScriptedChatAgent (issue 17: a scripted, deterministic agent)', 
 
   it('deltaDelayMs waits that long after each delta, and the turn’s signal ends the wait', async () => {
     vi.useFakeTimers();
-    // The pause's own timer is found by its delay: under load the test runner may hold timers of its own, so the
-    // global timer count proves nothing.
-    const setTimer = vi.spyOn(globalThis, 'setTimeout');
-    const clearTimer = vi.spyOn(globalThis, 'clearTimeout');
     try {
       const controller = new AbortController();
       const agent = createScriptedChatAgent({ deltaDelayMs: 60_000 });
@@ -108,15 +104,14 @@ describe('createScriptedChatAgent (issue 17: a scripted, deterministic agent)', 
       const after = generator.next().then((result) => (third = result.value));
       await vi.advanceTimersByTimeAsync(1_000);
       expect(third).toBeUndefined();
+      // The abort clears the pause's timer before it returns: counted around that synchronous step, since other
+      // timers (the runner's, a module loaded meanwhile) may come and go while the test awaits.
+      const pending = vi.getTimerCount();
       controller.abort();
+      expect(vi.getTimerCount()).toBe(pending - 1);
       await after;
       expect(third).toEqual({ type: 'delta', text: 'er 1042.' });
-      const pauses = setTimer.mock.calls.flatMap(([, ms], index) => (ms === 60_000 ? [setTimer.mock.results[index]?.value] : []));
-      expect(pauses).toHaveLength(2);
-      expect(clearTimer.mock.calls.map(([handle]) => handle)).toEqual(expect.arrayContaining(pauses));
     } finally {
-      setTimer.mockRestore();
-      clearTimer.mockRestore();
       vi.useRealTimers();
     }
   });
