@@ -11,6 +11,7 @@ export type ChatHostStoreOperation =
   | 'start-turn'
   | 'read-history'
   | 'append-frame'
+  | 'finish-turn'
   | 'declare-effect'
   | 'claim-effect'
   | 'dispatch-effect'

@@ -21,7 +21,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // What each turn's run saw of its signal.
 const aborts = new Map<string, unknown>();
 
-// The turn's text picks the script: a delta then a paid tool that hangs, a card, or a delta then nothing.
+// The turn's text picks the script: a delta then a paid tool that hangs, a card, a delta and the end, or a delta then nothing.
 const agent: ChatAgent = {
   tools: [
     {
@@ -35,6 +35,7 @@ const agent: ChatAgent = {
   async *run(turn, context) {
     context.signal.addEventListener('abort', () => aborts.set(turn.turnId, context.signal.reason), { once: true });
     yield { type: 'delta', text: 'Working on it. ' };
+    if (turn.text === 'done') return;
     if (turn.text === 'pay') yield { type: 'tool', name: 'pay', input: { amount: 5 } };
     if (turn.text === 'card') yield { type: 'card', card: { prompt: 'Go ahead?', presentation: { kind: 'confirm' } } };
     await waitForAbort(context.signal);
@@ -60,6 +61,8 @@ const statusOn = async (host: LoopbackHost, conversationId: string, clientTurnId
     status: string;
     lastSeq: number;
   };
+
+const ana = { callerId: 'ana', principalId: 'user_ana', tenantId: 'acme', customerId: null, publicOwnerId: null };
 
 describe('a turn whose run lost its lease (DESIGN §6 rule 12, §11.2)', () => {
   it('the status route interrupts it past the lease and writes its tail; the old run is aborted and writes nothing more; a resend is 410 turn-interrupted', async () => {
@@ -117,8 +120,6 @@ describe('a turn whose run lost its lease (DESIGN §6 rule 12, §11.2)', () => {
 });
 
 describe('the sweeper (DESIGN §11.2): sweepExpiredTurns', () => {
-  const ana = { callerId: 'ana', principalId: 'user_ana', tenantId: 'acme', customerId: null, publicOwnerId: null };
-
   it('interrupts a turn nobody meets once its lease ran out, under the caller callerOf names, and leaves a held lease alone', async () => {
     // The owner's clock stood still since the file began: its turns' leases ran out already; the other host renews.
     const conversationId = 'c_ana_live_sweep';
@@ -159,6 +160,22 @@ describe('the sweeper (DESIGN §11.2): sweepExpiredTurns', () => {
     expect(swept).toMatchObject({ ok: true });
     expect(swept.ok && swept.skipped).toBeGreaterThanOrEqual(1);
     expect((await frames(conversationId, turnId)).at(-1)?.event.type).toBe('delta');
+  });
+});
+
+describe('a turn its run ended (DESIGN §6 rule 12)', () => {
+  it('a turn its run ended is finished in the store: past its lease it is not listed as running, nobody interrupts it, and it stays completed', async () => {
+    const conversationId = 'c_ana_live_done';
+    const { turnId, clientTurnId } = await startTurn(other, conversationId, 'done');
+    expect((await follow(other, conversationId, turnId)).ended).toBe('terminal');
+    await expect.poll(async () => (await testStore.store.turnStore.read(turnId))?.record.status).toBe('completed');
+    await sleep(LEASE_MS + 50);
+    const running = (await testStore.store.turnStore.listRunningTurns?.({ limit: 500 })) ?? [];
+    expect(running.map(({ record }) => record.turnId)).not.toContain(turnId);
+    await other.handler.sweepExpiredTurns({ callerOf: () => ana });
+    expect(await statusOn(other, conversationId, clientTurnId)).toEqual({ turnId, status: 'completed', lastSeq: 3 });
+    expect((await testStore.store.turnStore.read(turnId))?.record.status).toBe('completed');
+    expect((await frames(conversationId, turnId)).map((frame) => frame.event.type)).toEqual(['user_input', 'delta', 'done']);
   });
 });
 

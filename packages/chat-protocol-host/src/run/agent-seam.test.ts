@@ -323,8 +323,8 @@ describe('declared tools (issue 26, DESIGN §6 rule 1)', () => {
       return { turnId, frames: window.frames.map((envelope) => envelope.event) };
     };
     const { turnId, frames } = await runQuietly('lookup');
-    // The turn's start is the one write: nothing declared, claimed or admitted for the lookup.
-    expect(counts).toEqual({ read: 0, compareAndSwap: 1, admitDispatch: 0 });
+    // The turn's start and its finish are the two writes: nothing declared, claimed or admitted for the lookup.
+    expect(counts).toEqual({ read: 0, compareAndSwap: 2, admitDispatch: 0 });
     expect(frames.slice(1, 3)).toEqual([
       { type: 'tool_call', callId: 'call_1', name: 'lookup', input: { q: 'order 1042' } },
       { type: 'tool_result', callId: 'call_1', name: 'lookup', status: 'succeeded', summary: 'found' },
@@ -334,10 +334,10 @@ describe('declared tools (issue 26, DESIGN §6 rule 1)', () => {
       { type: 'tool-launched', conversationId: 'c_ana_seam_lookup', turnId, callId: 'call_1', name: 'lookup', effectId: null },
       { type: 'tool-ended', conversationId: 'c_ana_seam_lookup', turnId, callId: 'call_1', name: 'lookup', status: 'succeeded' },
     ]);
-    // A tool with one: declared, claimed, admitted, completed.
+    // A tool with one: declared, claimed, admitted, completed (and the turn started and finished).
     counts.compareAndSwap = 0;
     await runQuietly('charge ok');
-    expect(counts).toEqual({ read: 0, compareAndSwap: 4, admitDispatch: 1 });
+    expect(counts).toEqual({ read: 0, compareAndSwap: 5, admitDispatch: 1 });
   });
 
   it('the host mints effect ids from the turn and the call ordinal, declares them, and a retried run of the turn declares the same ones and relaunches nothing', async () => {

@@ -28,7 +28,7 @@ import { failureText } from './failure-text.js';
 import { readToolOutcome, runToolStep, type ToolStepOutcome } from './run-tool-step.js';
 import { isInterrupted } from './run-interruption.js';
 import { turnFrame } from './turn-frame.js';
-import { createTurnObserver, type ToolObservation } from './turn-observer.js';
+import { createTurnObserver, type ToolObservation, type TurnObserver } from './turn-observer.js';
 import type { HostTracing } from './turn-spans.js';
 
 /** What one run needs: the turn, who started it, and the host's components. */
@@ -40,6 +40,8 @@ export interface RunChatTurnContext {
   readonly resolver: InteractionResolver<ChatHostCaller, OpenCardSnapshotV1>;
   readonly eventLog: ChatEventLog;
   readonly clock: () => string;
+  /** The run that owns the turn (its record names it): with it, the run finishes the turn's record after its terminal frame. */
+  readonly runId?: string;
   /**
    * Aborted when the turn's cancellation committed (seen in this process or through the turn record), or with an
    * interruption reason (`run-interruption.ts`) when the run lost its turn: then it writes nothing more.
@@ -111,7 +113,23 @@ function doneEvent(completion: ChatAgentCompletion | void): ChatEventV1 {
  */
 export async function runChatTurn(context: RunChatTurnContext): Promise<void> {
   const observer = createTurnObserver(context.turn, context.emit, context.tracing);
-  observer.ended(await runTurn({ ...context, observer }));
+  const ended = await runTurn({ ...context, observer });
+  await finishTurn(context, observer, ended);
+  observer.ended(ended);
+}
+
+// Once the run's terminal frame is durable, its turn's record ends too (§6 rule 12), so nobody interrupts a turn that
+// ended when its lease runs out. A refusal (a cancellation or an interruption committed first: their tail ends the
+// log) or an outage leaves the record to them and to the sweeper, whose tail then finds the log ended and adds nothing.
+async function finishTurn(context: RunChatTurnContext, observer: TurnObserver, ended: ChatHostTurnEndStatus): Promise<void> {
+  const { runId, recovery, caller, turn } = context;
+  if (runId === undefined || (ended !== 'completed' && ended !== 'failed' && ended !== 'needs-reconciliation')) return;
+  const { conversationId, turnId } = turn;
+  try {
+    await observer.store('finish-turn', () => recovery.finishTurn({ caller, conversationId, turnId, runId, status: ended }));
+  } catch {
+    // The observer told the store's failure.
+  }
 }
 
 async function runTurn(context: RunningTurn): Promise<ChatHostTurnEndStatus> {

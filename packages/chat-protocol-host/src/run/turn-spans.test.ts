@@ -156,6 +156,7 @@ describe('OpenTelemetry spans of a turn (issue 26, DESIGN §11.1)', () => {
         ]),
         append(14, 'delta'),
         append(15, 'done'),
+        store('finish-turn'),
       ]),
     ]);
     const root = spans.find((each) => each.name === 'chat.turn');
@@ -205,7 +206,7 @@ describe('OpenTelemetry spans of a turn (issue 26, DESIGN §11.1)', () => {
       span(
         'chat.turn',
         { 'chat.turn.status': 'failed', 'chat.turn.error_code': 'agent-failed' },
-        [append(1, 'user_input'), store('read-history'), append(2, 'delta'), append(3, 'error')],
+        [append(1, 'user_input'), store('read-history'), append(2, 'delta'), append(3, 'error'), store('finish-turn')],
         'agent-failed',
       ),
     ]);
@@ -289,8 +290,8 @@ describe('OpenTelemetry spans of a turn (issue 26, DESIGN §11.1)', () => {
           'chat.turn.error_code': 'provider-unavailable',
         },
         error: 'provider-unavailable',
-        // user_input, the history, the two deltas of 'Let me check. ' and the error.
-        children: 5,
+        // user_input, the history, the two deltas of 'Let me check. ', the error and the turn's finish.
+        children: 6,
       });
     } finally {
       trace.disable();

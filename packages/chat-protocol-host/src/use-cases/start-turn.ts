@@ -52,9 +52,16 @@ async function grantTurn(runtime: HostRuntime, caller: ChatHostCaller, conversat
 /**
  * What a run of `turn` in this process runs on: the runtime's components, the history read with the host's
  * bounds, the effects registered for recovery's abort hook (each removed when its execution ends), and `signal`
- * (the run's: aborted by the turn's cancellation).
+ * (the run's: aborted by the turn's cancellation); with `runId`, the run that owns the turn, which finishes its record
+ * after the terminal frame.
  */
-export function turnRunContext(runtime: HostRuntime, turn: ChatAgentTurn, caller: ChatHostCaller, signal: AbortSignal): RunChatTurnContext {
+export function turnRunContext(
+  runtime: HostRuntime,
+  turn: ChatAgentTurn,
+  caller: ChatHostCaller,
+  signal: AbortSignal,
+  runId?: string,
+): RunChatTurnContext {
   const { store, effects } = runtime;
   const { conversationId, turnId } = turn;
   return {
@@ -65,6 +72,7 @@ export function turnRunContext(runtime: HostRuntime, turn: ChatAgentTurn, caller
     resolver: runtime.resolver,
     eventLog: store.eventLog,
     clock: runtime.clock,
+    ...(runId === undefined ? {} : { runId }),
     signal,
     readHistory: () =>
       readAgentHistory(store.readConversationLog, {
@@ -148,7 +156,7 @@ function runTurn(
     now,
     onStop: stop,
   });
-  const ended = runChatTurn(turnRunContext(runtime, turn, caller, controller.signal))
+  const ended = runChatTurn(turnRunContext(runtime, turn, caller, controller.signal, runId))
     // runChatTurn never rejects; this keeps a future bug from becoming an unhandled rejection that ends the process.
     .catch(() => undefined)
     .finally(() => {
