@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * One worker process of the chaos run (`chaos.test.ts`): it races claims,
- * dispatches, completions, cancellations and card answers on the shared
- * server until it is killed, and appends what it did to the launch ledger, a
+ * dispatches, completions, cancellations, card answers and the run leases
+ * (renewals by a turn's live run, its finish, interruptions past the lease)
+ * on the shared server until it is killed, and appends what it did to the launch ledger, a
  * file outside the database that the controller reads as the witness. A
  * ledger line is written with one `appendFileSync` (an `O_APPEND` write), so
  * lines from all workers interleave whole and in the order they happened. A
@@ -49,7 +50,7 @@ const recovery = new TurnRecovery(
       for (const effectId of effectIds) running.get(`${turnId}/${effectId}`)?.abort();
     },
   },
-  { admissionLeaseMs: config.leaseMs },
+  { admissionLeaseMs: config.leaseMs, runLeaseMs: config.leaseMs },
 );
 const resolver = new InteractionResolver({ store: store.interactionStore, validate: chaosValidator });
 /** @type {{ turn: { conversationId: string, turnId: string }, effectId: string, result: string }[]} results this process must still store */
@@ -74,7 +75,9 @@ function hot(items) {
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** @param {{ conversationId: string, turnId: string, effectIds: string[], cancellable: boolean }} turn @param {string} effectId */
+/** @typedef {{ conversationId: string, turnId: string, runId: string, effectIds: string[], cancellable: boolean, liveRun: boolean }} ChaosTurn */
+
+/** @param {ChaosTurn} turn @param {string} effectId */
 async function claimAndDispatch(turn, effectId) {
   const key = { caller: OWNER, conversationId: turn.conversationId, turnId: turn.turnId };
   const claimed = await recovery.claimEffect({ ...key, effectId });
@@ -130,6 +133,35 @@ async function cancel(turn) {
   if (cancelled.ok) ledger({ type: 'cancelled', turnId: turn.turnId, committed: cancelled.committed, inFlight: cancelled.inFlight });
 }
 
+/**
+ * What the turn's run does (any worker may act as it: the store sees only its run id): a live run renews its lease,
+ * a dead one never does, so its turn is past the lease when the window reaches it; either may finish the turn.
+ * @param {ChaosTurn} turn
+ */
+async function actAsRun(turn) {
+  const request = { caller: OWNER, conversationId: turn.conversationId, turnId: turn.turnId, runId: turn.runId };
+  if (turn.liveRun && random() < 0.6) {
+    await recovery.renewRunLease(request);
+    return;
+  }
+  const finished = await recovery.finishTurn({ ...request, status: 'completed' });
+  // Also when an earlier finish committed it: the line follows the commit.
+  if (finished.ok) ledger({ type: 'finished', turnId: turn.turnId, committed: finished.outcome === 'finished' });
+}
+
+/** Another process meeting the turn (a follower, the status route, a sweeper): it interrupts it once past its lease. @param {ChaosTurn} turn */
+async function interrupt(turn) {
+  const interrupted = await recovery.interruptTurn({ caller: OWNER, conversationId: turn.conversationId, turnId: turn.turnId });
+  if (interrupted.ok) {
+    ledger({
+      type: 'interrupted',
+      turnId: turn.turnId,
+      committed: interrupted.outcome === 'interrupted',
+      inFlight: interrupted.inFlight,
+    });
+  }
+}
+
 /** @param {{ conversationId: string, correlationId: string }} card */
 async function answer(card) {
   const at = new Date().toISOString();
@@ -151,14 +183,16 @@ async function answer(card) {
 for (;;) {
   try {
     const roll = random();
-    if (roll < 0.7) {
+    if (roll < 0.64) {
       const turn = hot(config.turns);
       await claimAndDispatch(turn, pick(turn.effectIds));
-    } else if (roll < 0.72) {
-      // Half the turns are cancelled at some point, racing their dispatches; the others run to the end.
+    } else if (roll < 0.66) {
+      // Half the turns are cancelled at some point, racing their dispatches, their run and its interrupters.
       const turn = hot(config.turns);
       if (turn.cancellable) await cancel(turn);
-    } else if (roll < 0.9) await answer(hot(config.cards));
+    } else if (roll < 0.7) await actAsRun(hot(config.turns));
+    else if (roll < 0.72) await interrupt(hot(config.turns));
+    else if (roll < 0.9) await answer(hot(config.cards));
     else await storeUnstored();
   } catch (error) {
     // The components answer with results; a throw here is a bug the controller must see.

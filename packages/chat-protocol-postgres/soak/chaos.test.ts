@@ -1,11 +1,14 @@
 /**
  * The multi-process chaos run (issue 15, DESIGN §9.4), in `pnpm soak`: four
- * worker processes race claims, dispatches, completions, cancellations and
- * card answers over 200 turns and 100 cards on a real server, while this
+ * worker processes race claims, dispatches, completions, cancellations,
+ * card answers and run leases (renewals, finishes, interruptions: issue 27,
+ * §6 rule 12) over 200 turns and 100 cards on a real server, while this
  * controller SIGKILLs random workers at random points and restarts them, and
  * once stops the server with `pg_ctl stop -m immediate` and starts it again.
  * The launch ledger (a file the workers append to, outside the database) is
- * the witness for the invariants checked at the end. Seeded: the seed is
+ * the witness for the invariants checked at the end, after a sweep that
+ * interrupts every turn still running: then no turn is running, and each
+ * ended once. Seeded: the seed is
  * printed, and `CHAT_PROTOCOL_CHAOS_SEED` replays the controller's choices
  * and each worker's (the interleaving itself is the machine's).
  */
@@ -37,13 +40,16 @@ const WORKERS = 4;
 const TURNS = 200;
 const CARDS = 100;
 const EFFECTS_PER_TURN = 3;
-/** Short, so the sweep after the run sees every orphan past it; far above an execution's 400 ms. */
+/**
+ * The admission lease and the run lease: short, so the sweep after the run sees every orphan and every dead run
+ * past it; far above an execution's 400 ms.
+ */
 const LEASE_MS = 3_000;
 const SCHEMA = 'chaos';
 const WORKER_SCRIPT = fileURLToPath(new URL('./chaos-worker.mjs', import.meta.url));
 
 interface LedgerLine {
-  readonly type: 'launch' | 'settled' | 'stored' | 'cancelled' | 'card-closed' | 'threw';
+  readonly type: 'launch' | 'settled' | 'stored' | 'cancelled' | 'interrupted' | 'finished' | 'card-closed' | 'threw';
   readonly worker: number;
   readonly turnId?: string;
   readonly effectId?: string;
@@ -58,11 +64,15 @@ interface LedgerLine {
 }
 
 const chooseCancellable = randomSource(SEED ^ 0x5bd1e995);
+const chooseLiveRun = randomSource(SEED ^ 0x27d4eb2f);
 const turns = Array.from({ length: TURNS }, (_, index) => ({
   conversationId: `conv_chaos_${index}`,
   turnId: `turn_chaos_${SEED}_${index}`,
+  // Each turn is started owned by a run; a live one renews its lease while the window is on it, a dead one never.
+  runId: `run_chaos_${SEED}_${index}`,
   effectIds: Array.from({ length: EFFECTS_PER_TURN }, (__, effect) => `call_${effect}`),
   cancellable: chooseCancellable() < 0.5,
+  liveRun: chooseLiveRun() < 0.5,
 }));
 const cards = Array.from({ length: CARDS }, (_, index) => ({
   conversationId: `conv_chaos_${index}`,
@@ -94,7 +104,7 @@ function controllerComponents(database: ChatDatabase) {
   const store = createPostgresChatStore(database, chaosStoreOptions(SCHEMA));
   const recovery = new TurnRecovery(
     { capabilities: chaosCapabilities, authorize: () => true, store: store.turnStore },
-    { admissionLeaseMs: LEASE_MS },
+    { admissionLeaseMs: LEASE_MS, runLeaseMs: LEASE_MS },
   );
   const resolver = new InteractionResolver({ store: store.interactionStore, validate: chaosValidator });
   return { store, recovery, resolver };
@@ -109,8 +119,11 @@ async function setUp(database: ChatDatabase): Promise<void> {
     TURNS,
   ]);
   const { recovery, resolver } = controllerComponents(database);
-  for (const { conversationId, turnId, effectIds } of turns) {
-    expect(await recovery.startTurn({ caller: OWNER, conversationId, turnId, effectIds })).toMatchObject({ ok: true, outcome: 'started' });
+  for (const { conversationId, turnId, runId, effectIds } of turns) {
+    expect(await recovery.startTurn({ caller: OWNER, conversationId, turnId, effectIds, runId })).toMatchObject({
+      ok: true,
+      outcome: 'started',
+    });
   }
   const openedAt = new Date().toISOString();
   const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
@@ -200,7 +213,7 @@ async function runChaos(url: string, ledger: string, random: () => number): Prom
 const effectKey = (turnId: string | undefined, effectId: string | undefined): string => `${turnId}/${effectId}`;
 
 describe('multi-process chaos on a real server (issue 15, DESIGN §9.4)', () => {
-  it('launches no effect twice or after its cancellation, loses no completion, marks every orphan, closes every card once', async () => {
+  it('launches no effect twice or after its turn ended, loses no completion, marks every orphan, closes every card once, ends every turn once and leaves none running', async () => {
     const url = cluster?.url ?? '';
     const database = pgDatabase(pool as pg.Pool);
     const ledgerPath = join(directory ?? tmpdir(), 'launch-ledger.jsonl');
@@ -218,28 +231,37 @@ describe('multi-process chaos on a real server (issue 15, DESIGN §9.4)', () => 
     const violations: string[] = [...chaos.crashes];
     for (const line of ledger) if (line.type === 'threw') violations.push(`worker ${line.worker} threw: ${line.message}`);
 
-    // No effect launched twice, and none after its turn's cancellation committed (the ledger's order is real
-    // time). A launch before the committing cancellation's line either ended before it (a `settled` line) or was
-    // in flight when it committed, so that cancellation saw its admission: one it did not see was launched after.
+    // No effect launched twice, and none after its turn ended: a cancellation, an interruption or its run's finish
+    // committed (the ledger's order is real time). A launch before the committing cancellation's or interruption's
+    // line either ended before it (a `settled` line) or was in flight when it committed, so that write saw its
+    // admission: one it did not see was launched after. (A finish lets what is in flight run on.)
     const launches = new Map<string, number>();
-    const cancelledTurns = new Set<string>();
+    const endedTurns = new Map<string, Set<LedgerLine['type']>>();
     const launchedOpen = new Map<string, Set<string>>();
+    const ends = new Set<LedgerLine['type']>(['cancelled', 'interrupted', 'finished']);
     for (const line of ledger) {
       const key = effectKey(line.turnId, line.effectId);
       if (line.type === 'settled') launchedOpen.get(line.turnId ?? '')?.delete(key);
-      if (line.type === 'cancelled' && line.turnId !== undefined) {
-        cancelledTurns.add(line.turnId);
+      if (ends.has(line.type) && line.turnId !== undefined) {
+        const kinds = endedTurns.get(line.turnId) ?? new Set<LedgerLine['type']>();
+        endedTurns.set(line.turnId, kinds);
+        // Every such line follows the commit of some end; only the committing one names which.
         if (line.committed !== true) continue;
+        kinds.add(line.type);
+        if (kinds.size > 1) violations.push(`${line.turnId} ended twice: ${[...kinds].join(' and ')} both committed`);
+        if (line.type === 'finished') continue;
         for (const open of launchedOpen.get(line.turnId) ?? []) {
           if (!(line.inFlight ?? []).some((effectId) => effectKey(line.turnId, effectId) === open)) {
-            violations.push(`${open} was running when its cancellation committed, which did not see its admission: launched after it`);
+            violations.push(
+              `${open} was running when its turn was ${line.type}, a write that did not see its admission: launched after it`,
+            );
           }
         }
       }
       if (line.type !== 'launch' || line.turnId === undefined) continue;
       launches.set(key, (launches.get(key) ?? 0) + 1);
       if (launches.get(key) === 2) violations.push(`${key} launched twice`);
-      if (cancelledTurns.has(line.turnId)) violations.push(`${key} launched after its cancellation committed`);
+      if (endedTurns.has(line.turnId)) violations.push(`${key} launched after its turn ended`);
       launchedOpen.set(line.turnId, (launchedOpen.get(line.turnId) ?? new Set<string>()).add(key));
     }
 
@@ -287,6 +309,37 @@ describe('multi-process chaos on a real server (issue 15, DESIGN §9.4)', () => 
         }
       }
     }
+
+    // The sweeper's pass (§11.2): with every worker gone, each turn still running is past its run lease. It lists
+    // them in pages and interrupts each; then no turn is running, and each ended as the write that committed says.
+    let swept = 0;
+    let afterTurnId: string | undefined;
+    for (;;) {
+      const page = await store.turnStore.listRunningTurns?.(afterTurnId === undefined ? { limit: 50 } : { afterTurnId, limit: 50 });
+      if (page === undefined || page.length === 0) break;
+      for (const { record } of page) {
+        afterTurnId = record.turnId;
+        const interrupted = await recovery.interruptTurn({ caller: OWNER, conversationId: record.conversationId, turnId: record.turnId });
+        if (interrupted.ok) swept += 1;
+        else violations.push(`the sweep could not interrupt ${record.turnId}: ${JSON.stringify(interrupted)}`);
+      }
+    }
+    const finalStatuses = new Map<string, number>();
+    const endStatus: Partial<Record<LedgerLine['type'], string>> = {
+      cancelled: 'cancelled',
+      interrupted: 'interrupted',
+      finished: 'completed',
+    };
+    for (const turn of turns) {
+      const status = (await store.turnStore.read(turn.turnId))?.record.status ?? 'gone';
+      finalStatuses.set(status, (finalStatuses.get(status) ?? 0) + 1);
+      if (status === 'running') violations.push(`${turn.turnId} is still running after the sweep`);
+      const [committed, ...others] = endedTurns.get(turn.turnId) ?? [];
+      if (committed !== undefined && others.length === 0 && endStatus[committed] !== status)
+        violations.push(`${turn.turnId}: a worker committed its ${committed}, the store holds it ${status}`);
+    }
+    if (((await store.turnStore.listRunningTurns?.({ limit: 50 })) ?? []).length > 0)
+      violations.push('the store still lists running turns after the sweep');
 
     // No completion lost: every result a worker was told is stored is stored.
     const after = new Map<string, unknown>();
@@ -340,7 +393,8 @@ describe('multi-process chaos on a real server (issue 15, DESIGN §9.4)', () => 
         `chaos: seed ${SEED}, ${WORKERS} workers, ${TURNS} turns × ${EFFECTS_PER_TURN} effects, ${CARDS} cards, ${CHAOS_MS / 1_000} s`,
         `  ${chaos.kills} workers SIGKILLed and restarted, ${chaos.serverRestarts} server stop -m immediate and start`,
         `  ${count('launch')} launches, ${count('stored')} completions reported stored, ${completed} effects completed`,
-        `  ${cancelledTurns.size} turns cancelled, ${orphans} orphaned admissions, ${reconciliation} effects needs-reconciliation`,
+        `  turns at the end: ${[...finalStatuses].map(([status, number]) => `${number} ${status}`).join(', ')} (${swept} interrupted by the sweep)`,
+        `  ${orphans} orphaned admissions, ${reconciliation} effects needs-reconciliation`,
         `  cards: ${[...statuses].map(([status, number]) => `${number} ${status}`).join(', ')}`,
         `  ${violations.length} violations`,
       ].join('\n'),
