@@ -6,8 +6,10 @@ import {
   ADMISSION_LEASE_MS,
   CONVERSATION_ID,
   OWNER,
+  RUN_LEASE_MS,
   TURN,
   TURN_ID,
+  clusterInstant,
   createCluster,
   resultOf,
   type Cluster,
@@ -17,8 +19,9 @@ import { runs } from '../../../test-support/property-runs.js';
 
 // A model-based test (issue 5): random sequences of start / claim / dispatch /
 // complete / fail / cancel / reconcile / append / retain / replay / restart /
-// advancing the clock past the admission lease (issue 12, §6.11) run
-// against TurnRecovery on the fake store, and against a reference model that
+// advancing the clock past the admission lease (issue 12, §6.11) and the run
+// lease, with renewals, interruptions and finishes by the turn's run or
+// another (issue 27, §6 rule 12), run against TurnRecovery on the fake store, and against a reference model that
 // is a few lines of plain state. Every answer must equal the model's, the
 // store must hold what the model holds, and no effect may launch twice.
 
@@ -26,9 +29,14 @@ const EFFECTS = ['pay', 'mail'] as const;
 type EffectId = (typeof EFFECTS)[number];
 type EffectState = 'open' | 'admitted' | 'completed' | 'needs-reconciliation';
 
+/** The run the turn is started by; the commands also act as another run, which owns nothing. */
+const RUN_ID = 'run_model';
+
 interface Model {
   started: boolean;
-  status: 'running' | 'cancelled';
+  status: 'running' | 'cancelled' | 'interrupted' | 'completed';
+  /** The run lease's deadline, in milliseconds after the cluster's start. */
+  leaseExpiresAt: number;
   effects: Record<
     EffectId,
     { state: EffectState; claim: number; result?: string; reason?: NeedsReconciliationReason; admittedAt?: number }
@@ -76,6 +84,7 @@ function agree(model: Model, real: Real): void {
     return;
   }
   expect(stored?.record.status).toBe(model.status);
+  expect(stored?.record.run).toEqual({ runId: RUN_ID, leaseExpiresAt: clusterInstant(model.leaseExpiresAt) });
   for (const effectId of EFFECTS) {
     const effect = stored?.record.effects.find((candidate) => candidate.effectId === effectId);
     const expected = model.effects[effectId];
@@ -122,7 +131,7 @@ class Claim implements Command {
       expect(answer).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'admission-expired' });
       effect.state = 'needs-reconciliation';
       effect.reason = 'admission-expired';
-    } else if (model.status === 'cancelled') expect(answer).toMatchObject({ ok: false, code: 'turn-not-running' });
+    } else if (model.status !== 'running') expect(answer).toMatchObject({ ok: false, code: 'turn-not-running' });
     else if (effect.state === 'admitted') expect(answer).toMatchObject({ ok: false, code: 'already-admitted' });
     else {
       effect.claim += 1;
@@ -156,7 +165,7 @@ class Dispatch implements Command {
     const pending = real.workers[this.worker].recovery.dispatchEffect({ caller: OWNER, claim, execute: real.cluster.execute('deferred') });
     // Where the model expects no launch, a launch is the answer that fails the run (its dispatch would wait forever).
     const answer = () => Promise.race([pending, launch]);
-    if (model.status === 'cancelled') expect(await answer()).toMatchObject({ ok: false, code: 'turn-not-running' });
+    if (model.status !== 'running') expect(await answer()).toMatchObject({ ok: false, code: 'turn-not-running' });
     else if (effect.state === 'completed')
       expect(await answer()).toEqual({ ok: true, outcome: 'completed', reused: true, result: effect.result });
     else if (effect.state === 'needs-reconciliation') expect(await answer()).toMatchObject({ ok: true, outcome: 'needs-reconciliation' });
@@ -233,18 +242,107 @@ class Cancel implements Command {
       inFlight,
       abort: inFlight.length === 0 ? 'not-needed' : 'requested',
     });
-    model.status = 'cancelled';
-    // The abort hook reached every running execution: their dispatches end as needs-reconciliation.
-    for (const effectId of inFlight.filter((candidate) => model.inFlight.has(candidate))) {
-      expect(await real.pending.get(effectId)).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'dispatch-failed' });
-      real.pending.delete(effectId);
-      model.inFlight.delete(effectId);
-      model.effects[effectId].state = 'needs-reconciliation';
-      model.effects[effectId].reason = 'dispatch-failed';
-    }
+    if (model.status === 'running') model.status = 'cancelled';
+    await abortedInFlight(model, real, inFlight);
     agree(model, real);
   }
   toString = () => `cancel(worker ${this.worker})`;
+}
+
+// After a cancellation or an interruption: the abort hook reached every execution running here, and their
+// dispatches end as needs-reconciliation.
+async function abortedInFlight(model: Model, real: Real, inFlight: readonly EffectId[]): Promise<void> {
+  for (const effectId of inFlight.filter((candidate) => model.inFlight.has(candidate))) {
+    expect(await real.pending.get(effectId)).toMatchObject({ ok: true, outcome: 'needs-reconciliation', reason: 'dispatch-failed' });
+    real.pending.delete(effectId);
+    model.inFlight.delete(effectId);
+    model.effects[effectId].state = 'needs-reconciliation';
+    model.effects[effectId].reason = 'dispatch-failed';
+  }
+}
+
+/** A renewal of the run lease by the turn's run (`own`) or another. */
+class Renew implements Command {
+  constructor(
+    readonly worker: 0 | 1,
+    readonly own: boolean,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const runId = this.own ? RUN_ID : 'run_other';
+    const answer = await real.workers[this.worker].recovery.renewRunLease({ ...TURN, runId });
+    // Another run's renewal stops on any snapshot, a stale one (still running) included: either refusal is final.
+    if (!this.own)
+      expect(answer).toMatchObject({
+        ok: false,
+        code: model.status === 'running' ? 'run-lease-lost' : expect.stringMatching(/^(turn-not-running|run-lease-lost)$/),
+      });
+    else if (model.status !== 'running') expect(answer).toMatchObject({ ok: false, code: 'turn-not-running' });
+    else {
+      // Never earlier than the deadline it had; past it too, while nobody interrupted.
+      model.leaseExpiresAt = Math.max(model.leaseExpiresAt, model.now + RUN_LEASE_MS);
+      expect(answer).toEqual({ ok: true, outcome: 'renewed', run: { runId, leaseExpiresAt: clusterInstant(model.leaseExpiresAt) } });
+    }
+    agree(model, real);
+  }
+  toString = () => `renew(worker ${this.worker}, ${this.own ? 'its run' : 'another run'})`;
+}
+
+/** An interruption by another process (past the lease only), or by the turn's own run giving it up (a drain). */
+class Interrupt implements Command {
+  constructor(
+    readonly worker: 0 | 1,
+    readonly own: boolean,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const answer = await real.workers[this.worker].recovery.interruptTurn({ ...TURN, ...(this.own ? { runId: RUN_ID } : {}) });
+    const inFlight = inFlightOrder(model);
+    if (model.status === 'interrupted') expect(answer).toMatchObject({ ok: true, outcome: 'already-interrupted', inFlight });
+    else if (model.status !== 'running') expect(answer).toMatchObject({ ok: false, code: 'turn-not-running' });
+    else if (!this.own && model.now < model.leaseExpiresAt)
+      expect(answer).toMatchObject({
+        ok: false,
+        code: 'run-lease-held',
+        run: { runId: RUN_ID, leaseExpiresAt: clusterInstant(model.leaseExpiresAt) },
+      });
+    else {
+      expect(answer).toMatchObject({
+        ok: true,
+        outcome: 'interrupted',
+        turn: { status: 'interrupted' },
+        inFlight,
+        abort: inFlight.length === 0 ? 'not-needed' : 'requested',
+      });
+      model.status = 'interrupted';
+      await abortedInFlight(model, real, inFlight);
+    }
+    agree(model, real);
+  }
+  toString = () => `interrupt(worker ${this.worker}, ${this.own ? 'by its run' : 'past the lease'})`;
+}
+
+/** The turn's run (`own`) or another finishing the turn once its terminal frame is written. */
+class Finish implements Command {
+  constructor(
+    readonly worker: 0 | 1,
+    readonly own: boolean,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const runId = this.own ? RUN_ID : 'run_other';
+    const answer = await real.workers[this.worker].recovery.finishTurn({ ...TURN, runId, status: 'completed' });
+    if (!this.own) expect(answer).toMatchObject({ ok: false, code: 'run-lease-lost' });
+    else if (model.status === 'completed') expect(answer).toEqual({ ok: true, outcome: 'already-finished', status: 'completed' });
+    else if (model.status !== 'running') expect(answer).toMatchObject({ ok: false, code: 'turn-not-running' });
+    else {
+      // Whatever is in flight runs on: a finish aborts nothing, and a late result is still stored.
+      expect(answer).toEqual({ ok: true, outcome: 'finished', status: 'completed' });
+      model.status = 'completed';
+    }
+    agree(model, real);
+  }
+  toString = () => `finish(worker ${this.worker}, ${this.own ? 'its run' : 'another run'})`;
 }
 
 class Reconcile implements Command {
@@ -369,19 +467,27 @@ const commands = [
   fc.integer({ min: 0, max: 8 }).map((after) => new Retain(after)),
   fc.tuple(worker, fc.integer({ min: 0, max: 10 })).map(([index, after]) => new Replay(index, after)),
   fc.constant(new Restart()),
-  // Just inside, exactly at, and well past the lease, so both sides of the boundary come up.
+  // Just inside, exactly at, and well past each lease, so both sides of each boundary come up.
   fc.constantFrom(1, ADMISSION_LEASE_MS - 1, ADMISSION_LEASE_MS, 3 * ADMISSION_LEASE_MS).map((milliseconds) => new Advance(milliseconds)),
-  fc.constantFrom(1, ADMISSION_LEASE_MS - 1, ADMISSION_LEASE_MS).map((milliseconds) => new Advance(milliseconds)),
+  fc
+    .constantFrom(1, ADMISSION_LEASE_MS - 1, ADMISSION_LEASE_MS, RUN_LEASE_MS - 1, RUN_LEASE_MS)
+    .map((milliseconds) => new Advance(milliseconds)),
+  fc.tuple(worker, fc.boolean()).map(([index, own]) => new Renew(index, own)),
+  fc.tuple(worker, fc.boolean()).map(([index, own]) => new Interrupt(index, own)),
+  // Mostly by another process past the lease: an interruption by the run itself ends the turn at once.
+  fc.tuple(worker, fc.constant(false)).map(([index, own]) => new Interrupt(index, own)),
+  fc.tuple(worker, fc.boolean()).map(([index, own]) => new Finish(index, own)),
 ];
 
-describe('TurnRecovery against a reference model (issues 5 and 12)', () => {
-  it('every answer and every stored row match the model, over fresh workers, restarts and the admission lease', async () => {
+describe('TurnRecovery against a reference model (issues 5, 12 and 27)', () => {
+  it('every answer and every stored row match the model, over fresh workers, restarts, the admission lease and the run lease', async () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: 'large' }), async (sequence) => {
         const cluster = createCluster();
         const model: Model = {
           started: true,
           status: 'running',
+          leaseExpiresAt: RUN_LEASE_MS,
           effects: { pay: { state: 'open', claim: 0 }, mail: { state: 'open', claim: 0 } },
           held: [new Map(), new Map()],
           inFlight: new Set(),
@@ -390,7 +496,7 @@ describe('TurnRecovery against a reference model (issues 5 and 12)', () => {
           latestSeq: 0,
         };
         const real: Real = { cluster, workers: [cluster.worker(), cluster.worker()], held: [new Map(), new Map()], pending: new Map() };
-        expect(await real.workers[0].recovery.startTurn({ ...TURN, effectIds: [...EFFECTS] })).toMatchObject({
+        expect(await real.workers[0].recovery.startTurn({ ...TURN, effectIds: [...EFFECTS], runId: RUN_ID })).toMatchObject({
           ok: true,
           outcome: 'started',
         });

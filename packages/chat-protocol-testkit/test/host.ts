@@ -15,8 +15,12 @@ export const OWNER = 'owner';
 export const TURN = { caller: OWNER, conversationId: CONVERSATION_ID, turnId: TURN_ID } as const;
 /** The admission lease of every worker of a cluster (DESIGN §6.11). */
 export const ADMISSION_LEASE_MS = 1000;
+/** The run lease every cluster worker uses (§6 rule 12), longer than the admission lease so both orders come up. */
+export const RUN_LEASE_MS = 3000;
 /** The cluster clock's start: every worker reads `CLOCK_START + clock.elapsedMs`. */
 const CLOCK_START_MS = Date.parse('2030-01-01T00:00:00.000Z');
+/** The cluster clock's instant `elapsedMs` after its start, as the workers read it. */
+export const clusterInstant = (elapsedMs: number): string => new Date(CLOCK_START_MS + elapsedMs).toISOString();
 
 /** How an execution ends: at once with its result, or when the test settles it (or the abort hook aborts it). */
 type Behaviour = 'immediate' | 'deferred' | 'fails';
@@ -74,7 +78,7 @@ export function createCluster(options: FakeDatabaseOptions = {}): Cluster {
     for (const effectId of request.effectIds) executions.get(effectId)?.controller.abort();
   };
   const clock = { elapsedMs: 0 };
-  const recoveryOptions = { admissionLeaseMs: ADMISSION_LEASE_MS, clock: () => new Date(CLOCK_START_MS + clock.elapsedMs).toISOString() };
+  const recoveryOptions = { admissionLeaseMs: ADMISSION_LEASE_MS, runLeaseMs: RUN_LEASE_MS, clock: () => clusterInstant(clock.elapsedMs) };
   return {
     database,
     clock,
