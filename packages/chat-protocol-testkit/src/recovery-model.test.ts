@@ -261,14 +261,19 @@ async function abortedInFlight(model: Model, real: Real, inFlight: readonly Effe
   }
 }
 
-/** A renewal of the run lease by the turn's run (`own`) or another. */
-class Renew implements Command {
+/** A command on one of the workers, as the turn's run (`own`) or as another. */
+abstract class RunCommand implements Command {
   constructor(
     readonly worker: 0 | 1,
     readonly own: boolean,
   ) {}
   check = () => true;
-  async run(model: Model, real: Real) {
+  abstract run(model: Model, real: Real): Promise<void>;
+}
+
+/** A renewal of the run lease by the turn's run (`own`) or another. */
+class Renew extends RunCommand {
+  override async run(model: Model, real: Real) {
     const runId = this.own ? RUN_ID : 'run_other';
     const answer = await real.workers[this.worker].recovery.renewRunLease({ ...TURN, runId });
     // Another run's renewal stops on any snapshot, a stale one (still running) included: either refusal is final.
@@ -285,17 +290,12 @@ class Renew implements Command {
     }
     agree(model, real);
   }
-  toString = () => `renew(worker ${this.worker}, ${this.own ? 'its run' : 'another run'})`;
+  override toString = () => `renew(worker ${this.worker}, ${this.own ? 'its run' : 'another run'})`;
 }
 
 /** An interruption by another process (past the lease only), or by the turn's own run giving it up (a drain). */
-class Interrupt implements Command {
-  constructor(
-    readonly worker: 0 | 1,
-    readonly own: boolean,
-  ) {}
-  check = () => true;
-  async run(model: Model, real: Real) {
+class Interrupt extends RunCommand {
+  override async run(model: Model, real: Real) {
     const answer = await real.workers[this.worker].recovery.interruptTurn({ ...TURN, ...(this.own ? { runId: RUN_ID } : {}) });
     const inFlight = inFlightOrder(model);
     if (model.status === 'interrupted') expect(answer).toMatchObject({ ok: true, outcome: 'already-interrupted', inFlight });
@@ -319,17 +319,12 @@ class Interrupt implements Command {
     }
     agree(model, real);
   }
-  toString = () => `interrupt(worker ${this.worker}, ${this.own ? 'by its run' : 'past the lease'})`;
+  override toString = () => `interrupt(worker ${this.worker}, ${this.own ? 'by its run' : 'past the lease'})`;
 }
 
 /** The turn's run (`own`) or another finishing the turn once its terminal frame is written. */
-class Finish implements Command {
-  constructor(
-    readonly worker: 0 | 1,
-    readonly own: boolean,
-  ) {}
-  check = () => true;
-  async run(model: Model, real: Real) {
+class Finish extends RunCommand {
+  override async run(model: Model, real: Real) {
     const runId = this.own ? RUN_ID : 'run_other';
     const answer = await real.workers[this.worker].recovery.finishTurn({ ...TURN, runId, status: 'completed' });
     if (!this.own) expect(answer).toMatchObject({ ok: false, code: 'run-lease-lost' });
@@ -342,7 +337,7 @@ class Finish implements Command {
     }
     agree(model, real);
   }
-  toString = () => `finish(worker ${this.worker}, ${this.own ? 'its run' : 'another run'})`;
+  override toString = () => `finish(worker ${this.worker}, ${this.own ? 'its run' : 'another run'})`;
 }
 
 class Reconcile implements Command {

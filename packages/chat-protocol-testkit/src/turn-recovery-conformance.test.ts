@@ -365,6 +365,19 @@ const [
   named(17),
 ];
 
+// The race checks: an unfenced store fails each of them.
+const EVERY_RACE = [
+  TWO_WORKERS,
+  DISPATCH_VS_CANCEL,
+  COMPLETION_VS_CANCEL,
+  DECLARE_VS_CANCEL,
+  DECLARE_TWICE,
+  RENEW_VS_INTERRUPT,
+  TWO_INTERRUPTERS,
+  DISPATCH_VS_INTERRUPT,
+  FINISH_VS_INTERRUPT,
+];
+
 async function verdicts(createHarness: () => TurnRecoveryHarness): Promise<Record<string, readonly string[]>> {
   const found: Record<string, readonly string[]> = {};
   for (const check of turnRecoveryChecks({ numRuns: runs(200) })) found[check.name] = await check.run(createHarness());
@@ -392,36 +405,8 @@ describe('the turn recovery conformance suite catches broken adapters (issues 7,
     // a declaration reopens a cancelled turn, and two declarations both answer declared.
     // Issue 27: a renewal and an interruption both win, two interrupters both answer interrupted, a finish and an
     // interruption both end the turn, and an admission lands after the interruption committed.
-    [
-      'a read followed by an unconditional update',
-      readThenUpdate,
-      [
-        TWO_WORKERS,
-        DISPATCH_VS_CANCEL,
-        COMPLETION_VS_CANCEL,
-        DECLARE_VS_CANCEL,
-        DECLARE_TWICE,
-        RENEW_VS_INTERRUPT,
-        TWO_INTERRUPTERS,
-        DISPATCH_VS_INTERRUPT,
-        FINISH_VS_INTERRUPT,
-      ],
-    ],
-    [
-      'an in-process lock instead of a store fence',
-      inProcessLock,
-      [
-        TWO_WORKERS,
-        DISPATCH_VS_CANCEL,
-        COMPLETION_VS_CANCEL,
-        DECLARE_VS_CANCEL,
-        DECLARE_TWICE,
-        RENEW_VS_INTERRUPT,
-        TWO_INTERRUPTERS,
-        DISPATCH_VS_INTERRUPT,
-        FINISH_VS_INTERRUPT,
-      ],
-    ],
+    ['a read followed by an unconditional update', readThenUpdate, EVERY_RACE],
+    ['an in-process lock instead of a store fence', inProcessLock, EVERY_RACE],
     // Issue 12: only the orphan check judges an admission's age.
     ['an admission stored without its admittedAt', admittedAtLost, [ORPHAN_LEASE]],
     ['an admission dated by the store instead of the request', admittedAtReplaced, [ORPHAN_LEASE]],
