@@ -69,8 +69,8 @@ function concat(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
  * exceeds `maxUnreadBytes` except by one chunk pushed while nothing else was
  * unread (a frame larger than the limit is still delivered, alone). Writes are
  * batched: the backlog goes in as one chunk per pull (as many of its chunks as
- * fill the read-ahead), and chunks pushed in one tick go in as one chunk at the
- * next microtask checkpoint (no timer: a lone chunk is not delayed); when a push
+ * fill the read-ahead), and chunks pushed in one synchronous run go in as one
+ * chunk at the next microtask checkpoint (no timer: a lone chunk is not delayed); when a push
  * would pass the limit the stream errors, the held chunks are dropped at once
  * and `onFinish('overflow')` is called. `onFinish` is called exactly once.
  */
@@ -146,8 +146,8 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
     }
   };
 
-  // Pushed chunks wait for the end of the current task's synchronous work and its microtasks, then go in together:
-  // frames ready in one tick reach the socket as one write, and a lone frame waits for no timer.
+  // Pushed chunks go in together at the next microtask checkpoint: the frames a log hands over in one synchronous run
+  // (a batch it committed, the tail buffered during the handoff) reach the socket as one write, and no timer waits.
   const feedSoon = (): void => {
     if (feedQueued) return;
     feedQueued = true;
