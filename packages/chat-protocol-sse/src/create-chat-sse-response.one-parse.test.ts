@@ -28,10 +28,18 @@ function handLog(frames: readonly unknown[], latestSeq = frames.length) {
   return { log, deliver };
 }
 
-// The next chunk of the body, or 'no chunk yet' when a setImmediate (after every microtask) comes first.
-async function nextChunkBeforeImmediate(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
-  const immediate = new Promise<string>((resolve) => setImmediate(() => resolve('no chunk yet')));
-  return Promise.race([reader.read().then((next) => (next.done ? 'done' : decoder.decode(next.value))), immediate]);
+// Waits on the body until the stream has pulled and found nothing (then only the frames themselves can feed it), runs
+// `deliver`, and answers the next chunk, or 'no chunk yet' when a timer set before `deliver` (it fires before any timer
+// the stream could set after it) comes first: a chunk that waits only for microtasks wins.
+async function nextChunkBeforeAnyTimer(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  deliver: () => void = () => undefined,
+): Promise<string> {
+  const reading = reader.read().then((next) => (next.done ? 'done' : decoder.decode(next.value)));
+  await new Promise((resolve) => setImmediate(resolve));
+  const timer = new Promise<string>((resolve) => setTimeout(() => resolve('no chunk yet'), 0));
+  deliver();
+  return Promise.race([reading, timer]);
 }
 
 async function chunksOf(response: Response): Promise<string[]> {
@@ -74,17 +82,16 @@ describe('createChatSseResponse: writes batched per tick (issue 28)', () => {
     expect(chunks).toEqual([retryField + turn.map((envelope) => encodeChatSseFrame(envelope)).join('')]);
   });
 
-  it('sends live frames delivered in one tick as one chunk, and a lone frame before any timer or immediate runs', async () => {
+  it('sends live frames delivered in one tick as one chunk, and a lone frame before any timer runs', async () => {
     const { log, deliver } = handLog([], 0);
     const reader = (await createChatSseResponse(request(), { log, ...TURN })).body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
-    expect(await nextChunkBeforeImmediate(reader)).toBe(retryField);
-    deliver(envelopeAt(1), envelopeAt(2), envelopeAt(3));
-    expect(await nextChunkBeforeImmediate(reader)).toBe([1, 2, 3].map((seq) => encodeChatSseFrame(envelopeAt(seq))).join(''));
-    deliver(envelopeAt(4));
-    expect(await nextChunkBeforeImmediate(reader)).toBe(encodeChatSseFrame(envelopeAt(4)));
-    deliver(envelopeAt(5, DONE));
-    expect(await nextChunkBeforeImmediate(reader)).toBe(encodeChatSseFrame(envelopeAt(5, DONE)));
-    expect(await nextChunkBeforeImmediate(reader)).toBe('done');
+    expect(await nextChunkBeforeAnyTimer(reader)).toBe(retryField);
+    expect(await nextChunkBeforeAnyTimer(reader, () => deliver(envelopeAt(1), envelopeAt(2), envelopeAt(3)))).toBe(
+      [1, 2, 3].map((seq) => encodeChatSseFrame(envelopeAt(seq))).join(''),
+    );
+    expect(await nextChunkBeforeAnyTimer(reader, () => deliver(envelopeAt(4)))).toBe(encodeChatSseFrame(envelopeAt(4)));
+    expect(await nextChunkBeforeAnyTimer(reader, () => deliver(envelopeAt(5, DONE)))).toBe(encodeChatSseFrame(envelopeAt(5, DONE)));
+    expect(await nextChunkBeforeAnyTimer(reader)).toBe('done');
   });
 });
 
