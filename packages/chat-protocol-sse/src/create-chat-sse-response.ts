@@ -157,9 +157,10 @@ function answer(body: ChatSseRefusalBody | ChatSseCursorRefusalBody): Response {
 // How the window's rules read the log's frames: the log parsed each strictly on append (DESIGN §10, one strict parse per side).
 const LOGGED = { frames: 'logged' } as const;
 
-// A logged envelope's frame, the bytes `encodeChatSseFrame` writes for it, without parsing it a second time: the `id:`
-// and `event:` come from the fields the window's rules checked, and JSON text never holds a raw newline. A frame the
-// log holds in another shape than it parsed reaches the client as it is, and the client's strict parse refuses it.
+// A logged envelope's frame, the message `encodeChatSseFrame` writes for it (its JSON in the key order the log hands
+// back: Postgres' jsonb sorts keys), without parsing it a second time: the `id:` and `event:` come from the fields the
+// window's rules checked, and JSON text never holds a raw newline. A frame the log holds in another shape than it
+// parsed reaches the client as it is, and the client's strict parse refuses it.
 const loggedFrame = (envelope: ChatEventEnvelope): string =>
   `id: ${envelope.turnId}:${envelope.seq}\nevent: ${envelope.event.type}\ndata: ${JSON.stringify(envelope)}\n\n`;
 
@@ -197,8 +198,8 @@ const unavailable = (operation: string, error: unknown): ChatSseRefusalBody => (
  *   then the live frames in seq order, skipping any seq already sent: every frame
  *   after the cursor is sent exactly once, in order, whatever appends race the
  *   handoff. A live frame that skips a seq closes the stream (the client resumes
- *   and the replay fills the hole). Each frame is the bytes `encodeChatSseFrame`
- *   writes, or the caller's messages under `framing` (see {@link ChatSseFraming}),
+ *   and the replay fills the hole). Each frame is the message `encodeChatSseFrame`
+ *   writes (its JSON in the key order the log returns), or the caller's messages under `framing` (see {@link ChatSseFraming}),
  *   each envelope encoded once and never parsed again: the log parsed it on
  *   `append`, and the window (`validateReplayWindow` with `frames: 'logged'`) and
  *   each live frame are checked by the window's rules (ids, event type, seq order,
