@@ -112,6 +112,7 @@ export { validateReplayWindow } from './replay-window.js';
 export type {
   ReplayWindowExpectation,
   ValidatedReplayWindow,
+  ValidateReplayWindowOptions,
   ValidateReplayWindowRefusalCode,
   ValidateReplayWindowResult,
 } from './replay-window.js';

@@ -83,6 +83,73 @@ describe('validateReplayWindow (DESIGN §6.9)', () => {
     expect(validateReplayWindow(given, { ...TURN, after })).toMatchObject({ ok: false, code });
   });
 
+  describe("frames: 'logged' (issue 28: a log's frames were parsed strictly on append)", () => {
+    const logged = { frames: 'logged' } as const;
+
+    it.each(refusals.filter(([name]) => name !== 'a frame that is not a v1 envelope'))(
+      'still refuses %s with %s',
+      (_name, code, given, after) => {
+        expect(validateReplayWindow(given, { ...TURN, after }, logged)).toMatchObject({ ok: false, code });
+      },
+    );
+
+    it("answers the log's own frames, reading none of their content", () => {
+      const reads: string[] = [];
+      const event = new Proxy(
+        { type: 'delta', text: 'part 1' },
+        {
+          get(target, key, receiver) {
+            reads.push(String(key));
+            return Reflect.get(target, key, receiver);
+          },
+        },
+      );
+      const given = frame(1, { event: event as ChatEventEnvelope['event'] });
+      const result = validateReplayWindow({ lowerBound: 0, latestSeq: 1, frames: [given] }, { ...TURN, after: 'turn_1:0' }, logged);
+      expect(result).toEqual({ ok: true, value: { after: { turnId: 'turn_1', seq: 0 }, lowerBound: 0, latestSeq: 1, frames: [given] } });
+      expect(result.ok && result.value.frames[0]).toBe(given);
+      expect(reads).toEqual(['type']);
+    });
+
+    const malformed: readonly [string, unknown][] = [
+      ['null', null],
+      ['an array', []],
+      ['a seq that is not a count', { ...frame(1), seq: '1' }],
+      ['an event id that is not an id', { ...frame(1), eventId: '' }],
+      ['no event', { ...frame(1), event: null }],
+      ['an event type v1 does not know', { ...frame(1), event: { type: 'delta\ndata: {}', text: 'x' } }],
+      [
+        'a frame whose fields throw',
+        new Proxy(frame(1), {
+          get() {
+            throw new Error('hostile');
+          },
+        }),
+      ],
+    ];
+
+    it.each(malformed)('refuses a frame with %s as invalid-frame', (_name, given) => {
+      expect(
+        validateReplayWindow({ lowerBound: 0, latestSeq: 1, frames: [given as ChatEventEnvelope] }, { ...TURN, after: 'turn_1:0' }, logged),
+      ).toMatchObject({ ok: false, code: 'invalid-frame', issues: [{ path: ['frames', 0] }] });
+    });
+
+    it('refuses options it cannot read as invalid-request', () => {
+      const options = new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('hostile');
+          },
+        },
+      );
+      expect(validateReplayWindow(window(0, 1, [1]), { ...TURN, after: 'turn_1:0' }, options)).toMatchObject({
+        ok: false,
+        code: 'invalid-request',
+      });
+    });
+  });
+
   it('never throws and never mutates its input, whatever the window holds', () => {
     fc.assert(
       fc.property(

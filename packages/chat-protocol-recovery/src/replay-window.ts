@@ -6,6 +6,7 @@
  * refused, because a client folding it would render a turn with text missing.
  */
 import {
+  isChatEventTypeV1,
   isChatId,
   parseChatCursor,
   parseChatEnvelope,
@@ -42,6 +43,19 @@ export interface ValidatedReplayWindow {
 export type ValidateReplayWindowResult =
   { readonly ok: true; readonly value: ValidatedReplayWindow } | ChatRefusal<ValidateReplayWindowRefusalCode>;
 
+/**
+ * How {@link validateReplayWindow} reads the frames. `parse` (the default):
+ * each frame goes through core's strict parser and the value holds fresh
+ * copies. `logged`: the frames come from a `ChatEventLog`, which parsed each
+ * one strictly on `append`, so only what the window's rules need is read and
+ * checked (a plain object whose `conversationId`, `turnId` and `eventId` are
+ * ids, whose `seq` is a count and whose `event.type` is a v1 event type; else
+ * `invalid-frame`) and the value holds the log's own objects.
+ */
+export interface ValidateReplayWindowOptions {
+  readonly frames?: 'parse' | 'logged';
+}
+
 /** Which turn the window must belong to, and the cursor it answers (a `Last-Event-ID` string or a cursor). */
 export interface ReplayWindowExpectation {
   readonly conversationId: string;
@@ -60,6 +74,19 @@ function refusal(
 // `-0` is not a seq: JSON writes it as `0`, so it would not survive a round trip (issue 12).
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && !Object.is(value, -0);
+}
+
+// What the window's rules read of a logged frame, without parsing the rest: the log parsed it strictly on append.
+function readLoggedFrame(frame: unknown): ChatEventEnvelope | null {
+  try {
+    if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) return null;
+    const { conversationId, turnId, eventId, seq, event } = frame as Record<string, unknown>;
+    if (!isChatId(conversationId) || !isChatId(turnId) || !isChatId(eventId) || !isCount(seq)) return null;
+    if (typeof event !== 'object' || event === null || !isChatEventTypeV1((event as { type?: unknown }).type)) return null;
+    return frame as ChatEventEnvelope;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -111,10 +138,21 @@ export function readReplayCursor(after: unknown, turnId: string): ChatCursor | C
  * `latestSeq` (`frame-gap`). On success the value is the complete suffix
  * `after.seq + 1 … latestSeq` as fresh objects, and `lowerBound`/`latestSeq`
  * are reported even when it is empty. A seq or bound of `-0` is refused (it
- * would come back as `0`). Pure: never throws, on any argument (null, getters,
- * Proxies, cycles), and never mutates.
+ * would come back as `0`). Under `options.frames: 'logged'` every rule holds
+ * but a frame's content is not parsed again (see {@link ValidateReplayWindowOptions}).
+ * Pure: never throws, on any argument (null, getters, Proxies, cycles), and never mutates.
  */
-export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindowExpectation): ValidateReplayWindowResult {
+export function validateReplayWindow(
+  window: ReplayWindow,
+  expected: ReplayWindowExpectation,
+  options?: ValidateReplayWindowOptions,
+): ValidateReplayWindowResult {
+  let logged: boolean;
+  try {
+    logged = options?.frames === 'logged';
+  } catch {
+    return refusal('invalid-request', 'the options cannot be read', ['options']);
+  }
   let conversationId: unknown;
   let turnId: unknown;
   let after: unknown;
@@ -156,6 +194,14 @@ export function validateReplayWindow(window: ReplayWindow, expected: ReplayWindo
 
   const envelopes: ChatEventEnvelope[] = [];
   for (let index = 0; index < frameList.length; index += 1) {
+    if (logged) {
+      const frame = readLoggedFrame(frameList[index]);
+      if (frame === null) {
+        return refusal('invalid-frame', `frames[${index}]: not a logged v1 envelope (ids, seq, event type)`, ['frames', index]);
+      }
+      envelopes.push(frame);
+      continue;
+    }
     const parsed = parseChatEnvelope(frameList[index]);
     if (!parsed.ok) return refusal('invalid-frame', `frames[${index}]: ${parsed.code}: ${parsed.message}`, ['frames', index]);
     envelopes.push(parsed.value);

@@ -8,7 +8,6 @@
  */
 import {
   CHAT_SSE_HEARTBEAT,
-  encodeChatSseFrame,
   formatChatCursor,
   isChatId,
   parseChatCursor,
@@ -155,6 +154,16 @@ function answer(body: ChatSseRefusalBody | ChatSseCursorRefusalBody): Response {
   });
 }
 
+// How the window's rules read the log's frames: the log parsed each strictly on append (DESIGN §10, one strict parse per side).
+const LOGGED = { frames: 'logged' } as const;
+
+// A logged envelope's frame, the message `encodeChatSseFrame` writes for it (its JSON in the key order the log hands
+// back: Postgres' jsonb sorts keys), without parsing it a second time: the `id:` and `event:` come from the fields the
+// window's rules checked, and JSON text never holds a raw newline. A frame the log holds in another shape than it
+// parsed reaches the client as it is, and the client's strict parse refuses it.
+const loggedFrame = (envelope: ChatEventEnvelope): string =>
+  `id: ${envelope.turnId}:${envelope.seq}\nevent: ${envelope.event.type}\ndata: ${JSON.stringify(envelope)}\n\n`;
+
 const isTerminal = (envelope: ChatEventEnvelope): boolean => envelope.event.type === 'done' || envelope.event.type === 'error';
 const isPositive = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
@@ -189,9 +198,13 @@ const unavailable = (operation: string, error: unknown): ChatSseRefusalBody => (
  *   then the live frames in seq order, skipping any seq already sent: every frame
  *   after the cursor is sent exactly once, in order, whatever appends race the
  *   handoff. A live frame that skips a seq closes the stream (the client resumes
- *   and the replay fills the hole). Each frame is `encodeChatSseFrame`, or
- *   the caller's messages under `framing` (see {@link ChatSseFraming}), each
- *   envelope encoded once.
+ *   and the replay fills the hole). Each frame is the message `encodeChatSseFrame`
+ *   writes (its JSON in the key order the log returns), or the caller's messages under `framing` (see {@link ChatSseFraming}),
+ *   each envelope encoded once and never parsed again: the log parsed it on
+ *   `append`, and the window (`validateReplayWindow` with `frames: 'logged'`) and
+ *   each live frame are checked by the window's rules (ids, event type, seq order,
+ *   this conversation and turn, cursor bounds). A live frame that fails them
+ *   closes the stream after the frames before it.
  * - `200` with `content-type: text/event-stream; charset=utf-8`,
  *   `cache-control: no-cache, no-transform` and `x-accel-buffering: no` (no
  *   `connection` header: HTTP/1.1 keeps alive by default, HTTP/2 forbids it).
@@ -299,7 +312,7 @@ export async function createChatSseResponse(request: Request, options: CreateCha
   const queue = createUnreadByteQueue({ maxUnreadBytes, onFinish: release });
   // The envelope's text on the wire; a throw is the caller's framing (or a frame the encoder refuses) failing.
   const encode = (envelope: ChatEventEnvelope): string => {
-    if (framing === undefined) return encodeChatSseFrame(envelope);
+    if (framing === undefined) return loggedFrame(envelope);
     const messages = framing.encode(envelope);
     if (isTerminal(envelope)) encodedTerminal = true;
     const last = messages.length - 1;
@@ -321,10 +334,16 @@ export async function createChatSseResponse(request: Request, options: CreateCha
   const send = (envelope: ChatEventEnvelope): void => {
     if (ending || envelope.seq <= lastSentSeq) return;
     if (envelope.seq !== lastSentSeq + 1) return end();
-    let frame: string;
+    // The live frame is held to the window's rules too (ids, event type, this conversation and turn), unparsed.
+    const tail = { lowerBound: lastSentSeq, latestSeq: envelope.seq, frames: [envelope] };
+    const fits = validateReplayWindow(tail, { conversationId, turnId, after: { turnId, seq: lastSentSeq } }, LOGGED).ok;
+    let frame: string | undefined;
     try {
-      frame = encode(envelope);
+      if (fits) frame = encode(envelope);
     } catch {
+      frame = undefined;
+    }
+    if (frame === undefined) {
       broken = true;
       return end();
     }
@@ -386,7 +405,7 @@ async function readFromCursor(
   } catch (error) {
     return { refusal: unavailable('replayWindow', error) };
   }
-  let validated = validateReplayWindow(window, { conversationId, turnId, after: from });
+  let validated = validateReplayWindow(window, { conversationId, turnId, after: from }, LOGGED);
   if (!validated.ok && validated.code === 'stale-cursor' && from !== cursor && cursor.seq === window.lowerBound) {
     // The cursor is the lower bound: at the latest seq too (a pruned turn) nothing comes after it, else read from it.
     const { lowerBound, latestSeq } = window;
@@ -396,7 +415,7 @@ async function readFromCursor(
     } catch (error) {
       return { refusal: unavailable('replayWindow', error) };
     }
-    validated = validateReplayWindow(window, { conversationId, turnId, after: cursor });
+    validated = validateReplayWindow(window, { conversationId, turnId, after: cursor }, LOGGED);
   }
   if (!validated.ok) {
     if (validated.code === 'stale-cursor' || validated.code === 'cursor-beyond-latest') {

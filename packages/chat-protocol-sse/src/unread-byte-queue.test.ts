@@ -147,3 +147,38 @@ describe('createUnreadByteQueue: the last chunk and the cut (issue 25, the frami
     expect(await readAll(eager.stream)).toBe('b1');
   });
 });
+
+describe('createUnreadByteQueue: writes batched per tick (issue 28)', () => {
+  async function chunks(stream: ReadableStream<Uint8Array>): Promise<string[]> {
+    const read: string[] = [];
+    for await (const chunk of stream) read.push(decoder.decode(chunk));
+    return read;
+  }
+
+  it('enqueues the backlog as one chunk per pull, up to the read-ahead, and the chunks pushed in one run as one', async () => {
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: () => undefined });
+    // A read-ahead of 500: fifty 10-byte backlog chunks fill one enqueue, the other fifty the next.
+    queue.replay(Array.from({ length: 100 }, (_, index) => `r${String(index).padStart(8, '0')};`).values());
+    queue.push('h1');
+    queue.push('h2');
+    queue.push('h3');
+    const reading = chunks(queue.stream);
+    await Promise.resolve();
+    queue.close(() => 'L');
+    const read = await reading;
+    expect(read.map((chunk) => chunk.length)).toEqual([500, 500, 6, 1]);
+    expect(read[2]).toBe('h1h2h3');
+  });
+
+  it('enqueues a lone pushed chunk at the next microtask checkpoint, before any timer', async () => {
+    const queue = createUnreadByteQueue({ maxUnreadBytes: 1000, onFinish: () => undefined });
+    const reader = queue.stream.getReader();
+    const reading = reader.read().then((next) => decoder.decode(next.value));
+    // The stream has pulled and found nothing: only the push can feed it now.
+    await new Promise((resolve) => setImmediate(resolve));
+    // Set before the push: it fires before any timer the queue could set for it.
+    const timer = new Promise<string>((resolve) => setTimeout(() => resolve('not yet'), 0));
+    queue.push('alone');
+    expect(await Promise.race([reading, timer])).toBe('alone');
+  });
+});

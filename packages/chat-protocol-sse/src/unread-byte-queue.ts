@@ -48,6 +48,17 @@ const encoder = /* @__PURE__ */ new TextEncoder();
 /** How far ahead of the reader the replay backlog is fed, at most (a few frames to keep the socket busy). */
 const REPLAY_READ_AHEAD_BYTES = 16_384; // 16 KiB
 
+// The chunks as one, `bytes` long.
+function concat(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
+  const joined = new Uint8Array(bytes);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return joined;
+}
+
 /**
  * Creates a connection's queue.
  *
@@ -56,7 +67,10 @@ const REPLAY_READ_AHEAD_BYTES = 16_384; // 16 KiB
  * below its read-ahead (at most half the limit), so a long replay never counts
  * against the limit faster than the reader reads it; `unreadBytes()` never
  * exceeds `maxUnreadBytes` except by one chunk pushed while nothing else was
- * unread (a frame larger than the limit is still delivered, alone); when a push
+ * unread (a frame larger than the limit is still delivered, alone). Writes are
+ * batched: the backlog goes in as one chunk per pull (as many of its chunks as
+ * fill the read-ahead), and chunks pushed in one synchronous run go in as one
+ * chunk at the next microtask checkpoint (no timer: a lone chunk is not delayed); when a push
  * would pass the limit the stream errors, the held chunks are dropped at once
  * and `onFinish('overflow')` is called. `onFinish` is called exactly once.
  */
@@ -70,6 +84,9 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
   let closing = false;
   let lastChunk: (() => string) | undefined;
   let finished = false;
+  let producing = false;
+  let cutAsked = false;
+  let feedQueued = false;
 
   const finish = (reason: 'closed' | 'failed' | 'overflow' | 'cancelled'): void => {
     if (finished) return;
@@ -81,20 +98,43 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
   };
   const queuedBytes = (): number => (finished ? 0 : readAheadBytes - (controller.desiredSize ?? readAheadBytes));
 
-  // Moves the backlog, then the held chunks, into the stream while it is below its read-ahead.
+  // Ends the stream after what it holds; the held chunks and the backlog are dropped.
+  const cutNow = (): void => {
+    controller.close();
+    finish('closed');
+  };
+
+  // As many backlog chunks as fill `room` (in UTF-16 units, never more than their UTF-8 bytes), joined: one enqueue.
+  // A cut asked for while a chunk is produced keeps the chunks before it and drops that one and everything after.
+  const produce = (room: number): string => {
+    let text = '';
+    producing = true;
+    try {
+      while (backlog !== undefined && text.length < room) {
+        const next = backlog.next();
+        if (cutAsked) break;
+        if (next.done === true) backlog = undefined;
+        else text += next.value;
+      }
+    } finally {
+      producing = false;
+    }
+    return text;
+  };
+
+  // Moves the backlog, then the held chunks, into the stream while it is below its read-ahead, each as one chunk.
   const feed = (): void => {
     while (!finished && (controller.desiredSize ?? 0) > 0) {
       if (backlog !== undefined) {
-        const next = backlog.next();
-        // The backlog may have cut the stream while producing this chunk: nothing more goes in.
-        if (finished) break;
-        if (next.done === true) backlog = undefined;
-        else controller.enqueue(encoder.encode(next.value));
+        const text = produce(controller.desiredSize ?? 0);
+        if (text !== '') controller.enqueue(encoder.encode(text));
+        if (cutAsked) return cutNow();
         continue;
       }
-      const chunk = held.shift();
-      if (chunk === undefined) break;
-      heldBytes -= chunk.byteLength;
+      if (held.length === 0) break;
+      const chunk = held.length === 1 ? (held[0] as Uint8Array) : concat(held, heldBytes);
+      held = [];
+      heldBytes = 0;
       controller.enqueue(chunk);
     }
     if (!finished && closing && backlog === undefined && held.length === 0) {
@@ -104,6 +144,17 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
       if (last !== '') controller.enqueue(encoder.encode(last));
       controller.close();
     }
+  };
+
+  // Pushed chunks go in together at the next microtask checkpoint: the frames a log hands over in one synchronous run
+  // (a batch it committed, the tail buffered during the handoff) reach the socket as one write, and no timer waits.
+  const feedSoon = (): void => {
+    if (feedQueued) return;
+    feedQueued = true;
+    queueMicrotask(() => {
+      feedQueued = false;
+      feed();
+    });
   };
 
   const stream = new ReadableStream<Uint8Array>(
@@ -140,7 +191,7 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
       }
       held.push(chunk);
       heldBytes += chunk.byteLength;
-      feed();
+      feedSoon();
       return true;
     },
     close(last) {
@@ -151,8 +202,8 @@ export function createUnreadByteQueue(options: UnreadByteQueueOptions): UnreadBy
     },
     cut() {
       if (finished) return;
-      controller.close();
-      finish('closed');
+      if (producing) cutAsked = true;
+      else cutNow();
     },
     fail(reason) {
       if (finished) return;
