@@ -231,6 +231,13 @@ describe('the group commit across pools and processes on a real server (DESIGN Â
   });
 
   it('batches of two logs that touch the same turns in opposite orders never deadlock: heads are locked in turn id order', async () => {
+    // Enough heads that the planner reaches each by its index, in the batch's own order, as a production table would.
+    await databases
+      .pool()
+      .query(
+        `INSERT INTO "${schema}".event_log_turns (turn_id, conversation_id) SELECT 'filler_' || n, 'conv_filler' FROM generate_series(1, 50000) AS n`,
+      );
+    await databases.pool().query(`ANALYZE "${schema}".event_log_turns`);
     for (let round = 0; round < 20; round += 1) {
       const turnsOfRound = Array.from({ length: 6 }, () => freshTurn());
       const [left, right] = [logOn(0), logOn(1)];
