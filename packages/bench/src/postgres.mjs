@@ -486,7 +486,7 @@ async function measureGroupCommit(url) {
 }
 
 /** The group commit's RESULTS.md table. */
-export function groupCommitSection(figures) {
+function groupCommitSection(figures) {
   const rows = Object.entries(figures).map(([fsync, row]) => ({
     fsync,
     log: rate(row.log),
