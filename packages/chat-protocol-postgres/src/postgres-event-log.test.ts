@@ -476,6 +476,8 @@ describe.each([
     ['pageFrames', 100_001],
     ['pruneBatchTurns', 1.5],
     ['pruneBatchTurns', '500'],
+    ['batchFrames', 0],
+    ['batchFrames', 100_001],
   ])('a %s of %j is a TypeError at creation', (name, value) => {
     expect(() => createPostgresEventLog(database(), { [name]: value })).toThrow(
       new TypeError(`createPostgresEventLog: ${name} must be a whole number from 1 to 100000`),
