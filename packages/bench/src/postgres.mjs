@@ -48,6 +48,8 @@ const SETTINGS = {
   coldStarts: 3,
   reopensPerDirectory: 2,
   poolSize: 10,
+  groupWriters: 8,
+  pipelineDepth: 256,
 };
 const CALLER = 'user_bench';
 const CONVERSATION = 'conv_bench';
@@ -362,6 +364,153 @@ async function pgliteStartTimes(directories, median) {
   return { coldMedian: median(cold), cold, reopenMedian: median(reopen), reopen };
 }
 
+/**
+ * The floor under the event log's group commit (issue 28): the same batching policy (one batch in flight, the next
+ * formed from whatever waited) writing each batch as one raw multi-row INSERT and one NOTIFY per turn, with none of the
+ * log's checks, heads or refusals. What the database costs for the same batches.
+ */
+function rawMultiRowAppender(pool) {
+  let queue = [];
+  let draining = false;
+  const text = `WITH inserted AS (
+      INSERT INTO bench_floor (turn_id, seq, envelope)
+      SELECT frame.turn_id, frame.seq, frame.envelope FROM jsonb_to_recordset($1::jsonb) AS frame(turn_id text, seq integer, envelope jsonb)
+      RETURNING 1
+    )
+    SELECT pg_notify('bench_floor', cursor) FROM jsonb_array_elements_text($2::jsonb) AS cursor, (SELECT count(*) FROM inserted) AS written`;
+  const drain = async () => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      const lastOfTurn = new Map(batch.map(({ envelope }) => [envelope.turnId, envelope.seq]));
+      try {
+        await pool.query({
+          name: 'bench_floor_append',
+          text,
+          values: [
+            JSON.stringify(batch.map(({ envelope }) => ({ turn_id: envelope.turnId, seq: envelope.seq, envelope }))),
+            JSON.stringify([...lastOfTurn].map((cursor) => JSON.stringify(cursor))),
+          ],
+        });
+        for (const { resolve } of batch) resolve({ ok: true, outcome: 'appended' });
+      } catch (error) {
+        for (const { resolve } of batch) resolve({ ok: false, code: String(error) });
+      }
+    }
+    draining = false;
+  };
+  return {
+    append: (envelope) =>
+      new Promise((resolve) => {
+        queue.push({ envelope, resolve });
+        if (draining) return;
+        draining = true;
+        queueMicrotask(() => void drain());
+      }),
+  };
+}
+
+/** `writers` turns appended to at once, each awaiting its appends one by one, for the set time: total appends per second. */
+async function writersPerSecond(log, label, writers) {
+  const rates = await Promise.all(Array.from({ length: writers }, () => appendsPerSecond(log, label)));
+  return rates.reduce((sum, rate) => sum + rate, 0);
+}
+
+/** One turn's frames pipelined: up to `SETTINGS.pipelineDepth` appends in flight, none awaited before the next is sent. */
+async function pipelinedPerSecond(log, label) {
+  const turnId = nextTurnId(label);
+  let seq = 0;
+  let failure;
+  const inFlight = new Set();
+  const started = performance.now();
+  while (failure === undefined && (seq < 1_000 || performance.now() - started < SETTINGS.appendMilliseconds)) {
+    while (inFlight.size < SETTINGS.pipelineDepth) {
+      seq += 1;
+      const sent = seq;
+      const pending = log.append(envelopeOf(turnId, sent, `a delta of some forty characters, ${sent}`)).then((result) => {
+        inFlight.delete(pending);
+        if (!result.ok || result.outcome !== 'appended') failure ??= `append ${sent}: ${JSON.stringify(result)}`;
+      });
+      inFlight.add(pending);
+    }
+    await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  if (failure !== undefined) throw new Error(`postgres bench: ${failure}`);
+  return (seq * 1000) / (performance.now() - started);
+}
+
+/**
+ * The group commit's figures on the real server, fsync off and on (`ALTER SYSTEM`, reloaded): 8 writers on 8 turns and
+ * one turn pipelined, through `createPostgresEventLog` and through the raw multi-row floor, each on a pool of its own.
+ */
+async function measureGroupCommit(url) {
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  const pools = [];
+  try {
+    await prepare(pgDatabase(admin));
+    await admin.query(
+      'CREATE TABLE IF NOT EXISTS bench_floor (turn_id text NOT NULL, seq integer NOT NULL, envelope jsonb NOT NULL, PRIMARY KEY (turn_id, seq))',
+    );
+    const figures = {};
+    for (const fsync of ['off', 'on']) {
+      await admin.query(`ALTER SYSTEM SET fsync = ${fsync}`);
+      await admin.query('SELECT pg_reload_conf()');
+      // The reload reaches every backend at its next command; new pools start after it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const logPool = new pg.Pool({ connectionString: url, max: SETTINGS.poolSize });
+      const floorPool = new pg.Pool({ connectionString: url, max: SETTINGS.poolSize });
+      pools.push(logPool, floorPool);
+      const shown = (await logPool.query('SHOW fsync')).rows[0].fsync;
+      if (shown !== fsync) throw new Error(`postgres bench: fsync is ${shown}, not ${fsync}`);
+      const log = createPostgresEventLog(pgDatabase(logPool), { schema: SCHEMA });
+      const floor = rawMultiRowAppender(floorPool);
+      const row = {
+        log: await writersPerSecond(log, `group_${fsync}`, SETTINGS.groupWriters),
+        floor: await writersPerSecond(floor, `floor_${fsync}`, SETTINGS.groupWriters),
+        logPipelined: await pipelinedPerSecond(log, `pipelined_${fsync}`),
+        floorPipelined: await pipelinedPerSecond(floor, `floor_pipelined_${fsync}`),
+      };
+      figures[fsync] = row;
+      progress(
+        `group commit, fsync ${fsync}: ${SETTINGS.groupWriters} writers ${Math.round(row.log)}/s (floor ${Math.round(row.floor)}/s), one turn pipelined ${Math.round(row.logPipelined)}/s (floor ${Math.round(row.floorPipelined)}/s)`,
+      );
+    }
+    return figures;
+  } finally {
+    await admin.query('ALTER SYSTEM RESET fsync').catch(() => undefined);
+    await admin.query('SELECT pg_reload_conf()').catch(() => undefined);
+    for (const pool of pools) await pool.end().catch(() => undefined);
+    await admin.end();
+  }
+}
+
+/** The group commit's RESULTS.md table. */
+function groupCommitSection(figures) {
+  const rows = Object.entries(figures).map(([fsync, row]) => ({
+    fsync,
+    log: rate(row.log),
+    floor: rate(row.floor),
+    logPipelined: rate(row.logPipelined),
+    floorPipelined: rate(row.floorPipelined),
+  }));
+  return `${markdownTable(
+    {
+      fsync: 'fsync',
+      log: `\`createPostgresEventLog\`, ${SETTINGS.groupWriters} writers (appends/s)`,
+      floor: `raw multi-row INSERT + NOTIFY, ${SETTINGS.groupWriters} writers`,
+      logPipelined: `\`createPostgresEventLog\`, one turn pipelined (${SETTINGS.pipelineDepth} in flight)`,
+      floorPipelined: 'raw multi-row INSERT + NOTIFY, one turn pipelined',
+    },
+    rows,
+  )}
+- Group commit (issue 28; goals 10,000/s for ${SETTINGS.groupWriters} writers with fsync off, 3,000/s with fsync on, 10,000/s
+  for one turn pipelined): ${SETTINGS.groupWriters} writers each append deltas to their own turn, awaiting each append, for
+  ${SETTINGS.appendMilliseconds / 1000} s; "pipelined" keeps ${SETTINGS.pipelineDepth} appends of one turn in flight. The floor
+  batches the same way but writes each batch as one raw multi-row INSERT and one NOTIFY per turn, with no checks.
+`;
+}
+
 /** What one backend measures besides cross-process figures. */
 async function measureBackend(label, database) {
   await prepare(database);
@@ -417,6 +566,8 @@ export async function measurePostgresStores({ median }) {
     progress(`postgres: ${Math.round(processes)} effects/s in ${SETTINGS.processes} processes, ${Math.round(oneProcess)} in one`);
     progress(`postgres: append → subscribe latency over ${SETTINGS.latencyFrames} frames`);
     const serverLatency = await crossProcessLatency(server.log, cluster.url);
+    progress('postgres: group commit, fsync off and on');
+    const groupCommit = await measureGroupCommit(cluster.url);
 
     const memory = await PGlite.create();
     pglites.push(memory);
@@ -444,6 +595,7 @@ export async function measurePostgresStores({ median }) {
       ],
       oneProcess,
       processes,
+      groupCommit,
     };
   } finally {
     await pool?.end().catch(() => undefined);
@@ -563,7 +715,8 @@ ${logTable}
   process, so its subscriber is in the appending process.
 - PGlite starts: ${SETTINGS.coldStarts} new data directories in a temporary directory (removed after), each reopened
   ${SETTINGS.reopensPerDirectory} times; the first cold start in a process also compiles PGlite's WebAssembly.
-`;
+
+${groupCommitSection(results.groupCommit)}`;
 }
 
 /** A child process: a recovery worker or a subscriber, driven over IPC. */
@@ -605,6 +758,14 @@ async function runWorker(job) {
 
 if (process.argv[2] === WORKER_FLAG) {
   await runWorker(JSON.parse(process.argv[3]));
+} else if (process.argv[1] === THIS_FILE && process.argv[2] === '--group-commit') {
+  // The group commit's figures alone, on a throwaway server.
+  const cluster = await startPostgresCluster();
+  try {
+    console.log(groupCommitSection(await measureGroupCommit(cluster.url)));
+  } finally {
+    await cluster.destroy();
+  }
 } else if (process.argv[1] === THIS_FILE) {
   const { median } = await import('./harness.mjs');
   console.log(postgresSection(await measurePostgresStores({ median })));

@@ -49,7 +49,7 @@ for (const value of [{ confirmed: true }, { confirmed: false }]) {
   console.log(`answer ${JSON.stringify(value)}: ${answer.ok ? answer.outcome : answer.code}`);
 }
 
-// The turn's frames: appended once each, in order, and tailed live.
+// The turn's frames: appended once each, in order, and tailed live (this process hears its own commits at once).
 const ended = new Promise((resolve) => {
   eventLog.subscribe(
     { conversationId: 'conv_1', turnId: 'turn_1', after: 0 },

@@ -13,9 +13,19 @@ export interface ChatQueryResult<Row> {
   readonly rowCount: number;
 }
 
+/** How a statement runs: `name` makes it a named prepared statement (parsed and planned once per connection). */
+export interface ChatQueryOptions {
+  /** A name unique to `text` (the same name never stands for another text); a driver without prepared statements ignores it. */
+  readonly name?: string;
+}
+
 /** Runs one parameterized statement (`$1`, `$2`, … bound to `values`; never interpolated). */
 export interface ChatQueryable {
-  query<Row extends object = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<ChatQueryResult<Row>>;
+  query<Row extends object = Record<string, unknown>>(
+    text: string,
+    values?: readonly unknown[],
+    options?: ChatQueryOptions,
+  ): Promise<ChatQueryResult<Row>>;
 }
 
 /** Stops listening: the channel's callbacks are not called once it resolves. Calling it twice is harmless. */

@@ -75,6 +75,7 @@ export function createPostgresChatStore<Result = unknown, Caller = unknown>(
     'authorizeConversation',
     'pageFrames',
     'pruneBatchTurns',
+    'batchFrames',
     ...FENCE_LIMIT_KEYS,
   ]);
   return {

@@ -25,13 +25,19 @@ export interface TailRequest {
   readonly after: number;
 }
 
-/** The subscriptions of one log: `subscribe` as the log's contract has it. */
+/** The subscriptions of one log: `subscribe` as the log's contract has it, and the log's own commits fed to them. */
 export interface EventLogSubscriptions {
   subscribe(
     request: TailRequest,
     onEnvelope: (envelope: ChatEventEnvelope) => void,
     onEnd: ((end: ChatEventLogSubscriptionEnd) => void) | undefined,
   ): Promise<ChatEventLogUnsubscribe>;
+  /**
+   * One turn's frames this process just committed, in seq order, contiguous: each live subscription of the turn takes
+   * those that continue it at once, without reading the table; one they do not continue (frames before them are not
+   * delivered yet) makes it read the table instead. Call only once the frames are durable.
+   */
+  deliverCommitted(frames: readonly ChatEventEnvelope[]): void;
 }
 
 /** The payload an append sends with `NOTIFY`: the cursor only, never the frame. */
@@ -54,6 +60,8 @@ interface Subscription {
   readonly request: TailRequest;
   delivered: number;
   active: boolean;
+  // LISTEN is active and the catch-up read started: from here on the log's own commits may be handed over directly.
+  live: boolean;
   pumping: boolean;
   again: boolean;
   readonly onEnvelope: (envelope: ChatEventEnvelope) => void;
@@ -112,6 +120,24 @@ export function createEventLogSubscriptions(
     callEnd(subscription, reason);
   };
 
+  // Hands `frames` on from the one after the last delivered; ends the subscription after a terminal frame. False at a hole.
+  const deliver = (listener: Listener, subscription: Subscription, frames: readonly ChatEventEnvelope[]): boolean => {
+    for (const frame of frames) {
+      if (!subscription.active) return true;
+      // Seen already (a local hand-over and a table read can overlap): skipped, never delivered twice.
+      if (frame.seq <= subscription.delivered) continue;
+      if (frame.seq !== subscription.delivered + 1) return false;
+      subscription.delivered = frame.seq;
+      try {
+        subscription.onEnvelope(frame);
+      } catch {
+        // A subscriber's throw is its own; the log keeps delivering.
+      }
+      if (frame.event.type === 'done' || frame.event.type === 'error') end(listener, subscription, { reason: 'terminal' });
+    }
+    return true;
+  };
+
   const pump = async (listener: Listener, subscription: Subscription): Promise<void> => {
     if (subscription.pumping) {
       subscription.again = true;
@@ -129,17 +155,9 @@ export function createEventLogSubscriptions(
           end(listener, subscription, { reason: 'lost', afterSeq: subscription.delivered });
           return;
         }
-        for (const frame of read.frames) {
-          // Contiguous from the cursor: a frame past a hole would be a gap, so the rest waits for the next read.
-          if (!subscription.active || frame.seq !== subscription.delivered + 1) break;
-          subscription.delivered = frame.seq;
-          try {
-            subscription.onEnvelope(frame);
-          } catch {
-            // A subscriber's throw is its own; the log keeps delivering.
-          }
-        }
-        if (read.finished && (subscription.delivered >= read.latestSeq || read.pruned)) {
+        // Contiguous from the cursor: a frame past a hole would be a gap, so the rest waits for the next read.
+        deliver(listener, subscription, read.frames);
+        if (subscription.active && read.finished && (subscription.delivered >= read.latestSeq || read.pruned)) {
           end(listener, subscription, { reason: 'terminal' });
         }
       } while (subscription.again);
@@ -175,6 +193,17 @@ export function createEventLogSubscriptions(
   };
 
   return {
+    deliverCommitted(frames) {
+      const first = frames[0];
+      const listener = current;
+      if (first === undefined || listener === undefined || listener.lost) return;
+      for (const subscription of [...listener.subscriptions]) {
+        const { request } = subscription;
+        if (!subscription.live || request.turnId !== first.turnId || request.conversationId !== first.conversationId) continue;
+        // While a read is under way its frames may overlap these; delivering both is safe (the cursor skips repeats).
+        if (!deliver(listener, subscription, frames)) void pump(listener, subscription);
+      }
+    },
     async subscribe(request, onEnvelope, onEnd) {
       if (current === undefined || current.lost) current = open();
       const listener = current;
@@ -182,6 +211,7 @@ export function createEventLogSubscriptions(
         request,
         delivered: request.after,
         active: true,
+        live: false,
         pumping: false,
         again: false,
         onEnvelope,
@@ -198,7 +228,10 @@ export function createEventLogSubscriptions(
         listener.lost = true;
         throw error;
       }
-      if (subscription.active) void pump(listener, subscription);
+      if (subscription.active) {
+        subscription.live = true;
+        void pump(listener, subscription);
+      }
       return () => {
         if (subscription.active) stop(listener, subscription);
       };

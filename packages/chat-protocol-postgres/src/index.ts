@@ -2,7 +2,7 @@
  * @papercusp/chat-protocol-postgres: the durable chat store on Postgres or
  * PGlite (DESIGN §9). Public exports, by name.
  */
-export type { ChatDatabase, ChatDatabaseUnlisten, ChatQueryable, ChatQueryResult } from './chat-database.js';
+export type { ChatDatabase, ChatDatabaseUnlisten, ChatQueryable, ChatQueryOptions, ChatQueryResult } from './chat-database.js';
 export type { ConversationAuthorityLookup } from './conversation-authority.js';
 export type { ConversationAuthorityRequest } from '@papercusp/chat-protocol-recovery';
 export { createPostgresChatStore, type PostgresChatStore, type PostgresChatStoreOptions } from './create-postgres-chat-store.js';
@@ -17,7 +17,7 @@ export {
   type MigrateChatStoreResult,
 } from './migrate-chat-store.js';
 export { CHAT_STORE_SCHEMA_VERSION } from './migrations.js';
-export { pgDatabase, type PgClientLike, type PgPoolClientLike, type PgPoolLike } from './pg-database.js';
+export { pgDatabase, type PgClientLike, type PgPoolClientLike, type PgPoolLike, type PgQueryConfigLike } from './pg-database.js';
 export { pgliteDatabase, type PgliteLike, type PgliteTransactionLike } from './pglite-database.js';
 export { createPostgresEventLog, type PostgresEventLogOptions } from './postgres-event-log.js';
 export {

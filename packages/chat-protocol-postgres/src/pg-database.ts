@@ -5,13 +5,23 @@
  * they share one connection). It types `pg` structurally, so the package
  * loads without it; the host owns the pool, its size and its timeouts.
  */
-import type { ChatDatabase, ChatDatabaseUnlisten, ChatQueryable, ChatQueryResult } from './chat-database.js';
+import type { ChatDatabase, ChatDatabaseUnlisten, ChatQueryable, ChatQueryOptions, ChatQueryResult } from './chat-database.js';
 import { quoteIdentifier } from './identifiers.js';
 import { createTurnTaking } from './turn-taking.js';
 
+/** A node-postgres query config: a named statement is prepared once per connection. */
+export interface PgQueryConfigLike {
+  readonly name: string;
+  readonly text: string;
+  readonly values: unknown[];
+}
+
 /** The part of a node-postgres `Client` or `PoolClient` the store uses. */
 export interface PgClientLike {
-  query(text: string, values?: unknown[]): Promise<{ readonly rows: unknown[]; readonly rowCount: number | null }>;
+  query(
+    textOrConfig: string | PgQueryConfigLike,
+    values?: unknown[],
+  ): Promise<{ readonly rows: unknown[]; readonly rowCount: number | null }>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   on(event: 'end', listener: () => void): unknown;
   on(event: 'notification', listener: (message: { readonly channel: string; readonly payload?: string | undefined }) => void): unknown;
@@ -31,7 +41,10 @@ export interface PgPoolClientLike extends PgClientLike {
 /** The part of a node-postgres `Pool` the store uses. */
 export interface PgPoolLike {
   connect(): Promise<PgPoolClientLike>;
-  query(text: string, values?: unknown[]): Promise<{ readonly rows: unknown[]; readonly rowCount: number | null }>;
+  query(
+    textOrConfig: string | PgQueryConfigLike,
+    values?: unknown[],
+  ): Promise<{ readonly rows: unknown[]; readonly rowCount: number | null }>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   readonly totalCount: number;
 }
@@ -42,8 +55,12 @@ function resultOf<Row>(result: { readonly rows: unknown[]; readonly rowCount: nu
 
 function queryableOf(client: Pick<PgClientLike, 'query'>): ChatQueryable {
   return {
-    query: async <Row extends object>(text: string, values: readonly unknown[] = []) =>
-      resultOf<Row>(await client.query(text, [...values])),
+    query: async <Row extends object>(text: string, values: readonly unknown[] = [], options?: ChatQueryOptions) => {
+      const name = options?.name;
+      return resultOf<Row>(
+        await (name === undefined ? client.query(text, [...values]) : client.query({ name, text, values: [...values] })),
+      );
+    },
   };
 }
 
@@ -166,7 +183,7 @@ function clientDatabase(client: PgClientLike): ChatDatabase {
   const turns = createTurnTaking();
   const connection = queryableOf(client);
   return {
-    query: (text, values) => turns.take(() => connection.query(text, values)),
+    query: (text, values, options) => turns.take(() => connection.query(text, values, options)),
     session: (work) =>
       turns.take(() =>
         withErrorWatch(client, async (failure) => {

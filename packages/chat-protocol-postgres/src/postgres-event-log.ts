@@ -1,8 +1,11 @@
 /**
  * `createPostgresEventLog`: recovery's `ChatEventLog` (DESIGN §9.3) on
  * Postgres or PGlite. Contiguity and uniqueness live in the tables'
- * constraints, each append checks and writes in one transaction under the
- * turn head's row lock and notifies in it, windows and catch-up reads are
+ * constraints; appends in flight together commit as one statement (one
+ * transaction: the heads compared and swapped, one multi-row insert, one
+ * notification per turn), and a frame that statement does not take is
+ * appended alone, checked and written in one transaction under the turn
+ * head's row lock as before (`event-log-group-commit.ts` forms the batches); windows and catch-up reads are
  * keyset pages of at most `pageFrames` frames that still answer one snapshot
  * (the first page's: see `readWindow`), pruning deletes in batches of
  * `pruneBatchTurns` turns, and tails follow `LISTEN`/`NOTIFY` carrying only
@@ -28,6 +31,7 @@ import type {
 } from '@papercusp/chat-protocol-recovery';
 import type { ChatDatabase, ChatQueryable } from './chat-database.js';
 import { classifyDatabaseError, describeDatabaseError } from './database-errors.js';
+import { createGroupCommit, isTerminal, type AppendRun } from './event-log-group-commit.js';
 import { createEventLogSubscriptions, notificationPayload, type TailRead, type TailRequest } from './event-log-subscriptions.js';
 import { isChatIdentifier, quoteIdentifier, shownName } from './identifiers.js';
 import { DEFAULT_CHAT_STORE_SCHEMA } from './migrate-chat-store.js';
@@ -47,6 +51,8 @@ export interface PostgresEventLogOptions {
   readonly pageFrames?: number;
   /** The most turns one transaction of `pruneTurns` prunes (1 to 100,000, default 500). */
   readonly pruneBatchTurns?: number;
+  /** The most appends one group commit carries (1 to 100,000, default 500); appends past it wait for the next batch. */
+  readonly batchFrames?: number;
 }
 
 const EMPTY_WINDOW: ReplayWindow = Object.freeze({ lowerBound: 0, latestSeq: 0, frames: Object.freeze([]) });
@@ -56,7 +62,12 @@ const MAX_SEQ = 2_147_483_647;
 // Attempts of an append whose transaction met a concurrent writer (a constraint, a serialization failure): the next attempt reads what committed.
 const APPEND_ATTEMPTS = 3;
 
-const isTerminal = (envelope: ChatEventEnvelope): boolean => envelope.event.type === 'done' || envelope.event.type === 'error';
+// FNV-1a of a statement's text: its prepared statement's name, so two texts (other schemas or channels) never share one.
+function textHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return (hash >>> 0).toString(16);
+}
 
 interface HeadRow {
   readonly conversation_id: string;
@@ -105,9 +116,10 @@ function readEventLogOptions(options: PostgresEventLogOptions | undefined): {
   readonly channel: string;
   readonly pageFrames: number;
   readonly pruneBatchTurns: number;
+  readonly batchFrames: number;
 } {
   const factory = 'createPostgresEventLog';
-  const read = readStoreOptions(factory, options, ['schema', 'channel', 'pageFrames', 'pruneBatchTurns']);
+  const read = readStoreOptions(factory, options, ['schema', 'channel', 'pageFrames', 'pruneBatchTurns', 'batchFrames']);
   const schema = read.schema ?? DEFAULT_CHAT_STORE_SCHEMA;
   if (!isChatIdentifier(schema))
     throw new TypeError(`createPostgresEventLog: the schema ${shownName(schema)} is not a lower-case identifier`);
@@ -121,6 +133,7 @@ function readEventLogOptions(options: PostgresEventLogOptions | undefined): {
     channel,
     pageFrames: countOption(factory, 'pageFrames', read.pageFrames, 1_000, MAXIMUM_PAGE),
     pruneBatchTurns: countOption(factory, 'pruneBatchTurns', read.pruneBatchTurns, 500, MAXIMUM_PAGE),
+    batchFrames: countOption(factory, 'batchFrames', read.batchFrames, 500, MAXIMUM_PAGE),
   };
 }
 
@@ -166,7 +179,7 @@ function readEventLogOptions(options: PostgresEventLogOptions | undefined): {
  * not a whole number from 1 to 100,000; each option is read once.
  */
 export function createPostgresEventLog(database: ChatDatabase, options?: PostgresEventLogOptions): ChatEventLog {
-  const { schema, channel, pageFrames, pruneBatchTurns } = readEventLogOptions(options);
+  const { schema, channel, pageFrames, pruneBatchTurns, batchFrames } = readEventLogOptions(options);
   const quoted = quoteIdentifier(schema);
   const heads = `${quoted}.event_log_turns`;
   const frames = `${quoted}.event_log`;
@@ -237,6 +250,76 @@ export function createPostgresEventLog(database: ChatDatabase, options?: Postgre
     await connection.query('SELECT pg_notify($1, $2)', [channel, notificationPayload(turnId, seq)]);
     await connection.query('COMMIT');
     return { ok: true, outcome: 'appended', seq, latestSeq: seq };
+  };
+
+  // One statement, so one implicit transaction and one round trip: each run's head is compared and swapped (created for a
+  // run from seq 1), its frames inserted, one notification sent per turn. Heads are locked first, in code point order of
+  // turn id (the `locked` count gates both head writes), so batches of two processes over the same turns cannot deadlock.
+  // A head that is not where its run starts is left alone and its run is not returned; a constraint the rows break fails
+  // the whole statement. Either way the frames not taken are appended alone.
+  const commitText = `WITH runs AS MATERIALIZED (
+      SELECT * FROM jsonb_to_recordset($1::jsonb)
+        AS run(turn_id text, conversation_id text, first_seq integer, last_seq integer, ended_occurred_at text, ended_ms float8, payload text)
+    ), locked AS MATERIALIZED (
+      SELECT count(*) AS heads FROM (
+        SELECT 1 FROM ${heads} AS head WHERE head.turn_id IN (SELECT turn_id FROM runs) ORDER BY head.turn_id COLLATE "C" FOR UPDATE
+      ) AS held
+    ), created AS (
+      INSERT INTO ${heads} AS head (turn_id, conversation_id, latest_seq, ended_occurred_at, ended_at)
+      SELECT run.turn_id, run.conversation_id, run.last_seq, run.ended_occurred_at, to_timestamp(run.ended_ms / 1000)
+        FROM runs AS run, locked WHERE run.first_seq = 1 ORDER BY run.turn_id COLLATE "C"
+      ON CONFLICT (turn_id) DO UPDATE
+        SET latest_seq = excluded.latest_seq, ended_occurred_at = excluded.ended_occurred_at, ended_at = excluded.ended_at
+        WHERE head.latest_seq = 0 AND head.conversation_id = excluded.conversation_id AND head.ended_at IS NULL AND NOT head.pruned
+      RETURNING head.turn_id
+    ), moved AS (
+      UPDATE ${heads} AS head
+         SET latest_seq = run.last_seq, ended_occurred_at = run.ended_occurred_at, ended_at = to_timestamp(run.ended_ms / 1000)
+        FROM runs AS run, locked
+       WHERE run.first_seq > 1 AND head.turn_id = run.turn_id AND head.conversation_id = run.conversation_id
+         AND head.latest_seq = run.first_seq - 1 AND head.ended_at IS NULL AND NOT head.pruned
+      RETURNING head.turn_id
+    ), taken AS MATERIALIZED (
+      SELECT turn_id FROM created UNION ALL SELECT turn_id FROM moved
+    ), inserted AS (
+      INSERT INTO ${frames} (turn_id, seq, conversation_id, event_id, envelope)
+      SELECT frame.turn_id, frame.seq, frame.conversation_id, frame.event_id, frame.envelope
+        FROM jsonb_to_recordset($2::jsonb) AS frame(turn_id text, seq integer, conversation_id text, event_id text, envelope jsonb)
+       WHERE frame.turn_id IN (SELECT turn_id FROM taken)
+      RETURNING 1
+    ), notified AS (
+      SELECT pg_notify($3, run.payload) FROM runs AS run WHERE run.turn_id IN (SELECT turn_id FROM taken)
+    )
+    SELECT taken.turn_id, (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM notified) AS notified FROM taken`;
+  const commitOptions = { name: `chat_event_log_append_${textHash(commitText)}` };
+
+  const commitRuns = async (runs: readonly AppendRun[]): Promise<ReadonlySet<string>> => {
+    const runHeads = runs.map((run) => {
+      const last = run.frames.at(-1) as ChatEventEnvelope;
+      const terminal = isTerminal(last);
+      return {
+        turn_id: run.turnId,
+        conversation_id: run.conversationId,
+        first_seq: run.frames[0]?.seq,
+        last_seq: last.seq,
+        ended_occurred_at: terminal ? last.occurredAt : null,
+        ended_ms: terminal ? Date.parse(last.occurredAt) : null,
+        payload: notificationPayload(run.turnId, last.seq),
+      };
+    });
+    // The frames' JSON is spliced in as canonicalJson wrote it: no second serialization of the envelopes.
+    const rows = runs.flatMap((run) =>
+      run.frames.map(
+        (frame) =>
+          `{"turn_id":${JSON.stringify(frame.turnId)},"seq":${frame.seq},"conversation_id":${JSON.stringify(frame.conversationId)},"event_id":${JSON.stringify(frame.eventId)},"envelope":${canonicalJson(frame)}}`,
+      ),
+    );
+    const { rows: taken } = await database.query<{ readonly turn_id: string }>(
+      commitText,
+      [JSON.stringify(runHeads), `[${rows.join(',')}]`, channel],
+      commitOptions,
+    );
+    return new Set(taken.map((row) => row.turn_id));
   };
 
   const readTail = async (request: TailRequest): Promise<TailRead> => {
@@ -317,21 +400,25 @@ export function createPostgresEventLog(database: ChatDatabase, options?: Postgre
 
   const subscriptions = createEventLogSubscriptions(database, channel, readTail);
 
+  const appendAlone = async (envelope: ChatEventEnvelope): Promise<AppendChatEventResult> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await database.session((connection) => attemptAppend(connection, envelope));
+      } catch (error) {
+        const kind = classifyDatabaseError(error);
+        // Nothing committed; a rival's commit made the write fail, so the next attempt's checks answer from it.
+        if ((kind === 'constraint' || kind === 'conflict') && attempt < APPEND_ATTEMPTS) continue;
+        return refuse('store-unavailable', `append: ${describeDatabaseError(error)}`);
+      }
+    }
+  };
+  const groupCommit = createGroupCommit({ commitRuns, appendAlone, onCommitted: subscriptions.deliverCommitted }, batchFrames);
+
   return {
     async append(given) {
       const parsed = parseChatEnvelope(given);
       if (!parsed.ok) return refuse('invalid-envelope', `append: ${parsed.code}: ${parsed.message}`);
-      const envelope = parsed.value;
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          return await database.session((connection) => attemptAppend(connection, envelope));
-        } catch (error) {
-          const kind = classifyDatabaseError(error);
-          // Nothing committed; a rival's commit made the write fail, so the next attempt's checks answer from it.
-          if ((kind === 'constraint' || kind === 'conflict') && attempt < APPEND_ATTEMPTS) continue;
-          return refuse('store-unavailable', `append: ${describeDatabaseError(error)}`);
-        }
-      }
+      return groupCommit.append(parsed.value);
     },
 
     async replayWindow(given) {
