@@ -62,7 +62,9 @@ const MAX_SEQ = 2_147_483_647;
 // Attempts of an append whose transaction met a concurrent writer (a constraint, a serialization failure): the next attempt reads what committed.
 const APPEND_ATTEMPTS = 3;
 
-// FNV-1a of a statement's text: its prepared statement's name, so two texts (other schemas or channels) never share one.
+// FNV-1a of a statement's text: its prepared statement's name. A process holds a handful of texts (one per schema and
+// channel), so two sharing a 32-bit name is vanishingly unlikely; if they did, node-postgres refuses the second and its
+// appends go alone, still correct.
 function textHash(text: string): string {
   let hash = 0x811c9dc5;
   for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
