@@ -145,6 +145,28 @@ describe.each([
     expect(await reader.replayWindow({ ...key, after: 0 })).toMatchObject({ latestSeq: 5, lowerBound: 0 });
   });
 
+  it('a frame handed over from the committed batch is the object a replay of it reads, keys in the same order (jsonb’s)', async () => {
+    const key = freshTurn();
+    const log = createPostgresEventLog(database(), { schema });
+    const heard: ChatEventEnvelope[] = [];
+    const unsubscribe = await log.subscribe({ ...key, after: 0 }, (frame) => heard.push(frame));
+    const tool: ChatEventEnvelope['event'] = {
+      type: 'tool_result',
+      callId: 'call_1',
+      name: 'issue_refund',
+      status: 'succeeded',
+      summary: 'refund issued',
+      blocks: [
+        { kind: 'data', data: { refund: 'issued', orderId: '1042', été: 1, ab: 2 }, sources: [{ ref: 'order:1042', label: 'Order' }] },
+      ],
+    };
+    await Promise.all([log.append(envelopeOf(key, 1)), log.append(envelopeOf(key, 2, tool))]);
+    expect(await waitFor(() => heard.length === 2)).toBe(true);
+    unsubscribe();
+    const replayed = (await createPostgresEventLog(database(), { schema }).replayWindow({ ...key, after: 0 })).frames;
+    expect(heard.map((frame) => JSON.stringify(frame))).toEqual(replayed.map((frame) => JSON.stringify(frame)));
+  });
+
   it('a subscriber of the appending log hears a frame only once it is committed, even before the frame’s own append resolves', async () => {
     const key = freshTurn();
     const delay = seam(database(), async (run) => {

@@ -71,6 +71,26 @@ function textHash(text: string): string {
   return (hash >>> 0).toString(16);
 }
 
+// Postgres' jsonb key order: shorter keys first (in UTF-8 bytes), then bytewise.
+function compareJsonbKeys(left: string, right: string): number {
+  const leftBytes = Buffer.from(left);
+  const rightBytes = Buffer.from(right);
+  return leftBytes.length - rightBytes.length || Buffer.compare(leftBytes, rightBytes);
+}
+
+// A parsed frame as a read of the table hands it back (jsonb reorders object keys), so a frame handed over from a
+// committed batch serializes to the same bytes as the same frame replayed: what a client sees never depends on the path.
+function asStored(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asStored);
+  if (typeof value !== 'object' || value === null) return value;
+  const fields = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(fields)
+      .sort(compareJsonbKeys)
+      .map((key) => [key, asStored(fields[key])]),
+  );
+}
+
 interface HeadRow {
   readonly conversation_id: string;
   readonly latest_seq: number;
@@ -414,7 +434,9 @@ export function createPostgresEventLog(database: ChatDatabase, options?: Postgre
       }
     }
   };
-  const groupCommit = createGroupCommit({ commitRuns, appendAlone, onCommitted: subscriptions.deliverCommitted }, batchFrames);
+  const onCommitted = (committed: readonly ChatEventEnvelope[]): void =>
+    subscriptions.deliverCommitted(committed.map((frame) => asStored(frame) as ChatEventEnvelope));
+  const groupCommit = createGroupCommit({ commitRuns, appendAlone, onCommitted }, batchFrames);
 
   return {
     async append(given) {
