@@ -2,8 +2,8 @@ import type { ChatEventEnvelope } from '@papercusp/chat-protocol-core';
 import type { AppendChatEventResult, ChatEventLog, ChatEventLogSubscriptionEnd } from '@papercusp/chat-protocol-recovery';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshSchema, useTestDatabases } from '../test/databases.js';
-import { createPostgresEventLog, migrateChatStore, pgDatabase, type ChatDatabase, type ChatQueryOptions } from './index.js';
+import { migrated, useTestDatabases, waitFor } from '../test/databases.js';
+import { createPostgresEventLog, pgDatabase, type ChatDatabase, type ChatQueryOptions } from './index.js';
 
 const databases = useTestDatabases();
 
@@ -28,22 +28,6 @@ const envelopeOf = (
 });
 const DONE: ChatEventEnvelope['event'] = { type: 'done', status: 'completed' };
 const outcomes = (answers: readonly AppendChatEventResult[]) => answers.map((answer) => (answer.ok ? answer.outcome : answer.code));
-
-async function migrated(database: ChatDatabase, prefix: string): Promise<string> {
-  const schema = freshSchema(prefix);
-  const result = await migrateChatStore(database, { schema });
-  if (!result.ok) throw new Error(`migration failed: ${result.message}`);
-  return schema;
-}
-
-const waitFor = async (condition: () => boolean, timeoutMs = 10_000): Promise<boolean> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return true;
-};
 
 /** `database` with `around` wrapped around each named statement (the group commit's) and a log of every statement. */
 function seam(database: ChatDatabase, around: (run: () => Promise<void>) => Promise<void> = (run) => run()) {

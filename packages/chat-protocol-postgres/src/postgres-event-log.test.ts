@@ -5,8 +5,8 @@ import type { ChatEventLog, ChatEventLogSubscriptionEnd } from '@papercusp/chat-
 import { describeChatEventLogConformance } from '@papercusp/chat-protocol-testkit/vitest';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshSchema, useTestDatabases } from '../test/databases.js';
-import { createPostgresEventLog, migrateChatStore, pgDatabase, type ChatDatabase, type ChatQueryable } from './index.js';
+import { migrated, useTestDatabases, waitFor } from '../test/databases.js';
+import { createPostgresEventLog, pgDatabase, type ChatDatabase, type ChatQueryable } from './index.js';
 
 const databases = useTestDatabases();
 
@@ -31,22 +31,6 @@ const envelopeOf = (
   event,
 });
 const DONE: ChatEventEnvelope['event'] = { type: 'done', status: 'completed' };
-
-async function migrated(database: ChatDatabase, prefix: string): Promise<string> {
-  const schema = freshSchema(prefix);
-  const result = await migrateChatStore(database, { schema });
-  if (!result.ok) throw new Error(`migration failed: ${result.message}`);
-  return schema;
-}
-
-const waitFor = async (condition: () => boolean, timeoutMs = 10_000): Promise<boolean> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return true;
-};
 
 /** Pools of their own on the real server, each a different set of connections; closed after the file. */
 function usePools(count: number, options: pg.PoolConfig = {}): () => readonly pg.Pool[] {

@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../test-support/postgres-cluster.mjs';
-import { pgDatabase, pgliteDatabase, type ChatDatabase } from '../src/index.js';
+import { migrateChatStore, pgDatabase, pgliteDatabase, type ChatDatabase } from '../src/index.js';
 
 /** The databases of one test file. */
 export interface TestDatabases {
@@ -54,4 +54,22 @@ let schemas = 0;
 export function freshSchema(prefix: string): string {
   schemas += 1;
   return `${prefix}_${process.pid}_${schemas}`;
+}
+
+/** A fresh schema (`freshSchema(prefix)`) migrated on `database`; throws when the migration is refused. */
+export async function migrated(database: ChatDatabase, prefix: string): Promise<string> {
+  const schema = freshSchema(prefix);
+  const result = await migrateChatStore(database, { schema });
+  if (!result.ok) throw new Error(`migration failed: ${result.message}`);
+  return schema;
+}
+
+/** Whether `condition` held within `timeoutMs`, checked every 5 ms. */
+export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return true;
 }
